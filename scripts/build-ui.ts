@@ -1,0 +1,65 @@
+/**
+ * Bundles the Preact UI into `ui/dist/app.js` and concatenates `ui/styles/*.css` into
+ * `ui/dist/app.css`. The server imports both as text, so they travel inside the module
+ * graph (and the compiled binary) and nothing is read from the source tree at run time.
+ *
+ * Usage: deno run -A scripts/build-ui.ts [--watch] [--no-minify]
+ */
+
+const root = new URL("../", import.meta.url);
+const at = (p: string) => new URL(p, root).pathname;
+
+async function bundleJs(minify: boolean): Promise<void> {
+  const args = ["bundle", "--quiet", "--platform", "browser", "-o", at("ui/dist/app.js")];
+  if (minify) args.push("--minify");
+  args.push(at("ui/main.js"));
+  const out = await new Deno.Command(Deno.execPath(), { args, stderr: "piped", stdout: "piped" })
+    .output();
+  if (!out.success) {
+    throw new Error(`deno bundle failed:\n${new TextDecoder().decode(out.stderr)}`);
+  }
+}
+
+async function concatCss(): Promise<void> {
+  const names: string[] = [];
+  for await (const e of Deno.readDir(at("ui/styles"))) {
+    if (e.isFile && e.name.endsWith(".css")) names.push(e.name);
+  }
+  names.sort(); // files are numbered (00-tokens.css, 10-layout.css, …) to fix the order
+  const parts = await Promise.all(
+    names.map(async (n) => `/* ${n} */\n${await Deno.readTextFile(at(`ui/styles/${n}`))}`),
+  );
+  await Deno.writeTextFile(at("ui/dist/app.css"), parts.join("\n"));
+}
+
+export async function buildUi(minify = true): Promise<{ jsBytes: number; cssBytes: number }> {
+  await Deno.mkdir(at("ui/dist"), { recursive: true });
+  await Promise.all([bundleJs(minify), concatCss()]);
+  const [js, css] = await Promise.all([Deno.stat(at("ui/dist/app.js")), Deno.stat(at("ui/dist/app.css"))]);
+  return { jsBytes: js.size, cssBytes: css.size };
+}
+
+if (import.meta.main) {
+  const minify = !Deno.args.includes("--no-minify");
+  const t0 = performance.now();
+  const r = await buildUi(minify);
+  console.log(
+    `ui built in ${Math.round(performance.now() - t0)} ms: app.js ${(r.jsBytes / 1024).toFixed(1)} KB, app.css ${
+      (r.cssBytes / 1024).toFixed(1)
+    } KB`,
+  );
+  if (Deno.args.includes("--watch")) {
+    console.log("watching ui/ for changes…");
+    let timer: number | undefined;
+    for await (const ev of Deno.watchFs(at("ui"))) {
+      if (ev.paths.every((p) => p.includes("/ui/dist/"))) continue;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        buildUi(minify).then(
+          (b) => console.log(`rebuilt: app.js ${(b.jsBytes / 1024).toFixed(1)} KB`),
+          (e) => console.error(String(e)),
+        );
+      }, 80);
+    }
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Composition root: data dir, store, auth, event hub, task service and the HTTP
+ * server. `startApp` returns once the server listens.
+ */
+import { dbPath, ensureHome, instancePath } from "./home.ts";
+import { Store } from "../store/store.ts";
+import { makeIdGenerator } from "../store/ids.ts";
+import { Auth } from "./http/auth.ts";
+import { Lockout } from "./http/lockout.ts";
+import { makeHandler } from "./http/routes.ts";
+import { EventHub } from "./sessions/hub.ts";
+import { TaskService } from "./sessions/task_service.ts";
+import { VERSION } from "./version.ts";
+import type { StoreHealth } from "./protocol.ts";
+
+export interface AppOptions {
+  home: string;
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  tls?: { cert: string; key: string };
+  now?: () => number;
+}
+
+export interface RunningApp {
+  /** Base URL without token, e.g. http://127.0.0.1:4567 */
+  base: string;
+  /** Full URL with the access token, for the local user only. */
+  url: string;
+  port: number;
+  host: string;
+  home: string;
+  store: StoreHealth;
+  auth: Auth;
+  hub: EventHub;
+  close(): Promise<void>;
+}
+
+/** The host to show in URLs: a wildcard bind is reached through loopback locally. */
+function displayHost(host: string): string {
+  if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+export async function startApp(opts: AppOptions): Promise<RunningApp> {
+  const now = opts.now ?? Date.now;
+  await ensureHome(opts.home);
+  const store = new Store(dbPath(opts.home), now);
+  if (!store.health.ok) {
+    console.error(`ReinAgent: database problem: ${store.health.error}\n  file: ${store.health.path} (left untouched)`);
+  }
+  const hub = new EventHub();
+  const tasks = store.repos ? new TaskService(store.repos, hub, makeIdGenerator(now)) : null;
+  store.repos?.entries.stopLeftovers();
+
+  const auth = await Auth.load(opts.home);
+  const host = opts.host ?? "127.0.0.1";
+  let port = 0;
+  const handler = makeHandler({
+    version: VERSION,
+    home: opts.home,
+    store,
+    hub,
+    tasks,
+    auth,
+    lockout: new Lockout(now),
+    port: () => port,
+    secure: Boolean(opts.tls),
+  });
+  const server = Deno.serve({
+    hostname: host,
+    port: opts.port ?? 0,
+    ...(opts.tls ? { cert: opts.tls.cert, key: opts.tls.key } : {}),
+    onListen: () => {},
+  }, handler);
+  port = server.addr.port;
+  const scheme = opts.tls ? "https" : "http";
+  const base = `${scheme}://${displayHost(host)}:${port}`;
+
+  await Deno.writeTextFile(
+    instancePath(opts.home),
+    JSON.stringify({ pid: Deno.pid, base, host, port, version: VERSION, startedAt: now() }),
+    { mode: 0o600 },
+  );
+
+  return {
+    base,
+    get url() {
+      return `${base}/?token=${encodeURIComponent(auth.token)}`;
+    },
+    port,
+    host,
+    home: opts.home,
+    store: store.health,
+    auth,
+    hub,
+    async close() {
+      hub.close();
+      await server.shutdown();
+      store.close();
+      await Deno.remove(instancePath(opts.home)).catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * The HTTP request handler: lockout, token auth (query → cookie + clean URL), the
+ * WebSocket upgrade with an Origin check, health, and the embedded static UI.
+ */
+import type { Auth } from "./auth.ts";
+import type { Lockout } from "./lockout.ts";
+import { ASSETS, gzipped } from "./assets.ts";
+import { attachSocket } from "./ws.ts";
+import type { ServerDeps } from "../ops/context.ts";
+
+export interface RouteDeps extends ServerDeps {
+  auth: Auth;
+  lockout: Lockout;
+  /** The port the server listens on (cookie names are per port). */
+  port: () => number;
+  secure: boolean;
+}
+
+const SECURITY_HEADERS: Record<string, string> = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY",
+};
+
+function json(status: number, body: unknown, extra: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...SECURITY_HEADERS, ...extra },
+  });
+}
+
+function denied(status: 401 | 429, url: URL): Response {
+  const message = status === 429
+    ? "Too many failed attempts from your address; try again in 5 minutes."
+    : "Unauthorized: open the URL with the token that ReinAgent printed in its terminal.";
+  if (url.pathname.startsWith("/api/") || url.pathname === "/ws") {
+    return json(status, { error: { code: status === 429 ? "locked_out" : "unauthorized", message } });
+  }
+  const html = `<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
+    `<title>ReinAgent</title><body style="font-family:system-ui;padding:2rem;max-width:40rem">` +
+    `<h1>ReinAgent</h1><p>${message}</p></body>`;
+  return new Response(html, {
+    status,
+    headers: { "content-type": "text/html; charset=utf-8", ...SECURITY_HEADERS },
+  });
+}
+
+/** Same-origin WebSocket only: a page on another site must not drive the agent. */
+export function originAllowed(req: Request): boolean {
+  const origin = req.headers.get("origin");
+  if (!origin) return true; // non-browser clients (CLI, tests) send no Origin
+  const host = req.headers.get("host");
+  try {
+    return host !== null && new URL(origin).host === host;
+  } catch {
+    return false;
+  }
+}
+
+function serveAsset(req: Request, path: string): Response | null {
+  const a = ASSETS[path];
+  if (!a) return null;
+  const headers: Record<string, string> = {
+    "content-type": a.type,
+    etag: a.etag,
+    vary: "accept-encoding",
+    "cache-control": a.immutable ? "public, max-age=31536000, immutable" : "no-cache",
+    ...SECURITY_HEADERS,
+  };
+  if (path === "/") {
+    const host = req.headers.get("host") ?? "";
+    headers["content-security-policy"] =
+      `default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; ` +
+      `connect-src 'self' ws://${host} wss://${host}; object-src 'none'; base-uri 'none'; frame-ancestors 'none'`;
+  }
+  if (req.headers.get("if-none-match") === a.etag) return new Response(null, { status: 304, headers });
+  const wantsGzip = /\bgzip\b/.test(req.headers.get("accept-encoding") ?? "");
+  if (wantsGzip && a.body.length > 512) {
+    headers["content-encoding"] = "gzip";
+    return new Response(req.method === "HEAD" ? null : gzipped(a), { headers });
+  }
+  return new Response(req.method === "HEAD" ? null : a.body, { headers });
+}
+
+export function makeHandler(deps: RouteDeps) {
+  return (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>): Response => {
+    const url = new URL(req.url);
+    const ip = info.remoteAddr.hostname;
+    if (deps.lockout.isBlocked(ip)) return denied(429, url);
+
+    const cred = deps.auth.credential(req, url, deps.port());
+    if (!cred) return denied(401, url);
+    if (!deps.auth.verify(cred.token)) {
+      deps.lockout.fail(ip);
+      return denied(deps.lockout.isBlocked(ip) ? 429 : 401, url);
+    }
+    deps.lockout.succeed(ip);
+
+    // First visit with ?token=: remember it in an HttpOnly cookie and drop it from the URL.
+    if (cred.via === "query" && req.method === "GET" && !url.pathname.startsWith("/api/") && url.pathname !== "/ws") {
+      url.searchParams.delete("token");
+      const cookie = [
+        `${deps.auth.cookieName(deps.port())}=${encodeURIComponent(cred.token)}`,
+        "Path=/",
+        "HttpOnly",
+        "SameSite=Strict",
+        "Max-Age=31536000",
+        ...(deps.secure ? ["Secure"] : []),
+      ].join("; ");
+      return new Response(null, {
+        status: 302,
+        headers: { location: url.pathname + url.search, "set-cookie": cookie, ...SECURITY_HEADERS },
+      });
+    }
+
+    if (url.pathname === "/ws") {
+      if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+        return json(400, { error: { code: "bad_request", message: "expected a WebSocket upgrade" } });
+      }
+      if (!originAllowed(req)) {
+        return json(403, { error: { code: "forbidden_origin", message: "WebSocket origin does not match host" } });
+      }
+      const { socket, response } = Deno.upgradeWebSocket(req, { idleTimeout: 60 });
+      attachSocket(socket, deps);
+      return response;
+    }
+    if (url.pathname === "/api/health") {
+      return json(200, { ok: deps.store.health.ok, version: deps.version, store: deps.store.health });
+    }
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      return json(405, { error: { code: "method_not_allowed", message: `${req.method} not allowed` } });
+    }
+    return serveAsset(req, url.pathname) ??
+      json(404, { error: { code: "not_found", message: `no such path ${url.pathname}` } });
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * One WebSocket connection: sends `hello`, answers requests through `runOp`, and
+ * receives the hub's events for the topics it subscribed to.
+ */
+import { type EvtMsg, type HelloMsg, LIMITS, parseRequest, PROTOCOL_VERSION, type ResMsg } from "../protocol.ts";
+import type { HubClient } from "../sessions/hub.ts";
+import type { ServerDeps } from "../ops/context.ts";
+import { runOp } from "../ops/dispatch.ts";
+
+/** A client that falls this far behind is dropped; it resumes or re-snapshots. */
+const MAX_BUFFERED = 16 * 1024 * 1024;
+
+export function attachSocket(socket: WebSocket, deps: ServerDeps): void {
+  const client: HubClient = {
+    id: crypto.randomUUID(),
+    topics: new Set(["tasks"]),
+    deliver(events: EvtMsg[]) {
+      if (socket.readyState !== WebSocket.OPEN) return;
+      if (socket.bufferedAmount > MAX_BUFFERED) {
+        socket.close(4008, "client too slow");
+        return;
+      }
+      // One frame per event keeps the client simple; batches arrive in seq order.
+      for (const e of events) socket.send(JSON.stringify(e));
+    },
+  };
+  const send = (msg: ResMsg | HelloMsg) => {
+    if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(msg));
+  };
+
+  socket.onopen = () => {
+    deps.hub.add(client);
+    send({
+      t: "hello",
+      epoch: deps.hub.epoch,
+      seq: deps.hub.lastSeq,
+      version: deps.version,
+      protocol: PROTOCOL_VERSION,
+      store: deps.store.health,
+    });
+  };
+  socket.onmessage = (ev) => {
+    if (typeof ev.data !== "string") {
+      send({ t: "res", id: 0, ok: false, error: { code: "bad_request", message: "binary frames are not accepted" } });
+      return;
+    }
+    if (ev.data.length > LIMITS.frameBytes) {
+      send({ t: "res", id: 0, ok: false, error: { code: "too_large", message: `frame exceeds ${LIMITS.frameBytes} bytes` } });
+      return;
+    }
+    const parsed = parseRequest(ev.data);
+    if ("error" in parsed) {
+      send({ t: "res", id: parsed.id, ok: false, error: parsed.error });
+      return;
+    }
+    const { id, op, args } = parsed.req;
+    const out = runOp({ ...deps, client }, op, args);
+    send(out.ok ? { t: "res", id, ok: true, result: out.result } : { t: "res", id, ok: false, error: out.error });
+  };
+  socket.onclose = () => deps.hub.remove(client);
+  socket.onerror = () => deps.hub.remove(client);
+}

@@ -1,0 +1,225 @@
+/**
+ * Every message exchanged between a client (desktop window, browser tab, phone) and
+ * the server over the `/ws` WebSocket. Pure types, limits and argument schemas: the
+ * UI imports this file and nothing else from `server/`.
+ *
+ * Envelopes:
+ * - client → server `{t:"req", id, op, args}`
+ * - server → client `{t:"res", id, ok:true, result}` or `{t:"res", id, ok:false, error}`
+ * - server → client `{t:"evt", topic, seq, data}` (pushed; `seq` grows by one per event
+ *   across all topics within one server process, identified by `epoch`)
+ * - server → client `{t:"hello", epoch, seq, version}` once, right after connecting.
+ */
+
+import { arr, bool, int, json, nullable, obj, oneOf, type Schema, str } from "./schema.ts";
+
+export const PROTOCOL_VERSION = 1;
+
+/** Limits shared by server validation and the UI. */
+export const LIMITS = {
+  /** Largest accepted WebSocket frame from a client, in bytes. */
+  frameBytes: 1_048_576,
+  /** Longest user message text, in characters. */
+  messageChars: 200_000,
+  titleChars: 200,
+  pathChars: 4096,
+  kvKeyChars: 64,
+  kvValueBytes: 65_536,
+  /** Entries returned by `task.subscribe` (latest N). */
+  entryPage: 500,
+} as const;
+
+// ---------- domain shapes ----------
+
+export type EntryRole = "user" | "assistant" | "tool" | "system" | "compact" | "error";
+export type EntryStatus = "done" | "streaming" | "stopped" | "error";
+export type TaskStatus = "idle" | "running" | "waiting" | "error";
+
+/** One content block of an entry (text, thinking, tool call, tool result, image, file). */
+export interface Part {
+  type: "text" | "thinking" | "tool_call" | "tool_result" | "image" | "file";
+  text?: string;
+  data?: Record<string, unknown>;
+}
+
+/** One timeline entry (a message) of a task. */
+export interface Entry {
+  id: string;
+  taskId: string;
+  /** Position in the task's timeline; strictly increasing. */
+  pos: number;
+  role: EntryRole;
+  status: EntryStatus;
+  createdAt: number;
+  updatedAt: number;
+  parts: Part[];
+  meta: Record<string, unknown>;
+}
+
+/** A task (conversation) as listed in the sidebar. */
+export interface TaskSummary {
+  id: string;
+  title: string;
+  projectPath: string | null;
+  pinned: boolean;
+  status: TaskStatus;
+  unread: boolean;
+  createdAt: number;
+  updatedAt: number;
+  entryCount: number;
+}
+
+/** Health of the persistent store, shown as a banner when not ok. */
+export interface StoreHealth {
+  ok: boolean;
+  path: string;
+  error?: string;
+}
+
+// ---------- errors ----------
+
+export const ERROR_CODES = [
+  "bad_request", // malformed envelope or JSON
+  "invalid_args", // args failed validation
+  "unknown_op",
+  "not_found",
+  "too_large",
+  "store_unavailable", // the database could not be opened; nothing is written
+  "internal",
+] as const;
+export type ErrorCode = typeof ERROR_CODES[number];
+
+export interface ProtocolError {
+  code: ErrorCode;
+  message: string;
+}
+
+// ---------- envelopes ----------
+
+export interface ReqMsg {
+  t: "req";
+  id: number;
+  op: string;
+  args?: unknown;
+}
+export type ResMsg =
+  | { t: "res"; id: number; ok: true; result: unknown }
+  | { t: "res"; id: number; ok: false; error: ProtocolError };
+export interface EvtMsg {
+  t: "evt";
+  topic: string;
+  seq: number;
+  data: unknown;
+}
+export interface HelloMsg {
+  t: "hello";
+  epoch: string;
+  seq: number;
+  version: string;
+  protocol: number;
+  store: StoreHealth;
+}
+export type ServerMsg = ResMsg | EvtMsg | HelloMsg;
+
+// ---------- events ----------
+
+/** Topic `tasks`: the task list changed. */
+export type TasksEvent =
+  | { kind: "upsert"; task: TaskSummary }
+  | { kind: "delete"; id: string };
+
+/** Topic `task:<id>`: a task's timeline changed. */
+export type TaskEvent =
+  | { kind: "entry"; entry: Entry }
+  | { kind: "deleted" };
+
+export const taskTopic = (id: string): string => `task:${id}`;
+
+// ---------- ops ----------
+
+const taskId = str({ min: 1, max: 64, pattern: /^[A-Za-z0-9_-]+$/ });
+const title = str({ min: 1, max: LIMITS.titleChars });
+const text = str({ min: 1, max: LIMITS.messageChars });
+const path = str({ min: 1, max: LIMITS.pathChars });
+/** Clients may only touch UI preferences; server-owned settings have their own ops. */
+const kvKey = str({ min: 4, max: LIMITS.kvKeyChars, pattern: /^ui\.[a-z0-9_.:-]+$/ });
+
+/** Argument schema of every op. An op missing here is rejected as `unknown_op`. */
+export const OP_ARGS = {
+  "tasks.list": obj({}),
+  /** Creates a task; with `message` the first user entry is appended atomically. */
+  "tasks.create": obj({ "title?": title, "projectPath?": nullable(path), "message?": text }),
+  "tasks.rename": obj({ id: taskId, title }),
+  "tasks.pin": obj({ id: taskId, pinned: bool }),
+  "tasks.delete": obj({ id: taskId }),
+  "tasks.markRead": obj({ id: taskId }),
+  /** Snapshot of a task (latest entries) and live `task:<id>` events from then on. */
+  "task.subscribe": obj({ id: taskId }),
+  "task.unsubscribe": obj({ id: taskId }),
+  "task.send": obj({ id: taskId, text }),
+  /**
+   * Replays events missed since `afterSeq` of server `epoch` for the given topics.
+   * `replayed: false` means the gap is unknown and the client must re-fetch snapshots.
+   */
+  "events.resume": obj({
+    epoch: str({ min: 1, max: 64 }),
+    afterSeq: int({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+    topics: arr(str({ min: 1, max: 80 }), 64),
+  }),
+  "kv.get": obj({ key: kvKey }),
+  "kv.set": obj({ key: kvKey, value: json(LIMITS.kvValueBytes) }),
+  "server.info": obj({}),
+} satisfies Record<string, Schema>;
+
+export type OpName = keyof typeof OP_ARGS;
+
+/** Results of each op, for typed clients. */
+export interface OpResults {
+  "tasks.list": { tasks: TaskSummary[]; seq: number };
+  "tasks.create": { task: TaskSummary; entry: Entry | null };
+  "tasks.rename": { task: TaskSummary };
+  "tasks.pin": { task: TaskSummary };
+  "tasks.delete": { id: string };
+  "tasks.markRead": { task: TaskSummary };
+  "task.subscribe": { task: TaskSummary; entries: Entry[]; total: number; seq: number };
+  "task.unsubscribe": { id: string };
+  "task.send": { entry: Entry };
+  "events.resume": { replayed: boolean; seq: number };
+  "kv.get": { key: string; value: unknown };
+  "kv.set": { key: string };
+  "server.info": {
+    version: string;
+    home: string;
+    store: StoreHealth;
+    clients: number;
+    pid: number;
+  };
+}
+
+export const isOpName = (op: string): op is OpName => Object.hasOwn(OP_ARGS, op);
+
+/** Validates an op's args; returns the problems found (empty when valid). */
+export function validateArgs(op: OpName, args: unknown): string[] {
+  return (OP_ARGS[op] as Schema).check(args ?? {}, "args");
+}
+
+/** Parses a raw client frame into a request or a typed error (never throws). */
+export function parseRequest(raw: string): { req: ReqMsg } | { id: number; error: ProtocolError } {
+  if (raw.length > LIMITS.frameBytes) {
+    return { id: 0, error: { code: "too_large", message: `frame exceeds ${LIMITS.frameBytes} bytes` } };
+  }
+  let msg: unknown;
+  try {
+    msg = JSON.parse(raw);
+  } catch (e) {
+    return { id: 0, error: { code: "bad_request", message: `invalid JSON: ${(e as Error).message}` } };
+  }
+  const m = msg as Partial<ReqMsg>;
+  const id = typeof m?.id === "number" && Number.isSafeInteger(m.id) ? m.id : 0;
+  if (typeof msg !== "object" || msg === null || m.t !== "req") {
+    return { id, error: { code: "bad_request", message: 'expected {t:"req", id, op, args}' } };
+  }
+  if (id <= 0) return { id: 0, error: { code: "bad_request", message: "id must be a positive integer" } };
+  if (typeof m.op !== "string") return { id, error: { code: "bad_request", message: "op must be a string" } };
+  return { req: m as ReqMsg };
+}

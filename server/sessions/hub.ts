@@ -1,0 +1,101 @@
+/**
+ * Event fan-out to connected clients. Events are queued and flushed every
+ * `flushMs` (coalescing: a queued event with the same `coalesceKey` is replaced in
+ * place, so a burst of updates to one entry costs one frame per client). Each
+ * flushed event gets the next `seq`; the last `ringSize` events are kept so a client
+ * that reconnects can ask for everything after the seq it saw.
+ */
+import type { EvtMsg } from "../protocol.ts";
+
+export interface HubClient {
+  readonly id: string;
+  readonly topics: Set<string>;
+  /** Sends a batch of events (already ordered by seq). */
+  deliver(events: EvtMsg[]): void;
+}
+
+interface Pending {
+  topic: string;
+  data: unknown;
+  coalesceKey?: string;
+}
+
+export class EventHub {
+  readonly epoch: string = crypto.randomUUID();
+  private seq = 0;
+  private ring: EvtMsg[] = [];
+  private queue: Pending[] = [];
+  private byKey = new Map<string, Pending>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private clients = new Set<HubClient>();
+
+  constructor(private flushMs = 30, private ringSize = 5000) {}
+
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  get clientCount(): number {
+    return this.clients.size;
+  }
+
+  add(client: HubClient): void {
+    this.clients.add(client);
+  }
+
+  remove(client: HubClient): void {
+    this.clients.delete(client);
+  }
+
+  /** Queues an event for `topic`; with `coalesceKey`, a still-queued twin is replaced. */
+  publish(topic: string, data: unknown, coalesceKey?: string): void {
+    if (coalesceKey) {
+      const twin = this.byKey.get(coalesceKey);
+      if (twin) {
+        twin.data = data;
+        return;
+      }
+    }
+    const p: Pending = { topic, data, coalesceKey };
+    this.queue.push(p);
+    if (coalesceKey) this.byKey.set(coalesceKey, p);
+    this.timer ??= setTimeout(() => this.flush(), this.flushMs);
+  }
+
+  /** Sends everything queued now. */
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.queue.length === 0) return;
+    const batch = this.queue.map((p): EvtMsg => ({
+      t: "evt",
+      topic: p.topic,
+      seq: ++this.seq,
+      data: p.data,
+    }));
+    this.queue = [];
+    this.byKey.clear();
+    this.ring.push(...batch);
+    if (this.ring.length > this.ringSize) this.ring.splice(0, this.ring.length - this.ringSize);
+    for (const c of this.clients) {
+      const mine = batch.filter((e) => c.topics.has(e.topic));
+      if (mine.length) c.deliver(mine);
+    }
+  }
+
+  /**
+   * Events after `afterSeq` for `topics`, or null when they are no longer (or were
+   * never) in the ring — the client must then take a fresh snapshot.
+   */
+  replay(epoch: string, afterSeq: number, topics: Set<string>): EvtMsg[] | null {
+    if (epoch !== this.epoch || afterSeq > this.seq) return null;
+    const oldest = this.ring.length ? this.ring[0].seq : this.seq + 1;
+    if (afterSeq + 1 < oldest) return null;
+    return this.ring.filter((e) => e.seq > afterSeq && topics.has(e.topic));
+  }
+
+  close(): void {
+    this.flush();
+    this.clients.clear();
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Task lifecycle and timeline writes. The one place that changes tasks, so every
+ * change is persisted first and then published to the clients.
+ */
+import type { Entry, TaskSummary } from "../protocol.ts";
+import { taskTopic } from "../protocol.ts";
+import type { Repos } from "../../store/store.ts";
+import type { IdFn } from "../../store/ids.ts";
+import type { EventHub } from "./hub.ts";
+import { OpError } from "../errors.ts";
+
+/** First 30 characters of the first line: the immediate title of a new task. */
+export function quickTitle(text: string): string {
+  const line = text.trim().split("\n")[0].trim().replace(/\s+/g, " ");
+  const chars = [...line];
+  return chars.length > 30 ? chars.slice(0, 30).join("") + "…" : line || "New task";
+}
+
+export class TaskService {
+  constructor(private repos: Repos, private hub: EventHub, private newId: IdFn) {}
+
+  list(): TaskSummary[] {
+    return this.repos.tasks.list();
+  }
+
+  get(id: string): TaskSummary {
+    const t = this.repos.tasks.get(id);
+    if (!t) throw new OpError("not_found", `task ${id} does not exist`);
+    return t;
+  }
+
+  create(args: { title?: string; projectPath?: string | null; message?: string }): {
+    task: TaskSummary;
+    entry: Entry | null;
+  } {
+    const { tasks, entries } = this.repos;
+    const title = args.title ?? (args.message ? quickTitle(args.message) : "New task");
+    const out = entries.tx(() => {
+      const t = tasks.create({ id: this.newId("t"), title, projectPath: args.projectPath ?? null });
+      const entry = args.message ? this.appendUser(t.id, args.message) : null;
+      return { task: tasks.get(t.id)!, entry };
+    });
+    this.publishTask(out.task);
+    if (out.entry) this.publishEntry(out.entry);
+    return out;
+  }
+
+  rename(id: string, title: string): TaskSummary {
+    return this.changed(this.repos.tasks.rename(id, title.trim() || title), id);
+  }
+
+  pin(id: string, pinned: boolean): TaskSummary {
+    return this.changed(this.repos.tasks.pin(id, pinned), id);
+  }
+
+  markRead(id: string): TaskSummary {
+    return this.changed(this.repos.tasks.markRead(id), id);
+  }
+
+  delete(id: string): void {
+    if (!this.repos.tasks.delete(id)) throw new OpError("not_found", `task ${id} does not exist`);
+    this.hub.publish("tasks", { kind: "delete", id });
+    this.hub.publish(taskTopic(id), { kind: "deleted" });
+  }
+
+  /** Appends a user message to an existing task. */
+  send(id: string, text: string): Entry {
+    this.get(id);
+    const entry = this.repos.entries.tx(() => this.appendUser(id, text));
+    this.publishTask(this.repos.tasks.get(id)!);
+    this.publishEntry(entry);
+    return entry;
+  }
+
+  snapshot(id: string, limit: number): { task: TaskSummary; entries: Entry[]; total: number } {
+    const task = this.get(id);
+    return {
+      task,
+      entries: this.repos.entries.latest(id, limit),
+      total: this.repos.entries.count(id),
+    };
+  }
+
+  private appendUser(taskId: string, text: string): Entry {
+    const entry = this.repos.entries.append({
+      id: this.newId("m"),
+      taskId,
+      role: "user",
+      status: "done",
+      parts: [{ type: "text", text }],
+    });
+    this.repos.tasks.touch(taskId, false);
+    return entry;
+  }
+
+  private changed(t: TaskSummary | null, id: string): TaskSummary {
+    if (!t) throw new OpError("not_found", `task ${id} does not exist`);
+    this.publishTask(t);
+    return t;
+  }
+
+  private publishTask(task: TaskSummary): void {
+    this.hub.publish("tasks", { kind: "upsert", task }, `task-upsert:${task.id}`);
+  }
+
+  private publishEntry(entry: Entry): void {
+    this.hub.publish(taskTopic(entry.taskId), { kind: "entry", entry }, `entry:${entry.id}`);
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * Opens the SQLite database (`node:sqlite`, WAL, busy_timeout) and applies migrations.
+ * A file that is not a SQLite database, that SQLite cannot read, or that a newer
+ * version created is reported and left byte-for-byte untouched: callers get a
+ * `StoreHealth` with the error instead of a database.
+ */
+
+import { DatabaseSync } from "node:sqlite";
+import { MIGRATIONS } from "./migrations.ts";
+import type { StoreHealth } from "../server/protocol.ts";
+
+const SQLITE_MAGIC = "SQLite format 3\0";
+
+export interface OpenResult {
+  db: DatabaseSync | null;
+  health: StoreHealth;
+}
+
+/** Reads the first bytes to refuse non-SQLite files before SQLite touches them. */
+function headerProblem(path: string): string | null {
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(path, { read: true });
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return null;
+    return `cannot open: ${(e as Error).message}`;
+  }
+  try {
+    const buf = new Uint8Array(16);
+    const n = file.readSync(buf) ?? 0;
+    if (n === 0) return null; // empty file: SQLite treats it as a new database
+    const head = new TextDecoder("latin1").decode(buf.subarray(0, n));
+    return head === SQLITE_MAGIC ? null : "file is not a SQLite database (bad header)";
+  } finally {
+    file.close();
+  }
+}
+
+/** Highest applied migration, or 0 for a fresh database. */
+function currentVersion(db: DatabaseSync): number {
+  db.exec(
+    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
+  );
+  const row = db.prepare("SELECT MAX(version) AS v FROM schema_version").get() as
+    | { v: number | null }
+    | undefined;
+  return row?.v ?? 0;
+}
+
+/** Applies pending migrations, each in its own transaction. */
+export function migrate(db: DatabaseSync, now = Date.now()): number {
+  const from = currentVersion(db);
+  const latest = MIGRATIONS[MIGRATIONS.length - 1].version;
+  if (from > latest) {
+    throw new Error(
+      `database schema version ${from} is newer than this program supports (${latest}); upgrade ReinAgent`,
+    );
+  }
+  for (const m of MIGRATIONS) {
+    if (m.version <= from) continue;
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      db.exec(m.sql);
+      db.prepare("INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)").run(
+        m.version,
+        m.name,
+        now,
+      );
+      db.exec("COMMIT");
+    } catch (e) {
+      db.exec("ROLLBACK");
+      throw new Error(`migration ${m.version} (${m.name}) failed: ${(e as Error).message}`);
+    }
+  }
+  return latest;
+}
+
+/**
+ * Opens (creating when absent) the database at `path`. Never throws for a bad file:
+ * the problem is returned in `health` and the file is not modified.
+ */
+export function openDatabase(path: string): OpenResult {
+  const bad = headerProblem(path);
+  if (bad) return { db: null, health: { ok: false, path, error: bad } };
+  let db: DatabaseSync | null = null;
+  try {
+    // Read-only probe first: a damaged or too-new file must not be written to at all
+    // (switching to WAL or migrating would modify it).
+    if (fileHasContent(path)) probeReadOnly(path);
+    db = new DatabaseSync(path);
+    db.exec("PRAGMA busy_timeout = 5000");
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA synchronous = NORMAL");
+    db.exec("PRAGMA foreign_keys = ON");
+    migrate(db);
+    return { db, health: { ok: true, path } };
+  } catch (e) {
+    try {
+      db?.close();
+    } catch { /* already reporting the original error */ }
+    return { db: null, health: { ok: false, path, error: (e as Error).message } };
+  }
+}
+
+function fileHasContent(path: string): boolean {
+  try {
+    return Deno.statSync(path).size > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Opens read-only and checks that the schema is readable and not from a newer version. */
+function probeReadOnly(path: string): void {
+  const ro = new DatabaseSync(path, { readOnly: true });
+  try {
+    ro.exec("PRAGMA busy_timeout = 5000");
+    // Reading the schema touches the header and the schema pages; a full
+    // integrity_check would cost O(size) at every start.
+    ro.prepare("SELECT count(*) FROM sqlite_master").get();
+    const hasVersion = ro.prepare(
+      "SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_version'",
+    ).get();
+    if (hasVersion) {
+      const row = ro.prepare("SELECT MAX(version) AS v FROM schema_version").get() as { v: number };
+      const latest = MIGRATIONS[MIGRATIONS.length - 1].version;
+      if ((row?.v ?? 0) > latest) {
+        throw new Error(
+          `database schema version ${row.v} is newer than this program supports (${latest}); upgrade ReinAgent`,
+        );
+      }
+    }
+  } finally {
+    ro.close();
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Numbered, forward-only schema migrations. Never edit a migration that has shipped;
+ * add a new one. `store/SCHEMA.md` documents the resulting schema.
+ */
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "tasks, timeline entries, parts, kv",
+    sql: `
+      CREATE TABLE task (
+        id            TEXT PRIMARY KEY,
+        title         TEXT NOT NULL,
+        project_path  TEXT,
+        pinned        INTEGER NOT NULL DEFAULT 0,
+        status        TEXT NOT NULL DEFAULT 'idle',
+        unread        INTEGER NOT NULL DEFAULT 0,
+        settings      TEXT NOT NULL DEFAULT '{}',
+        created_at    INTEGER NOT NULL,
+        updated_at    INTEGER NOT NULL
+      );
+      CREATE INDEX task_updated ON task(updated_at DESC);
+
+      CREATE TABLE message (
+        id          TEXT PRIMARY KEY,
+        task_id     TEXT NOT NULL REFERENCES task(id) ON DELETE CASCADE,
+        pos         INTEGER NOT NULL,
+        role        TEXT NOT NULL,
+        status      TEXT NOT NULL,
+        meta        TEXT NOT NULL DEFAULT '{}',
+        created_at  INTEGER NOT NULL,
+        updated_at  INTEGER NOT NULL,
+        UNIQUE (task_id, pos)
+      );
+
+      CREATE TABLE part (
+        message_id  TEXT NOT NULL REFERENCES message(id) ON DELETE CASCADE,
+        idx         INTEGER NOT NULL,
+        type        TEXT NOT NULL,
+        text        TEXT,
+        data        TEXT,
+        PRIMARY KEY (message_id, idx)
+      );
+
+      CREATE TABLE kv (
+        key         TEXT PRIMARY KEY,
+        value       TEXT NOT NULL,
+        updated_at  INTEGER NOT NULL
+      );
+    `,
+  },
+];

@@ -1,0 +1,34 @@
+/** The store facade: one database, its health and the repositories over it. */
+import { openDatabase } from "./db.ts";
+import { TaskRepo } from "./tasks.ts";
+import { EntryRepo } from "./entries.ts";
+import { KvRepo } from "./kv.ts";
+import type { StoreHealth } from "../server/protocol.ts";
+import type { DatabaseSync } from "node:sqlite";
+
+export interface Repos {
+  tasks: TaskRepo;
+  entries: EntryRepo;
+  kv: KvRepo;
+}
+
+export class Store {
+  readonly health: StoreHealth;
+  /** Null when the database could not be opened (see `health`). */
+  readonly repos: Repos | null;
+  private db: DatabaseSync | null;
+
+  constructor(path: string, now: () => number = Date.now) {
+    const { db, health } = openDatabase(path);
+    this.db = db;
+    this.health = health;
+    this.repos = db
+      ? { tasks: new TaskRepo(db, now), entries: new EntryRepo(db, now), kv: new KvRepo(db, now) }
+      : null;
+  }
+
+  close(): void {
+    this.db?.close();
+    this.db = null;
+  }
+}

@@ -1,0 +1,88 @@
+/** Task rows (one conversation each). All task SQL lives here. */
+import type { DatabaseSync } from "node:sqlite";
+import type { TaskStatus, TaskSummary } from "../server/protocol.ts";
+
+interface TaskRow {
+  id: string;
+  title: string;
+  project_path: string | null;
+  pinned: number;
+  status: string;
+  unread: number;
+  created_at: number;
+  updated_at: number;
+  entry_count: number;
+}
+
+const SELECT = `SELECT t.id, t.title, t.project_path, t.pinned, t.status, t.unread, t.created_at,
+  t.updated_at, (SELECT count(*) FROM message m WHERE m.task_id = t.id) AS entry_count FROM task t`;
+
+const toSummary = (r: TaskRow): TaskSummary => ({
+  id: r.id,
+  title: r.title,
+  projectPath: r.project_path,
+  pinned: r.pinned === 1,
+  status: r.status as TaskStatus,
+  unread: r.unread === 1,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  entryCount: r.entry_count,
+});
+
+export class TaskRepo {
+  constructor(private db: DatabaseSync, private now: () => number = Date.now) {}
+
+  create(t: { id: string; title: string; projectPath: string | null }): TaskSummary {
+    const at = this.now();
+    this.db.prepare(
+      "INSERT INTO task (id, title, project_path, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+    ).run(t.id, t.title, t.projectPath, at, at);
+    return this.get(t.id)!;
+  }
+
+  get(id: string): TaskSummary | null {
+    const row = this.db.prepare(`${SELECT} WHERE t.id = ?`).get(id) as TaskRow | undefined;
+    return row ? toSummary(row) : null;
+  }
+
+  /** Pinned first, then most recently updated. */
+  list(): TaskSummary[] {
+    const rows = this.db.prepare(`${SELECT} ORDER BY t.pinned DESC, t.updated_at DESC`).all();
+    return (rows as unknown as TaskRow[]).map(toSummary);
+  }
+
+  /** Applies a change and returns the updated task, or null when it does not exist. */
+  private update(id: string, sql: string, ...params: (string | number)[]): TaskSummary | null {
+    const r = this.db.prepare(`UPDATE task SET ${sql} WHERE id = ?`).run(...params, id);
+    return r.changes === 0 ? null : this.get(id);
+  }
+
+  rename(id: string, title: string): TaskSummary | null {
+    return this.update(id, "title = ?, updated_at = ?", title, this.now());
+  }
+
+  /** Pinning does not change updated_at: order within a group stays stable. */
+  pin(id: string, pinned: boolean): TaskSummary | null {
+    return this.update(id, "pinned = ?", pinned ? 1 : 0);
+  }
+
+  markRead(id: string): TaskSummary | null {
+    return this.update(id, "unread = 0");
+  }
+
+  setStatus(id: string, status: TaskStatus): TaskSummary | null {
+    return this.update(id, "status = ?", status);
+  }
+
+  /** Records activity: bumps updated_at and optionally flags the task unread. */
+  touch(id: string, unread: boolean): TaskSummary | null {
+    return unread
+      ? this.update(id, "updated_at = ?, unread = 1", this.now())
+      : this.update(id, "updated_at = ?", this.now());
+  }
+
+  /** Deletes the task and (by cascade) its entries and parts. */
+  delete(id: string): boolean {
+    return this.db.prepare("DELETE FROM task WHERE id = ?").run(id).changes > 0;
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Starts the real server as a child process (`main.ts serve`) in a temporary home,
+ * with the working directory set to an empty temporary folder: nothing may be read
+ * from the source tree at run time.
+ */
+import { fromFileUrl } from "node:url";
+
+export const ROOT = fromFileUrl(new URL("../../", import.meta.url));
+export const RUN_FLAGS = [
+  "run",
+  "--no-prompt",
+  "--config",
+  `${ROOT}deno.json`,
+  "--allow-net",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run",
+  "--allow-sys",
+];
+
+export interface TestServer {
+  /** Full URL with ?token= */
+  url: string;
+  /** http://127.0.0.1:PORT */
+  base: string;
+  token: string;
+  home: string;
+  process: Deno.ChildProcess;
+  /** Everything the process printed so far. */
+  output(): string;
+  /** SIGTERM and wait (graceful). */
+  stop(): Promise<void>;
+  /** SIGKILL and wait (crash). */
+  kill(): Promise<void>;
+}
+
+export async function startTestServer(
+  opts: { home?: string; args?: string[]; env?: Record<string, string> } = {},
+): Promise<TestServer> {
+  const home = opts.home ?? await Deno.makeTempDir({ prefix: "ra-home-" });
+  const cwd = await Deno.makeTempDir({ prefix: "ra-cwd-" });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [...RUN_FLAGS, `${ROOT}main.ts`, "serve", "--port", "0", "--home", home, ...(opts.args ?? [])],
+    cwd,
+    env: { NO_COLOR: "1", ...opts.env },
+    stdout: "piped",
+    stderr: "piped",
+    stdin: "null",
+  }).spawn();
+  let out = "";
+  const dec = new TextDecoder();
+  const pump = async (s: ReadableStream<Uint8Array>) => {
+    for await (const chunk of s) out += dec.decode(chunk, { stream: true });
+  };
+  const pumps = Promise.all([pump(child.stdout), pump(child.stderr)]);
+  const deadline = Date.now() + 15_000;
+  let match: RegExpMatchArray | null = null;
+  while (!(match = out.match(/running at (http:\/\/[^\s]+)/))) {
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`server did not start within 15 s:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const url = match[1];
+  const u = new URL(url);
+  let done = false;
+  const finish = async (signal: Deno.Signal) => {
+    if (done) return;
+    done = true;
+    try {
+      child.kill(signal);
+    } catch { /* already exited */ }
+    await child.status;
+    await pumps;
+    await Deno.remove(cwd, { recursive: true });
+  };
+  return {
+    url,
+    base: u.origin,
+    token: u.searchParams.get("token")!,
+    home,
+    process: child,
+    output: () => out,
+    stop: () => finish("SIGTERM"),
+    kill: () => finish("SIGKILL"),
+  };
+}

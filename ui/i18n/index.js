@@ -1,0 +1,37 @@
+/**
+ * Translation lookup. `t()` reads the `lang` signal, so a component that calls it
+ * re-renders when the language changes.
+ *
+ * @example
+ * t("conn.reconnecting", { n: 3 }); // "Reconnecting… (attempt 3)"
+ */
+import { lang } from "../state/prefs.js";
+import en from "./en-US.js";
+import zh from "./zh-CN.js";
+
+/** @type {Record<string, Record<string, string>>} */
+export const DICTS = { "en-US": en, "zh-CN": zh };
+
+/**
+ * Fills `{name}` placeholders from `params`; unknown placeholders stay as written.
+ * @param {string} template
+ * @param {Record<string, unknown>} [params]
+ */
+export function format(template, params) {
+  if (!params) return template;
+  return template.replace(
+    /\{(\w+)\}/g,
+    (m, k) => Object.hasOwn(params, k) ? String(params[k]) : m,
+  );
+}
+
+/**
+ * The string for `key` in the current language (English when missing there; the key
+ * itself when missing everywhere, so a gap is visible instead of blank).
+ * @param {keyof typeof en} key
+ * @param {Record<string, unknown>} [params]
+ */
+export function t(key, params) {
+  const dict = DICTS[lang.value] ?? en;
+  return format(dict[key] ?? en[key] ?? key, params);
+}

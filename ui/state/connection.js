@@ -1,0 +1,234 @@
+/**
+ * The one WebSocket to the server: request/response by id, pushed events, and
+ * reconnection with exponential backoff plus `events.resume`.
+ *
+ * Components never touch the socket; they read the signals below and call actions in
+ * the other state modules, which use {@link request} and {@link onEvent}.
+ *
+ * @typedef {import("../../server/protocol.ts").HelloMsg} HelloMsg
+ * @typedef {import("../../server/protocol.ts").ServerMsg} ServerMsg
+ * @typedef {import("../../server/protocol.ts").StoreHealth} StoreHealth
+ */
+import { signal } from "@preact/signals";
+import { PROTOCOL_VERSION } from "../../server/protocol.ts";
+
+/** "connecting" (first attempt) | "open" | "reconnecting" (lost, retrying). */
+export const connState = signal(/** @type {"connecting"|"open"|"reconnecting"} */ ("connecting"));
+/** Number of the reconnection attempt in progress (0 while connected). */
+export const attempt = signal(0);
+/** Store health from the last `hello`; null before the first one. */
+export const storeHealth = signal(/** @type {StoreHealth|null} */ (null));
+/** Server version from the last `hello`. */
+export const serverVersion = signal("");
+/** Set when the server speaks another protocol version than this UI. */
+export const protocolMismatch = signal(/** @type {number|null} */ (null));
+
+/** An error answered by the server (or raised locally: `disconnected`, `timeout`). */
+export class RpcError extends Error {
+  /**
+   * @param {string} code
+   * @param {string} message
+   */
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+const REQUEST_TIMEOUT_MS = 30_000;
+
+/** @type {WebSocket|null} */
+let ws = null;
+let nextId = 1;
+/** @type {Map<number, {resolve:(v:any)=>void, reject:(e:Error)=>void, timer:number}>} */
+const pending = new Map();
+/** @type {string|null} */
+let epoch = null;
+let lastSeq = 0;
+let everConnected = false;
+/** @type {number|undefined} */
+let retryTimer;
+/** @type {Set<(topic:string, data:any, seq:number)=>void>} */
+const listeners = new Set();
+/** @type {(replayed: boolean) => void} */
+let onSynced = () => {};
+/** @type {() => string[]} */
+let topicsProvider = () => ["tasks"];
+
+/**
+ * Delay before reconnection attempt `n` (1-based): 250 ms doubling up to 5 s, ±10 %.
+ * @param {number} n
+ * @param {() => number} [random]
+ */
+export function backoffDelay(n, random = Math.random) {
+  const base = Math.min(5000, 250 * 2 ** Math.max(0, n - 1));
+  return Math.round(base * (0.9 + 0.2 * random()));
+}
+
+/** Largest event `seq` seen (or snapshot `seq` applied), for `events.resume`. */
+export function noteSeq(/** @type {number} */ seq) {
+  if (typeof seq === "number" && seq > lastSeq) lastSeq = seq;
+}
+
+/**
+ * Registers a listener for every pushed event; returns an unsubscribe function.
+ * @param {(topic:string, data:any, seq:number)=>void} fn
+ */
+export function onEvent(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/**
+ * Wires the data layer: `synced(replayed)` runs after each (re)connection once the
+ * client is up to date or must re-fetch snapshots (`replayed === false`); `topics()`
+ * names the topics to resume after a reconnection.
+ * @param {{synced: (replayed: boolean) => void, topics: () => string[]}} hooks
+ */
+export function configure(hooks) {
+  onSynced = hooks.synced;
+  topicsProvider = hooks.topics;
+}
+
+/**
+ * Sends an op and resolves with its result; rejects with {@link RpcError}.
+ * @param {string} op
+ * @param {Record<string, unknown>} [args]
+ * @returns {Promise<any>}
+ */
+export function request(op, args = {}) {
+  if (!ws || ws.readyState !== WebSocket.OPEN || connState.value !== "open") {
+    return Promise.reject(new RpcError("disconnected", "Not connected to the server"));
+  }
+  return sendRaw(op, args);
+}
+
+/**
+ * @param {string} op
+ * @param {Record<string, unknown>} args
+ * @returns {Promise<any>}
+ */
+function sendRaw(op, args) {
+  const id = nextId++;
+  const socket = /** @type {WebSocket} */ (ws);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      pending.delete(id);
+      reject(new RpcError("timeout", `No answer to ${op} within ${REQUEST_TIMEOUT_MS / 1000} s`));
+    }, REQUEST_TIMEOUT_MS);
+    pending.set(id, { resolve, reject, timer });
+    socket.send(JSON.stringify({ t: "req", id, op, args }));
+  });
+}
+
+function wsUrl() {
+  return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+}
+
+/** Opens the socket (idempotent); call once at start-up. */
+export function connect() {
+  clearTimeout(retryTimer);
+  retryTimer = undefined;
+  if (ws && ws.readyState <= WebSocket.OPEN) return;
+  const socket = new WebSocket(wsUrl());
+  ws = socket;
+  socket.onmessage = (ev) => {
+    if (ws !== socket) return;
+    /** @type {ServerMsg} */
+    let msg;
+    try {
+      msg = JSON.parse(String(ev.data));
+    } catch {
+      console.error("reinagent: ignored a frame that is not JSON");
+      return;
+    }
+    handle(msg);
+  };
+  socket.onclose = () => {
+    if (ws !== socket) return;
+    ws = null;
+    failPending();
+    scheduleRetry();
+  };
+}
+
+/** @param {ServerMsg} msg */
+function handle(msg) {
+  if (msg.t === "res") {
+    const p = pending.get(msg.id);
+    if (!p) return;
+    pending.delete(msg.id);
+    clearTimeout(p.timer);
+    if (msg.ok) p.resolve(msg.result);
+    else p.reject(new RpcError(msg.error?.code ?? "internal", msg.error?.message ?? "error"));
+  } else if (msg.t === "evt") {
+    noteSeq(msg.seq);
+    for (const fn of listeners) {
+      try {
+        fn(msg.topic, msg.data, msg.seq);
+      } catch (e) {
+        console.error("reinagent: event handler failed", e);
+      }
+    }
+  } else if (msg.t === "hello") {
+    onHello(msg);
+  }
+}
+
+/** @param {HelloMsg} hello */
+async function onHello(hello) {
+  storeHealth.value = hello.store ?? null;
+  serverVersion.value = hello.version ?? "";
+  protocolMismatch.value = hello.protocol === PROTOCOL_VERSION ? null : hello.protocol;
+  const prevEpoch = epoch;
+  const wasConnected = everConnected;
+  epoch = hello.epoch;
+  everConnected = true;
+  attempt.value = 0;
+  connState.value = "open";
+  if (!wasConnected || !prevEpoch) {
+    lastSeq = hello.seq;
+    onSynced(false);
+    return;
+  }
+  let replayed = false;
+  try {
+    const r = await request("events.resume", {
+      epoch: prevEpoch,
+      afterSeq: lastSeq,
+      topics: topicsProvider(),
+    });
+    replayed = r.replayed === true;
+    noteSeq(r.seq);
+  } catch (e) {
+    console.error("reinagent: events.resume failed", e);
+  }
+  if (!replayed) lastSeq = Math.max(lastSeq, hello.seq);
+  onSynced(replayed);
+}
+
+function failPending() {
+  for (const [id, p] of pending) {
+    clearTimeout(p.timer);
+    p.reject(new RpcError("disconnected", "The connection to the server was lost"));
+    pending.delete(id);
+  }
+}
+
+function scheduleRetry() {
+  connState.value = "reconnecting";
+  attempt.value += 1;
+  retryTimer = setTimeout(connect, backoffDelay(attempt.value));
+}
+
+/** Retries at once (e.g. when the phone comes back online) instead of waiting. */
+export function retryNow() {
+  if (retryTimer !== undefined) connect();
+}
+
+if (typeof addEventListener === "function") {
+  addEventListener("online", retryNow);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") retryNow();
+  });
+}

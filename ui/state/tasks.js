@@ -1,0 +1,359 @@
+/**
+ * Tasks and the timeline of the task shown now, kept in sync with the server through
+ * snapshots (`tasks.list`, `task.subscribe`) plus pushed events. Events that arrive
+ * while a snapshot is being fetched are held back and applied after it when newer.
+ *
+ * @typedef {import("../../server/protocol.ts").TaskSummary} TaskSummary
+ * @typedef {import("../../server/protocol.ts").Entry} Entry
+ */
+import { batch, computed, signal } from "@preact/signals";
+import { LIMITS, taskTopic } from "../../server/protocol.ts";
+import { configure, connState, noteSeq, onEvent, request } from "./connection.js";
+import { composerFocus, composerText, drawerOpen, notifyError, swapDraft } from "./ui.js";
+
+/** Every task known, by id. */
+export const tasksById = signal(/** @type {Map<string, TaskSummary>} */ (new Map()));
+/** False until the first `tasks.list` answered. */
+export const tasksLoaded = signal(false);
+/** Id of the task shown; null = the new-task draft (empty state). */
+export const currentId = signal(/** @type {string|null} */ (null));
+/** Entries of the shown task, ordered by `pos`. */
+export const entries = signal(/** @type {Entry[]} */ ([]));
+/** Total entries of the shown task on the server (may exceed `entries.length`). */
+export const entriesTotal = signal(0);
+/** "idle" (draft) | "loading" | "ready" | "error" */
+export const timelineStatus = signal(/** @type {"idle"|"loading"|"ready"|"error"} */ ("idle"));
+/** True while a message is on its way (blocks a second send creating a second task). */
+export const sending = signal(false);
+
+/**
+ * Sidebar order: pinned first, then most recently updated.
+ * @param {TaskSummary} a
+ * @param {TaskSummary} b
+ */
+export function compareTasks(a, b) {
+  if (a.pinned !== b.pinned) return a.pinned ? -1 : 1;
+  return b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+export const sortedTasks = computed(() => [...tasksById.value.values()].sort(compareTasks));
+export const currentTask = computed(() =>
+  currentId.value ? tasksById.value.get(currentId.value) ?? null : null
+);
+
+/** @type {{data: any, seq: number}[] | null} tasks events held while `tasks.list` runs */
+let tasksHeld = null;
+let tasksSeq = 0;
+/** @type {{id: string, events: {data: any, seq: number}[]} | null} */
+let taskHeld = null;
+let taskSeq = 0;
+let openGen = 0;
+const markingRead = new Set();
+
+const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
+
+// ---------- applying server data ----------
+
+/** @param {TaskSummary} task */
+function upsertTask(task) {
+  const m = new Map(tasksById.value);
+  m.set(task.id, task);
+  tasksById.value = m;
+  if (task.id === currentId.value && task.unread && timelineStatus.value === "ready") {
+    markRead(task.id);
+  }
+}
+
+/** @param {string} id */
+function removeTask(id) {
+  if (!tasksById.value.has(id)) return;
+  const m = new Map(tasksById.value);
+  m.delete(id);
+  tasksById.value = m;
+}
+
+/**
+ * Inserts or replaces an entry of the shown task, keeping `pos` order.
+ * @param {Entry} entry
+ */
+export function upsertEntry(entry) {
+  const list = entries.value;
+  for (let i = list.length - 1; i >= 0; i--) {
+    if (list[i].id === entry.id) {
+      const copy = list.slice();
+      copy[i] = entry;
+      entries.value = copy;
+      return;
+    }
+  }
+  let at = list.length;
+  while (at > 0 && list[at - 1].pos > entry.pos) at--;
+  entries.value = [...list.slice(0, at), entry, ...list.slice(at)];
+  entriesTotal.value = Math.max(entriesTotal.value + 1, entries.value.length);
+}
+
+/** @param {any} data */
+function applyTasksEvent(data) {
+  if (data?.kind === "upsert" && data.task) upsertTask(data.task);
+  else if (data?.kind === "delete" && typeof data.id === "string") {
+    removeTask(data.id);
+    if (data.id === currentId.value) leaveToDraft();
+  }
+}
+
+/**
+ * @param {string} id
+ * @param {any} data
+ */
+function applyTaskEvent(id, data) {
+  if (data?.kind === "entry" && data.entry) upsertEntry(data.entry);
+  else if (data?.kind === "deleted") {
+    removeTask(id);
+    leaveToDraft();
+  }
+}
+
+onEvent((topic, data, seq) => {
+  if (topic === "tasks") {
+    if (tasksHeld) tasksHeld.push({ data, seq });
+    else if (seq > tasksSeq) applyTasksEvent(data);
+    return;
+  }
+  const id = currentId.value;
+  if (!id || topic !== taskTopic(id)) return;
+  if (taskHeld?.id === id) taskHeld.events.push({ data, seq });
+  else if (seq > taskSeq) applyTaskEvent(id, data);
+});
+
+// ---------- snapshots ----------
+
+async function loadTasks() {
+  const held = tasksHeld = [];
+  try {
+    const r = await request("tasks.list");
+    if (tasksHeld !== held) return; // a newer load started
+    tasksHeld = null;
+    tasksSeq = r.seq;
+    noteSeq(r.seq);
+    batch(() => {
+      tasksById.value = new Map(r.tasks.map((/** @type {TaskSummary} */ t) => [t.id, t]));
+      for (const ev of held) if (ev.seq > r.seq) applyTasksEvent(ev.data);
+      tasksLoaded.value = true;
+    });
+  } catch (e) {
+    if (tasksHeld === held) tasksHeld = null;
+    if (/** @type {any} */ (e).code !== "disconnected") notifyError("error.list", e);
+  }
+}
+
+/** @param {string} id */
+async function subscribe(id) {
+  const gen = ++openGen;
+  const held = taskHeld = { id, events: [] };
+  if (entries.value.length === 0) timelineStatus.value = "loading";
+  try {
+    const r = await request("task.subscribe", { id });
+    if (gen !== openGen) return; // the user moved on; that view unsubscribed
+    taskHeld = null;
+    taskSeq = r.seq;
+    noteSeq(r.seq);
+    batch(() => {
+      entries.value = [...r.entries].sort((a, b) => a.pos - b.pos);
+      entriesTotal.value = r.total;
+      timelineStatus.value = "ready";
+      for (const ev of held.events) if (ev.seq > r.seq) applyTaskEvent(id, ev.data);
+      upsertTask(r.task);
+    });
+  } catch (e) {
+    if (gen !== openGen) return;
+    taskHeld = null;
+    const code = /** @type {any} */ (e).code;
+    if (code === "not_found") {
+      removeTask(id);
+      leaveToDraft();
+    } else if (code !== "disconnected") {
+      timelineStatus.value = "error";
+      notifyError("error.open", e);
+    }
+  }
+}
+
+/** @param {string} id */
+function unsubscribe(id) {
+  if (connState.value !== "open") return;
+  request("task.unsubscribe", { id }).catch((e) => console.warn("reinagent: unsubscribe", e));
+}
+
+/** @param {string} id */
+function markRead(id) {
+  if (markingRead.has(id) || document.visibilityState === "hidden") return;
+  markingRead.add(id);
+  request("tasks.markRead", { id })
+    .then((r) => {
+      markingRead.delete(id);
+      if (r?.task) upsertTask(r.task);
+    })
+    .catch((e) => {
+      markingRead.delete(id);
+      console.warn("reinagent: markRead", e);
+    });
+}
+
+configure({
+  synced(replayed) {
+    if (replayed) return;
+    loadTasks();
+    if (currentId.value) subscribe(currentId.value);
+  },
+  topics: () => currentId.value ? ["tasks", taskTopic(currentId.value)] : ["tasks"],
+});
+
+// ---------- navigation ----------
+
+/** @param {string|null} id */
+function writeHash(id) {
+  const want = id ? `#/t/${id}` : "";
+  if (location.hash === want) return;
+  history.replaceState(null, "", location.pathname + location.search + want);
+}
+
+/** The task id named by the URL hash (`#/t/<id>`), if any. */
+export function hashTaskId() {
+  const m = /^#\/t\/(.+)$/.exec(location.hash);
+  return m && ID_RE.test(m[1]) ? m[1] : null;
+}
+
+/**
+ * @param {string|null} id
+ * @param {boolean} [unsub] whether to unsubscribe from the task shown before
+ */
+function show(id, unsub = true) {
+  const prev = currentId.value;
+  if (unsub && prev && prev !== id) unsubscribe(prev);
+  openGen++;
+  taskHeld = null;
+  batch(() => {
+    currentId.value = id;
+    entries.value = [];
+    entriesTotal.value = 0;
+    timelineStatus.value = id ? "loading" : "idle";
+  });
+  writeHash(id);
+}
+
+/**
+ * Shows a task and subscribes to its timeline.
+ * @param {string} id
+ */
+export function openTask(id) {
+  drawerOpen.value = false;
+  if (id === currentId.value && timelineStatus.value !== "error") return;
+  swapDraft(currentId.value ?? "", id);
+  show(id);
+  if (connState.value === "open") subscribe(id);
+}
+
+/** Opens the new-task draft: an empty composer; the task is created on first send. */
+export function newTask() {
+  drawerOpen.value = false;
+  if (currentId.value !== null) {
+    swapDraft(currentId.value, "");
+    composerText.value = "";
+    show(null);
+  }
+  composerFocus.value++;
+}
+
+/** Leaves a task that no longer exists for the draft view. */
+function leaveToDraft() {
+  swapDraft(currentId.value ?? "", "");
+  show(null, false);
+}
+
+/** Restores the task named in the URL; call once at start-up. */
+export function initNavigation() {
+  currentId.value = hashTaskId();
+  timelineStatus.value = currentId.value ? "loading" : "idle";
+  addEventListener("hashchange", () => {
+    const id = hashTaskId();
+    if (id === currentId.value) return;
+    if (id) openTask(id);
+    else newTask();
+  });
+}
+
+// ---------- actions ----------
+
+/**
+ * Sends the composer text: creates the task first when in the draft view.
+ * The text goes back into the composer if sending fails.
+ */
+export async function sendMessage() {
+  const text = composerText.value.replace(/^\s*\n/, "").trimEnd();
+  if (!text.trim() || text.length > LIMITS.messageChars) return;
+  if (sending.value || connState.value !== "open") return;
+  const id = currentId.value;
+  sending.value = true;
+  composerText.value = "";
+  try {
+    if (id === null) {
+      const r = await request("tasks.create", { message: text });
+      upsertTask(r.task);
+      if (currentId.value === null) {
+        show(r.task.id);
+        if (r.entry) upsertEntry(r.entry);
+        subscribe(r.task.id);
+      }
+    } else {
+      const r = await request("task.send", { id, text });
+      if (currentId.value === id && r?.entry) upsertEntry(r.entry);
+    }
+  } catch (e) {
+    if (!composerText.value) composerText.value = text;
+    notifyError(id === null ? "error.create" : "error.send", e);
+  } finally {
+    sending.value = false;
+  }
+}
+
+/**
+ * @param {string} id
+ * @param {string} title
+ * @returns {Promise<boolean>} whether the task was renamed
+ */
+export async function renameTask(id, title) {
+  const clean = title.replace(/\s+/g, " ").trim().slice(0, LIMITS.titleChars);
+  if (!clean) return false;
+  try {
+    const r = await request("tasks.rename", { id, title: clean });
+    upsertTask(r.task);
+    return true;
+  } catch (e) {
+    notifyError("error.rename", e);
+    return false;
+  }
+}
+
+/**
+ * @param {string} id
+ * @param {boolean} pinned
+ */
+export async function pinTask(id, pinned) {
+  try {
+    const r = await request("tasks.pin", { id, pinned });
+    upsertTask(r.task);
+  } catch (e) {
+    notifyError("error.pin", e);
+  }
+}
+
+/** @param {string} id */
+export async function deleteTask(id) {
+  try {
+    await request("tasks.delete", { id });
+    removeTask(id);
+    if (currentId.value === id) leaveToDraft();
+  } catch (e) {
+    notifyError("error.delete", e);
+  }
+}
