@@ -44,7 +44,11 @@ async function main(argv: string[]): Promise<number> {
     console.log(terminalQr(forPhone));
   } else if (!cmd.noOpen) {
     const opened = await openWindow(app.url, app.home);
-    console.log(opened.ok ? `  window: ${opened.how}` : `  no window opened (${opened.reason}); open the URL above`);
+    console.log(
+      opened.ok
+        ? `  window: ${opened.how}`
+        : `  no window opened (${opened.reason}); open the URL above`,
+    );
     opened.exited?.then(() => {
       console.log("window closed; stopping");
       app.close().then(() => Deno.exit(0));

@@ -35,7 +35,10 @@ async function concatCss(): Promise<void> {
 export async function buildUi(minify = true): Promise<{ jsBytes: number; cssBytes: number }> {
   await Deno.mkdir(at("ui/dist"), { recursive: true });
   await Promise.all([bundleJs(minify), concatCss()]);
-  const [js, css] = await Promise.all([Deno.stat(at("ui/dist/app.js")), Deno.stat(at("ui/dist/app.css"))]);
+  const [js, css] = await Promise.all([
+    Deno.stat(at("ui/dist/app.js")),
+    Deno.stat(at("ui/dist/app.css")),
+  ]);
   return { jsBytes: js.size, cssBytes: css.size };
 }
 
@@ -44,13 +47,13 @@ if (import.meta.main) {
   const t0 = performance.now();
   const r = await buildUi(minify);
   console.log(
-    `ui built in ${Math.round(performance.now() - t0)} ms: app.js ${(r.jsBytes / 1024).toFixed(1)} KB, app.css ${
-      (r.cssBytes / 1024).toFixed(1)
-    } KB`,
+    `ui built in ${Math.round(performance.now() - t0)} ms: app.js ${
+      (r.jsBytes / 1024).toFixed(1)
+    } KB, app.css ${(r.cssBytes / 1024).toFixed(1)} KB`,
   );
   if (Deno.args.includes("--watch")) {
     console.log("watching ui/ for changes…");
-    let timer: number | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     for await (const ev of Deno.watchFs(at("ui"))) {
       if (ev.paths.every((p) => p.includes("/ui/dist/"))) continue;
       clearTimeout(timer);

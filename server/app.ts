@@ -47,7 +47,9 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
   await ensureHome(opts.home);
   const store = new Store(dbPath(opts.home), now);
   if (!store.health.ok) {
-    console.error(`ReinAgent: database problem: ${store.health.error}\n  file: ${store.health.path} (left untouched)`);
+    console.error(
+      `ReinAgent: database problem: ${store.health.error}\n  file: ${store.health.path} (left untouched)`,
+    );
   }
   const hub = new EventHub();
   const tasks = store.repos ? new TaskService(store.repos, hub, makeIdGenerator(now)) : null;

@@ -19,7 +19,9 @@ export function resolveHome(flag?: string): string {
   const env = Deno.env.get("REINAGENT_HOME");
   if (env) return env;
   const userHome = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
-  if (!userHome) throw new Error("cannot find the home directory: set REINAGENT_HOME or pass --home");
+  if (!userHome) {
+    throw new Error("cannot find the home directory: set REINAGENT_HOME or pass --home");
+  }
   return join(userHome, ".reinagent");
 }
 

@@ -11,7 +11,7 @@
  * - server → client `{t:"hello", epoch, seq, version}` once, right after connecting.
  */
 
-import { arr, bool, int, json, nullable, obj, oneOf, type Schema, str } from "./schema.ts";
+import { arr, bool, int, json, nullable, obj, type Schema, str } from "./schema.ts";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -206,20 +206,30 @@ export function validateArgs(op: OpName, args: unknown): string[] {
 /** Parses a raw client frame into a request or a typed error (never throws). */
 export function parseRequest(raw: string): { req: ReqMsg } | { id: number; error: ProtocolError } {
   if (raw.length > LIMITS.frameBytes) {
-    return { id: 0, error: { code: "too_large", message: `frame exceeds ${LIMITS.frameBytes} bytes` } };
+    return {
+      id: 0,
+      error: { code: "too_large", message: `frame exceeds ${LIMITS.frameBytes} bytes` },
+    };
   }
   let msg: unknown;
   try {
     msg = JSON.parse(raw);
   } catch (e) {
-    return { id: 0, error: { code: "bad_request", message: `invalid JSON: ${(e as Error).message}` } };
+    return {
+      id: 0,
+      error: { code: "bad_request", message: `invalid JSON: ${(e as Error).message}` },
+    };
   }
   const m = msg as Partial<ReqMsg>;
   const id = typeof m?.id === "number" && Number.isSafeInteger(m.id) ? m.id : 0;
   if (typeof msg !== "object" || msg === null || m.t !== "req") {
     return { id, error: { code: "bad_request", message: 'expected {t:"req", id, op, args}' } };
   }
-  if (id <= 0) return { id: 0, error: { code: "bad_request", message: "id must be a positive integer" } };
-  if (typeof m.op !== "string") return { id, error: { code: "bad_request", message: "op must be a string" } };
+  if (id <= 0) {
+    return { id: 0, error: { code: "bad_request", message: "id must be a positive integer" } };
+  }
+  if (typeof m.op !== "string") {
+    return { id, error: { code: "bad_request", message: "op must be a string" } };
+  }
   return { req: m as ReqMsg };
 }

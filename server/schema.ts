@@ -46,7 +46,8 @@ export function int(opts: { min: number; max: number }): Schema {
 
 /** A boolean. */
 export const bool: Schema = {
-  check: (v, path) => typeof v === "boolean" ? [] : [`${path} must be a boolean, got ${describe(v)}`],
+  check: (v, path) =>
+    typeof v === "boolean" ? [] : [`${path} must be a boolean, got ${describe(v)}`],
 };
 
 /** One of a fixed set of strings. */

@@ -49,7 +49,9 @@ export class EntryRepo {
     parts: Part[];
     meta?: Record<string, unknown>;
   }): Entry {
-    const row = this.db.prepare("SELECT COALESCE(MAX(pos), 0) + 1 AS next FROM message WHERE task_id = ?")
+    const row = this.db.prepare(
+      "SELECT COALESCE(MAX(pos), 0) + 1 AS next FROM message WHERE task_id = ?",
+    )
       .get(e.taskId) as { next: number };
     const at = this.now();
     const entry: Entry = {
@@ -88,7 +90,10 @@ export class EntryRepo {
       entry.createdAt,
       entry.updatedAt,
     );
-    this.db.prepare("DELETE FROM part WHERE message_id = ? AND idx >= ?").run(entry.id, entry.parts.length);
+    this.db.prepare("DELETE FROM part WHERE message_id = ? AND idx >= ?").run(
+      entry.id,
+      entry.parts.length,
+    );
     const put = this.db.prepare(
       `INSERT INTO part (message_id, idx, type, text, data) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT(message_id, idx) DO UPDATE SET type = excluded.type, text = excluded.text,
@@ -100,7 +105,9 @@ export class EntryRepo {
   }
 
   count(taskId: string): number {
-    const r = this.db.prepare("SELECT count(*) AS n FROM message WHERE task_id = ?").get(taskId) as {
+    const r = this.db.prepare("SELECT count(*) AS n FROM message WHERE task_id = ?").get(
+      taskId,
+    ) as {
       n: number;
     };
     return r.n;
@@ -127,9 +134,13 @@ export class EntryRepo {
   }
 
   get(id: string): Entry | null {
-    const row = this.db.prepare("SELECT * FROM message WHERE id = ?").get(id) as MessageRow | undefined;
+    const row = this.db.prepare("SELECT * FROM message WHERE id = ?").get(id) as
+      | MessageRow
+      | undefined;
     if (!row) return null;
-    const parts = this.db.prepare("SELECT * FROM part WHERE message_id = ? ORDER BY idx").all(id) as unknown as PartRow[];
+    const parts = this.db.prepare("SELECT * FROM part WHERE message_id = ? ORDER BY idx").all(
+      id,
+    ) as unknown as PartRow[];
     return toEntry(row, parts.map(toPart));
   }
 
@@ -138,9 +149,10 @@ export class EntryRepo {
    * recovery). Returns the ids of the tasks touched.
    */
   stopLeftovers(): string[] {
-    const rows = this.db.prepare("SELECT DISTINCT task_id FROM message WHERE status = 'streaming'").all() as {
-      task_id: string;
-    }[];
+    const rows = this.db.prepare("SELECT DISTINCT task_id FROM message WHERE status = 'streaming'")
+      .all() as {
+        task_id: string;
+      }[];
     this.db.prepare(
       "UPDATE message SET status = 'stopped', updated_at = ?, meta = json_set(meta, '$.endedAt', ?) WHERE status = 'streaming'",
     ).run(this.now(), this.now());

@@ -62,7 +62,9 @@ export function parseCli(argv: string[]): { command: Command } | { error: string
         break;
       case "--port": {
         const n = Number(value);
-        if (!Number.isInteger(n) || n < 0 || n > 65535) return { error: `--port must be 0–65535, got "${value}"` };
+        if (!Number.isInteger(n) || n < 0 || n > 65535) {
+          return { error: `--port must be 0–65535, got "${value}"` };
+        }
         cmd.port = n;
         break;
       }
@@ -77,7 +79,11 @@ export function parseCli(argv: string[]): { command: Command } | { error: string
         break;
     }
   }
-  if (Boolean(cmd.tlsCert) !== Boolean(cmd.tlsKey)) return { error: "--tls-cert and --tls-key go together" };
-  if (cmd.tlsCert && cmd.kind !== "serve") return { error: "TLS options are only for `reinagent serve`" };
+  if (Boolean(cmd.tlsCert) !== Boolean(cmd.tlsKey)) {
+    return { error: "--tls-cert and --tls-key go together" };
+  }
+  if (cmd.tlsCert && cmd.kind !== "serve") {
+    return { error: "TLS options are only for `reinagent serve`" };
+  }
   return { command: cmd };
 }

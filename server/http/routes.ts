@@ -34,9 +34,12 @@ function denied(status: 401 | 429, url: URL): Response {
     ? "Too many failed attempts from your address; try again in 5 minutes."
     : "Unauthorized: open the URL with the token that ReinAgent printed in its terminal.";
   if (url.pathname.startsWith("/api/") || url.pathname === "/ws") {
-    return json(status, { error: { code: status === 429 ? "locked_out" : "unauthorized", message } });
+    return json(status, {
+      error: { code: status === 429 ? "locked_out" : "unauthorized", message },
+    });
   }
-  const html = `<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
+  const html =
+    `<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
     `<title>ReinAgent</title><body style="font-family:system-ui;padding:2rem;max-width:40rem">` +
     `<h1>ReinAgent</h1><p>${message}</p></body>`;
   return new Response(html, {
@@ -73,7 +76,9 @@ function serveAsset(req: Request, path: string): Response | null {
       `default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; ` +
       `connect-src 'self' ws://${host} wss://${host}; object-src 'none'; base-uri 'none'; frame-ancestors 'none'`;
   }
-  if (req.headers.get("if-none-match") === a.etag) return new Response(null, { status: 304, headers });
+  if (req.headers.get("if-none-match") === a.etag) {
+    return new Response(null, { status: 304, headers });
+  }
   const wantsGzip = /\bgzip\b/.test(req.headers.get("accept-encoding") ?? "");
   if (wantsGzip && a.body.length > 512) {
     headers["content-encoding"] = "gzip";
@@ -97,7 +102,10 @@ export function makeHandler(deps: RouteDeps) {
     deps.lockout.succeed(ip);
 
     // First visit with ?token=: remember it in an HttpOnly cookie and drop it from the URL.
-    if (cred.via === "query" && req.method === "GET" && !url.pathname.startsWith("/api/") && url.pathname !== "/ws") {
+    if (
+      cred.via === "query" && req.method === "GET" && !url.pathname.startsWith("/api/") &&
+      url.pathname !== "/ws"
+    ) {
       url.searchParams.delete("token");
       const cookie = [
         `${deps.auth.cookieName(deps.port())}=${encodeURIComponent(cred.token)}`,
@@ -115,20 +123,30 @@ export function makeHandler(deps: RouteDeps) {
 
     if (url.pathname === "/ws") {
       if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
-        return json(400, { error: { code: "bad_request", message: "expected a WebSocket upgrade" } });
+        return json(400, {
+          error: { code: "bad_request", message: "expected a WebSocket upgrade" },
+        });
       }
       if (!originAllowed(req)) {
-        return json(403, { error: { code: "forbidden_origin", message: "WebSocket origin does not match host" } });
+        return json(403, {
+          error: { code: "forbidden_origin", message: "WebSocket origin does not match host" },
+        });
       }
       const { socket, response } = Deno.upgradeWebSocket(req, { idleTimeout: 60 });
       attachSocket(socket, deps);
       return response;
     }
     if (url.pathname === "/api/health") {
-      return json(200, { ok: deps.store.health.ok, version: deps.version, store: deps.store.health });
+      return json(200, {
+        ok: deps.store.health.ok,
+        version: deps.version,
+        store: deps.store.health,
+      });
     }
     if (req.method !== "GET" && req.method !== "HEAD") {
-      return json(405, { error: { code: "method_not_allowed", message: `${req.method} not allowed` } });
+      return json(405, {
+        error: { code: "method_not_allowed", message: `${req.method} not allowed` },
+      });
     }
     return serveAsset(req, url.pathname) ??
       json(404, { error: { code: "not_found", message: `no such path ${url.pathname}` } });

@@ -2,7 +2,14 @@
  * One WebSocket connection: sends `hello`, answers requests through `runOp`, and
  * receives the hub's events for the topics it subscribed to.
  */
-import { type EvtMsg, type HelloMsg, LIMITS, parseRequest, PROTOCOL_VERSION, type ResMsg } from "../protocol.ts";
+import {
+  type EvtMsg,
+  type HelloMsg,
+  LIMITS,
+  parseRequest,
+  PROTOCOL_VERSION,
+  type ResMsg,
+} from "../protocol.ts";
 import type { HubClient } from "../sessions/hub.ts";
 import type { ServerDeps } from "../ops/context.ts";
 import { runOp } from "../ops/dispatch.ts";
@@ -41,11 +48,21 @@ export function attachSocket(socket: WebSocket, deps: ServerDeps): void {
   };
   socket.onmessage = (ev) => {
     if (typeof ev.data !== "string") {
-      send({ t: "res", id: 0, ok: false, error: { code: "bad_request", message: "binary frames are not accepted" } });
+      send({
+        t: "res",
+        id: 0,
+        ok: false,
+        error: { code: "bad_request", message: "binary frames are not accepted" },
+      });
       return;
     }
     if (ev.data.length > LIMITS.frameBytes) {
-      send({ t: "res", id: 0, ok: false, error: { code: "too_large", message: `frame exceeds ${LIMITS.frameBytes} bytes` } });
+      send({
+        t: "res",
+        id: 0,
+        ok: false,
+        error: { code: "too_large", message: `frame exceeds ${LIMITS.frameBytes} bytes` },
+      });
       return;
     }
     const parsed = parseRequest(ev.data);
@@ -55,7 +72,11 @@ export function attachSocket(socket: WebSocket, deps: ServerDeps): void {
     }
     const { id, op, args } = parsed.req;
     const out = runOp({ ...deps, client }, op, args);
-    send(out.ok ? { t: "res", id, ok: true, result: out.result } : { t: "res", id, ok: false, error: out.error });
+    send(
+      out.ok
+        ? { t: "res", id, ok: true, result: out.result }
+        : { t: "res", id, ok: false, error: out.error },
+    );
   };
   socket.onclose = () => deps.hub.remove(client);
   socket.onerror = () => deps.hub.remove(client);

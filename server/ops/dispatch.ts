@@ -80,7 +80,9 @@ function needKv(ctx: OpContext) {
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };
 
 export function runOp(ctx: OpContext, op: string, args: unknown): OpOutcome {
-  if (!isOpName(op)) return { ok: false, error: { code: "unknown_op", message: `unknown op "${op}"` } };
+  if (!isOpName(op)) {
+    return { ok: false, error: { code: "unknown_op", message: `unknown op "${op}"` } };
+  }
   const problems = validateArgs(op, args);
   if (problems.length) {
     return { ok: false, error: { code: "invalid_args", message: problems.join("; ") } };

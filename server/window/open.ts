@@ -14,7 +14,14 @@ export interface OpenResult {
 }
 
 const APP_BROWSERS: Record<string, string[]> = {
-  linux: ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "microsoft-edge", "brave-browser"],
+  linux: [
+    "chromium",
+    "chromium-browser",
+    "google-chrome",
+    "google-chrome-stable",
+    "microsoft-edge",
+    "brave-browser",
+  ],
   darwin: [
     "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
     "/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge",
@@ -55,16 +62,33 @@ export async function openWindow(url: string, home: string): Promise<OpenResult>
     const bin = which(candidate);
     if (!bin) continue;
     const child = new Deno.Command(bin, {
-      args: [`--app=${url}`, `--user-data-dir=${join(home, "window-profile")}`, "--no-first-run", "--window-size=1280,800"],
+      args: [
+        `--app=${url}`,
+        `--user-data-dir=${join(home, "window-profile")}`,
+        "--no-first-run",
+        "--window-size=1280,800",
+      ],
       stdin: "null",
       stdout: "null",
       stderr: "null",
     }).spawn();
     return { ok: true, how: `${bin} --app`, exited: child.status.then(() => {}) };
   }
-  const opener = Deno.build.os === "darwin" ? ["open"] : Deno.build.os === "windows" ? ["cmd", "/c", "start", ""] : ["xdg-open"];
-  if (!which(opener[0]) && Deno.build.os === "linux") return { ok: false, reason: "no browser found" };
-  const out = await new Deno.Command(opener[0], { args: [...opener.slice(1), url], stdout: "null", stderr: "null" })
+  const opener = Deno.build.os === "darwin"
+    ? ["open"]
+    : Deno.build.os === "windows"
+    ? ["cmd", "/c", "start", ""]
+    : ["xdg-open"];
+  if (!which(opener[0]) && Deno.build.os === "linux") {
+    return { ok: false, reason: "no browser found" };
+  }
+  const out = await new Deno.Command(opener[0], {
+    args: [...opener.slice(1), url],
+    stdout: "null",
+    stderr: "null",
+  })
     .output();
-  return out.success ? { ok: true, how: "default browser" } : { ok: false, reason: `${opener[0]} failed` };
+  return out.success
+    ? { ok: true, how: "default browser" }
+    : { ok: false, reason: `${opener[0]} failed` };
 }

@@ -3,9 +3,9 @@
  * with the working directory set to an empty temporary folder: nothing may be read
  * from the source tree at run time.
  */
-import { fromFileUrl } from "node:url";
+import { fileURLToPath } from "node:url";
 
-export const ROOT = fromFileUrl(new URL("../../", import.meta.url));
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const RUN_FLAGS = [
   "run",
   "--no-prompt",
@@ -41,7 +41,16 @@ export async function startTestServer(
   const home = opts.home ?? await Deno.makeTempDir({ prefix: "ra-home-" });
   const cwd = await Deno.makeTempDir({ prefix: "ra-cwd-" });
   const child = new Deno.Command(Deno.execPath(), {
-    args: [...RUN_FLAGS, `${ROOT}main.ts`, "serve", "--port", "0", "--home", home, ...(opts.args ?? [])],
+    args: [
+      ...RUN_FLAGS,
+      `${ROOT}main.ts`,
+      "serve",
+      "--port",
+      "0",
+      "--home",
+      home,
+      ...(opts.args ?? []),
+    ],
     cwd,
     env: { NO_COLOR: "1", ...opts.env },
     stdout: "piped",

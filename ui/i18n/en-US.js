@@ -37,7 +37,8 @@ export default {
   "composer.offline": "Offline. Your text is kept; send it once reconnected.",
   "composer.tooLong": "The message is too long ({count} of at most {max} characters).",
   "empty.title": "What shall we work on?",
-  "empty.subtitle": "Describe a task. ReinAgent works on it in your project folder and keeps the whole session.",
+  "empty.subtitle":
+    "Describe a task. ReinAgent works on it in your project folder and keeps the whole session.",
   "quick.weekly.title": "Weekly summary",
   "quick.weekly.desc": "Sum up what happened this week",
   "quick.weekly.fill": "Summarise everything that happened this week.",

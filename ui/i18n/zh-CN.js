@@ -43,7 +43,8 @@ export default {
   "quick.weekly.fill": "每周五总结这一周发生的事情。",
   "quick.debug.title": "报错修复",
   "quick.debug.desc": "从报错日志找出根本原因",
-  "quick.debug.fill": "请分析以下终端报错日志，找出导致该错误的根本原因，并提供可以直接运行的修复代码示例。\n\n",
+  "quick.debug.fill":
+    "请分析以下终端报错日志，找出导致该错误的根本原因，并提供可以直接运行的修复代码示例。\n\n",
   "quick.feature.title": "需求开发",
   "quick.feature.desc": "先读懂项目，再动手",
   "quick.feature.fill":
@@ -72,7 +73,8 @@ export default {
   "store.banner": "数据库无法打开，已保持原样未做改动：{error}",
   "store.path": "数据库文件：{path}",
   "store.unknownError": "未知错误",
-  "protocol.mismatch": "此页面与服务器版本不匹配（服务器协议 {server}，页面 {client}）。请刷新页面。",
+  "protocol.mismatch":
+    "此页面与服务器版本不匹配（服务器协议 {server}，页面 {client}）。请刷新页面。",
   "error.dismiss": "关闭",
   "error.create": "无法创建任务：{message}",
   "error.send": "无法发送消息：{message}",

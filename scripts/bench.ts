@@ -1,0 +1,58 @@
+/**
+ * Performance budgets that need a real process. Prints one line per measurement.
+ *   - server ready: spawn → first HTTP 200 on /api/health (median of 7), budget ≤ 300 ms
+ *   - idle RSS: resident memory of the idle server after 2 s, budget ≤ 80 MB
+ */
+import { ROOT, RUN_FLAGS } from "../tests/helpers/server.ts";
+
+const TOKEN = "bench-token-0123456789abcdef";
+
+async function readyOnce(): Promise<{ ms: number; rssMb: number }> {
+  const home = await Deno.makeTempDir({ prefix: "ra-bench-" });
+  await Deno.writeTextFile(`${home}/token`, TOKEN, { mode: 0o600 });
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const t0 = performance.now();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [...RUN_FLAGS, `${ROOT}main.ts`, "serve", "--port", String(port), "--home", home],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  let ms = -1;
+  while (performance.now() - t0 < 10_000) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/api/health`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      await r.body?.cancel();
+      if (r.status === 200) {
+        ms = performance.now() - t0;
+        break;
+      }
+    } catch { /* not listening yet */ }
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  await new Promise((r) => setTimeout(r, 2000));
+  const status = await Deno.readTextFile(`/proc/${child.pid}/status`).catch(() => "");
+  const rssKb = Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? NaN);
+  child.kill("SIGTERM");
+  await child.status;
+  await Deno.remove(home, { recursive: true });
+  return { ms, rssMb: rssKb / 1024 };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+if (import.meta.main) {
+  // Warm the module cache once so the runs measure start-up, not compilation.
+  await readyOnce();
+  const runs = [];
+  for (let i = 0; i < 7; i++) runs.push(await readyOnce());
+  const ready = median(runs.map((r) => r.ms));
+  const rss = median(runs.map((r) => r.rssMb));
+  console.log(
+    `server ready (spawn → first 200): ${ready.toFixed(0)} ms (budget 300 ms) ${
+      ready <= 300 ? "OK" : "OVER"
+    }`,
+  );
+  console.log(`idle RSS: ${rss.toFixed(1)} MB (budget 80 MB) ${rss <= 80 ? "OK" : "OVER"}`);
+}

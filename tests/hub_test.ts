@@ -1,0 +1,51 @@
+import { assertEquals } from "./helpers/assert.ts";
+import { EventHub, type HubClient } from "../server/sessions/hub.ts";
+import type { EvtMsg } from "../server/protocol.ts";
+
+function client(topics: string[]): HubClient & { got: EvtMsg[] } {
+  const got: EvtMsg[] = [];
+  return { id: "c", topics: new Set(topics), got, deliver: (e) => got.push(...e) };
+}
+
+Deno.test("hub: coalesces queued events by key, keeps order, numbers seq", () => {
+  const hub = new EventHub(1000);
+  const c = client(["a", "b"]);
+  const other = client(["z"]);
+  hub.add(c);
+  hub.add(other);
+  hub.publish("a", 1, "k");
+  hub.publish("b", 2);
+  hub.publish("a", 3, "k"); // replaces the first in place
+  hub.flush();
+  assertEquals(c.got.map((e) => [e.topic, e.seq, e.data]), [["a", 1, 3], ["b", 2, 2]]);
+  assertEquals(other.got, []);
+  hub.publish("a", 4, "k"); // after a flush the key starts fresh
+  hub.flush();
+  assertEquals(c.got.at(-1)?.data, 4);
+  assertEquals(hub.lastSeq, 3);
+});
+
+Deno.test("hub: flushes by itself after the interval", async () => {
+  const hub = new EventHub(5);
+  const c = client(["a"]);
+  hub.add(c);
+  hub.publish("a", "x");
+  assertEquals(c.got.length, 0);
+  await new Promise((r) => setTimeout(r, 30));
+  assertEquals(c.got.length, 1);
+  hub.close();
+});
+
+Deno.test("hub: replay after seq, unknown epoch or evicted range needs a snapshot", () => {
+  const hub = new EventHub(1000, 3);
+  for (let i = 1; i <= 5; i++) {
+    hub.publish(i % 2 ? "a" : "b", i);
+    hub.flush();
+  }
+  assertEquals(hub.replay(hub.epoch, 3, new Set(["a", "b"]))?.map((e) => e.seq), [4, 5]);
+  assertEquals(hub.replay(hub.epoch, 2, new Set(["a"]))?.map((e) => e.seq), [3, 5]);
+  assertEquals(hub.replay(hub.epoch, 1, new Set(["a"])), null, "seq 2 was evicted");
+  assertEquals(hub.replay("other-epoch", 4, new Set(["a"])), null);
+  assertEquals(hub.replay(hub.epoch, 99, new Set(["a"])), null);
+  assertEquals(hub.replay(hub.epoch, 5, new Set(["a"])), []);
+});

@@ -1,0 +1,143 @@
+import { assert, assertEquals } from "./helpers/assert.ts";
+import { LIMITS, OP_ARGS, parseRequest, validateArgs } from "../server/protocol.ts";
+import { runOp } from "../server/ops/dispatch.ts";
+import { Store } from "../store/store.ts";
+import { EventHub, type HubClient } from "../server/sessions/hub.ts";
+import { TaskService } from "../server/sessions/task_service.ts";
+import { makeIdGenerator } from "../store/ids.ts";
+import type { OpContext } from "../server/ops/context.ts";
+
+async function context(): Promise<OpContext> {
+  const store = new Store(`${await Deno.makeTempDir()}/p.db`);
+  const hub = new EventHub(1);
+  const client: HubClient = { id: "c", topics: new Set(["tasks"]), deliver: () => {} };
+  return {
+    version: "t",
+    home: "/h",
+    store,
+    hub,
+    tasks: new TaskService(store.repos!, hub, makeIdGenerator()),
+    client,
+  };
+}
+
+Deno.test("parseRequest: malformed frames get typed errors", () => {
+  assertEquals((parseRequest("{") as { error: { code: string } }).error.code, "bad_request");
+  assertEquals(
+    (parseRequest('{"t":"evt","id":1}') as { error: { code: string } }).error.code,
+    "bad_request",
+  );
+  assertEquals(
+    (parseRequest('{"t":"req","id":-3,"op":"x"}') as { error: { code: string } }).error.code,
+    "bad_request",
+  );
+  assertEquals((parseRequest('{"t":"req","id":2,"op":5}') as { id: number }).id, 2);
+  const big = JSON.stringify({
+    t: "req",
+    id: 1,
+    op: "x",
+    args: { s: "a".repeat(LIMITS.frameBytes) },
+  });
+  assertEquals((parseRequest(big) as { error: { code: string } }).error.code, "too_large");
+  assert("req" in parseRequest('{"t":"req","id":1,"op":"tasks.list","args":{}}'));
+});
+
+Deno.test("validateArgs: wrong types, missing and unknown fields, sizes, patterns", () => {
+  assertEquals(validateArgs("tasks.list", {}), []);
+  assertEquals(validateArgs("tasks.rename", { id: "a" }), ["args.title is required"]);
+  assertEquals(validateArgs("tasks.rename", { id: "a", title: 3 }), [
+    "args.title must be a string, got number",
+  ]);
+  assertEquals(validateArgs("tasks.pin", { id: "a", pinned: "yes" }), [
+    "args.pinned must be a boolean, got string",
+  ]);
+  assertEquals(validateArgs("tasks.list", { extra: 1 }), ["args.extra is not a known field"]);
+  assertEquals(validateArgs("tasks.rename", { id: "../x", title: "t" }), [
+    "args.id has an invalid format",
+  ]);
+  assertEquals(validateArgs("tasks.rename", { id: "a", title: "" }), [
+    "args.title must have at least 1 characters",
+  ]);
+  assert(
+    validateArgs("task.send", { id: "a", text: "x".repeat(LIMITS.messageChars + 1) })[0].includes(
+      "at most",
+    ),
+  );
+  assertEquals(validateArgs("tasks.create", { projectPath: null }), []);
+  assertEquals(validateArgs("tasks.list", []), ["args must be an object, got array"]);
+  assertEquals(validateArgs("kv.set", { key: "secret.provider", value: 1 }), [
+    "args.key has an invalid format",
+  ]);
+  assert(
+    validateArgs("kv.set", { key: "ui.x", value: "v".repeat(LIMITS.kvValueBytes) })[0].includes(
+      "too large",
+    ),
+  );
+  assertEquals(validateArgs("kv.set", { key: "ui.x" }), ["args.value is required"]);
+  assert(
+    validateArgs("events.resume", { epoch: "e", afterSeq: 1.5, topics: [] })[0].includes("integer"),
+  );
+});
+
+Deno.test("every op has a schema and a handler", async () => {
+  const ctx = await context();
+  for (const op of Object.keys(OP_ARGS)) {
+    const out = runOp(ctx, op, { __nope: 1 });
+    assertEquals(out.ok, false, op);
+    if (!out.ok) assertEquals(out.error.code, "invalid_args", op);
+  }
+});
+
+Deno.test("runOp: unknown op and invalid args are rejected and change nothing", async () => {
+  const ctx = await context();
+  const created = runOp(ctx, "tasks.create", { title: "keep" });
+  assert(created.ok);
+  const before = JSON.stringify(ctx.store.repos!.tasks.list());
+  const unknown = runOp(ctx, "tasks.nuke", {});
+  assertEquals(unknown.ok ? null : unknown.error.code, "unknown_op");
+  const bad = [
+    runOp(ctx, "tasks.rename", { id: "x", title: 1 }),
+    runOp(ctx, "tasks.create", { title: "t".repeat(LIMITS.titleChars + 1) }),
+    runOp(ctx, "tasks.delete", {}),
+    runOp(ctx, "task.send", { id: "x", text: "" }),
+  ];
+  for (const b of bad) assertEquals(b.ok ? null : b.error.code, "invalid_args");
+  const missing = runOp(ctx, "tasks.delete", { id: "nope" });
+  assertEquals(missing.ok ? null : missing.error.code, "not_found");
+  const sendMissing = runOp(ctx, "task.send", { id: "nope", text: "hi" });
+  assertEquals(sendMissing.ok ? null : sendMissing.error.code, "not_found");
+  assertEquals(JSON.stringify(ctx.store.repos!.tasks.list()), before);
+  ctx.store.close();
+});
+
+Deno.test("runOp: an unavailable store answers store_unavailable", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/bad.db`, "garbage garbage garbage");
+  const store = new Store(`${dir}/bad.db`);
+  const ctx: OpContext = {
+    version: "t",
+    home: dir,
+    store,
+    hub: new EventHub(),
+    tasks: null,
+    client: { id: "c", topics: new Set(), deliver: () => {} },
+  };
+  for (
+    const [op, args] of [["tasks.list", {}], ["kv.get", { key: "ui.a" }], [
+      "tasks.create",
+      {},
+    ]] as const
+  ) {
+    const out = runOp(ctx, op, args);
+    assertEquals(out.ok ? null : out.error.code, "store_unavailable", op);
+  }
+  const info = runOp(ctx, "server.info", {});
+  assert(info.ok);
+});
+
+Deno.test("quick titles: first 30 characters of the first line", async () => {
+  const { quickTitle } = await import("../server/sessions/task_service.ts");
+  assertEquals(quickTitle("  hello   world \nsecond"), "hello world");
+  assertEquals(quickTitle("a".repeat(40)), "a".repeat(30) + "…");
+  assertEquals(quickTitle("你".repeat(31)), "你".repeat(30) + "…");
+});

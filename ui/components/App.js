@@ -1,0 +1,41 @@
+/** The whole workbench: sidebar (drawer on phones), header, notices, conversation, composer. */
+import { useEffect } from "preact/hooks";
+import { html } from "../html.js";
+import { currentId } from "../state/tasks.js";
+import { drawerOpen, setDrawer } from "../state/ui.js";
+import { Banners } from "./Banners.js";
+import { Composer } from "./Composer.js";
+import { EmptyState } from "./EmptyState.js";
+import { Header } from "./Header.js";
+import { Sidebar } from "./Sidebar.js";
+import { Timeline } from "./Timeline.js";
+
+export function App() {
+  const open = drawerOpen.value;
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (/** @type {KeyboardEvent} */ e) => {
+      if (e.key === "Escape") setDrawer(false);
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [open]);
+
+  return html`
+    <div class="app" data-drawer=${open ? "open" : "closed"}>
+      <${Sidebar} />
+      <div
+        class="backdrop"
+        data-testid="drawer-backdrop"
+        aria-hidden="true"
+        onClick=${() => setDrawer(false)}
+      ></div>
+      <main class="main">
+        <${Header} />
+        <${Banners} />
+        ${currentId.value === null ? html`<${EmptyState} />` : html`<${Timeline} />`}
+        <${Composer} />
+      </main>
+    </div>
+  `;
+}

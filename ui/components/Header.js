@@ -1,0 +1,40 @@
+/** The bar above the conversation: drawer button (phone), task title, new task (phone). */
+import { html } from "../html.js";
+import { t } from "../i18n/index.js";
+import { currentId, currentTask, newTask } from "../state/tasks.js";
+import { drawerOpen, setDrawer } from "../state/ui.js";
+import { IconMenu, IconPlus } from "./Icons.js";
+
+export function Header() {
+  const task = currentTask.value;
+  const title = currentId.value === null
+    ? t("header.draft")
+    : task
+    ? task.title || t("task.untitled")
+    : "";
+  return html`
+    <header class="header">
+      <button
+        type="button"
+        class="icon-btn phone-only"
+        data-testid="open-drawer"
+        aria-label=${t("header.openDrawer")}
+        aria-controls="sidebar"
+        aria-expanded=${drawerOpen.value ? "true" : "false"}
+        onClick=${() => setDrawer(true)}
+      >
+        <${IconMenu} />
+      </button>
+      <h1 class="header-title" data-testid="header-title">${title}</h1>
+      <button
+        type="button"
+        class="icon-btn phone-only"
+        data-testid="header-new-task"
+        aria-label=${t("sidebar.newTask")}
+        onClick=${newTask}
+      >
+        <${IconPlus} />
+      </button>
+    </header>
+  `;
+}

@@ -1,0 +1,85 @@
+/**
+ * The left sidebar (an off-canvas drawer under 768 px): brand, New task, the task
+ * list (pinned first, then most recent) and a footer with theme, language, version.
+ */
+import { html } from "../html.js";
+import { t } from "../i18n/index.js";
+import { serverVersion } from "../state/connection.js";
+import { currentId, newTask, sortedTasks, tasksLoaded } from "../state/tasks.js";
+import { drawerOpen, setDrawer } from "../state/ui.js";
+import { IconClose, IconPlus } from "./Icons.js";
+import { LangToggle, ThemeToggle } from "./Toggles.js";
+import { TaskRow } from "./TaskRow.js";
+
+/**
+ * @param {{label: string, tasks: import("../../server/protocol.ts").TaskSummary[]}} props
+ */
+function Section({ label, tasks }) {
+  if (tasks.length === 0) return null;
+  return html`
+    <section class="task-section">
+      <h2 class="task-section-label">${label}</h2>
+      <ul class="task-list" role="list">
+        ${tasks.map((task) =>
+          html`<${TaskRow} key=${task.id} task=${task} active=${task.id === currentId.value} />`
+        )}
+      </ul>
+    </section>
+  `;
+}
+
+export function Sidebar() {
+  const all = sortedTasks.value;
+  const pinned = all.filter((x) => x.pinned);
+  const recent = all.filter((x) => !x.pinned);
+  return html`
+    <aside
+      id="sidebar"
+      class="sidebar"
+      data-testid="sidebar"
+      data-open=${drawerOpen.value ? "true" : "false"}
+      aria-label=${t("sidebar.label")}
+    >
+      <div class="sidebar-head">
+        <div class="brand"><span class="brand-mark" aria-hidden="true">R</span>${t("brand")}</div>
+        <button
+          type="button"
+          class="icon-btn drawer-close"
+          data-testid="close-drawer"
+          aria-label=${t("sidebar.close")}
+          onClick=${() => setDrawer(false)}
+        >
+          <${IconClose} />
+        </button>
+      </div>
+      <button
+        type="button"
+        class="new-task"
+        data-testid="new-task"
+        aria-current=${currentId.value === null ? "page" : undefined}
+        onClick=${newTask}
+      >
+        <${IconPlus} size=${16} />
+        <span>${t("sidebar.newTask")}</span>
+      </button>
+      <nav class="sidebar-scroll">
+        ${!tasksLoaded.value && all.length === 0
+          ? html`<p class="sidebar-note">${t("sidebar.loading")}</p>`
+          : all.length === 0
+          ? html`<p class="sidebar-note" data-testid="no-tasks">${t("sidebar.empty")}</p>`
+          : html`
+            <${Section} label=${t("sidebar.pinned")} tasks=${pinned} />
+            <${Section} label=${t("sidebar.recent")} tasks=${recent} />
+          `}
+      </nav>
+      <footer class="sidebar-foot">
+        <${ThemeToggle} />
+        <${LangToggle} />
+        ${serverVersion.value &&
+          html`<span class="version" title=${t("footer.version", { version: serverVersion.value })}>
+            v${serverVersion.value}
+          </span>`}
+      </footer>
+    </aside>
+  `;
+}

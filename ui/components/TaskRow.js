@@ -1,0 +1,204 @@
+/**
+ * One task in the sidebar: open on click, pin toggle, inline rename (pencil or
+ * double-click; Enter saves, Esc cancels) and an inline two-step delete (Esc or a
+ * click elsewhere cancels).
+ *
+ * @typedef {import("../../server/protocol.ts").TaskSummary} TaskSummary
+ */
+import { useEffect, useRef, useState } from "preact/hooks";
+import { html } from "../html.js";
+import { t } from "../i18n/index.js";
+import { deleteTask, openTask, pinTask, renameTask } from "../state/tasks.js";
+import { IconPencil, IconPin, IconTrash } from "./Icons.js";
+
+/** @param {{task: TaskSummary}} props */
+function StatusMarker({ task }) {
+  if (task.status === "running") {
+    return html`
+      <span class="status-marker spinner" role="img" aria-label=${t("task.running")} title=${t(
+        "task.running",
+      )}
+        data-testid="status-running"></span>
+    `;
+  }
+  if (task.status === "waiting") {
+    return html`
+      <span class="status-marker dot dot-warn" role="img" aria-label=${t("task.waiting")} title=${t(
+        "task.waiting",
+      )}
+        data-testid="status-waiting"></span>
+    `;
+  }
+  if (task.status === "error") {
+    return html`
+      <span class="status-marker dot dot-danger" role="img" aria-label=${t("task.error")} title=${t(
+        "task.error",
+      )}
+        data-testid="status-error"></span>
+    `;
+  }
+  return null;
+}
+
+/** @param {{task: TaskSummary, onDone: () => void}} props */
+function RenameInput({ task, onDone }) {
+  const ref = useRef(/** @type {HTMLInputElement|null} */ (null));
+  const finished = useRef(false);
+  useEffect(() => {
+    ref.current?.focus();
+    ref.current?.select();
+  }, []);
+  const finish = async (/** @type {boolean} */ save) => {
+    if (finished.current) return;
+    finished.current = true;
+    const value = ref.current?.value ?? "";
+    if (save && value.trim() && value.trim() !== task.title) await renameTask(task.id, value);
+    onDone();
+  };
+  return html`
+    <input
+      ref=${ref}
+      class="task-rename"
+      data-testid="rename-input"
+      aria-label=${t("task.renameLabel")}
+      maxlength="200"
+      value=${task.title}
+      onKeyDown=${(/** @type {KeyboardEvent} */ e) => {
+        if (e.isComposing || e.keyCode === 229) return;
+        if (e.key === "Enter") {
+          e.preventDefault();
+          finish(true);
+        } else if (e.key === "Escape") {
+          e.preventDefault();
+          e.stopPropagation();
+          finish(false);
+        }
+      }}
+      onBlur=${() => finish(true)}
+    />
+  `;
+}
+
+/** @param {{task: TaskSummary, active: boolean}} props */
+export function TaskRow({ task, active }) {
+  const [mode, setMode] = useState(/** @type {"view"|"rename"|"confirm"} */ ("view"));
+  const rowRef = useRef(/** @type {HTMLLIElement|null} */ (null));
+  const cancelRef = useRef(/** @type {HTMLButtonElement|null} */ (null));
+
+  useEffect(() => {
+    if (mode !== "confirm") return;
+    cancelRef.current?.focus();
+    const onDown = (/** @type {Event} */ e) => {
+      if (!rowRef.current?.contains(/** @type {Node} */ (e.target))) setMode("view");
+    };
+    const onKey = (/** @type {KeyboardEvent} */ e) => {
+      if (e.key === "Escape") setMode("view");
+    };
+    document.addEventListener("pointerdown", onDown, true);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("pointerdown", onDown, true);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [mode]);
+
+  const title = task.title || t("task.untitled");
+  const common = { ref: rowRef, "data-testid": "task-row", "data-task-id": task.id };
+
+  if (mode === "rename") {
+    return html`
+      <li ...${common} class="task-row editing">
+        <${RenameInput} task=${task} onDone=${() => setMode("view")} />
+      </li>
+    `;
+  }
+  if (mode === "confirm") {
+    return html`
+      <li ...${common} class="task-row confirming" role="group" aria-label=${t(
+        "task.deleteConfirm",
+      )}>
+        <span class="confirm-text">${t("task.deleteConfirm")}</span>
+        <button
+          type="button"
+          class="btn btn-small btn-danger"
+          data-testid="confirm-delete"
+          onClick=${() => {
+            setMode("view");
+            deleteTask(task.id);
+          }}
+        >
+          ${t("task.confirm")}
+        </button>
+        <button
+          type="button"
+          ref=${cancelRef}
+          class="btn btn-small"
+          data-testid="cancel-delete"
+          onClick=${() => setMode("view")}
+        >
+          ${t("task.cancel")}
+        </button>
+      </li>
+    `;
+  }
+  const pinLabel = task.pinned ? t("task.unpin") : t("task.pin");
+  return html`
+    <li
+      ...${common}
+      class=${`task-row${active ? " active" : ""}${task.pinned ? " pinned" : ""}`}
+      data-unread=${task.unread ? "true" : "false"}
+      data-status=${task.status}
+    >
+      <button
+        type="button"
+        class="task-open"
+        aria-current=${active ? "page" : undefined}
+        onClick=${() => openTask(task.id)}
+        onDblClick=${() => setMode("rename")}
+      >
+        <${StatusMarker} task=${task} />
+        <span class="task-title" data-testid="task-title">${title}</span>
+        ${task.unread &&
+          html`
+            <span class="dot dot-accent unread-dot" data-testid="unread-dot" role="img"
+              aria-label=${t(
+                "task.unread",
+              )}></span>
+          `}
+      </button>
+      <span class="task-actions">
+        <button
+          type="button"
+          class=${`icon-btn${task.pinned ? " on" : ""}`}
+          data-testid="pin-task"
+          aria-pressed=${task.pinned ? "true" : "false"}
+          aria-label=${pinLabel}
+          title=${pinLabel}
+          onClick=${() => pinTask(task.id, !task.pinned)}
+        >
+          <${IconPin} size=${16} />
+        </button>
+        <button
+          type="button"
+          class="icon-btn"
+          data-testid="rename-task"
+          aria-label=${t("task.rename")}
+          title=${t("task.rename")}
+          onClick=${() => setMode("rename")}
+        >
+          <${IconPencil} size=${16} />
+        </button>
+        <button
+          type="button"
+          class="icon-btn"
+          data-testid="delete-task"
+          aria-label=${t("task.delete")}
+          title=${t("task.delete")}
+          onClick=${() => setMode("confirm")}
+        >
+          <${IconTrash} size=${16} />
+        </button>
+      </span>
+    </li>
+  `;
+}
