@@ -9,4 +9,5 @@
 import { h } from "preact";
 import htm from "htm";
 
-export const html = htm.bind(h);
+/** @type {(strings: TemplateStringsArray, ...values: any[]) => any} */
+export const html = /** @type {any} */ (htm).bind(h);

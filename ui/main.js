@@ -2,15 +2,22 @@
  * ReinAgent UI entry: applies display preferences, restores the task named in the
  * URL, connects to the server and renders the workbench into `#app`.
  */
+import { effect } from "@preact/signals";
 import { render } from "preact";
 import { App } from "./components/App.js";
 import { html } from "./html.js";
+import { t } from "./i18n/index.js";
 import { connect } from "./state/connection.js";
 import { applyPrefs } from "./state/prefs.js";
-import { initNavigation } from "./state/tasks.js";
+import { currentId, currentTask, initNavigation } from "./state/tasks.js";
 
 applyPrefs();
 initNavigation();
+effect(() => {
+  const task = currentTask.value;
+  const what = currentId.value === null ? t("header.draft") : task?.title || t("task.untitled");
+  document.title = `${what} · ${t("brand")}`;
+});
 const root = document.getElementById("app");
 if (!root) throw new Error("ReinAgent: the page has no #app element");
 render(html`<${App} />`, root);

@@ -8,7 +8,8 @@ import { LIMITS } from "../../server/protocol.ts";
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
 import { connState } from "../state/connection.js";
-import { currentId, sending, sendMessage } from "../state/tasks.js";
+import { sending, sendMessage } from "../state/actions.js";
+import { currentId } from "../state/tasks.js";
 import { composerFocus, composerText } from "../state/ui.js";
 import { IconSend } from "./Icons.js";
 
@@ -88,7 +89,7 @@ export function Composer() {
           </button>
         </div>
       </div>
-      ${!online &&
+      ${connState.value === "reconnecting" &&
         html`<p class="composer-note" role="status" data-testid="composer-offline">
           ${t("composer.offline")}
         </p>`}

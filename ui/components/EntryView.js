@@ -71,7 +71,10 @@ function StatusLine({ status }) {
 
 /** @extends {Component<{entry: Entry, lang: string}>} */
 export class EntryView extends Component {
-  /** @param {{entry: Entry, lang: string}} next */
+  /**
+   * @override
+   * @param {{entry: Entry, lang: string}} next
+   */
   shouldComponentUpdate(next) {
     return next.entry !== this.props.entry || next.lang !== this.props.lang;
   }

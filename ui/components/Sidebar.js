@@ -2,9 +2,10 @@
  * The left sidebar (an off-canvas drawer under 768 px): brand, New task, the task
  * list (pinned first, then most recent) and a footer with theme, language, version.
  */
+import { useEffect, useRef } from "preact/hooks";
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
-import { serverVersion } from "../state/connection.js";
+import { serverVersion, storeHealth } from "../state/connection.js";
 import { currentId, newTask, sortedTasks, tasksLoaded } from "../state/tasks.js";
 import { drawerOpen, setDrawer } from "../state/ui.js";
 import { IconClose, IconPlus } from "./Icons.js";
@@ -32,12 +33,18 @@ export function Sidebar() {
   const all = sortedTasks.value;
   const pinned = all.filter((x) => x.pinned);
   const recent = all.filter((x) => !x.pinned);
+  const open = drawerOpen.value;
+  const newRef = useRef(/** @type {HTMLButtonElement|null} */ (null));
+  useEffect(() => {
+    // The drawer slides in: move keyboard focus into it.
+    if (open) newRef.current?.focus({ preventScroll: true });
+  }, [open]);
   return html`
     <aside
       id="sidebar"
       class="sidebar"
       data-testid="sidebar"
-      data-open=${drawerOpen.value ? "true" : "false"}
+      data-open=${open ? "true" : "false"}
       aria-label=${t("sidebar.label")}
     >
       <div class="sidebar-head">
@@ -54,6 +61,7 @@ export function Sidebar() {
       </div>
       <button
         type="button"
+        ref=${newRef}
         class="new-task"
         data-testid="new-task"
         aria-current=${currentId.value === null ? "page" : undefined}
@@ -66,7 +74,9 @@ export function Sidebar() {
         ${!tasksLoaded.value && all.length === 0
           ? html`<p class="sidebar-note">${t("sidebar.loading")}</p>`
           : all.length === 0
-          ? html`<p class="sidebar-note" data-testid="no-tasks">${t("sidebar.empty")}</p>`
+          ? html`<p class="sidebar-note" data-testid="no-tasks">
+            ${storeHealth.value?.ok === false ? t("sidebar.unavailable") : t("sidebar.empty")}
+          </p>`
           : html`
             <${Section} label=${t("sidebar.pinned")} tasks=${pinned} />
             <${Section} label=${t("sidebar.recent")} tasks=${recent} />

@@ -8,7 +8,8 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
-import { deleteTask, openTask, pinTask, renameTask } from "../state/tasks.js";
+import { deleteTask, pinTask, renameTask } from "../state/actions.js";
+import { openTask } from "../state/tasks.js";
 import { IconPencil, IconPin, IconTrash } from "./Icons.js";
 
 /** @param {{task: TaskSummary}} props */

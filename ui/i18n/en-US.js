@@ -6,6 +6,7 @@ export default {
   "sidebar.pinned": "Pinned",
   "sidebar.recent": "Recent",
   "sidebar.empty": "No tasks yet. Start one with New task.",
+  "sidebar.unavailable": "Tasks are unavailable while the database cannot be opened.",
   "sidebar.loading": "Loading tasks…",
   "sidebar.close": "Close sidebar",
   "task.untitled": "Untitled task",

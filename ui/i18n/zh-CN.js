@@ -6,6 +6,7 @@ export default {
   "sidebar.pinned": "已置顶",
   "sidebar.recent": "最近",
   "sidebar.empty": "还没有任务。点击「新建任务」开始。",
+  "sidebar.unavailable": "数据库无法打开，任务暂不可用。",
   "sidebar.loading": "正在加载任务…",
   "sidebar.close": "关闭侧边栏",
   "task.untitled": "未命名任务",

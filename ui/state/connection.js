@@ -40,13 +40,13 @@ const REQUEST_TIMEOUT_MS = 30_000;
 /** @type {WebSocket|null} */
 let ws = null;
 let nextId = 1;
-/** @type {Map<number, {resolve:(v:any)=>void, reject:(e:Error)=>void, timer:number}>} */
+/** @type {Map<number, {resolve:(v:any)=>void, reject:(e:Error)=>void, timer:ReturnType<typeof setTimeout>}>} */
 const pending = new Map();
 /** @type {string|null} */
 let epoch = null;
 let lastSeq = 0;
 let everConnected = false;
-/** @type {number|undefined} */
+/** @type {ReturnType<typeof setTimeout>|undefined} */
 let retryTimer;
 /** @type {Set<(topic:string, data:any, seq:number)=>void>} */
 const listeners = new Set();

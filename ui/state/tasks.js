@@ -7,7 +7,7 @@
  * @typedef {import("../../server/protocol.ts").Entry} Entry
  */
 import { batch, computed, signal } from "@preact/signals";
-import { LIMITS, taskTopic } from "../../server/protocol.ts";
+import { taskTopic } from "../../server/protocol.ts";
 import { configure, connState, noteSeq, onEvent, request } from "./connection.js";
 import { composerFocus, composerText, drawerOpen, notifyError, swapDraft } from "./ui.js";
 
@@ -23,8 +23,6 @@ export const entries = signal(/** @type {Entry[]} */ ([]));
 export const entriesTotal = signal(0);
 /** "idle" (draft) | "loading" | "ready" | "error" */
 export const timelineStatus = signal(/** @type {"idle"|"loading"|"ready"|"error"} */ ("idle"));
-/** True while a message is on its way (blocks a second send creating a second task). */
-export const sending = signal(false);
 
 /**
  * Sidebar order: pinned first, then most recently updated.
@@ -41,12 +39,15 @@ export const currentTask = computed(() =>
   currentId.value ? tasksById.value.get(currentId.value) ?? null : null
 );
 
-/** @type {{data: any, seq: number}[] | null} tasks events held while `tasks.list` runs */
+/** @typedef {{data: any, seq: number}} HeldEvent */
+/** @type {HeldEvent[] | null} tasks events held while `tasks.list` runs */
 let tasksHeld = null;
 let tasksSeq = 0;
-/** @type {{id: string, events: {data: any, seq: number}[]} | null} */
+/** @type {{id: string, events: HeldEvent[]} | null} task events held while subscribing */
 let taskHeld = null;
 let taskSeq = 0;
+/** Id of the task whose snapshot `entries` holds (null while none is loaded). */
+let snapshotOf = /** @type {string|null} */ (null);
 let openGen = 0;
 const markingRead = new Set();
 
@@ -55,7 +56,7 @@ const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 // ---------- applying server data ----------
 
 /** @param {TaskSummary} task */
-function upsertTask(task) {
+export function upsertTask(task) {
   const m = new Map(tasksById.value);
   m.set(task.id, task);
   tasksById.value = m;
@@ -65,7 +66,7 @@ function upsertTask(task) {
 }
 
 /** @param {string} id */
-function removeTask(id) {
+export function removeTask(id) {
   if (!tasksById.value.has(id)) return;
   const m = new Map(tasksById.value);
   m.delete(id);
@@ -128,7 +129,9 @@ onEvent((topic, data, seq) => {
 // ---------- snapshots ----------
 
 async function loadTasks() {
-  const held = tasksHeld = [];
+  /** @type {HeldEvent[]} */
+  const held = [];
+  tasksHeld = held;
   try {
     const r = await request("tasks.list");
     if (tasksHeld !== held) return; // a newer load started
@@ -142,20 +145,25 @@ async function loadTasks() {
     });
   } catch (e) {
     if (tasksHeld === held) tasksHeld = null;
-    if (/** @type {any} */ (e).code !== "disconnected") notifyError("error.list", e);
+    const code = /** @type {any} */ (e).code;
+    if (code === "store_unavailable") tasksLoaded.value = true; // the store banner explains
+    else if (code !== "disconnected") notifyError("error.list", e);
   }
 }
 
 /** @param {string} id */
-async function subscribe(id) {
+export async function subscribe(id) {
   const gen = ++openGen;
-  const held = taskHeld = { id, events: [] };
+  /** @type {{id: string, events: HeldEvent[]}} */
+  const held = { id, events: [] };
+  taskHeld = held;
   if (entries.value.length === 0) timelineStatus.value = "loading";
   try {
     const r = await request("task.subscribe", { id });
     if (gen !== openGen) return; // the user moved on; that view unsubscribed
     taskHeld = null;
     taskSeq = r.seq;
+    snapshotOf = id;
     noteSeq(r.seq);
     batch(() => {
       entries.value = [...r.entries].sort((a, b) => a.pos - b.pos);
@@ -201,9 +209,11 @@ function markRead(id) {
 
 configure({
   synced(replayed) {
-    if (replayed) return;
-    loadTasks();
-    if (currentId.value) subscribe(currentId.value);
+    // After a replay, only what was never fetched (e.g. a task chosen while offline)
+    // needs a snapshot; otherwise everything is fetched again.
+    if (!replayed || !tasksLoaded.value) loadTasks();
+    const id = currentId.value;
+    if (id && (!replayed || snapshotOf !== id)) subscribe(id);
   },
   topics: () => currentId.value ? ["tasks", taskTopic(currentId.value)] : ["tasks"],
 });
@@ -227,11 +237,12 @@ export function hashTaskId() {
  * @param {string|null} id
  * @param {boolean} [unsub] whether to unsubscribe from the task shown before
  */
-function show(id, unsub = true) {
+export function show(id, unsub = true) {
   const prev = currentId.value;
   if (unsub && prev && prev !== id) unsubscribe(prev);
   openGen++;
   taskHeld = null;
+  snapshotOf = null;
   batch(() => {
     currentId.value = id;
     entries.value = [];
@@ -265,7 +276,7 @@ export function newTask() {
 }
 
 /** Leaves a task that no longer exists for the draft view. */
-function leaveToDraft() {
+export function leaveToDraft() {
   swapDraft(currentId.value ?? "", "");
   show(null, false);
 }
@@ -274,86 +285,14 @@ function leaveToDraft() {
 export function initNavigation() {
   currentId.value = hashTaskId();
   timelineStatus.value = currentId.value ? "loading" : "idle";
+  document.addEventListener("visibilitychange", () => {
+    const task = currentTask.value;
+    if (task?.unread && timelineStatus.value === "ready") markRead(task.id);
+  });
   addEventListener("hashchange", () => {
     const id = hashTaskId();
     if (id === currentId.value) return;
     if (id) openTask(id);
     else newTask();
   });
-}
-
-// ---------- actions ----------
-
-/**
- * Sends the composer text: creates the task first when in the draft view.
- * The text goes back into the composer if sending fails.
- */
-export async function sendMessage() {
-  const text = composerText.value.replace(/^\s*\n/, "").trimEnd();
-  if (!text.trim() || text.length > LIMITS.messageChars) return;
-  if (sending.value || connState.value !== "open") return;
-  const id = currentId.value;
-  sending.value = true;
-  composerText.value = "";
-  try {
-    if (id === null) {
-      const r = await request("tasks.create", { message: text });
-      upsertTask(r.task);
-      if (currentId.value === null) {
-        show(r.task.id);
-        if (r.entry) upsertEntry(r.entry);
-        subscribe(r.task.id);
-      }
-    } else {
-      const r = await request("task.send", { id, text });
-      if (currentId.value === id && r?.entry) upsertEntry(r.entry);
-    }
-  } catch (e) {
-    if (!composerText.value) composerText.value = text;
-    notifyError(id === null ? "error.create" : "error.send", e);
-  } finally {
-    sending.value = false;
-  }
-}
-
-/**
- * @param {string} id
- * @param {string} title
- * @returns {Promise<boolean>} whether the task was renamed
- */
-export async function renameTask(id, title) {
-  const clean = title.replace(/\s+/g, " ").trim().slice(0, LIMITS.titleChars);
-  if (!clean) return false;
-  try {
-    const r = await request("tasks.rename", { id, title: clean });
-    upsertTask(r.task);
-    return true;
-  } catch (e) {
-    notifyError("error.rename", e);
-    return false;
-  }
-}
-
-/**
- * @param {string} id
- * @param {boolean} pinned
- */
-export async function pinTask(id, pinned) {
-  try {
-    const r = await request("tasks.pin", { id, pinned });
-    upsertTask(r.task);
-  } catch (e) {
-    notifyError("error.pin", e);
-  }
-}
-
-/** @param {string} id */
-export async function deleteTask(id) {
-  try {
-    await request("tasks.delete", { id });
-    removeTask(id);
-    if (currentId.value === id) leaveToDraft();
-  } catch (e) {
-    notifyError("error.delete", e);
-  }
 }

@@ -1,0 +1,235 @@
+/**
+ * A local mock LLM server speaking the four wire formats, driven by scenarios:
+ *   POST /v1/chat/completions                          (openai-chat-completions)
+ *   POST /v1/responses                                 (openai-responses)
+ *   POST /v1/messages                                  (anthropic-messages)
+ *   POST /v1beta/models/{model}:streamGenerateContent  (google-generative-ai)
+ *   GET  /v1/models                                    (rich metadata)
+ * The model id names the scenario; the turn answered is the number of assistant turns
+ * already in the request's history (so it is stateless and parallel-safe), except for
+ * `fail.times`, counted per scenario turn.
+ *
+ * Control: POST /_mock/scenarios {name, scenario}; GET /_mock/requests?model=NAME;
+ * POST /_mock/reset.
+ *
+ * Usage: deno task mock-llm [--port 8765]
+ */
+import { BUILTIN_SCENARIOS, type Scenario } from "./mock_llm/scenario.ts";
+import { errorBody, type Format, framesFor } from "./mock_llm/formats.ts";
+
+export interface RecordedRequest {
+  path: string;
+  model: string;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+export interface MockLlm {
+  base: string;
+  register(name: string, scenario: Scenario): void;
+  requests(model?: string): RecordedRequest[];
+  close(): Promise<void>;
+}
+
+/** Counts assistant turns (runs of consecutive assistant-side items) in a history. */
+function assistantTurns(
+  items: unknown[],
+  isAssistant: (x: Record<string, unknown>) => boolean,
+): number {
+  let n = 0;
+  let prev = false;
+  for (const x of items) {
+    const a = isAssistant(x as Record<string, unknown>);
+    if (a && !prev) n++;
+    prev = a;
+  }
+  return n;
+}
+
+function historyTurns(format: Format, body: Record<string, unknown>): number {
+  switch (format) {
+    case "chat":
+    case "anthropic":
+      return assistantTurns((body.messages as unknown[]) ?? [], (m) => m.role === "assistant");
+    case "responses":
+      return assistantTurns(
+        Array.isArray(body.input) ? body.input : [],
+        (m) => m.role === "assistant" || m.type === "function_call" || m.type === "reasoning",
+      );
+    case "gemini":
+      return assistantTurns((body.contents as unknown[]) ?? [], (m) => m.role === "model");
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): MockLlm {
+  const scenarios = new Map<string, Scenario>(Object.entries(BUILTIN_SCENARIOS));
+  const attempts = new Map<string, number>();
+  const recorded: RecordedRequest[] = [];
+
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+
+  async function answer(
+    format: Format,
+    model: string,
+    req: Request,
+    path: string,
+  ): Promise<Response> {
+    let body: Record<string, unknown>;
+    try {
+      body = await req.json();
+    } catch {
+      return json(400, errorBody(format, 400, "request body is not JSON"));
+    }
+    const headers: Record<string, string> = {};
+    req.headers.forEach((v, k) => (headers[k] = v));
+    recorded.push({ path, model, headers, body });
+    if (recorded.length > 5000) recorded.shift();
+
+    const scenario = scenarios.get(model);
+    if (!scenario) return json(404, errorBody(format, 404, `model ${model} not found`));
+    if (format !== "gemini" && body.stream !== true) {
+      return json(400, errorBody(format, 400, "the mock answers streaming requests only"));
+    }
+    const index = historyTurns(format, body);
+    const turn = scenario.turns[Math.min(index, scenario.turns.length - 1)];
+    if (!turn || (index >= scenario.turns.length && !scenario.repeatLast)) {
+      return json(400, errorBody(format, 400, `scenario ${model} has no turn ${index}`));
+    }
+    if (turn.fail) {
+      const key = `${model}#${index}`;
+      const n = (attempts.get(key) ?? 0) + 1;
+      attempts.set(key, n);
+      if (turn.fail.times === undefined || n <= turn.fail.times) {
+        return json(
+          turn.fail.status,
+          errorBody(format, turn.fail.status, turn.fail.message ?? `mock failure ${n}`),
+        );
+      }
+    }
+    const frames = framesFor(format, turn, model);
+    const enc = new TextEncoder();
+    const stream = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        try {
+          for (let i = 0; i < frames.length; i++) {
+            if (turn.cut && i >= turn.cut.afterChunks) {
+              // Let the queued chunks go out first: erroring a stream drops its queue.
+              if (turn.cut.abrupt) {
+                await sleep(50);
+                controller.error(new Error("mock: connection cut"));
+              } else controller.close();
+              return;
+            }
+            if (turn.noise) {
+              controller.enqueue(enc.encode(": keep-alive\n\nevent: mock_unknown\ndata: {}\n\n"));
+            }
+            // Split each frame in two to exercise parsers across chunk boundaries.
+            const f = frames[i];
+            const cut = Math.max(1, Math.floor(f.length / 2));
+            controller.enqueue(enc.encode(f.slice(0, cut)));
+            if (turn.delayMs) await sleep(turn.delayMs);
+            controller.enqueue(enc.encode(f.slice(cut)));
+            if (turn.malformed && i === 1) {
+              controller.enqueue(enc.encode("data: {this is not json\n\n"));
+            }
+          }
+          controller.close();
+        } catch {
+          // The client went away (stop/abort): nothing more to send.
+        }
+      },
+    });
+    return new Response(stream, {
+      headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
+    });
+  }
+
+  function models(): Response {
+    const data = [...scenarios.entries()].map(([id, s]) => ({
+      id,
+      object: "model",
+      owned_by: "mock",
+      ...(s.meta ?? {}),
+    }));
+    return json(200, { object: "list", data });
+  }
+
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: opts.port ?? 0, onListen: () => {} },
+    async (req) => {
+      const url = new URL(req.url);
+      const p = url.pathname;
+      if (req.method === "POST" && p === "/_mock/scenarios") {
+        const { name, scenario } = await req.json();
+        scenarios.set(name, scenario);
+        return json(200, { ok: true });
+      }
+      if (req.method === "GET" && p === "/_mock/requests") {
+        const m = url.searchParams.get("model");
+        return json(200, recorded.filter((r) => !m || r.model === m));
+      }
+      if (req.method === "POST" && p === "/_mock/reset") {
+        attempts.clear();
+        recorded.length = 0;
+        return json(200, { ok: true });
+      }
+      if (req.method === "GET" && p === "/v1/models") return models();
+      if (req.method === "POST" && p === "/v1/chat/completions") {
+        return answer(
+          "chat",
+          await peekModel(req),
+          req,
+          p,
+        );
+      }
+      if (req.method === "POST" && p === "/v1/responses") {
+        return answer(
+          "responses",
+          await peekModel(req),
+          req,
+          p,
+        );
+      }
+      if (req.method === "POST" && p === "/v1/messages") {
+        return answer(
+          "anthropic",
+          await peekModel(req),
+          req,
+          p,
+        );
+      }
+      const g = p.match(/^\/v1beta\/models\/([^:]+):streamGenerateContent$/);
+      if (req.method === "POST" && g) return answer("gemini", decodeURIComponent(g[1]), req, p);
+      return json(404, { error: { message: `mock: no route ${req.method} ${p}` } });
+    },
+  );
+
+  /** Reads `model` from a cloned body (the original is read again by `answer`). */
+  async function peekModel(req: Request): Promise<string> {
+    try {
+      const b = await req.clone().json();
+      return typeof b.model === "string" ? b.model : "";
+    } catch {
+      return "";
+    }
+  }
+
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  if (!opts.quiet) {
+    console.log(`mock LLM listening on ${base} (scenarios: ${[...scenarios.keys()].join(", ")})`);
+  }
+  return {
+    base,
+    register: (name, s) => void scenarios.set(name, s),
+    requests: (model) => recorded.filter((r) => !model || r.model === model),
+    close: () => server.shutdown(),
+  };
+}
+
+if (import.meta.main) {
+  const i = Deno.args.indexOf("--port");
+  startMockLlm({ port: i >= 0 ? Number(Deno.args[i + 1]) : 8765 });
+}

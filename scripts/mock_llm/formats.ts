@@ -1,0 +1,314 @@
+/**
+ * Encodes a scripted turn as the SSE frames of each wire format, and each format's
+ * error body. One frame = one `data:` event (plus `event:` where the format uses it).
+ */
+import { type MockTurn, pieces, usageOf } from "./scenario.ts";
+
+export type Format = "chat" | "responses" | "anthropic" | "gemini";
+
+const sse = (data: unknown, event?: string) =>
+  `${event ? `event: ${event}\n` : ""}data: ${
+    typeof data === "string" ? data : JSON.stringify(data)
+  }\n\n`;
+
+function chatFrames(turn: MockTurn, model: string): string[] {
+  const u = usageOf(turn);
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+    sse({
+      id: "chatcmpl-mock",
+      object: "chat.completion.chunk",
+      created: 0,
+      model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
+  const frames = [chunk({ role: "assistant", content: "" })];
+  let thinkOpen = false;
+  for (const p of pieces(turn)) {
+    if (p.kind === "thinking") {
+      if (turn.inlineThink) {
+        frames.push(chunk({ content: (thinkOpen ? "" : "<think>") + p.text }));
+        thinkOpen = true;
+      } else frames.push(chunk({ reasoning_content: p.text }));
+    } else if (p.kind === "text") {
+      frames.push(chunk({ content: (thinkOpen ? "</think>\n\n" : "") + p.text }));
+      thinkOpen = false;
+    } else if (p.kind === "tool_start") {
+      frames.push(
+        chunk({
+          tool_calls: [{
+            index: p.index,
+            id: p.id,
+            type: "function",
+            function: { name: p.name, arguments: "" },
+          }],
+        }),
+      );
+    } else if (p.kind === "tool_args") {
+      frames.push(chunk({ tool_calls: [{ index: p.index, function: { arguments: p.json } }] }));
+    }
+  }
+  if (thinkOpen) frames.push(chunk({ content: "</think>" }));
+  const finish = turn.toolCalls?.length
+    ? "tool_calls"
+    : turn.stopReason === "max_tokens"
+    ? "length"
+    : "stop";
+  frames.push(chunk({}, finish));
+  frames.push(sse({
+    id: "chatcmpl-mock",
+    object: "chat.completion.chunk",
+    created: 0,
+    model,
+    choices: [],
+    usage: {
+      prompt_tokens: u.input + u.cacheRead,
+      completion_tokens: u.output,
+      total_tokens: u.input + u.cacheRead + u.output,
+      prompt_tokens_details: { cached_tokens: u.cacheRead },
+    },
+  }));
+  frames.push(sse("[DONE]"));
+  return frames;
+}
+
+function responsesFrames(turn: MockTurn, model: string): string[] {
+  const u = usageOf(turn);
+  const frames: string[] = [];
+  const ev = (type: string, body: Record<string, unknown>) =>
+    frames.push(sse({ type, ...body }, type));
+  ev("response.created", {
+    response: { id: "resp_mock", status: "in_progress", model, output: [] },
+  });
+  let out = -1;
+  let open: "reasoning" | "message" | null = null;
+  const close = () => {
+    if (open) {
+      ev("response.output_item.done", {
+        output_index: out,
+        item: { type: open, id: `${open}_${out}` },
+      });
+    }
+    open = null;
+  };
+  for (const p of pieces(turn)) {
+    if (p.kind === "thinking") {
+      if (open !== "reasoning") {
+        close();
+        out++;
+        open = "reasoning";
+        ev("response.output_item.added", {
+          output_index: out,
+          item: { type: "reasoning", id: `reasoning_${out}`, summary: [] },
+        });
+      }
+      ev("response.reasoning_summary_text.delta", {
+        item_id: `reasoning_${out}`,
+        output_index: out,
+        summary_index: 0,
+        delta: p.text,
+      });
+    } else if (p.kind === "text") {
+      if (open !== "message") {
+        close();
+        out++;
+        open = "message";
+        ev("response.output_item.added", {
+          output_index: out,
+          item: { type: "message", id: `message_${out}`, role: "assistant", content: [] },
+        });
+      }
+      ev("response.output_text.delta", {
+        item_id: `message_${out}`,
+        output_index: out,
+        content_index: 0,
+        delta: p.text,
+      });
+    } else if (p.kind === "tool_start") {
+      close();
+      out++;
+      ev("response.output_item.added", {
+        output_index: out,
+        item: {
+          type: "function_call",
+          id: `fc_${p.index}`,
+          call_id: p.id,
+          name: p.name,
+          arguments: "",
+        },
+      });
+    } else if (p.kind === "tool_args") {
+      ev("response.function_call_arguments.delta", {
+        item_id: `fc_${p.index}`,
+        output_index: out,
+        delta: p.json,
+      });
+    } else if (p.kind === "tool_end") {
+      const args = JSON.stringify(p.args);
+      ev("response.function_call_arguments.done", {
+        item_id: `fc_${p.index}`,
+        output_index: out,
+        arguments: args,
+      });
+      ev("response.output_item.done", {
+        output_index: out,
+        item: {
+          type: "function_call",
+          id: `fc_${p.index}`,
+          call_id: p.id,
+          name: p.name,
+          arguments: args,
+          status: "completed",
+        },
+      });
+    }
+  }
+  close();
+  ev("response.completed", {
+    response: {
+      id: "resp_mock",
+      status: turn.stopReason === "max_tokens" ? "incomplete" : "completed",
+      model,
+      output: [],
+      usage: {
+        input_tokens: u.input + u.cacheRead,
+        output_tokens: u.output,
+        total_tokens: u.input + u.cacheRead + u.output,
+        input_tokens_details: { cached_tokens: u.cacheRead },
+      },
+    },
+  });
+  return frames;
+}
+
+function anthropicFrames(turn: MockTurn, model: string): string[] {
+  const u = usageOf(turn);
+  const frames: string[] = [];
+  const ev = (type: string, body: Record<string, unknown>) =>
+    frames.push(sse({ type, ...body }, type));
+  ev("message_start", {
+    message: {
+      id: "msg_mock",
+      type: "message",
+      role: "assistant",
+      model,
+      content: [],
+      usage: {
+        input_tokens: u.input,
+        output_tokens: 1,
+        cache_read_input_tokens: u.cacheRead,
+        cache_creation_input_tokens: u.cacheWrite,
+      },
+    },
+  });
+  let block = -1;
+  let open: string | null = null;
+  const close = () => {
+    if (open === "thinking") {
+      ev("content_block_delta", {
+        index: block,
+        delta: { type: "signature_delta", signature: "mock-signature" },
+      });
+    }
+    if (open) ev("content_block_stop", { index: block });
+    open = null;
+  };
+  for (const p of pieces(turn)) {
+    if (p.kind === "thinking" || p.kind === "text") {
+      if (open !== p.kind) {
+        close();
+        block++;
+        open = p.kind;
+        ev("content_block_start", {
+          index: block,
+          content_block: p.kind === "text"
+            ? { type: "text", text: "" }
+            : { type: "thinking", thinking: "" },
+        });
+      }
+      ev("content_block_delta", {
+        index: block,
+        delta: p.kind === "text"
+          ? { type: "text_delta", text: p.text }
+          : { type: "thinking_delta", thinking: p.text },
+      });
+    } else if (p.kind === "tool_start") {
+      close();
+      block++;
+      open = "tool_use";
+      ev("content_block_start", {
+        index: block,
+        content_block: { type: "tool_use", id: p.id, name: p.name, input: {} },
+      });
+    } else if (p.kind === "tool_args") {
+      ev("content_block_delta", {
+        index: block,
+        delta: { type: "input_json_delta", partial_json: p.json },
+      });
+    }
+  }
+  close();
+  const stop = turn.toolCalls?.length
+    ? "tool_use"
+    : turn.stopReason === "max_tokens"
+    ? "max_tokens"
+    : "end_turn";
+  ev("message_delta", {
+    delta: { stop_reason: stop, stop_sequence: null },
+    usage: { output_tokens: u.output },
+  });
+  ev("message_stop", {});
+  return frames;
+}
+
+function geminiFrames(turn: MockTurn): string[] {
+  const u = usageOf(turn);
+  const frames: string[] = [];
+  const chunk = (parts: unknown[], extra: Record<string, unknown> = {}) =>
+    frames.push(sse({ candidates: [{ content: { role: "model", parts }, index: 0, ...extra }] }));
+  for (const p of pieces(turn)) {
+    if (p.kind === "thinking") chunk([{ text: p.text, thought: true }]);
+    else if (p.kind === "text") chunk([{ text: p.text }]);
+    else if (p.kind === "tool_end") {
+      chunk([{ functionCall: { name: p.name, args: p.args }, thoughtSignature: `sig-${p.index}` }]);
+    }
+  }
+  frames.push(sse({
+    candidates: [{
+      content: { role: "model", parts: [] },
+      finishReason: turn.stopReason === "max_tokens" ? "MAX_TOKENS" : "STOP",
+      index: 0,
+    }],
+    usageMetadata: {
+      promptTokenCount: u.input + u.cacheRead,
+      candidatesTokenCount: u.output,
+      cachedContentTokenCount: u.cacheRead,
+      totalTokenCount: u.input + u.cacheRead + u.output,
+    },
+  }));
+  return frames;
+}
+
+export function framesFor(format: Format, turn: MockTurn, model: string): string[] {
+  switch (format) {
+    case "chat":
+      return chatFrames(turn, model);
+    case "responses":
+      return responsesFrames(turn, model);
+    case "anthropic":
+      return anthropicFrames(turn, model);
+    case "gemini":
+      return geminiFrames(turn);
+  }
+}
+
+/** The error body each format uses. */
+export function errorBody(format: Format, status: number, message: string): unknown {
+  if (format === "anthropic") {
+    return {
+      type: "error",
+      error: { type: status === 429 ? "rate_limit_error" : "api_error", message },
+    };
+  }
+  if (format === "gemini") return { error: { code: status, message, status: "ERROR" } };
+  return { error: { message, type: "mock_error", code: String(status) } };
+}

@@ -1,0 +1,160 @@
+/**
+ * The Demo model (SPEC §2.11): built in, no key, deterministic. It streams thinking
+ * and text and makes real tool calls through the normal loop — list the workspace,
+ * read a file, write a note (which goes through approval when the mode asks) — so a
+ * new user sees the whole product without an account.
+ */
+import type {
+  Adapter,
+  LlmMessage,
+  ModelInfo,
+  ProviderConfig,
+  StreamEvent,
+  StreamRequest,
+} from "./types.ts";
+
+export const DEMO_PROVIDER_ID = "demo";
+export const DEMO_MODEL: ModelInfo = {
+  id: "demo",
+  name: "Demo (no key, scripted)",
+  enabled: true,
+  contextWindow: 32_000,
+  maxOutput: 4_000,
+  vision: false,
+  effortLevels: null,
+  defaultEffort: null,
+  source: "builtin",
+};
+export const DEMO_PROVIDER: ProviderConfig = {
+  id: DEMO_PROVIDER_ID,
+  name: "Demo",
+  format: "demo",
+  baseUrl: "",
+  apiKey: "",
+  enabled: true,
+  models: [DEMO_MODEL],
+};
+
+const CHUNK_DELAY_MS = 12;
+
+function words(s: string): string[] {
+  return s.match(/\S+\s*/g) ?? [];
+}
+
+/** Messages after the last user message: what the demo has done this turn. */
+function sinceLastUser(messages: LlmMessage[]): LlmMessage[] {
+  let i = messages.length - 1;
+  while (i >= 0 && messages[i].role !== "user") i--;
+  return messages.slice(i + 1);
+}
+
+function lastUserText(messages: LlmMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role === "user") {
+      return m.content.filter((b) => b.type === "text").map((b) => (b as { text: string }).text)
+        .join(" ");
+    }
+  }
+  return "";
+}
+
+interface Plan {
+  thinking: string;
+  text: string;
+  call?: { name: string; args: Record<string, unknown> };
+}
+
+/** Chooses the next step from what happened so far in this turn. */
+export function demoPlan(req: Pick<StreamRequest, "messages" | "tools">): Plan {
+  const has = (n: string) => req.tools.some((t) => t.name === n);
+  const turn = sinceLastUser(req.messages);
+  const results = turn.filter((m) => m.role === "tool") as Extract<LlmMessage, { role: "tool" }>[];
+  const asked = lastUserText(req.messages).replace(/\s+/g, " ").trim().slice(0, 80);
+  const step = results.length;
+  if (step === 0 && has("list_dir")) {
+    return {
+      thinking:
+        `The user asked: "${asked}". I am the Demo model, so I will show how tools work: first I list the workspace.`,
+      text: "Let me look at your workspace first.",
+      call: { name: "list_dir", args: { path: "." } },
+    };
+  }
+  if (step === 1 && has("read_file")) {
+    const listing = results[0].content;
+    const file = listing.split("\n").map((l) =>
+      l.match(/^(?:file\s+)?(\S[^\t]*?)\s+\d+ B$/)?.[1] ?? l.match(/^f\s+(\S+)/)?.[1]
+    )
+      .find((f) => f && !f.endsWith("/"));
+    if (file && !results[0].isError) {
+      return {
+        thinking: `The listing shows ${file}. Reading it shows the read tool.`,
+        text: `Reading \`${file}\`.`,
+        call: { name: "read_file", args: { path: file, limit: 40 } },
+      };
+    }
+  }
+  if (step <= 2 && has("write_file") && !results.some((r) => r.name === "write_file")) {
+    return {
+      thinking: "Now a write, which needs approval unless the approval mode is full.",
+      text: "I'll write a short note into the workspace.",
+      call: {
+        name: "write_file",
+        args: {
+          path: "demo-note.md",
+          content: `# Demo note\n\nWritten by the ReinAgent Demo model.\n\nYou asked: ${asked}\n`,
+        },
+      },
+    };
+  }
+  const did = results.map((r) => `\`${r.name}\`${r.isError ? " (failed)" : ""}`).join(", ");
+  return {
+    thinking: "Summarise what happened.",
+    text: results.length
+      ? `Done. I used ${did}. This was the **Demo** model: configure a real provider in Settings → Providers to do real work.`
+      : `Hello! I am the **Demo** model — scripted, no account needed. You said: "${asked}". Configure a real provider in Settings → Providers to do real work.`,
+  };
+}
+
+export const demo: Adapter = {
+  async *stream(req: StreamRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
+    const plan = demoPlan(req);
+    const pause = () => new Promise((r) => setTimeout(r, CHUNK_DELAY_MS));
+    for (const w of words(plan.thinking)) {
+      if (signal.aborted) return;
+      yield { type: "thinking", delta: w };
+      await pause();
+    }
+    for (const w of words(plan.text)) {
+      if (signal.aborted) return;
+      yield { type: "text", delta: w };
+      await pause();
+    }
+    if (plan.call) {
+      yield {
+        type: "tool_call_start",
+        index: 0,
+        id: `demo_${req.messages.length}`,
+        name: plan.call.name,
+      };
+      yield {
+        type: "tool_call",
+        index: 0,
+        id: `demo_${req.messages.length}`,
+        name: plan.call.name,
+        args: plan.call.args,
+      };
+    }
+    const chars = JSON.stringify(req.messages).length + req.system.length;
+    yield {
+      type: "usage",
+      usage: {
+        input: Math.ceil(chars / 4),
+        output: Math.ceil((plan.thinking.length + plan.text.length) / 4),
+        cacheRead: 0,
+        cacheWrite: 0,
+      },
+    };
+    yield { type: "stop", reason: plan.call ? "tool_use" : "end" };
+  },
+};

@@ -1,0 +1,134 @@
+/**
+ * Provider errors with the raw chain (status, upstream message, URL) plus a category
+ * badge and a friendly hint (SPEC §2.10), and the retry decision (SPEC §2.9).
+ */
+
+export type ErrorCategory =
+  | "auth"
+  | "balance"
+  | "rate-limit"
+  | "server"
+  | "network"
+  | "timeout"
+  | "request"
+  | "aborted"
+  | "unknown";
+
+export interface ProviderErrorInfo {
+  category: ErrorCategory;
+  message: string;
+  status: number | null;
+  url: string | null;
+  /** The upstream error body/message, verbatim (trimmed). */
+  upstream: string | null;
+  hint: string;
+  /** Causes, outermost first. */
+  chain: string[];
+}
+
+const HINTS: Record<ErrorCategory, string> = {
+  auth: "The API key was rejected. Check the key in Settings → Providers.",
+  balance: "The account has no credit or quota left. Top up or switch model.",
+  "rate-limit": "The provider is rate-limiting requests. Wait a moment or switch model.",
+  server: "The provider's server failed. This is usually temporary.",
+  network: "Could not reach the provider. Check the base URL, your network or proxy.",
+  timeout: "The provider did not answer in time.",
+  request: "The provider rejected the request. Check the model id and settings.",
+  aborted: "Stopped.",
+  unknown: "An unexpected error occurred.",
+};
+
+export function categorise(
+  status: number | null,
+  network: boolean,
+  timeout = false,
+): ErrorCategory {
+  if (timeout) return "timeout";
+  if (network) return "network";
+  if (status === null) return "unknown";
+  if (status === 401 || status === 403) return "auth";
+  if (status === 402) return "balance";
+  if (status === 429) return "rate-limit";
+  if (status === 408) return "timeout";
+  if (status >= 500) return "server";
+  if (status >= 400) return "request";
+  return "unknown";
+}
+
+export class ProviderError extends Error {
+  readonly info: ProviderErrorInfo;
+  /** True when the failure happened before any content arrived (retry is safe). */
+  constructor(
+    info: Omit<ProviderErrorInfo, "hint" | "category"> & {
+      category?: ErrorCategory;
+      hint?: string;
+    },
+    readonly network = false,
+  ) {
+    super(info.message);
+    this.name = "ProviderError";
+    const category = info.category ?? categorise(info.status, network);
+    this.info = { ...info, category, hint: info.hint ?? HINTS[category] };
+  }
+}
+
+/** Whether a failed attempt may be retried (before any content was streamed). */
+export function isRetryable(e: unknown): boolean {
+  if (!(e instanceof ProviderError)) return false;
+  const { status, category } = e.info;
+  if (category === "aborted") return false;
+  if (e.network || category === "network" || category === "timeout") return true;
+  if (status === null) return false;
+  return status === 408 || status === 409 || status === 429 || (status >= 500 && status <= 599);
+}
+
+/** Builds a ProviderError from an HTTP response that was not OK. */
+export async function fromResponse(res: Response, url: string): Promise<ProviderError> {
+  let body = "";
+  try {
+    body = (await res.text()).trim();
+  } catch (e) {
+    body = `(body unreadable: ${(e as Error).message})`;
+  }
+  const upstream = extractMessage(body);
+  return new ProviderError({
+    message: `HTTP ${res.status}${upstream ? `: ${upstream}` : ""}`,
+    status: res.status,
+    url,
+    upstream: body.slice(0, 4000) || null,
+    chain: [`HTTP ${res.status} ${res.statusText} from ${url}`, ...(upstream ? [upstream] : [])],
+  });
+}
+
+/** Pulls the human message out of common error JSON shapes. */
+export function extractMessage(body: string): string {
+  try {
+    const j = JSON.parse(body);
+    const m = j?.error?.message ?? j?.message ?? j?.error ?? j?.detail;
+    if (typeof m === "string") return m;
+  } catch { /* not JSON: use the text */ }
+  return body.slice(0, 500);
+}
+
+/** Wraps a fetch/network failure (DNS, refused, reset). */
+export function networkError(e: unknown, url: string): ProviderError {
+  const msg = (e as Error)?.message ?? String(e);
+  return new ProviderError({
+    message: `network error: ${msg}`,
+    status: null,
+    url,
+    upstream: null,
+    chain: [`request to ${url} failed`, msg],
+  }, true);
+}
+
+export function abortedError(): ProviderError {
+  return new ProviderError({
+    category: "aborted",
+    message: "stopped by user",
+    status: null,
+    url: null,
+    upstream: null,
+    chain: ["stopped by user"],
+  });
+}

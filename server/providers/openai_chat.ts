@@ -1,0 +1,162 @@
+/** `openai-chat-completions` (POST /v1/chat/completions) through `npm:openai`. */
+import OpenAI from "openai";
+import type { Adapter, LlmMessage, StreamEvent, StreamRequest, Usage } from "./types.ts";
+import { openaiEffort } from "./effort.ts";
+import { ThinkTagSplitter } from "./think_tags.ts";
+import { finishCall, type PendingCall } from "./tool_args.ts";
+import { fromSdkError } from "./openai_errors.ts";
+import { v1 } from "./urls.ts";
+
+// deno-lint-ignore no-explicit-any
+type Json = any;
+
+export function toChatMessages(system: string, messages: LlmMessage[]): Json[] {
+  const out: Json[] = [{ role: "system", content: system }];
+  for (const m of messages) {
+    if (m.role === "user") {
+      const onlyText = m.content.every((b) => b.type === "text");
+      out.push({
+        role: "user",
+        content: onlyText
+          ? m.content.map((b) => (b as { text: string }).text).join("\n\n")
+          : m.content.map((b) =>
+            b.type === "text"
+              ? { type: "text", text: b.text }
+              : { type: "image_url", image_url: { url: `data:${b.mimeType};base64,${b.data}` } }
+          ),
+      });
+    } else if (m.role === "assistant") {
+      const text = m.content.filter((b) => b.type === "text").map((b) =>
+        (b as { text: string }).text
+      ).join("");
+      const calls = m.content.filter((b) => b.type === "tool_call");
+      out.push({
+        role: "assistant",
+        content: text || null,
+        ...(calls.length
+          ? {
+            tool_calls: calls.map((c) => ({
+              id: c.id,
+              type: "function",
+              function: { name: c.name, arguments: JSON.stringify(c.args) },
+            })),
+          }
+          : {}),
+      });
+    } else {
+      out.push({ role: "tool", tool_call_id: m.toolCallId, content: m.content });
+    }
+  }
+  return out;
+}
+
+/** The exact request body (exported so tests and the request preview see it). */
+export function chatBody(req: StreamRequest): Json {
+  const effort = openaiEffort(req.effort);
+  // OpenAI's own API takes max_completion_tokens (reasoning models reject max_tokens);
+  // every compatible server takes max_tokens.
+  const maxKey = /(^|\.)openai\.com$/.test(new URL(req.provider.baseUrl).hostname)
+    ? "max_completion_tokens"
+    : "max_tokens";
+  return {
+    model: req.model.id,
+    messages: toChatMessages(req.system, req.messages),
+    stream: true,
+    stream_options: { include_usage: true },
+    [maxKey]: req.maxTokens,
+    ...(req.tools.length
+      ? {
+        tools: req.tools.map((t) => ({
+          type: "function",
+          function: { name: t.name, description: t.description, parameters: t.parameters },
+        })),
+      }
+      : {}),
+    ...(effort ? { reasoning_effort: effort } : {}),
+  };
+}
+
+export function usageFromOpenAI(u: Json): Usage {
+  const cached = u?.prompt_tokens_details?.cached_tokens ??
+    u?.input_tokens_details?.cached_tokens ?? 0;
+  const prompt = u?.prompt_tokens ?? u?.input_tokens ?? 0;
+  return {
+    input: Math.max(0, prompt - cached),
+    output: u?.completion_tokens ?? u?.output_tokens ?? 0,
+    cacheRead: cached,
+    cacheWrite: 0,
+  };
+}
+
+export const openaiChat: Adapter = {
+  async *stream(req: StreamRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
+    const baseURL = v1(req.provider.baseUrl);
+    const url = `${baseURL}/chat/completions`;
+    const client = new OpenAI({
+      apiKey: req.provider.apiKey || "none",
+      baseURL,
+      maxRetries: 0,
+      timeout: 600_000,
+    });
+    const think = new ThinkTagSplitter();
+    const calls = new Map<number, PendingCall>();
+    let finish: string | null = null;
+    try {
+      const stream = await client.chat.completions.create(chatBody(req), { signal });
+      for await (const chunk of stream as unknown as AsyncIterable<Json>) {
+        if (chunk.usage) yield { type: "usage", usage: usageFromOpenAI(chunk.usage) };
+        const choice = chunk.choices?.[0];
+        if (!choice) continue;
+        const d = choice.delta ?? {};
+        const reasoning = d.reasoning_content ?? d.reasoning;
+        if (typeof reasoning === "string" && reasoning) {
+          yield { type: "thinking", delta: reasoning };
+        }
+        if (typeof d.content === "string" && d.content) {
+          for (const piece of think.push(d.content)) {
+            yield piece.type === "text"
+              ? { type: "text", delta: piece.delta }
+              : { type: "thinking", delta: piece.delta };
+          }
+        }
+        for (const tc of d.tool_calls ?? []) {
+          let c = calls.get(tc.index);
+          if (!c) {
+            c = {
+              index: tc.index,
+              id: tc.id ?? `call_${tc.index}`,
+              name: tc.function?.name ?? "",
+              json: "",
+            };
+            calls.set(tc.index, c);
+            yield { type: "tool_call_start", index: c.index, id: c.id, name: c.name };
+          }
+          const piece = tc.function?.arguments;
+          if (piece) {
+            c.json += piece;
+            yield { type: "tool_call_delta", index: c.index, delta: piece };
+          }
+        }
+        if (choice.finish_reason) finish = choice.finish_reason;
+      }
+    } catch (e) {
+      throw fromSdkError(e, url, signal);
+    }
+    for (const piece of think.end()) {
+      yield piece.type === "text"
+        ? { type: "text", delta: piece.delta }
+        : { type: "thinking", delta: piece.delta };
+    }
+    for (const c of [...calls.values()].sort((a, b) => a.index - b.index)) yield finishCall(c);
+    yield {
+      type: "stop",
+      reason: calls.size
+        ? "tool_use"
+        : finish === "length"
+        ? "max_tokens"
+        : finish === "stop"
+        ? "end"
+        : "other",
+    };
+  },
+};

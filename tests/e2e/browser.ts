@@ -1,0 +1,125 @@
+/**
+ * Headless Chromium for end-to-end tests, driven by playwright-core (no browser
+ * download: it uses the system's Chromium). Without a Chromium binary the browser
+ * tests skip loudly, unless REINAGENT_REQUIRE_BROWSER=1 (CI), which makes it a failure.
+ */
+import { type Browser, chromium, type Page } from "playwright-core";
+import { assert, assertEquals } from "../helpers/assert.ts";
+import { startTestServer, type TestServer } from "../helpers/server.ts";
+
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+
+/** Path of the Chromium binary to use: $CHROMIUM_PATH, else the first one installed. */
+export function findChromium(): string | null {
+  const fromEnv = Deno.env.get("CHROMIUM_PATH");
+  const list = fromEnv ? [fromEnv] : CANDIDATES;
+  for (const p of list) {
+    try {
+      if (Deno.statSync(p).isFile) return p;
+    } catch {
+      // not there; try the next
+    }
+  }
+  return null;
+}
+
+/**
+ * Launches headless Chromium, or returns null (after a loud notice) when there is none
+ * and REINAGENT_REQUIRE_BROWSER is not "1".
+ */
+export async function launchBrowser(): Promise<Browser | null> {
+  const executablePath = findChromium();
+  if (!executablePath) {
+    const msg = "no Chromium binary found (set CHROMIUM_PATH or install chromium)";
+    if (Deno.env.get("REINAGENT_REQUIRE_BROWSER") === "1") {
+      throw new Error(`REINAGENT_REQUIRE_BROWSER=1 but ${msg}`);
+    }
+    console.warn(`\n${"!".repeat(72)}\n!! SKIPPED: no Chromium — ${msg}\n${"!".repeat(72)}\n`);
+    return null;
+  }
+  return await chromium.launch({ executablePath, args: CHROMIUM_ARGS, headless: true });
+}
+
+export const SCREENSHOT_DIR = new URL("../../test-output/screenshots/", import.meta.url);
+
+/** Saves a full-page PNG as test-output/screenshots/<name>.png; returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await Deno.mkdir(SCREENSHOT_DIR, { recursive: true });
+  const path = new URL(`${name}.png`, SCREENSHOT_DIR).pathname;
+  await page.screenshot({ path, fullPage: false });
+  return path;
+}
+
+/** Collects page errors and console errors so a test can assert there were none. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(`pageerror: ${e.message}`));
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(`console: ${m.text()}`);
+  });
+  return errors;
+}
+
+/** Runs `fn` with a fresh server and browser page; always cleans up. */
+export async function withPage(
+  viewport: { width: number; height: number },
+  fn: (page: Page, server: TestServer, browser: Browser) => Promise<void>,
+  serverOpts: Parameters<typeof startTestServer>[0] = {},
+): Promise<void> {
+  const browser = await launchBrowser();
+  if (!browser) return; // launchBrowser printed the loud SKIPPED notice
+  const server = await startTestServer(serverOpts);
+  try {
+    const context = await browser.newContext({ viewport, locale: "en-US" });
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await fn(page, server, browser);
+    assertEquals(errors, [], "the page logged errors");
+  } catch (e) {
+    console.error(server.output());
+    throw e;
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+/** Opens the app and waits until it is connected and the task list is loaded. */
+export async function openApp(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForSelector("[data-testid=sidebar] .task-section, [data-testid=no-tasks]", {
+    state: "attached",
+  });
+}
+
+/** Polls `cond` every 20 ms for up to 5 s. */
+export async function until(cond: () => boolean, why: () => string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(why());
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Waits until the drawer finished sliding in. */
+export async function drawerShown(page: Page): Promise<void> {
+  await page.locator("[data-testid=sidebar]").waitFor({ state: "visible" });
+  await page.waitForFunction(() =>
+    document.querySelector("[data-testid=sidebar]")!.getBoundingClientRect().left >= 0
+  );
+}
+
+export async function noHorizontalScroll(page: Page, width: number): Promise<void> {
+  const sw = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert(sw <= width, `horizontal scroll: scrollWidth ${sw} > ${width}`);
+}

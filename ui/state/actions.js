@@ -1,0 +1,94 @@
+/**
+ * User actions on tasks: send (creating the task from the draft), rename, pin and
+ * delete. Failures become error notices; a failed send gives its text back.
+ */
+import { signal } from "@preact/signals";
+import { LIMITS } from "../../server/protocol.ts";
+import { connState, request } from "./connection.js";
+import {
+  currentId,
+  leaveToDraft,
+  removeTask,
+  show,
+  subscribe,
+  upsertEntry,
+  upsertTask,
+} from "./tasks.js";
+import { composerText, notifyError } from "./ui.js";
+
+/** True while a message is on its way (blocks a second send creating a second task). */
+export const sending = signal(false);
+
+/**
+ * Sends the composer text: creates the task first when in the draft view.
+ * The text goes back into the composer if sending fails.
+ */
+export async function sendMessage() {
+  const text = composerText.value.replace(/^\s*\n/, "").trimEnd();
+  if (!text.trim() || text.length > LIMITS.messageChars) return;
+  if (sending.value || connState.value !== "open") return;
+  const id = currentId.value;
+  sending.value = true;
+  composerText.value = "";
+  try {
+    if (id === null) {
+      const r = await request("tasks.create", { message: text });
+      upsertTask(r.task);
+      if (currentId.value === null) {
+        show(r.task.id);
+        if (r.entry) upsertEntry(r.entry);
+        subscribe(r.task.id);
+      }
+    } else {
+      const r = await request("task.send", { id, text });
+      if (currentId.value === id && r?.entry) upsertEntry(r.entry);
+    }
+  } catch (e) {
+    if (!composerText.value) composerText.value = text;
+    notifyError(id === null ? "error.create" : "error.send", e);
+  } finally {
+    sending.value = false;
+  }
+}
+
+/**
+ * @param {string} id
+ * @param {string} title
+ * @returns {Promise<boolean>} whether the task was renamed
+ */
+export async function renameTask(id, title) {
+  const clean = title.replace(/\s+/g, " ").trim().slice(0, LIMITS.titleChars);
+  if (!clean) return false;
+  try {
+    const r = await request("tasks.rename", { id, title: clean });
+    upsertTask(r.task);
+    return true;
+  } catch (e) {
+    notifyError("error.rename", e);
+    return false;
+  }
+}
+
+/**
+ * @param {string} id
+ * @param {boolean} pinned
+ */
+export async function pinTask(id, pinned) {
+  try {
+    const r = await request("tasks.pin", { id, pinned });
+    upsertTask(r.task);
+  } catch (e) {
+    notifyError("error.pin", e);
+  }
+}
+
+/** @param {string} id */
+export async function deleteTask(id) {
+  try {
+    await request("tasks.delete", { id });
+    removeTask(id);
+    if (currentId.value === id) leaveToDraft();
+  } catch (e) {
+    notifyError("error.delete", e);
+  }
+}
