@@ -445,6 +445,8 @@ Deno.test(
       let block = false;
       let route: WebSocketRoute | null = null;
       const sentOps: string[] = [];
+      const subscribeIds = new Set<number>();
+      let subscribed = false;
       await page.routeWebSocket(/\/ws$/, (ws) => {
         if (block) {
           ws.close({ code: 1011, reason: "test: server unreachable" });
@@ -453,8 +455,16 @@ Deno.test(
         const upstream = ws.connectToServer();
         ws.onMessage((m) => {
           const msg = JSON.parse(String(m));
-          if (msg.t === "req") sentOps.push(msg.op);
+          if (msg.t === "req") {
+            sentOps.push(msg.op);
+            if (msg.op === "task.subscribe") subscribeIds.add(msg.id);
+          }
           upstream.send(m);
+        });
+        upstream.onMessage((m) => {
+          const msg = JSON.parse(String(m));
+          if (msg.t === "res" && subscribeIds.has(msg.id)) subscribed = true;
+          ws.send(m);
         });
         route = ws;
       });
@@ -465,6 +475,8 @@ Deno.test(
       const row = rows(page).first();
       await row.waitFor();
       const id = (await row.getAttribute("data-task-id"))!;
+      // The task's snapshot must have arrived, or re-subscribing after the drop is right.
+      while (!subscribed) await new Promise((r) => setTimeout(r, 20));
 
       // Drop the connection and keep it down while another client renames the task.
       block = true;
