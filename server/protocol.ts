@@ -12,6 +12,9 @@
  */
 
 import { arr, bool, int, json, nullable, obj, type Schema, str } from "./schema.ts";
+import { PROVIDER_OP_ARGS, type ProviderOpResults } from "./protocol_providers.ts";
+
+export * from "./protocol_providers.ts";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -169,12 +172,13 @@ export const OP_ARGS = {
   "kv.get": obj({ key: kvKey }),
   "kv.set": obj({ key: kvKey, value: json(LIMITS.kvValueBytes) }),
   "server.info": obj({}),
+  ...PROVIDER_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
 
 /** Results of each op, for typed clients. */
-export interface OpResults {
+export interface OpResults extends ProviderOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   "tasks.create": { task: TaskSummary; entry: Entry | null };
   "tasks.rename": { task: TaskSummary };

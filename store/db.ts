@@ -88,6 +88,7 @@ export function openDatabase(path: string): OpenResult {
     // (switching to WAL or migrating would modify it).
     if (fileHasContent(path)) probeReadOnly(path);
     db = new DatabaseSync(path);
+    if (Deno.build.os !== "windows") Deno.chmodSync(path, 0o600); // holds API keys
     db.exec("PRAGMA busy_timeout = 5000");
     db.exec("PRAGMA journal_mode = WAL");
     db.exec("PRAGMA synchronous = NORMAL");

@@ -55,4 +55,22 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: "model providers",
+    sql: `
+      CREATE TABLE provider (
+        id          TEXT PRIMARY KEY,
+        name        TEXT NOT NULL,
+        format      TEXT NOT NULL,
+        base_url    TEXT NOT NULL DEFAULT '',
+        api_key     TEXT NOT NULL DEFAULT '',
+        enabled     INTEGER NOT NULL DEFAULT 1,
+        models      TEXT NOT NULL DEFAULT '[]',
+        sort        INTEGER NOT NULL,
+        created_at  INTEGER NOT NULL,
+        updated_at  INTEGER NOT NULL
+      );
+    `,
+  },
 ];

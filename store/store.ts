@@ -3,6 +3,7 @@ import { openDatabase } from "./db.ts";
 import { TaskRepo } from "./tasks.ts";
 import { EntryRepo } from "./entries.ts";
 import { KvRepo } from "./kv.ts";
+import { ProviderRepo } from "./providers.ts";
 import type { StoreHealth } from "../server/protocol.ts";
 import type { DatabaseSync } from "node:sqlite";
 
@@ -10,6 +11,7 @@ export interface Repos {
   tasks: TaskRepo;
   entries: EntryRepo;
   kv: KvRepo;
+  providers: ProviderRepo;
 }
 
 export class Store {
@@ -23,7 +25,12 @@ export class Store {
     this.db = db;
     this.health = health;
     this.repos = db
-      ? { tasks: new TaskRepo(db, now), entries: new EntryRepo(db, now), kv: new KvRepo(db, now) }
+      ? {
+        tasks: new TaskRepo(db, now),
+        entries: new EntryRepo(db, now),
+        kv: new KvRepo(db, now),
+        providers: new ProviderRepo(db, now),
+      }
       : null;
   }
 

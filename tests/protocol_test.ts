@@ -82,7 +82,7 @@ Deno.test("validateArgs: wrong types, missing and unknown fields, sizes, pattern
 Deno.test("every op has a schema and a handler", async () => {
   const ctx = await context();
   for (const op of Object.keys(OP_ARGS)) {
-    const out = runOp(ctx, op, { __nope: 1 });
+    const out = await runOp(ctx, op, { __nope: 1 });
     assertEquals(out.ok, false, op);
     if (!out.ok) assertEquals(out.error.code, "invalid_args", op);
   }
@@ -90,21 +90,21 @@ Deno.test("every op has a schema and a handler", async () => {
 
 Deno.test("runOp: unknown op and invalid args are rejected and change nothing", async () => {
   const ctx = await context();
-  const created = runOp(ctx, "tasks.create", { title: "keep" });
+  const created = await runOp(ctx, "tasks.create", { title: "keep" });
   assert(created.ok);
   const before = JSON.stringify(ctx.store.repos!.tasks.list());
-  const unknown = runOp(ctx, "tasks.nuke", {});
+  const unknown = await runOp(ctx, "tasks.nuke", {});
   assertEquals(unknown.ok ? null : unknown.error.code, "unknown_op");
   const bad = [
-    runOp(ctx, "tasks.rename", { id: "x", title: 1 }),
-    runOp(ctx, "tasks.create", { title: "t".repeat(LIMITS.titleChars + 1) }),
-    runOp(ctx, "tasks.delete", {}),
-    runOp(ctx, "task.send", { id: "x", text: "" }),
+    await runOp(ctx, "tasks.rename", { id: "x", title: 1 }),
+    await runOp(ctx, "tasks.create", { title: "t".repeat(LIMITS.titleChars + 1) }),
+    await runOp(ctx, "tasks.delete", {}),
+    await runOp(ctx, "task.send", { id: "x", text: "" }),
   ];
   for (const b of bad) assertEquals(b.ok ? null : b.error.code, "invalid_args");
-  const missing = runOp(ctx, "tasks.delete", { id: "nope" });
+  const missing = await runOp(ctx, "tasks.delete", { id: "nope" });
   assertEquals(missing.ok ? null : missing.error.code, "not_found");
-  const sendMissing = runOp(ctx, "task.send", { id: "nope", text: "hi" });
+  const sendMissing = await runOp(ctx, "task.send", { id: "nope", text: "hi" });
   assertEquals(sendMissing.ok ? null : sendMissing.error.code, "not_found");
   assertEquals(JSON.stringify(ctx.store.repos!.tasks.list()), before);
   ctx.store.close();
@@ -128,10 +128,10 @@ Deno.test("runOp: an unavailable store answers store_unavailable", async () => {
       {},
     ]] as const
   ) {
-    const out = runOp(ctx, op, args);
+    const out = await runOp(ctx, op, args);
     assertEquals(out.ok ? null : out.error.code, "store_unavailable", op);
   }
-  const info = runOp(ctx, "server.info", {});
+  const info = await runOp(ctx, "server.info", {});
   assert(info.ok);
 });
 

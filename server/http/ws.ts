@@ -46,7 +46,7 @@ export function attachSocket(socket: WebSocket, deps: ServerDeps): void {
       store: deps.store.health,
     });
   };
-  socket.onmessage = (ev) => {
+  socket.onmessage = async (ev) => {
     if (typeof ev.data !== "string") {
       send({
         t: "res",
@@ -71,7 +71,7 @@ export function attachSocket(socket: WebSocket, deps: ServerDeps): void {
       return;
     }
     const { id, op, args } = parsed.req;
-    const out = runOp({ ...deps, client }, op, args);
+    const out = await runOp({ ...deps, client }, op, args);
     send(
       out.ok
         ? { t: "res", id, ok: true, result: out.result }

@@ -2,84 +2,18 @@
  * Validates a request and runs its op. Every failure becomes a typed protocol
  * error; a rejected request changes nothing.
  */
-import {
-  isOpName,
-  LIMITS,
-  type OpName,
-  type OpResults,
-  type ProtocolError,
-  taskTopic,
-  validateArgs,
-} from "../protocol.ts";
+import { isOpName, type OpName, type ProtocolError, validateArgs } from "../protocol.ts";
 import { OpError } from "../errors.ts";
 import type { OpContext } from "./context.ts";
-import type { TaskService } from "../sessions/task_service.ts";
+import type { Handler, OpHandlers } from "./types.ts";
+import { TASK_HANDLERS } from "./task_ops.ts";
+import { PROVIDER_HANDLERS } from "./provider_ops.ts";
 
-// deno-lint-ignore no-explicit-any
-type Args = any;
-type Handler<K extends OpName> = (ctx: OpContext, args: Args) => OpResults[K];
-
-function needTasks(ctx: OpContext): TaskService {
-  if (!ctx.tasks) {
-    throw new OpError(
-      "store_unavailable",
-      `the database could not be opened (${ctx.store.health.error}); it was left untouched`,
-    );
-  }
-  return ctx.tasks;
-}
-
-const HANDLERS: { [K in OpName]: Handler<K> } = {
-  "tasks.list": (ctx) => ({ tasks: needTasks(ctx).list(), seq: ctx.hub.lastSeq }),
-  "tasks.create": (ctx, a) => needTasks(ctx).create(a),
-  "tasks.rename": (ctx, a) => ({ task: needTasks(ctx).rename(a.id, a.title) }),
-  "tasks.pin": (ctx, a) => ({ task: needTasks(ctx).pin(a.id, a.pinned) }),
-  "tasks.delete": (ctx, a) => {
-    needTasks(ctx).delete(a.id);
-    return { id: a.id };
-  },
-  "tasks.markRead": (ctx, a) => ({ task: needTasks(ctx).markRead(a.id) }),
-  "task.subscribe": (ctx, a) => {
-    // Snapshot and subscription happen in the same tick: no event can fall between.
-    const snap = needTasks(ctx).snapshot(a.id, LIMITS.entryPage);
-    ctx.client.topics.add(taskTopic(a.id));
-    return { ...snap, seq: ctx.hub.lastSeq };
-  },
-  "task.unsubscribe": (ctx, a) => {
-    ctx.client.topics.delete(taskTopic(a.id));
-    return { id: a.id };
-  },
-  "task.send": (ctx, a) => ({ entry: needTasks(ctx).send(a.id, a.text) }),
-  "events.resume": (ctx, a) => {
-    const topics = new Set<string>(a.topics);
-    topics.add("tasks");
-    const events = ctx.hub.replay(a.epoch, a.afterSeq, topics);
-    for (const t of topics) ctx.client.topics.add(t);
-    if (events?.length) ctx.client.deliver(events);
-    return { replayed: events !== null, seq: ctx.hub.lastSeq };
-  },
-  "kv.get": (ctx, a) => ({ key: a.key, value: needKv(ctx).get(a.key) ?? null }),
-  "kv.set": (ctx, a) => {
-    needKv(ctx).set(a.key, a.value);
-    return { key: a.key };
-  },
-  "server.info": (ctx) => ({
-    version: ctx.version,
-    home: ctx.home,
-    store: ctx.store.health,
-    clients: ctx.hub.clientCount,
-    pid: Deno.pid,
-  }),
-};
-
-function needKv(ctx: OpContext) {
-  needTasks(ctx);
-  return ctx.store.repos!.kv;
-}
+const HANDLERS: OpHandlers<OpName> = { ...TASK_HANDLERS, ...PROVIDER_HANDLERS };
 
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };
 
-export function runOp(ctx: OpContext, op: string, args: unknown): OpOutcome {
+export async function runOp(ctx: OpContext, op: string, args: unknown): Promise<OpOutcome> {
   if (!isOpName(op)) {
     return { ok: false, error: { code: "unknown_op", message: `unknown op "${op}"` } };
   }
@@ -88,7 +22,7 @@ export function runOp(ctx: OpContext, op: string, args: unknown): OpOutcome {
     return { ok: false, error: { code: "invalid_args", message: problems.join("; ") } };
   }
   try {
-    return { ok: true, result: (HANDLERS[op] as Handler<OpName>)(ctx, args ?? {}) };
+    return { ok: true, result: await (HANDLERS[op] as Handler<OpName>)(ctx, args ?? {}) };
   } catch (e) {
     if (e instanceof OpError) return { ok: false, error: { code: e.code, message: e.message } };
     console.error(`op ${op} failed:`, e);

@@ -1,0 +1,66 @@
+/** Handlers for task, timeline, kv, events and server ops. */
+import { LIMITS, type OpName, type PROVIDER_OP_ARGS, taskTopic } from "../protocol.ts";
+import { OpError } from "../errors.ts";
+import type { OpContext } from "./context.ts";
+import type { TaskService } from "../sessions/task_service.ts";
+import type { OpHandlers } from "./types.ts";
+
+type TaskOpName = Exclude<OpName, keyof typeof PROVIDER_OP_ARGS>;
+
+export function needTasks(ctx: OpContext): TaskService {
+  if (!ctx.tasks) {
+    throw new OpError(
+      "store_unavailable",
+      `the database could not be opened (${ctx.store.health.error}); it was left untouched`,
+    );
+  }
+  return ctx.tasks;
+}
+
+export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
+  "tasks.list": (ctx) => ({ tasks: needTasks(ctx).list(), seq: ctx.hub.lastSeq }),
+  "tasks.create": (ctx, a) => needTasks(ctx).create(a),
+  "tasks.rename": (ctx, a) => ({ task: needTasks(ctx).rename(a.id, a.title) }),
+  "tasks.pin": (ctx, a) => ({ task: needTasks(ctx).pin(a.id, a.pinned) }),
+  "tasks.delete": (ctx, a) => {
+    needTasks(ctx).delete(a.id);
+    return { id: a.id };
+  },
+  "tasks.markRead": (ctx, a) => ({ task: needTasks(ctx).markRead(a.id) }),
+  "task.subscribe": (ctx, a) => {
+    // Snapshot and subscription happen in the same tick: no event can fall between.
+    const snap = needTasks(ctx).snapshot(a.id, LIMITS.entryPage);
+    ctx.client.topics.add(taskTopic(a.id));
+    return { ...snap, seq: ctx.hub.lastSeq };
+  },
+  "task.unsubscribe": (ctx, a) => {
+    ctx.client.topics.delete(taskTopic(a.id));
+    return { id: a.id };
+  },
+  "task.send": (ctx, a) => ({ entry: needTasks(ctx).send(a.id, a.text) }),
+  "events.resume": (ctx, a) => {
+    const topics = new Set<string>(a.topics);
+    topics.add("tasks");
+    const events = ctx.hub.replay(a.epoch, a.afterSeq, topics);
+    for (const t of topics) ctx.client.topics.add(t);
+    if (events?.length) ctx.client.deliver(events);
+    return { replayed: events !== null, seq: ctx.hub.lastSeq };
+  },
+  "kv.get": (ctx, a) => ({ key: a.key, value: needKv(ctx).get(a.key) ?? null }),
+  "kv.set": (ctx, a) => {
+    needKv(ctx).set(a.key, a.value);
+    return { key: a.key };
+  },
+  "server.info": (ctx) => ({
+    version: ctx.version,
+    home: ctx.home,
+    store: ctx.store.health,
+    clients: ctx.hub.clientCount,
+    pid: Deno.pid,
+  }),
+};
+
+function needKv(ctx: OpContext) {
+  needTasks(ctx);
+  return ctx.store.repos!.kv;
+}

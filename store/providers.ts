@@ -1,0 +1,82 @@
+/**
+ * Model providers (SPEC §2.3): stored in the database (owner-only file), never in
+ * browser storage. API keys are returned in full only to server code; everything
+ * sent to clients goes through `maskKey`.
+ */
+import type { DatabaseSync } from "node:sqlite";
+import type { ApiFormat, ModelInfo, ProviderConfig } from "../server/providers/types.ts";
+
+interface ProviderRow {
+  id: string;
+  name: string;
+  format: string;
+  base_url: string;
+  api_key: string;
+  enabled: number;
+  models: string;
+  sort: number;
+}
+
+const toConfig = (r: ProviderRow): ProviderConfig => ({
+  id: r.id,
+  name: r.name,
+  format: r.format as ApiFormat,
+  baseUrl: r.base_url,
+  apiKey: r.api_key,
+  enabled: r.enabled === 1,
+  models: JSON.parse(r.models) as ModelInfo[],
+});
+
+/** `sk-…abcd`: enough to recognise a key, never enough to use it. */
+export function maskKey(key: string): string {
+  if (!key) return "";
+  if (key.length <= 8) return "••••";
+  return `${key.slice(0, 3)}…${key.slice(-4)}`;
+}
+
+export class ProviderRepo {
+  constructor(private db: DatabaseSync, private now: () => number = Date.now) {}
+
+  list(): ProviderConfig[] {
+    const rows = this.db.prepare("SELECT * FROM provider ORDER BY sort, created_at").all();
+    return (rows as unknown as ProviderRow[]).map(toConfig);
+  }
+
+  get(id: string): ProviderConfig | null {
+    const row = this.db.prepare("SELECT * FROM provider WHERE id = ?").get(id) as
+      | ProviderRow
+      | undefined;
+    return row ? toConfig(row) : null;
+  }
+
+  /** Inserts or replaces a provider (new ones go last). */
+  put(p: ProviderConfig): ProviderConfig {
+    const at = this.now();
+    const sort = (this.db.prepare("SELECT COALESCE(MAX(sort), 0) + 1 AS s FROM provider").get() as {
+      s: number;
+    }).s;
+    this.db.prepare(
+      `INSERT INTO provider (id, name, format, base_url, api_key, enabled, models, sort, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET name = excluded.name, format = excluded.format,
+         base_url = excluded.base_url, api_key = excluded.api_key, enabled = excluded.enabled,
+         models = excluded.models, updated_at = excluded.updated_at`,
+    ).run(
+      p.id,
+      p.name,
+      p.format,
+      p.baseUrl,
+      p.apiKey,
+      p.enabled ? 1 : 0,
+      JSON.stringify(p.models),
+      sort,
+      at,
+      at,
+    );
+    return this.get(p.id)!;
+  }
+
+  delete(id: string): boolean {
+    return this.db.prepare("DELETE FROM provider WHERE id = ?").run(id).changes > 0;
+  }
+}
