@@ -2,14 +2,13 @@
  * Composition root: data dir, store, auth, event hub, task service and the HTTP
  * server. `startApp` returns once the server listens.
  */
-import { dbPath, ensureHome, instancePath } from "./home.ts";
-import { Store } from "../store/store.ts";
-import { makeIdGenerator } from "../store/ids.ts";
+import { ensureHome, instancePath } from "./home.ts";
+import { createServices } from "./services.ts";
+import type { EventHub } from "./sessions/hub.ts";
+import type { RunManager } from "./sessions/runs.ts";
 import { Auth } from "./http/auth.ts";
 import { Lockout } from "./http/lockout.ts";
 import { makeHandler } from "./http/routes.ts";
-import { EventHub } from "./sessions/hub.ts";
-import { TaskService } from "./sessions/task_service.ts";
 import { VERSION } from "./version.ts";
 import type { StoreHealth } from "./protocol.ts";
 
@@ -33,6 +32,7 @@ export interface RunningApp {
   store: StoreHealth;
   auth: Auth;
   hub: EventHub;
+  runs: RunManager | null;
   close(): Promise<void>;
 }
 
@@ -45,25 +45,19 @@ function displayHost(host: string): string {
 export async function startApp(opts: AppOptions): Promise<RunningApp> {
   const now = opts.now ?? Date.now;
   await ensureHome(opts.home);
-  const store = new Store(dbPath(opts.home), now);
+  const services = createServices({ home: opts.home, now });
+  const { store, hub, runs } = services;
   if (!store.health.ok) {
     console.error(
       `ReinAgent: database problem: ${store.health.error}\n  file: ${store.health.path} (left untouched)`,
     );
   }
-  const hub = new EventHub();
-  const tasks = store.repos ? new TaskService(store.repos, hub, makeIdGenerator(now)) : null;
-  store.repos?.entries.stopLeftovers();
 
   const auth = await Auth.load(opts.home);
   const host = opts.host ?? "127.0.0.1";
   let port = 0;
   const handler = makeHandler({
-    version: VERSION,
-    home: opts.home,
-    store,
-    hub,
-    tasks,
+    ...services,
     auth,
     lockout: new Lockout(now),
     port: () => port,
@@ -96,7 +90,9 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
     store: store.health,
     auth,
     hub,
+    runs,
     async close() {
+      await runs?.stopAll();
       hub.close();
       await server.shutdown();
       store.close();

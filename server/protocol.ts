@@ -11,7 +11,7 @@
  * - server → client `{t:"hello", epoch, seq, version}` once, right after connecting.
  */
 
-import { arr, bool, int, json, nullable, obj, type Schema, str } from "./schema.ts";
+import { arr, bool, int, json, nullable, obj, oneOf, type Schema, str } from "./schema.ts";
 import { PROVIDER_OP_ARGS, type ProviderOpResults } from "./protocol_providers.ts";
 
 export * from "./protocol_providers.ts";
@@ -33,6 +33,35 @@ export const LIMITS = {
 } as const;
 
 // ---------- domain shapes ----------
+
+import { APPROVAL_MODES, type ApprovalMode, type Effort, EFFORT_LEVELS } from "./constants.ts";
+export { APPROVAL_MODES, EFFORT_LEVELS };
+export type { ApprovalMode, Effort };
+
+export interface ModelRef {
+  providerId: string;
+  modelId: string;
+}
+
+/** Per-task choices (SPEC §3.5); null = use the system default. */
+export interface TaskSettings {
+  model: ModelRef | null;
+  effort: Effort | null;
+  approval: ApprovalMode | null;
+  /** Set once the user renamed the task: automatic titles no longer apply. */
+  titleLocked?: boolean;
+}
+
+/** A live agent run of a task (absent when idle). */
+export interface RunState {
+  startedAt: number;
+  step: number;
+  phase: "model" | "tools";
+  /** Shown as "Reconnecting… n/10 · error" while a request is being retried. */
+  retry:
+    | { attempt: number; max: number; delayMs: number; message: string; category: string }
+    | null;
+}
 
 export type EntryRole = "user" | "assistant" | "tool" | "system" | "compact" | "error";
 export type EntryStatus = "done" | "streaming" | "stopped" | "error";
@@ -70,6 +99,7 @@ export interface TaskSummary {
   createdAt: number;
   updatedAt: number;
   entryCount: number;
+  settings: TaskSettings;
 }
 
 /** Health of the persistent store, shown as a banner when not ok. */
@@ -88,6 +118,8 @@ export const ERROR_CODES = [
   "not_found",
   "too_large",
   "store_unavailable", // the database could not be opened; nothing is written
+  "busy", // the task is running
+  "upstream", // a provider or remote service failed (message has the real error)
   "internal",
 ] as const;
 export type ErrorCode = typeof ERROR_CODES[number];
@@ -133,7 +165,11 @@ export type TasksEvent =
 
 /** Topic `task:<id>`: a task's timeline changed. */
 export type TaskEvent =
+  /** Insert or replace a whole entry (by id; ordered by pos). */
   | { kind: "entry"; entry: Entry }
+  /** Append streamed text to part `index` of an entry (creating the part if new). */
+  | { kind: "delta"; entryId: string; index: number; type: "text" | "thinking"; text: string }
+  | { kind: "run"; run: RunState | null }
   | { kind: "deleted" };
 
 export const taskTopic = (id: string): string => `task:${id}`;
@@ -145,13 +181,27 @@ const title = str({ min: 1, max: LIMITS.titleChars });
 const text = str({ min: 1, max: LIMITS.messageChars });
 const path = str({ min: 1, max: LIMITS.pathChars });
 /** Clients may only touch UI preferences; server-owned settings have their own ops. */
+const modelRef = obj({
+  providerId: str({ min: 1, max: 64 }),
+  modelId: str({ min: 1, max: 200 }),
+});
+const options = obj({
+  "model?": nullable(modelRef),
+  "effort?": nullable(oneOf(EFFORT_LEVELS)),
+  "approval?": nullable(oneOf(APPROVAL_MODES)),
+});
 const kvKey = str({ min: 4, max: LIMITS.kvKeyChars, pattern: /^ui\.[a-z0-9_.:-]+$/ });
 
 /** Argument schema of every op. An op missing here is rejected as `unknown_op`. */
 export const OP_ARGS = {
   "tasks.list": obj({}),
   /** Creates a task; with `message` the first user entry is appended atomically. */
-  "tasks.create": obj({ "title?": title, "projectPath?": nullable(path), "message?": text }),
+  "tasks.create": obj({
+    "title?": title,
+    "projectPath?": nullable(path),
+    "message?": text,
+    "options?": options,
+  }),
   "tasks.rename": obj({ id: taskId, title }),
   "tasks.pin": obj({ id: taskId, pinned: bool }),
   "tasks.delete": obj({ id: taskId }),
@@ -159,7 +209,18 @@ export const OP_ARGS = {
   /** Snapshot of a task (latest entries) and live `task:<id>` events from then on. */
   "task.subscribe": obj({ id: taskId }),
   "task.unsubscribe": obj({ id: taskId }),
+  /** Appends a user message and starts the agent. */
   "task.send": obj({ id: taskId, text }),
+  /** Aborts the running turn (provider stream, tools) within 1 s. */
+  "task.stop": obj({ id: taskId }),
+  /** Runs the agent again on the current history (after max steps, an error, a stop). */
+  "task.continue": obj({ id: taskId }),
+  "task.setOptions": obj({
+    id: taskId,
+    "model?": nullable(modelRef),
+    "effort?": nullable(oneOf(EFFORT_LEVELS)),
+    "approval?": nullable(oneOf(APPROVAL_MODES)),
+  }),
   /**
    * Replays events missed since `afterSeq` of server `epoch` for the given topics.
    * `replayed: false` means the gap is unknown and the client must re-fetch snapshots.
@@ -185,9 +246,18 @@ export interface OpResults extends ProviderOpResults {
   "tasks.pin": { task: TaskSummary };
   "tasks.delete": { id: string };
   "tasks.markRead": { task: TaskSummary };
-  "task.subscribe": { task: TaskSummary; entries: Entry[]; total: number; seq: number };
+  "task.subscribe": {
+    task: TaskSummary;
+    entries: Entry[];
+    total: number;
+    seq: number;
+    run: RunState | null;
+  };
   "task.unsubscribe": { id: string };
   "task.send": { entry: Entry };
+  "task.stop": { id: string; stopped: boolean };
+  "task.continue": { id: string };
+  "task.setOptions": { task: TaskSummary };
   "events.resume": { replayed: boolean; seq: number };
   "kv.get": { key: string; value: unknown };
   "kv.set": { key: string };

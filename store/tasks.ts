@@ -1,6 +1,6 @@
 /** Task rows (one conversation each). All task SQL lives here. */
 import type { DatabaseSync } from "node:sqlite";
-import type { TaskStatus, TaskSummary } from "../server/protocol.ts";
+import type { TaskSettings, TaskStatus, TaskSummary } from "../server/protocol.ts";
 
 interface TaskRow {
   id: string;
@@ -12,10 +12,13 @@ interface TaskRow {
   created_at: number;
   updated_at: number;
   entry_count: number;
+  settings: string;
 }
 
+const DEFAULT_SETTINGS: TaskSettings = { model: null, effort: null, approval: null };
+
 const SELECT = `SELECT t.id, t.title, t.project_path, t.pinned, t.status, t.unread, t.created_at,
-  t.updated_at, (SELECT count(*) FROM message m WHERE m.task_id = t.id) AS entry_count FROM task t`;
+  t.updated_at, t.settings, (SELECT count(*) FROM message m WHERE m.task_id = t.id) AS entry_count FROM task t`;
 
 const toSummary = (r: TaskRow): TaskSummary => ({
   id: r.id,
@@ -27,16 +30,19 @@ const toSummary = (r: TaskRow): TaskSummary => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   entryCount: r.entry_count,
+  settings: { ...DEFAULT_SETTINGS, ...JSON.parse(r.settings) },
 });
 
 export class TaskRepo {
   constructor(private db: DatabaseSync, private now: () => number = Date.now) {}
 
-  create(t: { id: string; title: string; projectPath: string | null }): TaskSummary {
+  create(
+    t: { id: string; title: string; projectPath: string | null; settings?: TaskSettings },
+  ): TaskSummary {
     const at = this.now();
     this.db.prepare(
-      "INSERT INTO task (id, title, project_path, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
-    ).run(t.id, t.title, t.projectPath, at, at);
+      "INSERT INTO task (id, title, project_path, settings, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+    ).run(t.id, t.title, t.projectPath, JSON.stringify(t.settings ?? DEFAULT_SETTINGS), at, at);
     return this.get(t.id)!;
   }
 
@@ -64,6 +70,19 @@ export class TaskRepo {
   /** Pinning does not change updated_at: order within a group stays stable. */
   pin(id: string, pinned: boolean): TaskSummary | null {
     return this.update(id, "pinned = ?", pinned ? 1 : 0);
+  }
+
+  setSettings(id: string, settings: TaskSettings): TaskSummary | null {
+    return this.update(id, "settings = ?", JSON.stringify(settings));
+  }
+
+  /** Tasks whose status says a run was active: reset after a restart. */
+  resetStatuses(): string[] {
+    const rows = this.db.prepare("SELECT id FROM task WHERE status != 'idle' AND status != 'error'")
+      .all() as { id: string }[];
+    this.db.prepare("UPDATE task SET status = 'idle' WHERE status != 'idle' AND status != 'error'")
+      .run();
+    return rows.map((r) => r.id);
   }
 
   markRead(id: string): TaskSummary | null {

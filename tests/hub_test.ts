@@ -7,7 +7,7 @@ function client(topics: string[]): HubClient & { got: EvtMsg[] } {
   return { id: "c", topics: new Set(topics), got, deliver: (e) => got.push(...e) };
 }
 
-Deno.test("hub: coalesces queued events by key, keeps order, numbers seq", () => {
+Deno.test("hub: coalesces a topic's latest queued event by key, keeps order, numbers seq", () => {
   const hub = new EventHub(1000);
   const c = client(["a", "b"]);
   const other = client(["z"]);
@@ -15,7 +15,7 @@ Deno.test("hub: coalesces queued events by key, keeps order, numbers seq", () =>
   hub.add(other);
   hub.publish("a", 1, "k");
   hub.publish("b", 2);
-  hub.publish("a", 3, "k"); // replaces the first in place
+  hub.publish("a", 3, "k"); // the latest of topic a has key k: replaced
   hub.flush();
   assertEquals(c.got.map((e) => [e.topic, e.seq, e.data]), [["a", 1, 3], ["b", 2, 2]]);
   assertEquals(other.got, []);
@@ -23,6 +23,19 @@ Deno.test("hub: coalesces queued events by key, keeps order, numbers seq", () =>
   hub.flush();
   assertEquals(c.got.at(-1)?.data, 4);
   assertEquals(hub.lastSeq, 3);
+});
+
+Deno.test("hub: merge concatenates deltas; another event of the topic ends the run", () => {
+  const hub = new EventHub(1000);
+  const c = client(["t"]);
+  hub.add(c);
+  const cat = (a: unknown, b: unknown) => String(a) + String(b);
+  hub.publish("t", "he", "d", cat);
+  hub.publish("t", "llo", "d", cat);
+  hub.publish("t", "FULL", "e");
+  hub.publish("t", "!", "d", cat); // must come after FULL, not merge into "hello"
+  hub.flush();
+  assertEquals(c.got.map((e) => e.data), ["hello", "FULL", "!"]);
 });
 
 Deno.test("hub: flushes by itself after the interval", async () => {

@@ -3,22 +3,12 @@ import { LIMITS, OP_ARGS, parseRequest, validateArgs } from "../server/protocol.
 import { runOp } from "../server/ops/dispatch.ts";
 import { Store } from "../store/store.ts";
 import { EventHub, type HubClient } from "../server/sessions/hub.ts";
-import { TaskService } from "../server/sessions/task_service.ts";
-import { makeIdGenerator } from "../store/ids.ts";
+import { createServices } from "../server/services.ts";
 import type { OpContext } from "../server/ops/context.ts";
 
 async function context(): Promise<OpContext> {
-  const store = new Store(`${await Deno.makeTempDir()}/p.db`);
-  const hub = new EventHub(1);
   const client: HubClient = { id: "c", topics: new Set(["tasks"]), deliver: () => {} };
-  return {
-    version: "t",
-    home: "/h",
-    store,
-    hub,
-    tasks: new TaskService(store.repos!, hub, makeIdGenerator()),
-    client,
-  };
+  return { ...createServices({ home: await Deno.makeTempDir(), flushMs: 1 }), client };
 }
 
 Deno.test("parseRequest: malformed frames get typed errors", () => {
@@ -120,6 +110,7 @@ Deno.test("runOp: an unavailable store answers store_unavailable", async () => {
     store,
     hub: new EventHub(),
     tasks: null,
+    runs: null,
     client: { id: "c", topics: new Set(), deliver: () => {} },
   };
   for (

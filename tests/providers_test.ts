@@ -243,13 +243,16 @@ for (const format of FORMATS) {
       const ac = new AbortController();
       const t0 = performance.now();
       let n = 0;
+      let caught: unknown = null;
       try {
         for await (const e of adapter.stream(request(format, mock.base, model), ac.signal)) {
           if (e.type === "text" && ++n === 3) ac.abort();
         }
       } catch (e) {
-        assertEquals((e as ProviderError).info?.category, "aborted");
+        caught = e;
       }
+      // A stop must surface as "aborted", never as a normal (truncated) answer.
+      assertEquals((caught as ProviderError)?.info?.category, "aborted");
       assert(performance.now() - t0 < 1000, "stopped within 1 s");
     }));
 }

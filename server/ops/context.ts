@@ -2,6 +2,7 @@
 import type { Store } from "../../store/store.ts";
 import type { EventHub, HubClient } from "../sessions/hub.ts";
 import type { TaskService } from "../sessions/task_service.ts";
+import type { RunManager } from "../sessions/runs.ts";
 
 export interface ServerDeps {
   version: string;
@@ -10,6 +11,8 @@ export interface ServerDeps {
   hub: EventHub;
   /** Null when the store is unavailable. */
   tasks: TaskService | null;
+  /** Null when the store is unavailable. */
+  runs: RunManager | null;
 }
 
 export interface OpContext extends ServerDeps {

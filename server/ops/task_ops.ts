@@ -4,6 +4,7 @@ import { OpError } from "../errors.ts";
 import type { OpContext } from "./context.ts";
 import type { TaskService } from "../sessions/task_service.ts";
 import type { OpHandlers } from "./types.ts";
+import type { RunManager } from "../sessions/runs.ts";
 
 type TaskOpName = Exclude<OpName, keyof typeof PROVIDER_OP_ARGS>;
 
@@ -17,12 +18,27 @@ export function needTasks(ctx: OpContext): TaskService {
   return ctx.tasks;
 }
 
+function needRuns(ctx: OpContext): RunManager {
+  needTasks(ctx);
+  return ctx.runs!;
+}
+
+/** Starts a run in the background; its failures land in the timeline, not here. */
+function startRun(ctx: OpContext, id: string): void {
+  needRuns(ctx).start(id).catch((e) => console.error(`run ${id}:`, e));
+}
+
 export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
   "tasks.list": (ctx) => ({ tasks: needTasks(ctx).list(), seq: ctx.hub.lastSeq }),
-  "tasks.create": (ctx, a) => needTasks(ctx).create(a),
+  "tasks.create": (ctx, a) => {
+    const out = needTasks(ctx).create(a);
+    if (out.entry) startRun(ctx, out.task.id);
+    return out;
+  },
   "tasks.rename": (ctx, a) => ({ task: needTasks(ctx).rename(a.id, a.title) }),
   "tasks.pin": (ctx, a) => ({ task: needTasks(ctx).pin(a.id, a.pinned) }),
-  "tasks.delete": (ctx, a) => {
+  "tasks.delete": async (ctx, a) => {
+    await needRuns(ctx).stop(a.id); // never write into a task that is gone
     needTasks(ctx).delete(a.id);
     return { id: a.id };
   },
@@ -31,13 +47,31 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
     // Snapshot and subscription happen in the same tick: no event can fall between.
     const snap = needTasks(ctx).snapshot(a.id, LIMITS.entryPage);
     ctx.client.topics.add(taskTopic(a.id));
-    return { ...snap, seq: ctx.hub.lastSeq };
+    return { ...snap, seq: ctx.hub.lastSeq, run: needRuns(ctx).state(a.id) };
   },
   "task.unsubscribe": (ctx, a) => {
     ctx.client.topics.delete(taskTopic(a.id));
     return { id: a.id };
   },
-  "task.send": (ctx, a) => ({ entry: needTasks(ctx).send(a.id, a.text) }),
+  "task.send": (ctx, a) => {
+    if (needRuns(ctx).isRunning(a.id)) {
+      throw new OpError("busy", "the task is running; wait for it or stop it");
+    }
+    const entry = needTasks(ctx).send(a.id, a.text);
+    startRun(ctx, a.id);
+    return { entry };
+  },
+  "task.stop": async (ctx, a) => {
+    needTasks(ctx).get(a.id);
+    return { id: a.id, stopped: await needRuns(ctx).stop(a.id) };
+  },
+  "task.continue": (ctx, a) => {
+    needTasks(ctx).get(a.id);
+    if (needRuns(ctx).isRunning(a.id)) throw new OpError("busy", "the task is already running");
+    startRun(ctx, a.id);
+    return { id: a.id };
+  },
+  "task.setOptions": (ctx, a) => ({ task: needTasks(ctx).setOptions(a.id, a) }),
   "events.resume": (ctx, a) => {
     const topics = new Set<string>(a.topics);
     topics.add("tasks");

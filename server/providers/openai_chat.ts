@@ -5,6 +5,7 @@ import { openaiEffort } from "./effort.ts";
 import { ThinkTagSplitter } from "./think_tags.ts";
 import { finishCall, type PendingCall } from "./tool_args.ts";
 import { fromSdkError } from "./openai_errors.ts";
+import { abortedError } from "./errors.ts";
 import { v1 } from "./urls.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -142,6 +143,7 @@ export const openaiChat: Adapter = {
     } catch (e) {
       throw fromSdkError(e, url, signal);
     }
+    if (signal.aborted) throw abortedError(); // the SDK's stream may end quietly on abort
     for (const piece of think.end()) {
       yield piece.type === "text"
         ? { type: "text", delta: piece.delta }

@@ -5,7 +5,7 @@ import { openaiEffort } from "./effort.ts";
 import { finishCall, type PendingCall } from "./tool_args.ts";
 import { fromSdkError } from "./openai_errors.ts";
 import { usageFromOpenAI } from "./openai_chat.ts";
-import { ProviderError } from "./errors.ts";
+import { abortedError, ProviderError } from "./errors.ts";
 import { v1 } from "./urls.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -142,6 +142,7 @@ export const openaiResponses: Adapter = {
     } catch (e) {
       throw fromSdkError(e, url, signal);
     }
+    if (signal.aborted) throw abortedError(); // the SDK's stream may end quietly on abort
     for (const c of calls.values()) yield finishCall(c); // calls whose done event never came
     yield {
       type: "stop",

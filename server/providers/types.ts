@@ -12,8 +12,9 @@ export const API_FORMATS = [
 ] as const;
 export type ApiFormat = typeof API_FORMATS[number] | "demo";
 
-export const EFFORT_LEVELS = ["off", "default", "low", "medium", "high", "xhigh", "max"] as const;
-export type Effort = typeof EFFORT_LEVELS[number];
+import type { Effort } from "../constants.ts";
+export { EFFORT_LEVELS } from "../constants.ts";
+export type { Effort } from "../constants.ts";
 
 /** What we know about a model. `null` = unknown (never guessed). */
 export interface ModelInfo {

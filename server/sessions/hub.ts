@@ -1,7 +1,8 @@
 /**
  * Event fan-out to connected clients. Events are queued and flushed every
- * `flushMs` (coalescing: a queued event with the same `coalesceKey` is replaced in
- * place, so a burst of updates to one entry costs one frame per client). Each
+ * `flushMs`. Coalescing: when the latest queued event of a topic has the same
+ * `coalesceKey`, the new one replaces it (or is merged into it), so a burst of updates
+ * to one entry costs one frame per client while the order within a topic is kept. Each
  * flushed event gets the next `seq`; the last `ringSize` events are kept so a client
  * that reconnects can ask for everything after the seq it saw.
  */
@@ -20,12 +21,15 @@ interface Pending {
   coalesceKey?: string;
 }
 
+/** Combines a queued event's data with a newer one (e.g. concatenating text deltas). */
+export type Merge = (older: unknown, newer: unknown) => unknown;
+
 export class EventHub {
   readonly epoch: string = crypto.randomUUID();
   private seq = 0;
   private ring: EvtMsg[] = [];
   private queue: Pending[] = [];
-  private byKey = new Map<string, Pending>();
+  private lastOfTopic = new Map<string, Pending>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private clients = new Set<HubClient>();
 
@@ -47,18 +51,19 @@ export class EventHub {
     this.clients.delete(client);
   }
 
-  /** Queues an event for `topic`; with `coalesceKey`, a still-queued twin is replaced. */
-  publish(topic: string, data: unknown, coalesceKey?: string): void {
-    if (coalesceKey) {
-      const twin = this.byKey.get(coalesceKey);
-      if (twin) {
-        twin.data = data;
-        return;
-      }
+  /**
+   * Queues an event for `topic`. With `coalesceKey`, it replaces (or, with `merge`,
+   * merges into) the topic's latest queued event when that has the same key.
+   */
+  publish(topic: string, data: unknown, coalesceKey?: string, merge?: Merge): void {
+    const last = this.lastOfTopic.get(topic);
+    if (coalesceKey && last?.coalesceKey === coalesceKey) {
+      last.data = merge ? merge(last.data, data) : data;
+      return;
     }
     const p: Pending = { topic, data, coalesceKey };
     this.queue.push(p);
-    if (coalesceKey) this.byKey.set(coalesceKey, p);
+    this.lastOfTopic.set(topic, p);
     this.timer ??= setTimeout(() => this.flush(), this.flushMs);
   }
 
@@ -74,7 +79,7 @@ export class EventHub {
       data: p.data,
     }));
     this.queue = [];
-    this.byKey.clear();
+    this.lastOfTopic.clear();
     this.ring.push(...batch);
     if (this.ring.length > this.ringSize) this.ring.splice(0, this.ring.length - this.ringSize);
     for (const c of this.clients) {

@@ -2,7 +2,7 @@
  * Task lifecycle and timeline writes. The one place that changes tasks, so every
  * change is persisted first and then published to the clients.
  */
-import type { Entry, TaskSummary } from "../protocol.ts";
+import type { Entry, TaskSettings, TaskSummary } from "../protocol.ts";
 import { taskTopic } from "../protocol.ts";
 import type { Repos } from "../../store/store.ts";
 import type { IdFn } from "../../store/ids.ts";
@@ -29,14 +29,31 @@ export class TaskService {
     return t;
   }
 
-  create(args: { title?: string; projectPath?: string | null; message?: string }): {
+  create(
+    args: {
+      title?: string;
+      projectPath?: string | null;
+      message?: string;
+      options?: Partial<TaskSettings>;
+    },
+  ): {
     task: TaskSummary;
     entry: Entry | null;
   } {
     const { tasks, entries } = this.repos;
     const title = args.title ?? (args.message ? quickTitle(args.message) : "New task");
     const out = entries.tx(() => {
-      const t = tasks.create({ id: this.newId("t"), title, projectPath: args.projectPath ?? null });
+      const t = tasks.create({
+        id: this.newId("t"),
+        title,
+        projectPath: args.projectPath ?? null,
+        settings: {
+          model: args.options?.model ?? null,
+          effort: args.options?.effort ?? null,
+          approval: args.options?.approval ?? null,
+          ...(args.title ? { titleLocked: true } : {}),
+        },
+      });
       const entry = args.message ? this.appendUser(t.id, args.message) : null;
       return { task: tasks.get(t.id)!, entry };
     });
@@ -45,8 +62,29 @@ export class TaskService {
     return out;
   }
 
+  /** A user rename also stops automatic titles for this task. */
   rename(id: string, title: string): TaskSummary {
+    const t = this.get(id);
+    this.repos.tasks.setSettings(id, { ...t.settings, titleLocked: true });
     return this.changed(this.repos.tasks.rename(id, title.trim() || title), id);
+  }
+
+  /** Per-task model/effort/approval (null = system default). Never touches defaults. */
+  setOptions(
+    id: string,
+    o: Partial<Pick<TaskSettings, "model" | "effort" | "approval">>,
+  ): TaskSummary {
+    const t = this.get(id);
+    const next: TaskSettings = { ...t.settings };
+    if (o.model !== undefined) next.model = o.model;
+    if (o.effort !== undefined) next.effort = o.effort;
+    if (o.approval !== undefined) next.approval = o.approval;
+    return this.changed(this.repos.tasks.setSettings(id, next), id);
+  }
+
+  /** Publishes a task changed elsewhere (runs, titles). */
+  publish(task: TaskSummary): void {
+    this.publishTask(task);
   }
 
   pin(id: string, pinned: boolean): TaskSummary {

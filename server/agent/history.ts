@@ -1,0 +1,85 @@
+/**
+ * Turns stored timeline entries into the model's conversation, with orphan
+ * protection (SPEC §4.8): tool results whose call is missing are dropped, and tool
+ * calls without a result get a synthetic "interrupted" result.
+ */
+import type { Entry } from "../protocol.ts";
+import type { LlmMessage, TextBlock, ThinkingBlock, ToolCallBlock } from "../providers/types.ts";
+
+export const INTERRUPTED =
+  "The tool call was interrupted before it produced a result (the run was stopped or the app restarted).";
+
+type AssistantMessage = Extract<LlmMessage, { role: "assistant" }>;
+
+/** An assistant entry as a model message (null when it has no content). */
+export function assistantMessage(e: Entry): AssistantMessage | null {
+  const content: (TextBlock | ThinkingBlock | ToolCallBlock)[] = [];
+  for (const p of e.parts) {
+    if (p.type === "text" && p.text) content.push({ type: "text", text: p.text });
+    else if (p.type === "thinking" && p.text) {
+      const signature = p.data?.signature as string | undefined;
+      content.push({ type: "thinking", text: p.text, ...(signature ? { signature } : {}) });
+    } else if (p.type === "tool_call" && p.data) {
+      content.push({
+        type: "tool_call",
+        id: String(p.data.id),
+        name: String(p.data.name),
+        args: (p.data.args ?? {}) as Record<string, unknown>,
+        ...(p.data.providerData
+          ? { providerData: p.data.providerData as Record<string, unknown> }
+          : {}),
+      });
+    }
+  }
+  return content.length ? { role: "assistant", content } : null;
+}
+
+export function toConversation(entries: Entry[]): LlmMessage[] {
+  const out: LlmMessage[] = [];
+  /** Calls of the latest assistant message still waiting for a result. */
+  let open = new Map<string, string>();
+  const closeOpen = () => {
+    for (const [id, name] of open) {
+      out.push({ role: "tool", toolCallId: id, name, content: INTERRUPTED, isError: true });
+    }
+    open = new Map();
+  };
+  const known = new Set<string>();
+  for (const e of entries) {
+    if (e.role === "user") {
+      closeOpen();
+      const content = e.parts.filter((p) => p.type === "text" && p.text).map((p) => ({
+        type: "text" as const,
+        text: p.text!,
+      }));
+      if (content.length) out.push({ role: "user", content });
+    } else if (e.role === "assistant") {
+      closeOpen();
+      const m = assistantMessage(e);
+      if (!m) continue;
+      out.push(m);
+      for (const b of m.content) {
+        if (b.type === "tool_call") {
+          open.set(b.id, b.name);
+          known.add(b.id);
+        }
+      }
+    } else if (e.role === "tool") {
+      for (const p of e.parts) {
+        if (p.type !== "tool_result" || !p.data) continue;
+        const id = String(p.data.toolCallId);
+        if (!known.has(id) || !open.has(id)) continue; // orphan or duplicate: never sent
+        open.delete(id);
+        out.push({
+          role: "tool",
+          toolCallId: id,
+          name: String(p.data.name),
+          content: p.text ?? "",
+          isError: p.data.isError === true,
+        });
+      }
+    }
+  }
+  closeOpen();
+  return out;
+}

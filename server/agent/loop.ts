@@ -1,0 +1,206 @@
+/**
+ * The agent loop (SPEC §4.1): send the context, stream the assistant, run its tool
+ * calls (consecutive read-only calls concurrently, others one by one), append the
+ * results, repeat — until no tool calls, the step budget, a stop, or an error.
+ */
+import type { Adapter, LlmMessage, StopReason, StreamRequest, Usage } from "../providers/types.ts";
+import { type RetryNotice, withRetry } from "../providers/retry.ts";
+import { abortedError, ProviderError, type ProviderErrorInfo } from "../providers/errors.ts";
+import type { ToolRegistry } from "../../tools/registry.ts";
+import type { ToolResult } from "../../tools/types.ts";
+import type { TimelineWriter } from "./timeline_writer.ts";
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  argsError?: string;
+}
+
+/** Decides whether a call may run (approval gate; issue 4). */
+export type Gate = (
+  call: ToolCall,
+  signal: AbortSignal,
+) => Promise<{ allow: true } | { allow: false; reason: string }>;
+
+export interface LoopHost {
+  adapter: Adapter;
+  /** Builds the request for the conversation so far (system prompt, tools, model). */
+  buildRequest(messages: LlmMessage[]): StreamRequest;
+  /** The conversation so far; the loop appends to it. */
+  messages: LlmMessage[];
+  tools: ToolRegistry;
+  workspace: string;
+  maxSteps: number;
+  signal: AbortSignal;
+  writer: TimelineWriter;
+  gate?: Gate;
+  onStep?(step: number, phase: "model" | "tools"): void;
+  onRetry?(notice: RetryNotice | null): void;
+  now?: () => number;
+}
+
+export type LoopOutcome =
+  | { kind: "done"; steps: number }
+  | { kind: "stopped"; steps: number }
+  | { kind: "maxSteps"; steps: number }
+  | { kind: "error"; steps: number; error: ProviderErrorInfo };
+
+const STOPPED_RESULT: ToolResult = {
+  content: "The user stopped the run before this tool call finished.",
+  isError: true,
+};
+
+export async function runLoop(h: LoopHost): Promise<LoopOutcome> {
+  for (let step = 1;; step++) {
+    if (h.signal.aborted) return { kind: "stopped", steps: step - 1 };
+    h.onStep?.(step, "model");
+    const request = h.buildRequest(h.messages);
+    h.writer.beginAssistant({ step, model: `${request.provider.id}/${request.model.id}` });
+    const calls: ToolCall[] = [];
+    const callIds = new Map<number, string>();
+    let stopReason: StopReason | undefined;
+    let usage: Usage | undefined;
+    try {
+      const events = withRetry(
+        () => h.adapter.stream(request, h.signal),
+        h.signal,
+        (n) => h.onRetry?.(n),
+      );
+      let retrying = true;
+      for await (const ev of events) {
+        if (retrying) {
+          h.onRetry?.(null); // content flows: the "Reconnecting…" line goes away
+          retrying = false;
+        }
+        switch (ev.type) {
+          case "text":
+          case "thinking":
+            h.writer.delta(ev.type, ev.delta);
+            break;
+          case "thinking_signature":
+            h.writer.signature(ev.signature);
+            break;
+          case "tool_call_start":
+            callIds.set(ev.index, ev.id);
+            h.writer.toolCallStart(ev.id, ev.name);
+            break;
+          case "tool_call_delta": {
+            const id = callIds.get(ev.index);
+            if (id) h.writer.toolCallDelta(id, ev.delta);
+            break;
+          }
+          case "tool_call":
+            calls.push({ id: ev.id, name: ev.name, args: ev.args, argsError: ev.argsError });
+            h.writer.toolCall(ev);
+            break;
+          case "usage":
+            usage = ev.usage;
+            break;
+          case "stop":
+            stopReason = ev.reason;
+            break;
+        }
+      }
+      // Some SDK streams end quietly when aborted: a stop is a stop, not an answer.
+      if (h.signal.aborted) throw abortedError();
+    } catch (e) {
+      h.onRetry?.(null);
+      if (h.signal.aborted || (e instanceof ProviderError && e.info.category === "aborted")) {
+        const msg = h.writer.endAssistant("stopped", { usage });
+        if (msg) h.messages.push(msg);
+        return { kind: "stopped", steps: step };
+      }
+      const info = e instanceof ProviderError ? e.info : unexpected(e);
+      h.writer.endAssistant("error", { usage, error: info });
+      h.writer.error(info);
+      return { kind: "error", steps: step, error: info };
+    }
+    const msg = h.writer.endAssistant("done", { stopReason, usage });
+    if (msg) h.messages.push(msg);
+    if (calls.length === 0) return { kind: "done", steps: step };
+
+    h.onStep?.(step, "tools");
+    await runCalls(h, calls);
+    if (h.signal.aborted) return { kind: "stopped", steps: step };
+    if (step >= h.maxSteps) {
+      h.writer.annotateLast({ truncatedBy: "maxSteps" });
+      return { kind: "maxSteps", steps: step };
+    }
+  }
+}
+
+function unexpected(e: unknown): ProviderErrorInfo {
+  const message = (e as Error)?.message ?? String(e);
+  return {
+    category: "unknown",
+    message,
+    status: null,
+    url: null,
+    upstream: null,
+    hint: "An unexpected error occurred.",
+    chain: [message],
+  };
+}
+
+/** Runs calls in order; a run of consecutive read-only calls runs concurrently. */
+async function runCalls(h: LoopHost, calls: ToolCall[]): Promise<void> {
+  let i = 0;
+  while (i < calls.length) {
+    const batch = [calls[i]];
+    if (h.tools.get(calls[i].name)?.kind === "read") {
+      while (
+        i + batch.length < calls.length &&
+        h.tools.get(calls[i + batch.length].name)?.kind === "read"
+      ) {
+        batch.push(calls[i + batch.length]);
+      }
+    }
+    const results = await Promise.all(batch.map((c) => runOne(h, c)));
+    batch.forEach((c, k) => {
+      h.writer.toolResult(c, results[k].result, results[k].ms);
+      h.messages.push({
+        role: "tool",
+        toolCallId: c.id,
+        name: c.name,
+        content: results[k].result.content,
+        isError: results[k].result.isError,
+      });
+    });
+    i += batch.length;
+  }
+}
+
+async function runOne(h: LoopHost, call: ToolCall): Promise<{ result: ToolResult; ms: number }> {
+  const now = h.now ?? Date.now;
+  const t0 = now();
+  const done = (result: ToolResult) => ({ result, ms: now() - t0 });
+  if (h.signal.aborted) return done(STOPPED_RESULT);
+  const tool = h.tools.get(call.name);
+  if (!tool) {
+    const names = h.tools.specs().map((s) => s.name).join(", ");
+    return done({
+      content: `Unknown tool "${call.name}". Available tools: ${names}.`,
+      isError: true,
+    });
+  }
+  if (call.argsError) {
+    return done({
+      content: `Invalid arguments for ${call.name}: ${call.argsError}`,
+      isError: true,
+    });
+  }
+  if (h.gate) {
+    const verdict = await h.gate(call, h.signal);
+    if (!verdict.allow) return done({ content: verdict.reason, isError: true });
+  }
+  try {
+    const result = await tool.execute(call.args, { workspace: h.workspace, signal: h.signal });
+    return done(h.signal.aborted && result.isError ? STOPPED_RESULT : result);
+  } catch (e) {
+    return done({
+      content: `${call.name} failed: ${(e as Error)?.message ?? String(e)}`,
+      isError: true,
+    });
+  }
+}

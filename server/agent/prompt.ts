@@ -1,0 +1,83 @@
+/**
+ * Context assembly (SPEC §4.2): a static system prompt (base + environment + mode),
+ * and a per-turn `<system-reminder>` prepended to the first user message (date, goal,
+ * AGENTS.md) so the system prompt stays cacheable.
+ */
+import basePrompt from "./prompts/base.md" with { type: "text" };
+import { join } from "node:path";
+import type { LlmMessage } from "../providers/types.ts";
+
+export const AGENTS_FILES = ["AGENTS.md", ".agents/AGENTS.md", "CLAUDE.md", ".claude/CLAUDE.md"];
+const AGENTS_CAP = 64 * 1024;
+
+export interface PromptEnv {
+  workspace: string;
+  os: string;
+  arch: string;
+  shell: string;
+}
+
+export function environmentOf(workspace: string): PromptEnv {
+  return {
+    workspace,
+    os: Deno.build.os,
+    arch: Deno.build.arch,
+    shell: Deno.env.get("SHELL") ?? (Deno.build.os === "windows" ? "powershell" : "/bin/sh"),
+  };
+}
+
+export function systemPrompt(env: PromptEnv, mode: string): string {
+  const parts = [
+    basePrompt.trim(),
+    `# Environment\n- OS: ${env.os} (${env.arch})\n- Shell: ${env.shell}\n- Workspace root: ${env.workspace}\n- Paths without a leading / are relative to the workspace root.`,
+  ];
+  if (mode === "plan") {
+    parts.push(
+      "# Plan mode\nYou are in plan mode: research with read-only tools only. Do not write files or run commands. " +
+        "When you have a plan, call exit_plan_mode with the full plan for the user to approve.",
+    );
+  }
+  return parts.join("\n\n");
+}
+
+/** The first of AGENTS.md, .agents/AGENTS.md, CLAUDE.md, .claude/CLAUDE.md (64 KB cap). */
+export async function readAgentsFile(
+  workspace: string,
+): Promise<{ path: string; text: string } | null> {
+  for (const name of AGENTS_FILES) {
+    try {
+      const bytes = await Deno.readFile(join(workspace, name));
+      const text = new TextDecoder().decode(bytes.subarray(0, AGENTS_CAP));
+      return {
+        path: name,
+        text: bytes.length > AGENTS_CAP ? `${text}\n…(truncated at 64 KB)` : text,
+      };
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) {
+        return { path: name, text: `(could not read ${name}: ${(e as Error).message})` };
+      }
+    }
+  }
+  return null;
+}
+
+export function reminderBlock(
+  opts: { now: Date; agents: { path: string; text: string } | null; goal?: string | null },
+): string {
+  const lines = [`Current date: ${opts.now.toISOString().slice(0, 10)}`];
+  if (opts.goal) lines.push(`\nGoal of this task (keep working towards it):\n${opts.goal}`);
+  if (opts.agents) {
+    lines.push(`\nProject instructions from ${opts.agents.path}:\n${opts.agents.text}`);
+  }
+  return `<system-reminder>\n${lines.join("\n")}\n</system-reminder>`;
+}
+
+/** Prepends the reminder to the first user message (a copy; the timeline is unchanged). */
+export function withReminder(messages: LlmMessage[], reminder: string): LlmMessage[] {
+  const i = messages.findIndex((m) => m.role === "user");
+  if (i < 0) return messages;
+  const first = messages[i] as Extract<LlmMessage, { role: "user" }>;
+  const copy = [...messages];
+  copy[i] = { role: "user", content: [{ type: "text", text: reminder }, ...first.content] };
+  return copy;
+}

@@ -1,0 +1,236 @@
+/**
+ * Writes one run's output into the task timeline: the streaming assistant entry and
+ * its parts in production order, tool results, errors. Persists incrementally (the
+ * live entry at most every `flushMs`, immediately at each status change) and
+ * publishes small patches (text deltas coalesced by the hub).
+ */
+import type { Entry, Part } from "../protocol.ts";
+import { taskTopic } from "../protocol.ts";
+import type { EntryRepo } from "../../store/entries.ts";
+import type { EventHub } from "../sessions/hub.ts";
+import type { IdFn } from "../../store/ids.ts";
+import type { LlmMessage, StopReason, Usage } from "../providers/types.ts";
+import type { ProviderErrorInfo } from "../providers/errors.ts";
+import type { ToolResult } from "../../tools/types.ts";
+import { assistantMessage } from "./history.ts";
+
+const concatDelta = (a: unknown, b: unknown) => {
+  const x = a as { text: string }, y = b as { text: string };
+  return { ...x, text: x.text + y.text };
+};
+
+export class TimelineWriter {
+  private live: Entry | null = null;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private republish = false;
+
+  constructor(
+    private taskId: string,
+    private entries: EntryRepo,
+    private hub: EventHub,
+    private newId: IdFn,
+    private now: () => number,
+    private flushMs = 250,
+  ) {}
+
+  private get topic() {
+    return taskTopic(this.taskId);
+  }
+
+  private publishEntry(e: Entry): void {
+    this.hub.publish(this.topic, { kind: "entry", entry: structuredClone(e) }, `entry:${e.id}`);
+  }
+
+  /** Starts the assistant entry of one model call. */
+  beginAssistant(meta: Record<string, unknown>): void {
+    this.live = this.entries.append({
+      id: this.newId("m"),
+      taskId: this.taskId,
+      role: "assistant",
+      status: "streaming",
+      parts: [],
+      meta: { ...meta, startedAt: this.now() },
+    });
+    this.publishEntry(this.live);
+  }
+
+  private need(): Entry {
+    if (!this.live) throw new Error("no assistant entry is streaming");
+    return this.live;
+  }
+
+  /** Appends streamed text or thinking; a change of kind starts a new part. */
+  delta(type: "text" | "thinking", text: string): void {
+    const e = this.need();
+    let last = e.parts[e.parts.length - 1];
+    if (last?.type !== type) {
+      this.closeThinking();
+      last = {
+        type,
+        text: "",
+        ...(type === "thinking" ? { data: { startedAt: this.now() } } : {}),
+      };
+      e.parts.push(last);
+    }
+    last.text = (last.text ?? "") + text;
+    this.hub.publish(
+      this.topic,
+      { kind: "delta", entryId: e.id, index: e.parts.length - 1, type, text },
+      `delta:${e.id}:${e.parts.length - 1}`,
+      concatDelta,
+    );
+    this.schedulePersist();
+  }
+
+  /** Marks the end time of a thinking block ("Thought for N s"). */
+  private closeThinking(): void {
+    const last = this.live?.parts[this.live.parts.length - 1];
+    if (last?.type === "thinking" && last.data && last.data.endedAt === undefined) {
+      last.data.endedAt = this.now();
+    }
+  }
+
+  signature(sig: string): void {
+    const thinking = [...this.need().parts].reverse().find((p) => p.type === "thinking");
+    if (thinking) thinking.data = { ...thinking.data, signature: sig };
+  }
+
+  toolCallStart(id: string, name: string): void {
+    this.closeThinking();
+    this.need().parts.push({
+      type: "tool_call",
+      data: { id, name, args: {}, argsText: "", streaming: true },
+    });
+    this.publishEntry(this.need());
+  }
+
+  toolCallDelta(id: string, delta: string): void {
+    const p = this.findCall(id);
+    if (!p?.data) return;
+    p.data.argsText = String(p.data.argsText ?? "") + delta;
+    // Arguments can be large (a whole file): show progress at the persist cadence only.
+    this.republish = true;
+    this.schedulePersist();
+  }
+
+  toolCall(
+    call: {
+      id: string;
+      name: string;
+      args: Record<string, unknown>;
+      argsError?: string;
+      providerData?: Record<string, unknown>;
+    },
+  ): void {
+    let p = this.findCall(call.id);
+    if (!p) {
+      p = { type: "tool_call" };
+      this.need().parts.push(p);
+    }
+    p.data = {
+      id: call.id,
+      name: call.name,
+      args: call.args,
+      ...(call.argsError ? { argsError: call.argsError } : {}),
+      ...(call.providerData ? { providerData: call.providerData } : {}),
+    };
+    this.publishEntry(this.need());
+    this.schedulePersist();
+  }
+
+  private findCall(id: string): Part | undefined {
+    return this.live?.parts.find((p) => p.type === "tool_call" && p.data?.id === id);
+  }
+
+  /** Finishes the assistant entry; returns it as a model message (null if empty). */
+  endAssistant(
+    status: "done" | "stopped" | "error",
+    info: {
+      stopReason?: StopReason;
+      usage?: Usage;
+      error?: ProviderErrorInfo;
+      durationMs?: number;
+    },
+  ): LlmMessage | null {
+    const e = this.need();
+    this.closeThinking();
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    e.status = status;
+    e.updatedAt = this.now();
+    e.meta = {
+      ...e.meta,
+      endedAt: this.now(),
+      ...(info.stopReason ? { stopReason: info.stopReason } : {}),
+      ...(info.usage ? { usage: info.usage } : {}),
+      ...(info.error ? { error: info.error } : {}),
+    };
+    for (const p of e.parts) {
+      if (p.type === "tool_call" && p.data) {
+        delete p.data.streaming;
+        delete p.data.argsText;
+      }
+    }
+    this.entries.upsert(e);
+    this.publishEntry(e);
+    this.live = null;
+    return assistantMessage(e);
+  }
+
+  /** Records a tool's result as a `tool` entry. */
+  toolResult(call: { id: string; name: string }, result: ToolResult, durationMs: number): void {
+    const entry = this.entries.append({
+      id: this.newId("m"),
+      taskId: this.taskId,
+      role: "tool",
+      status: result.isError ? "error" : "done",
+      parts: [{
+        type: "tool_result",
+        text: result.content,
+        data: {
+          toolCallId: call.id,
+          name: call.name,
+          isError: result.isError,
+          ...(result.meta ? { meta: result.meta } : {}),
+        },
+      }],
+      meta: { durationMs },
+    });
+    this.publishEntry(entry);
+  }
+
+  /** An error line in the timeline (provider failure, bad configuration). */
+  error(info: ProviderErrorInfo): void {
+    const entry = this.entries.append({
+      id: this.newId("m"),
+      taskId: this.taskId,
+      role: "error",
+      status: "error",
+      parts: [{ type: "text", text: info.message }],
+      meta: { error: info },
+    });
+    this.publishEntry(entry);
+  }
+
+  /** Flags the last assistant entry (e.g. truncatedBy: maxSteps). */
+  annotateLast(meta: Record<string, unknown>): void {
+    const last = this.entries.latest(this.taskId, 20).reverse().find((e) => e.role === "assistant");
+    if (!last) return;
+    last.meta = { ...last.meta, ...meta };
+    last.updatedAt = this.now();
+    this.entries.upsert(last);
+    this.publishEntry(last);
+  }
+
+  private schedulePersist(): void {
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      if (this.live) {
+        this.live.updatedAt = this.now();
+        this.entries.upsert(this.live);
+        if (this.republish) this.publishEntry(this.live);
+      }
+      this.republish = false;
+    }, this.flushMs);
+  }
+}

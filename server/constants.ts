@@ -1,0 +1,8 @@
+/** Enumerations shared by the protocol, the providers and the UI (a leaf module). */
+
+export const EFFORT_LEVELS = ["off", "default", "low", "medium", "high", "xhigh", "max"] as const;
+export type Effort = typeof EFFORT_LEVELS[number];
+
+/** Approval modes of a task (SPEC §4.4); `full` is the default. */
+export const APPROVAL_MODES = ["plan", "ask", "edit", "full"] as const;
+export type ApprovalMode = typeof APPROVAL_MODES[number];

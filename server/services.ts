@@ -1,0 +1,53 @@
+/**
+ * Builds the services behind the protocol (store, hub, tasks, runs) for one data dir.
+ * Used by the HTTP app and by tests that drive ops directly.
+ */
+import { join } from "node:path";
+import { dbPath } from "./home.ts";
+import { Store } from "../store/store.ts";
+import { makeIdGenerator } from "../store/ids.ts";
+import { EventHub } from "./sessions/hub.ts";
+import { TaskService } from "./sessions/task_service.ts";
+import { RunManager } from "./sessions/runs.ts";
+import { defaultTools, type ToolRegistry } from "../tools/registry.ts";
+import { readDefaults, resolveModelRef } from "./providers/resolve.ts";
+import type { ServerDeps } from "./ops/context.ts";
+import { VERSION } from "./version.ts";
+
+export interface ServiceOptions {
+  home: string;
+  now?: () => number;
+  /** Hub flush interval (ms); tests may shorten it. */
+  flushMs?: number;
+  tools?: ToolRegistry;
+  /** Database path; default `<home>/reinagent.db`. */
+  db?: string;
+}
+
+export function createServices(opts: ServiceOptions): ServerDeps {
+  const now = opts.now ?? Date.now;
+  const store = new Store(opts.db ?? dbPath(opts.home), now);
+  const hub = new EventHub(opts.flushMs);
+  const newId = makeIdGenerator(now);
+  const repos = store.repos;
+  const tasks = repos ? new TaskService(repos, hub, newId) : null;
+  const runs = repos && tasks
+    ? new RunManager({
+      repos,
+      hub,
+      newId,
+      now,
+      home: opts.home,
+      tools: opts.tools ?? defaultTools(),
+      resolveModel: (ref) => resolveModelRef(repos, ref),
+      defaults: () => readDefaults(repos),
+      taskChanged: (t) => tasks.publish(t),
+    })
+    : null;
+  // Recovery after a crash or kill: nothing is running in a fresh process.
+  repos?.entries.stopLeftovers();
+  repos?.tasks.resetStatuses();
+  return { version: VERSION, home: opts.home, store, hub, tasks, runs };
+}
+
+export const defaultProjectDir = (home: string) => join(home, "DefaultProject");

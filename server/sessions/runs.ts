@@ -1,0 +1,233 @@
+/**
+ * Live agent runs, one per task at most. A run lives here, not in any client: it
+ * continues with no window open, several tasks run at once, and any client can stop
+ * it. Run state is published on the task topic; the task's status on `tasks`.
+ */
+import { join } from "node:path";
+import type { ApprovalMode, Effort, ModelRef, RunState, TaskSummary } from "../protocol.ts";
+import { taskTopic } from "../protocol.ts";
+import type { Repos } from "../../store/store.ts";
+import type { IdFn } from "../../store/ids.ts";
+import type { EventHub } from "./hub.ts";
+import type { ToolRegistry } from "../../tools/registry.ts";
+import type { ModelInfo, ProviderConfig } from "../providers/types.ts";
+import { adapterFor } from "../providers/index.ts";
+import { resolveMaxTokens, stepBudget } from "../providers/effort.ts";
+import { OpError } from "../errors.ts";
+import { TimelineWriter } from "../agent/timeline_writer.ts";
+import { toConversation } from "../agent/history.ts";
+import {
+  environmentOf,
+  readAgentsFile,
+  reminderBlock,
+  systemPrompt,
+  withReminder,
+} from "../agent/prompt.ts";
+import { type LoopOutcome, runLoop } from "../agent/loop.ts";
+import { maybeGenerateTitle } from "../agent/title.ts";
+
+export interface RunDeps {
+  repos: Repos;
+  hub: EventHub;
+  newId: IdFn;
+  now: () => number;
+  home: string;
+  tools: ToolRegistry;
+  /** Resolves a model reference (null = system default); throws OpError when unusable. */
+  resolveModel(ref: ModelRef | null): { provider: ProviderConfig; model: ModelInfo };
+  defaults(): { effort: Effort; approval: ApprovalMode };
+  /** Publishes a changed task summary to every client. */
+  taskChanged(task: TaskSummary): void;
+}
+
+interface ActiveRun {
+  abort: AbortController;
+  state: RunState;
+  done: Promise<LoopOutcome | null>;
+}
+
+export class RunManager {
+  private runs = new Map<string, ActiveRun>();
+  /** Side work (titles) that must finish or be cancelled before shutdown. */
+  private background = new Set<Promise<void>>();
+  private closing = new AbortController();
+
+  constructor(private d: RunDeps) {}
+
+  isRunning(taskId: string): boolean {
+    return this.runs.has(taskId);
+  }
+
+  state(taskId: string): RunState | null {
+    return this.runs.get(taskId)?.state ?? null;
+  }
+
+  get activeCount(): number {
+    return this.runs.size;
+  }
+
+  /** Starts a run on the task's current history; throws `busy` when one is active. */
+  start(taskId: string): Promise<LoopOutcome | null> {
+    if (this.runs.has(taskId)) {
+      throw new OpError("busy", "the task is already running; stop it first");
+    }
+    const task = this.d.repos.tasks.get(taskId);
+    if (!task) throw new OpError("not_found", `task ${taskId} does not exist`);
+    const abort = new AbortController();
+    const state: RunState = { startedAt: this.d.now(), step: 0, phase: "model", retry: null };
+    const run: ActiveRun = { abort, state, done: Promise.resolve(null) };
+    this.runs.set(taskId, run);
+    this.setStatus(taskId, "running");
+    this.publishRun(taskId, state);
+    run.done = this.execute(task, run).finally(() => {
+      this.runs.delete(taskId);
+      this.publishRun(taskId, null);
+    });
+    return run.done;
+  }
+
+  /** Stops the task's run; resolves once it has ended (or was not running). */
+  async stop(taskId: string): Promise<boolean> {
+    const run = this.runs.get(taskId);
+    if (!run) return false;
+    run.abort.abort();
+    await run.done;
+    return true;
+  }
+
+  /** Stops every run and cancels side work (shutdown). */
+  async stopAll(): Promise<void> {
+    this.closing.abort();
+    await Promise.all([...this.runs.keys()].map((id) => this.stop(id)));
+    await Promise.all(this.background);
+  }
+
+  private track(p: Promise<void>): void {
+    const tracked = p.catch((e) => console.error("background work failed:", e)).finally(() =>
+      this.background.delete(tracked)
+    );
+    this.background.add(tracked);
+  }
+
+  private async execute(task: TaskSummary, run: ActiveRun): Promise<LoopOutcome | null> {
+    const { repos, hub, newId, now } = this.d;
+    const writer = new TimelineWriter(task.id, repos.entries, hub, newId, now);
+    let outcome: LoopOutcome | null = null;
+    try {
+      let resolved: { provider: ProviderConfig; model: ModelInfo };
+      let workspace: string;
+      try {
+        resolved = this.d.resolveModel(task.settings.model);
+        workspace = await this.workspaceOf(task);
+      } catch (e) {
+        writer.error({
+          category: "request",
+          message: (e as Error).message,
+          status: null,
+          url: null,
+          upstream: null,
+          hint:
+            "Choose an available model and an existing project folder, or configure it in Settings → Providers.",
+          chain: [(e as Error).message],
+        });
+        return null;
+      }
+      const defaults = this.d.defaults();
+      const effort = task.settings.effort ?? defaults.effort;
+      const approval = task.settings.approval ?? defaults.approval;
+      const adapter = await adapterFor(resolved.provider.format);
+      const system = systemPrompt(environmentOf(workspace), approval);
+      const reminder = reminderBlock({
+        now: new Date(now()),
+        agents: await readAgentsFile(workspace),
+      });
+      const history = repos.entries.latest(task.id, Number.MAX_SAFE_INTEGER);
+      if (history.filter((e) => e.role === "user").length === 1) {
+        this.track(
+          maybeGenerateTitle(task, history, {
+            ...resolved,
+            adapter,
+            repos,
+            taskChanged: this.d.taskChanged,
+          }, this.closing.signal),
+        );
+      }
+      outcome = await runLoop({
+        adapter,
+        buildRequest: (messages) => ({
+          provider: resolved.provider,
+          model: resolved.model,
+          system,
+          messages: withReminder(messages, reminder),
+          tools: this.d.tools.specs(),
+          effort,
+          maxTokens: resolveMaxTokens(resolved.model.maxOutput),
+        }),
+        messages: toConversation(history),
+        tools: this.d.tools,
+        workspace,
+        maxSteps: stepBudget(effort, approval),
+        signal: run.abort.signal,
+        writer,
+        now,
+        onStep: (step, phase) => {
+          run.state = { ...run.state, step, phase };
+          this.publishRun(task.id, run.state);
+        },
+        onRetry: (n) => {
+          const retry = n
+            ? {
+              attempt: n.attempt,
+              max: n.max,
+              delayMs: Math.round(n.delayMs),
+              message: n.error.message,
+              category: n.error.info.category,
+            }
+            : null;
+          if (retry === null && run.state.retry === null) return;
+          run.state = { ...run.state, retry };
+          this.publishRun(task.id, run.state);
+        },
+      });
+      return outcome;
+    } catch (e) {
+      // A bug or an unexpected failure: report it in the timeline, never silently.
+      console.error(`run of task ${task.id} failed:`, e);
+      if (!repos.tasks.get(task.id)) return null; // deleted meanwhile: nothing to report into
+      writer.error({
+        category: "unknown",
+        message: `internal error: ${(e as Error)?.message ?? e}`,
+        status: null,
+        url: null,
+        upstream: null,
+        hint: "This is a bug in ReinAgent. The conversation is kept; you can Continue.",
+        chain: [String((e as Error)?.stack ?? e)],
+      });
+      return null;
+    } finally {
+      this.setStatus(task.id, outcome?.kind === "error" ? "error" : "idle", true);
+    }
+  }
+
+  private async workspaceOf(task: TaskSummary): Promise<string> {
+    if (!task.projectPath) {
+      const dir = join(this.d.home, "DefaultProject");
+      await Deno.mkdir(dir, { recursive: true });
+      return dir;
+    }
+    const st = await Deno.stat(task.projectPath).catch(() => null);
+    if (!st?.isDirectory) throw new Error(`the project folder ${task.projectPath} does not exist`);
+    return task.projectPath;
+  }
+
+  private setStatus(taskId: string, status: TaskSummary["status"], finished = false): void {
+    const { tasks } = this.d.repos;
+    if (finished) tasks.touch(taskId, true);
+    const t = tasks.setStatus(taskId, status);
+    if (t) this.d.taskChanged(t);
+  }
+
+  private publishRun(taskId: string, run: RunState | null): void {
+    this.d.hub.publish(taskTopic(taskId), { kind: "run", run }, `run:${taskId}`);
+  }
+}

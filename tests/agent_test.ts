@@ -1,0 +1,344 @@
+/** The agent loop end to end in-process: real store, real adapters, the mock LLM. */
+import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
+import { startMockLlm } from "../scripts/mock-llm.ts";
+import type { Scenario } from "../scripts/mock_llm/scenario.ts";
+import { createServices } from "../server/services.ts";
+import type { ServerDeps } from "../server/ops/context.ts";
+import type { Entry, EvtMsg, TaskEvent } from "../server/protocol.ts";
+import type { ApiFormat } from "../server/providers/types.ts";
+import { INTERRUPTED, toConversation } from "../server/agent/history.ts";
+
+interface Env {
+  deps: ServerDeps;
+  mock: ReturnType<typeof startMockLlm>;
+  events: EvtMsg[];
+  scenario(s: Scenario, format?: ApiFormat): { providerId: string; modelId: string };
+  close(): Promise<void>;
+}
+
+/** A watcher subscribed to every topic. */
+class AllTopics extends Set<string> {
+  override has(): boolean {
+    return true;
+  }
+}
+
+let n = 0;
+async function env(): Promise<Env> {
+  const home = await Deno.makeTempDir({ prefix: "ra-agent-" });
+  await Deno.mkdir(`${home}/DefaultProject`);
+  const deps = createServices({ home, flushMs: 5 });
+  const mock = startMockLlm({ quiet: true });
+  const events: EvtMsg[] = [];
+  deps.hub.add({ id: "watcher", topics: new AllTopics(), deliver: (e) => events.push(...e) });
+  return {
+    deps,
+    mock,
+    events,
+    scenario(s, format = "openai-chat-completions") {
+      const modelId = `agent-${++n}`;
+      mock.register(modelId, s);
+      const providerId = `p${n}`;
+      deps.store.repos!.providers.put({
+        id: providerId,
+        name: `Mock ${n}`,
+        format,
+        baseUrl: mock.base,
+        apiKey: "sk-mock",
+        enabled: true,
+        models: [{
+          id: modelId,
+          name: modelId,
+          enabled: true,
+          contextWindow: 100000,
+          maxOutput: 4000,
+          vision: false,
+          effortLevels: null,
+          defaultEffort: null,
+          source: "manual",
+        }],
+      });
+      return { providerId, modelId };
+    },
+    async close() {
+      await deps.runs!.stopAll();
+      deps.hub.close();
+      deps.store.close();
+      await mock.close();
+    },
+  };
+}
+
+const entries = (e: Env, taskId: string): Entry[] =>
+  e.deps.store.repos!.entries.latest(taskId, 1000);
+
+async function runTask(
+  e: Env,
+  model: { providerId: string; modelId: string },
+  text: string,
+  title?: string,
+) {
+  // A given title turns off model-generated titles (which would also call the mock).
+  const { task } = e.deps.tasks!.create({ message: text, title, options: { model } });
+  const outcome = await e.deps.runs!.start(task.id);
+  return { task, outcome };
+}
+
+Deno.test("loop: tool call → real tool result → final answer; usage and order persisted", async () => {
+  const e = await env();
+  try {
+    await Deno.writeTextFile(`${e.deps.home}/DefaultProject/hello.txt`, "hi there\n");
+    const model = e.scenario({
+      turns: [
+        {
+          thinking: "Look first.",
+          text: "Listing.",
+          toolCalls: [{ name: "list_dir", args: { path: "." } }],
+          usage: { input: 50, output: 10, cacheRead: 25 },
+        },
+        { text: "Found hello.txt.", usage: { input: 80, output: 5 } },
+      ],
+    });
+    const { task, outcome } = await runTask(e, model, "what is here?");
+    assertEquals(outcome?.kind, "done");
+    const tl = entries(e, task.id);
+    assertEquals(tl.map((x) => [x.role, x.status]), [["user", "done"], ["assistant", "done"], [
+      "tool",
+      "done",
+    ], ["assistant", "done"]]);
+    assertEquals(tl[1].parts.map((p) => p.type), ["thinking", "text", "tool_call"]);
+    assertEquals(tl[1].parts[2].data?.args, { path: "." });
+    assertMatch(tl[2].parts[0].text!, /hello\.txt\s+9 B/);
+    assertEquals(tl[1].meta.usage, { input: 50, output: 10, cacheRead: 25, cacheWrite: 0 });
+    assertEquals(tl[3].parts[0].text, "Found hello.txt.");
+    assert(typeof tl[1].parts[0].data?.endedAt === "number", "thinking block has an end time");
+    // The second request carried the tool result back to the model.
+    const agentCalls = e.mock.requests(model.modelId).filter((r) =>
+      !JSON.stringify(r.body).includes("short titles")
+    );
+    const second = agentCalls[1].body.messages as unknown[];
+    assertEquals(second.at(-1), {
+      role: "tool",
+      tool_call_id: "call_1",
+      content: tl[2].parts[0].text!,
+    });
+    // The system prompt and the reminder block (date) were sent.
+    const first = agentCalls[0].body.messages as { role: string; content: string }[];
+    assertMatch(first[0].content, /Workspace root: .*DefaultProject/);
+    assertMatch(first[1].content, /^<system-reminder>\nCurrent date: \d{4}-\d{2}-\d{2}/);
+    const task2 = e.deps.store.repos!.tasks.get(task.id)!;
+    assertEquals([task2.status, task2.unread], ["idle", true]);
+  } finally {
+    await e.close();
+  }
+});
+
+Deno.test("loop: max steps marks truncatedBy and Continue resumes", async () => {
+  const e = await env();
+  try {
+    const loopTurn = { text: "again", toolCalls: [{ name: "list_dir", args: {} }] };
+    const model = e.scenario({ turns: [loopTurn], repeatLast: true });
+    // effort low = 200 steps; force a tiny budget through a custom run instead:
+    const { task } = e.deps.tasks!.create({
+      message: "loop forever",
+      options: { model, effort: "default", approval: "ask" },
+    });
+    const runs = e.deps.runs!;
+    // default effort + ask → 100 steps; the mock repeats tool calls forever.
+    const outcome = await runs.start(task.id);
+    assertEquals(outcome, { kind: "maxSteps", steps: 100 });
+    const last = entries(e, task.id).filter((x) => x.role === "assistant").at(-1)!;
+    assertEquals(last.meta.truncatedBy, "maxSteps");
+    const agentCalls = e.mock.requests(model.modelId).filter((r) =>
+      !JSON.stringify(r.body).includes("short titles")
+    );
+    assertEquals(agentCalls.length, 100);
+    // Continue picks up where it stopped.
+    const more = e.deps.runs!.start(task.id);
+    await new Promise((r) => setTimeout(r, 50));
+    await e.deps.runs!.stop(task.id);
+    assertEquals((await more)?.kind, "stopped");
+    const after = e.mock.requests(model.modelId).filter((r) =>
+      !JSON.stringify(r.body).includes("short titles")
+    );
+    assert(after.length > 100, "continued with more model calls");
+  } finally {
+    await e.close();
+  }
+});
+
+Deno.test("loop: stop aborts a slow stream within 1 s and keeps the partial text", async () => {
+  const e = await env();
+  try {
+    const model = e.scenario(
+      { turns: [{ text: "word ".repeat(400), chunk: 5, delayMs: 20 }] },
+      "anthropic-messages",
+    );
+    const { task } = e.deps.tasks!.create({ message: "talk", options: { model } });
+    const done = e.deps.runs!.start(task.id);
+    while (!(entries(e, task.id)[1]?.parts[0]?.text)) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 100));
+    const t0 = performance.now();
+    assertEquals(await e.deps.runs!.stop(task.id), true);
+    assert(performance.now() - t0 < 1000, `stop took ${performance.now() - t0} ms`);
+    assertEquals((await done)?.kind, "stopped");
+    const a = entries(e, task.id)[1];
+    assertEquals(a.status, "stopped");
+    assert(a.parts[0].text!.startsWith("word word"));
+    assertEquals(e.deps.runs!.isRunning(task.id), false);
+  } finally {
+    await e.close();
+  }
+});
+
+Deno.test("loop: provider error becomes an error entry with category and hint; not retried on 401", async () => {
+  const e = await env();
+  try {
+    const model = e.scenario(
+      { turns: [{ text: "x", fail: { status: 401, message: "bad key" } }] },
+      "google-generative-ai",
+    );
+    const { task, outcome } = await runTask(e, model, "hi");
+    assertEquals(outcome?.kind, "error");
+    const err = entries(e, task.id).find((x) => x.role === "error")!;
+    const info = err.meta.error as { category: string; hint: string; status: number };
+    assertEquals([info.category, info.status], ["auth", 401]);
+    assertMatch(info.hint, /API key/);
+    assertEquals(e.deps.store.repos!.tasks.get(task.id)!.status, "error");
+  } finally {
+    await e.close();
+  }
+});
+
+Deno.test("loop: 429 then success publishes a live retry state, then clears it", async () => {
+  const e = await env();
+  try {
+    const model = e.scenario({
+      turns: [{ text: "ok now", fail: { status: 503, message: "overloaded", times: 1 } }],
+    }, "openai-responses");
+    const { task, outcome } = await runTask(e, model, "hi", "no auto title");
+    assertEquals(outcome?.kind, "done");
+    e.deps.hub.flush();
+    const runs = e.events.filter((x) =>
+      x.topic === `task:${task.id}` && (x.data as TaskEvent).kind === "run"
+    )
+      .map((x) => (x.data as Extract<TaskEvent, { kind: "run" }>).run);
+    const retrying = runs.find((r) => r?.retry);
+    assertEquals(retrying?.retry?.attempt, 1);
+    assertEquals(retrying?.retry?.max, 10);
+    assertMatch(retrying!.retry!.message, /overloaded/);
+    assertEquals(runs.at(-1), null, "run ended");
+  } finally {
+    await e.close();
+  }
+});
+
+Deno.test("loop: an unavailable model is reported, never replaced by another", async () => {
+  const e = await env();
+  try {
+    const { task } = e.deps.tasks!.create({
+      message: "hi",
+      options: { model: { providerId: "nope", modelId: "x" } },
+    });
+    assertEquals(await e.deps.runs!.start(task.id), null);
+    const err = entries(e, task.id).at(-1)!;
+    assertEquals(err.role, "error");
+    assertMatch(err.parts[0].text!, /provider "nope" does not exist/);
+  } finally {
+    await e.close();
+  }
+});
+
+Deno.test("demo model: streams thinking and text and really lists and reads the workspace", async () => {
+  const e = await env();
+  try {
+    await Deno.writeTextFile(`${e.deps.home}/DefaultProject/notes.md`, "# Notes\nline two\n");
+    const { task, outcome } = await runTask(
+      e,
+      { providerId: "demo", modelId: "demo" },
+      "hi there, show me around",
+    );
+    assertEquals(outcome?.kind, "done");
+    const tl = entries(e, task.id);
+    const calls = tl.flatMap((x) =>
+      x.parts.filter((p) => p.type === "tool_call").map((p) => p.data?.name)
+    );
+    assertEquals(calls, ["list_dir", "read_file"]);
+    const read = tl.find((x) => x.role === "tool" && x.parts[0].data?.name === "read_file")!;
+    assertMatch(read.parts[0].text!, /# Notes/);
+    assertMatch(tl.at(-1)!.parts.find((p) => p.type === "text")!.text!, /Demo/);
+    assert(tl.some((x) => x.parts.some((p) => p.type === "thinking")));
+    assertEquals(
+      e.deps.store.repos!.tasks.get(task.id)!.title,
+      "Show me around",
+      "local title rule for Demo",
+    );
+  } finally {
+    await e.close();
+  }
+});
+
+Deno.test("text deltas reach clients coalesced into few events", async () => {
+  const e = await env();
+  try {
+    const model = e.scenario({ turns: [{ text: "a".repeat(2000), chunk: 1 }] });
+    const { task } = await runTask(e, model, "stream");
+    e.deps.hub.flush();
+    const deltas = e.events.filter((x) =>
+      x.topic === `task:${task.id}` && (x.data as TaskEvent).kind === "delta"
+    );
+    const text = deltas.map((x) => (x.data as { text: string }).text).join("");
+    assertEquals(text, "a".repeat(2000));
+    assert(deltas.length < 2000, `${deltas.length} delta events for 2000 chunks`);
+  } finally {
+    await e.close();
+  }
+});
+
+Deno.test("history: orphan results dropped, missing results get a synthetic interrupted result", () => {
+  const mk = (id: string, role: Entry["role"], parts: Entry["parts"], pos: number): Entry => ({
+    id,
+    taskId: "t",
+    pos,
+    role,
+    status: "done",
+    createdAt: 0,
+    updatedAt: 0,
+    parts,
+    meta: {},
+  });
+  const conv = toConversation([
+    mk("1", "user", [{ type: "text", text: "go" }], 1),
+    mk("2", "tool", [{
+      type: "tool_result",
+      text: "orphan",
+      data: { toolCallId: "zzz", name: "x", isError: false },
+    }], 2),
+    mk("3", "assistant", [{ type: "text", text: "calling" }, {
+      type: "tool_call",
+      data: { id: "c1", name: "list_dir", args: {} },
+    }, { type: "tool_call", data: { id: "c2", name: "read_file", args: { path: "a" } } }], 3),
+    mk("4", "tool", [{
+      type: "tool_result",
+      text: "listing",
+      data: { toolCallId: "c1", name: "list_dir", isError: false },
+    }], 4),
+    mk("5", "user", [{ type: "text", text: "next" }], 5),
+    mk("6", "assistant", [], 6),
+  ]);
+  assertEquals(conv.map((m) => m.role), ["user", "assistant", "tool", "tool", "user"]);
+  assertEquals(conv[2], {
+    role: "tool",
+    toolCallId: "c1",
+    name: "list_dir",
+    content: "listing",
+    isError: false,
+  });
+  assertEquals(conv[3], {
+    role: "tool",
+    toolCallId: "c2",
+    name: "read_file",
+    content: INTERRUPTED,
+    isError: true,
+  });
+});

@@ -1,0 +1,95 @@
+/** `read_file`: a window of lines (≤ 2000 lines / 256 KB per call), binary detection. */
+import { fail, ok, type Tool } from "./types.ts";
+import { displayPath, isInside, resolvePath } from "./paths.ts";
+
+const MAX_LINES = 2000;
+const MAX_BYTES = 256 * 1024;
+const MAX_FILE = 64 * 1024 * 1024;
+
+export function looksBinary(bytes: Uint8Array): boolean {
+  const n = Math.min(bytes.length, 8000);
+  for (let i = 0; i < n; i++) if (bytes[i] === 0) return true;
+  return false;
+}
+
+export const readFile: Tool = {
+  name: "read_file",
+  description:
+    "Read a text file. Returns numbered lines; use offset (1-based line) and limit to page " +
+    "through large files (at most 2000 lines or 256 KB per call).",
+  parameters: {
+    type: "object",
+    properties: {
+      path: {
+        type: "string",
+        description: "File path (relative to the workspace root or absolute)",
+      },
+      offset: { type: "integer", minimum: 1, description: "First line to read (1-based)" },
+      limit: { type: "integer", minimum: 1, maximum: MAX_LINES, description: "Number of lines" },
+    },
+    required: ["path"],
+    additionalProperties: false,
+  },
+  kind: "read",
+  async execute(args, ctx) {
+    if (typeof args.path !== "string" || !args.path) {
+      return fail("read_file needs a `path` string.");
+    }
+    const path = resolvePath(args.path, ctx.workspace);
+    const shown = displayPath(path, ctx.workspace);
+    if (!isInside(path, ctx.workspace)) {
+      return fail(`Access denied: ${path} is outside the workspace ${ctx.workspace}.`);
+    }
+    const offset = Number.isInteger(args.offset) && (args.offset as number) > 0
+      ? args.offset as number
+      : 1;
+    const limit = Math.min(
+      MAX_LINES,
+      Number.isInteger(args.limit) && (args.limit as number) > 0 ? args.limit as number : MAX_LINES,
+    );
+    let bytes: Uint8Array;
+    try {
+      const st = await Deno.stat(path);
+      if (st.isDirectory) return fail(`${shown} is a directory. Use list_dir instead.`);
+      if (st.size > MAX_FILE) {
+        return fail(`${shown} is too large to read (${st.size} bytes > 64 MB).`);
+      }
+      bytes = await Deno.readFile(path);
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) return fail(`File not found: ${shown}`);
+      return fail(`Cannot read ${shown}: ${(e as Error).message}`);
+    }
+    if (looksBinary(bytes)) {
+      return fail(`${shown} looks like a binary file (${bytes.length} bytes); not shown.`);
+    }
+    const lines = new TextDecoder().decode(bytes).split("\n");
+    if (lines.at(-1) === "") lines.pop();
+    const total = lines.length;
+    if (offset > Math.max(1, total)) {
+      return fail(`offset ${offset} is past the end of ${shown} (${total} lines).`);
+    }
+    const out: string[] = [];
+    let size = 0;
+    let last = offset - 1;
+    for (let i = offset - 1; i < Math.min(total, offset - 1 + limit); i++) {
+      const line = `${String(i + 1).padStart(6)}\t${lines[i]}`;
+      if (size + line.length > MAX_BYTES) break;
+      out.push(line);
+      size += line.length + 1;
+      last = i + 1;
+    }
+    const truncated = last < total;
+    const note = truncated
+      ? `\n(truncated: showed lines ${offset}-${last} of ${total}; continue with offset ${
+        last + 1
+      })`
+      : "";
+    return ok(out.join("\n") + note, {
+      path: shown,
+      totalLines: total,
+      from: offset,
+      to: last,
+      truncated,
+    });
+  },
+};

@@ -1,0 +1,30 @@
+/** The tools the agent can call, by name. */
+import type { Tool } from "./types.ts";
+import type { ToolSpec } from "../server/providers/types.ts";
+import { listDir } from "./list_dir.ts";
+import { readFile } from "./read_file.ts";
+
+export class ToolRegistry {
+  private tools = new Map<string, Tool>();
+
+  constructor(tools: Tool[]) {
+    for (const t of tools) this.tools.set(t.name, t);
+  }
+
+  get(name: string): Tool | undefined {
+    return this.tools.get(name);
+  }
+
+  /** Specs sent to the model. */
+  specs(): ToolSpec[] {
+    return [...this.tools.values()].map((t) => ({
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters,
+    }));
+  }
+}
+
+export function defaultTools(): ToolRegistry {
+  return new ToolRegistry([listDir, readFile]);
+}

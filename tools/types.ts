@@ -1,0 +1,38 @@
+/** The shape every tool has: schema, permission kind, limits, and execute. */
+
+export type PermissionKind = "read" | "write" | "exec";
+
+export interface ToolContext {
+  /** Absolute path of the task's workspace root. */
+  workspace: string;
+  signal: AbortSignal;
+}
+
+export interface ToolResult {
+  /** Text returned to the model. */
+  content: string;
+  isError: boolean;
+  /** Structured details for the UI card (never sent to the model). */
+  meta?: Record<string, unknown>;
+}
+
+export interface Tool {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+  kind: PermissionKind;
+  execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** An error result with a message written for the model to recover from. */
+export const fail = (content: string, meta?: Record<string, unknown>): ToolResult => ({
+  content,
+  isError: true,
+  meta,
+});
+export const ok = (content: string, meta?: Record<string, unknown>): ToolResult => ({
+  content,
+  isError: false,
+  meta,
+});
