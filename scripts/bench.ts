@@ -2,8 +2,10 @@
  * Performance budgets that need a real process. Prints one line per measurement.
  *   - server ready: spawn → first HTTP 200 on /api/health (median of 7), budget ≤ 300 ms
  *   - idle RSS: resident memory of the idle server after 2 s, budget ≤ 80 MB
+ *   - agent overhead per step (median over 200 steps, model time excluded), budget ≤ 5 ms
  */
 import { ROOT, RUN_FLAGS } from "../tests/helpers/server.ts";
+import { benchAgentSteps } from "./bench_agent.ts";
 
 const TOKEN = "bench-token-0123456789abcdef";
 
@@ -55,4 +57,10 @@ if (import.meta.main) {
     }`,
   );
   console.log(`idle RSS: ${rss.toFixed(1)} MB (budget 80 MB) ${rss <= 80 ? "OK" : "OVER"}`);
+  const agent = await benchAgentSteps(200);
+  console.log(
+    `agent overhead per step: median ${agent.medianMs.toFixed(2)} ms, p95 ${
+      agent.p95Ms.toFixed(2)
+    } ms over ${agent.steps} steps (budget 5 ms) ${agent.medianMs <= 5 ? "OK" : "OVER"}`,
+  );
 }

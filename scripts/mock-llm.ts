@@ -71,9 +71,10 @@ export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): Moc
   const json = (status: number, body: unknown) =>
     new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
+  /** `modelFromPath` for Gemini (the model is in the URL); others name it in the body. */
   async function answer(
     format: Format,
-    model: string,
+    modelFromPath: string | null,
     req: Request,
     path: string,
   ): Promise<Response> {
@@ -83,6 +84,7 @@ export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): Moc
     } catch {
       return json(400, errorBody(format, 400, "request body is not JSON"));
     }
+    const model = modelFromPath ?? (typeof body.model === "string" ? body.model : "");
     const headers: Record<string, string> = {};
     req.headers.forEach((v, k) => (headers[k] = v));
     recorded.push({ path, model, headers, body });
@@ -180,7 +182,7 @@ export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): Moc
       if (req.method === "POST" && p === "/v1/chat/completions") {
         return answer(
           "chat",
-          await peekModel(req),
+          null,
           req,
           p,
         );
@@ -188,7 +190,7 @@ export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): Moc
       if (req.method === "POST" && p === "/v1/responses") {
         return answer(
           "responses",
-          await peekModel(req),
+          null,
           req,
           p,
         );
@@ -196,7 +198,7 @@ export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): Moc
       if (req.method === "POST" && p === "/v1/messages") {
         return answer(
           "anthropic",
-          await peekModel(req),
+          null,
           req,
           p,
         );
@@ -206,16 +208,6 @@ export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): Moc
       return json(404, { error: { message: `mock: no route ${req.method} ${p}` } });
     },
   );
-
-  /** Reads `model` from a cloned body (the original is read again by `answer`). */
-  async function peekModel(req: Request): Promise<string> {
-    try {
-      const b = await req.clone().json();
-      return typeof b.model === "string" ? b.model : "";
-    } catch {
-      return "";
-    }
-  }
 
   const base = `http://127.0.0.1:${server.addr.port}`;
   if (!opts.quiet) {

@@ -342,3 +342,33 @@ Deno.test("history: orphan results dropped, missing results get a synthetic inte
     isError: true,
   });
 });
+
+Deno.test("several tasks run at once; each finishes with its own answer", async () => {
+  const e = await env();
+  try {
+    const m1 = e.scenario({ turns: [{ text: "first answer", chunk: 2, delayMs: 5 }] });
+    const m2 = e.scenario(
+      { turns: [{ text: "second answer", chunk: 2, delayMs: 5 }] },
+      "anthropic-messages",
+    );
+    const t1 = e.deps.tasks!.create({ title: "one", message: "a", options: { model: m1 } }).task;
+    const t2 = e.deps.tasks!.create({ title: "two", message: "b", options: { model: m2 } }).task;
+    const r1 = e.deps.runs!.start(t1.id);
+    const r2 = e.deps.runs!.start(t2.id);
+    assertEquals(e.deps.runs!.activeCount, 2);
+    assertEquals([(await r1)?.kind, (await r2)?.kind], ["done", "done"]);
+    assertEquals(entries(e, t1.id).at(-1)!.parts[0].text, "first answer");
+    assertEquals(entries(e, t2.id).at(-1)!.parts[0].text, "second answer");
+  } finally {
+    await e.close();
+  }
+});
+
+Deno.test("titles: local rule and cleaning of model output", async () => {
+  const { localTitle, cleanTitle } = await import("../server/agent/title.ts");
+  assertEquals(localTitle("Hello! please help me fix the login bug?"), "Fix the login bug");
+  assertEquals(localTitle("你好，请帮我写一个排序函数？"), "写一个排序函数");
+  assertEquals(localTitle("   "), "New task");
+  assertEquals(cleanTitle('<think>hmm</think>"Fix Login Bug."'), "Fix Login Bug");
+  assertEquals(cleanTitle(""), null);
+});
