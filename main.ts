@@ -3,6 +3,7 @@
  *
  *   reinagent                 server on 127.0.0.1 + a desktop window
  *   reinagent serve           headless server (for a VPS / phones)
+ *   reinagent providers …     manage model providers; `models fetch` lists a provider's models
  *   reinagent --version | --help
  */
 import { parseCli, USAGE } from "./server/cli/args.ts";
@@ -26,6 +27,19 @@ async function main(argv: string[]): Promise<number> {
   if (cmd.kind === "version") {
     console.log(`reinagent ${VERSION}`);
     return 0;
+  }
+  if (cmd.kind === "run") {
+    const { runCommand } = await import("./server/cli/run_cmd.ts");
+    const enc = new TextEncoder();
+    return await runCommand(cmd, resolveHome(cmd.home), {
+      text: (s) => Deno.stdout.writeSync(enc.encode(s)),
+      note: (s) => console.error(s),
+      json: (o) => Deno.stdout.writeSync(enc.encode(JSON.stringify(o) + "\n")),
+    });
+  }
+  if (cmd.kind === "providers" || cmd.kind === "models") {
+    const { runCatalogCommand } = await import("./server/cli/providers_cmd.ts");
+    return await runCatalogCommand(cmd);
   }
 
   const tls = cmd.tlsCert && cmd.tlsKey

@@ -1,10 +1,167 @@
 /**
  * Protocol ops for providers, models and system settings (SPEC §2.3–2.5). Merged into
  * `OP_ARGS` by `protocol.ts`; the UI imports it through `protocol.ts`.
+ *
+ * API keys never travel to a client: providers are sent as {@link PublicProvider}
+ * (masked key + `hasKey`). Changes are pushed on topic `settings` as
+ * {@link SettingsEvent}; `settings.subscribe` returns a snapshot and subscribes.
  */
-import type { Schema } from "./schema.ts";
+import { arr, bool, int, nullable, obj, oneOf, type Schema, str } from "./schema.ts";
+import {
+  API_FORMATS,
+  type ApiFormat,
+  type Effort,
+  EFFORT_LEVELS,
+  type ModelInfo,
+  type ProviderConfig,
+} from "./providers/types.ts";
+import { PRESET_IDS, type ProviderPreset } from "./providers/presets.ts";
+import type { ProviderErrorInfo } from "./providers/errors.ts";
+import { APPROVAL_MODES, type ApprovalMode } from "./constants.ts";
+// Type-only (erased at run time): `ModelRef` is defined once, in protocol.ts.
+import type { ModelRef } from "./protocol.ts";
 
-export const PROVIDER_OP_ARGS = {} satisfies Record<string, Schema>;
+export type { ApiFormat, Effort, ModelInfo, ProviderErrorInfo, ProviderPreset };
+export { API_FORMATS, EFFORT_LEVELS };
 
-// deno-lint-ignore ban-types
-export type ProviderOpResults = {};
+/** Context-window presets offered when editing a model (SPEC §2.5). */
+export const CONTEXT_PRESETS = [
+  32_000,
+  64_000,
+  128_000,
+  200_000,
+  256_000,
+  512_000,
+  1_000_000,
+  2_000_000,
+] as const;
+
+/** A provider as clients see it: the key is masked, never sent. */
+export interface PublicProvider extends Omit<ProviderConfig, "apiKey"> {
+  /** e.g. `sk-…abcd`; "" when no key is stored. */
+  apiKeyMasked: string;
+  hasKey: boolean;
+  /** The built-in Demo provider: listed, usable, never edited or deleted. */
+  readOnly: boolean;
+}
+
+export interface SystemSettings {
+  /** null = none chosen (new tasks use the Demo model). */
+  defaultModel: ModelRef | null;
+  defaultEffort: Effort;
+  defaultApproval: ApprovalMode;
+}
+
+export type ModelTestResult =
+  | { ok: true; latencyMs: number; reply: string }
+  | { ok: false; latencyMs: number; error: ProviderErrorInfo };
+
+/** Topic `settings`: providers/models or system settings changed; re-fetch. */
+export type SettingsEvent = { kind: "providers" } | { kind: "settings" };
+export const SETTINGS_TOPIC = "settings";
+
+export const PROVIDER_LIMITS = {
+  providerIdChars: 40,
+  providerNameChars: 80,
+  modelIdChars: 200,
+  modelNameChars: 200,
+  baseUrlChars: 2048,
+  apiKeyChars: 4096,
+  modelsPerProvider: 2000,
+  maxTokens: 100_000_000,
+} as const;
+
+const L = PROVIDER_LIMITS;
+/** Lowercase letters, digits and dashes; starts with a letter or digit. */
+export const PROVIDER_ID_RE = /^[a-z0-9][a-z0-9-]*$/;
+/** Any printable text without whitespace or control characters. */
+// deno-lint-ignore no-control-regex
+export const MODEL_ID_RE = /^[^\s\u0000-\u001f\u007f]+$/;
+
+const providerId = str({ min: 1, max: L.providerIdChars, pattern: PROVIDER_ID_RE });
+const modelId = str({ min: 1, max: L.modelIdChars, pattern: MODEL_ID_RE });
+const providerName = str({ min: 1, max: L.providerNameChars });
+const modelName = str({ max: L.modelNameChars });
+const baseUrl = str({ max: L.baseUrlChars });
+const apiKey = str({ max: L.apiKeyChars });
+const tokens = nullable(int({ min: 1, max: L.maxTokens }));
+const format = oneOf(API_FORMATS);
+
+export const PROVIDER_OP_ARGS = {
+  /** Snapshot of providers + settings, and live `settings` events from then on. */
+  "settings.subscribe": obj({}),
+  "providers.list": obj({}),
+  "providers.presets": obj({}),
+  /** Appends a provider ("New provider N" unless named; from a preset when given). */
+  "providers.add": obj({
+    "id?": providerId,
+    "preset?": oneOf(PRESET_IDS),
+    "name?": providerName,
+    "format?": format,
+    "baseUrl?": baseUrl,
+    "apiKey?": apiKey,
+    "models?": arr(modelId, 500),
+  }),
+  /** `apiKey: ""` clears the key. */
+  "providers.update": obj({
+    id: providerId,
+    "name?": providerName,
+    "format?": format,
+    "baseUrl?": baseUrl,
+    "apiKey?": apiKey,
+    "enabled?": bool,
+  }),
+  "providers.delete": obj({ id: providerId }),
+  /** GET /v1/models (or the format's equivalent) and merge into the provider. */
+  "models.fetch": obj({ providerId }),
+  "models.add": obj({
+    providerId,
+    model: obj({
+      id: modelId,
+      "name?": modelName,
+      "contextWindow?": tokens,
+      "maxOutput?": tokens,
+      "vision?": nullable(bool),
+    }),
+  }),
+  "models.update": obj({
+    providerId,
+    modelId,
+    patch: obj({
+      "id?": modelId,
+      "name?": modelName,
+      "enabled?": bool,
+      "contextWindow?": tokens,
+      "maxOutput?": tokens,
+      "vision?": nullable(bool),
+    }),
+  }),
+  "models.delete": obj({ providerId, modelId }),
+  /** One tiny real streaming request; answers the latency or the real error. */
+  "models.test": obj({ providerId, modelId }),
+  "settings.get": obj({}),
+  "settings.setDefaultModel": obj({ providerId, modelId }),
+  "settings.set": obj({
+    "defaultEffort?": oneOf(EFFORT_LEVELS),
+    "defaultApproval?": oneOf(APPROVAL_MODES),
+  }),
+} satisfies Record<string, Schema>;
+
+type ProviderList = { providers: PublicProvider[]; defaultModel: ModelRef | null };
+
+export type ProviderOpResults = {
+  "settings.subscribe": ProviderList & SystemSettings & { seq: number };
+  "providers.list": ProviderList;
+  "providers.presets": { presets: ProviderPreset[] };
+  "providers.add": { provider: PublicProvider };
+  "providers.update": { provider: PublicProvider };
+  "providers.delete": { id: string; defaultCleared: boolean };
+  "models.fetch": { provider: PublicProvider; added: number; total: number };
+  "models.add": { provider: PublicProvider; model: ModelInfo };
+  "models.update": { provider: PublicProvider; model: ModelInfo };
+  "models.delete": { provider: PublicProvider; defaultCleared: boolean };
+  "models.test": ModelTestResult;
+  "settings.get": SystemSettings;
+  "settings.setDefaultModel": SystemSettings;
+  "settings.set": SystemSettings;
+};

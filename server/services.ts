@@ -10,7 +10,7 @@ import { EventHub } from "./sessions/hub.ts";
 import { TaskService } from "./sessions/task_service.ts";
 import { RunManager } from "./sessions/runs.ts";
 import { defaultTools, type ToolRegistry } from "../tools/registry.ts";
-import { readDefaults, resolveModelRef } from "./providers/resolve.ts";
+import { getSettings, resolveModel } from "./providers/catalog.ts";
 import type { ServerDeps } from "./ops/context.ts";
 import { VERSION } from "./version.ts";
 
@@ -39,8 +39,11 @@ export function createServices(opts: ServiceOptions): ServerDeps {
       now,
       home: opts.home,
       tools: opts.tools ?? defaultTools(),
-      resolveModel: (ref) => resolveModelRef(repos, ref),
-      defaults: () => readDefaults(repos),
+      resolveModel: (ref) => resolveModel(repos, ref),
+      defaults: () => {
+        const s = getSettings(repos);
+        return { effort: s.defaultEffort, approval: s.defaultApproval };
+      },
       taskChanged: (t) => tasks.publish(t),
     })
     : null;

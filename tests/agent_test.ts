@@ -243,7 +243,7 @@ Deno.test("loop: an unavailable model is reported, never replaced by another", a
     assertEquals(await e.deps.runs!.start(task.id), null);
     const err = entries(e, task.id).at(-1)!;
     assertEquals(err.role, "error");
-    assertMatch(err.parts[0].text!, /provider "nope" does not exist/);
+    assertMatch(err.parts[0].text!, /there is no provider "nope"/);
   } finally {
     await e.close();
   }

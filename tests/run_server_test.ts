@@ -3,44 +3,22 @@ import { assert, assertEquals } from "./helpers/assert.ts";
 import { startTestServer } from "./helpers/server.ts";
 import { TestClient } from "./helpers/ws_client.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
-import { Store } from "../store/store.ts";
+import { homeWithProvider } from "./helpers/seed.ts";
 import type { Entry, TaskEvent } from "../server/protocol.ts";
 
-/** A home whose database already has a provider pointing at the mock. */
-async function homeWithProvider(mockBase: string, modelId: string): Promise<string> {
-  const home = await Deno.makeTempDir({ prefix: "ra-run-" });
-  const store = new Store(`${home}/reinagent.db`);
-  store.repos!.providers.put({
-    id: "mock",
-    name: "Mock",
-    format: "openai-chat-completions",
-    baseUrl: mockBase,
-    apiKey: "sk-mock",
-    enabled: true,
-    models: [{
-      id: modelId,
-      name: modelId,
-      enabled: true,
-      contextWindow: 100000,
-      maxOutput: 4000,
-      vision: false,
-      effortLevels: null,
-      defaultEffort: null,
-      source: "manual",
-    }],
-  });
-  store.close();
-  return home;
-}
-
-/** Text of the assistant entry as seen by a client from entry + delta events. */
-function streamedText(c: TestClient, taskId: string): string {
-  let text = "";
-  let entryId = "";
+/**
+ * Text of the assistant entry as seen by a client: the subscribe snapshot (`base`)
+ * plus entry and delta events.
+ */
+function streamedText(c: TestClient, taskId: string, base: Entry[] = []): string {
+  const snap = base.filter((e) => e.role === "assistant").at(-1);
+  let entryId = snap?.id ?? "";
+  let text = snap?.parts.filter((p) => p.type === "text").map((p) => p.text).join("") ?? "";
   for (const e of c.events) {
     if (e.topic !== `task:${taskId}`) continue;
     const d = e.data as TaskEvent;
     if (d.kind === "entry" && d.entry.role === "assistant") {
+      if (d.entry.updatedAt < (snap?.updatedAt ?? 0) && d.entry.id === snap?.id) continue;
       entryId = d.entry.id;
       text = d.entry.parts.filter((p) => p.type === "text").map((p) => p.text).join("");
     } else if (d.kind === "delta" && d.entryId === entryId && d.type === "text") text += d.text;
@@ -51,7 +29,7 @@ function streamedText(c: TestClient, taskId: string): string {
 Deno.test("two clients see the same stream; the second one stops the run", async () => {
   const mock = startMockLlm({ quiet: true });
   mock.register("slow", { turns: [{ text: "tick ".repeat(300), chunk: 5, delayMs: 15 }] });
-  const s = await startTestServer({ home: await homeWithProvider(mock.base, "slow") });
+  const s = await startTestServer({ home: await homeWithProvider(mock.base, ["slow"]) });
   const a = await TestClient.connect(s.base, s.token);
   const b = await TestClient.connect(s.base, s.token);
   try {
@@ -60,9 +38,8 @@ Deno.test("two clients see the same stream; the second one stops the run", async
       message: "go",
       options: { model: { providerId: "mock", modelId: "slow" } },
     });
-    await a.request("task.subscribe", { id: task.id });
-    await b.request("task.subscribe", { id: task.id });
-    await b.until(() => streamedText(b, task.id).length > 100, "streaming on b");
+    const snapB = await b.request("task.subscribe", { id: task.id });
+    await b.until(() => streamedText(b, task.id, snapB.entries).length > 100, "streaming on b");
     const t0 = performance.now();
     const r = await b.request("task.stop", { id: task.id });
     assertEquals(r.stopped, true);
@@ -110,7 +87,7 @@ Deno.test("two clients see the same stream; the second one stops the run", async
 Deno.test("killed mid-stream: after restart the entry is stopped with the text up to ≤300 ms before the kill", async () => {
   const mock = startMockLlm({ quiet: true });
   mock.register("long", { turns: [{ text: "abcdefghij".repeat(500), chunk: 10, delayMs: 10 }] });
-  const home = await homeWithProvider(mock.base, "long");
+  const home = await homeWithProvider(mock.base, ["long"]);
   const s1 = await startTestServer({ home });
   const c = await TestClient.connect(s1.base, s1.token);
   const { task } = await c.request("tasks.create", {

@@ -133,16 +133,19 @@ Deno.test("websocket: a subscribed client sees messages sent by another; bad req
     assertEquals(task.title, "hello from A");
     assertEquals(entry.parts[0].text, "hello from A");
     const snap = await b.request("task.subscribe", { id: task.id });
-    assertEquals(snap.entries.map((e: { parts: { text: string }[] }) => e.parts[0].text), [
-      "hello from A",
-    ]);
-    await a.request("task.send", { id: task.id, text: "second" });
-    // Upserts are idempotent: the first entry's event may still arrive after the snapshot.
-    type EntryEvt = { kind: string; entry: { pos: number; parts: { text: string }[] } };
+    assertEquals(snap.entries[0].parts[0].text, "hello from A");
+    // The first message started a (Demo) run: sending now is refused, nothing appended.
+    assertEquals((await a.failure("task.send", { id: task.id, text: "too early" })).code, "busy");
+    type Evt = { kind: string; run?: unknown; entry?: { role: string; parts: { text: string }[] } };
     const mine = () =>
-      b.events.filter((e) => e.topic === `task:${task.id}`).map((e) => e.data as EntryEvt);
-    await b.until(() => mine().some((e) => e.entry.pos === 2), "entry event");
-    assertEquals(mine().find((e) => e.entry.pos === 2)!.entry.parts[0].text, "second");
+      b.events.filter((e) => e.topic === `task:${task.id}`).map((e) => e.data as Evt);
+    await b.until(() => mine().some((e) => e.kind === "run" && e.run === null), "run end", 10_000);
+    await a.request("task.send", { id: task.id, text: "second" });
+    await b.until(
+      () => mine().some((e) => e.entry?.role === "user" && e.entry.parts[0].text === "second"),
+      "entry event",
+    );
+    assertEquals(mine().some((e) => e.entry?.parts[0]?.text === "too early"), false);
 
     assertEquals((await a.failure("tasks.rename", { id: task.id })).code, "invalid_args");
     assertEquals((await a.failure("no.such.op")).code, "unknown_op");
@@ -150,8 +153,12 @@ Deno.test("websocket: a subscribed client sees messages sent by another; bad req
     a.ws.send("{not json");
     await a.until(() => false, "nothing", 100).catch(() => {});
     const after = await b.request("task.subscribe", { id: task.id });
-    assertEquals(after.total, 2);
-    assertEquals(after.task.title, "hello from A");
+    assertEquals(after.entries.filter((e: { role: string }) => e.role === "user").length, 2);
+    assertEquals(
+      after.task.title,
+      "From A",
+      "the Demo run set the local-rule title; bad requests changed nothing",
+    );
   } finally {
     await a.close();
     await b.close();

@@ -1,10 +1,25 @@
 /** Command-line parsing: strict, so a typo is an error rather than ignored. */
+import { type CatalogCommand, parseModelsArgs, parseProvidersArgs } from "./providers_args.ts";
+import { parseRunArgs, type RunArgs } from "./run_cmd.ts";
 
 export const USAGE = `Usage:
   reinagent [--port N] [--home DIR] [--no-open]
       Start the server on 127.0.0.1 and open the desktop window.
   reinagent serve [--host ADDR] [--port N] [--home DIR] [--tls-cert FILE --tls-key FILE]
       Headless server (for a VPS or phones); prints the URL and a QR code.
+  reinagent run "<prompt>" [--project DIR] [--model PROVIDER/MODEL] [--effort LEVEL]
+      [--approval plan|ask|edit|full] [--task ID] [--json] [--home DIR]
+      One agent turn to completion, headless: the answer on stdout (--json: one JSON
+      event per line). Uses the running instance for this home when there is one.
+      Exit code: 0 done, 1 failed, 2 bad input, 3 max steps reached, 130 stopped.
+  reinagent providers list [--json]
+  reinagent providers add ID --format FORMAT --base-url URL [--name NAME]
+      [--api-key-env VAR | --api-key-stdin] [--model MODEL_ID ...]
+  reinagent providers remove ID
+  reinagent providers set-default ID MODEL_ID
+  reinagent models fetch ID
+  reinagent models enable|disable ID MODEL_ID
+      Manage model providers in the data directory (works while a server runs).
   reinagent --version
   reinagent --help
 
@@ -14,7 +29,11 @@ Options:
   --home DIR       data directory (default $REINAGENT_HOME or ~/.reinagent)
   --no-open        do not open a window
   --tls-cert FILE  PEM certificate (serve over HTTPS; needs --tls-key)
-  --tls-key FILE   PEM private key`;
+  --tls-key FILE   PEM private key
+  --format FORMAT  openai-chat-completions | openai-responses | anthropic-messages |
+                   google-generative-ai
+  --api-key-env VAR   read the API key from environment variable VAR
+  --api-key-stdin     read the API key from standard input (never echoed)`;
 
 export interface ServerCommand {
   kind: "window" | "serve";
@@ -26,20 +45,44 @@ export interface ServerCommand {
   tlsKey?: string;
 }
 
-export type Command = ServerCommand | { kind: "help" } | { kind: "version" };
+export type Command =
+  | ServerCommand
+  | CatalogCommand
+  | ({ kind: "run" } & RunArgs)
+  | { kind: "help" }
+  | { kind: "version" };
+
+type Parsed = { command: Command } | { error: string };
+
+/**
+ * Subcommands by name. Adding one (e.g. `run`) = one entry here plus its parser; the
+ * bare `reinagent [flags]` form starts the server with a window.
+ */
+const SUBCOMMANDS: Record<string, (args: string[]) => Parsed> = {
+  serve: (args) => parseServer("serve", args),
+  providers: parseProvidersArgs,
+  models: parseModelsArgs,
+  run: (args) => {
+    const r = parseRunArgs(args);
+    return "error" in r ? r : { command: { kind: "run", ...r } };
+  },
+};
 
 const VALUE_FLAGS = new Set(["--host", "--port", "--home", "--tls-cert", "--tls-key"]);
 
-export function parseCli(argv: string[]): { command: Command } | { error: string } {
+export function parseCli(argv: string[]): Parsed {
   if (argv.includes("--help") || argv.includes("-h")) return { command: { kind: "help" } };
   if (argv.includes("--version") || argv.includes("-V")) return { command: { kind: "version" } };
-  const cmd: ServerCommand = { kind: "window", noOpen: false };
-  const args = [...argv];
-  if (args[0] && !args[0].startsWith("-")) {
-    const sub = args.shift()!;
-    if (sub !== "serve") return { error: `unknown command "${sub}"` };
-    cmd.kind = "serve";
+  if (argv[0] && !argv[0].startsWith("-")) {
+    const parse = Object.hasOwn(SUBCOMMANDS, argv[0]) ? SUBCOMMANDS[argv[0]] : undefined;
+    return parse ? parse(argv.slice(1)) : { error: `unknown command "${argv[0]}"` };
   }
+  return parseServer("window", argv);
+}
+
+function parseServer(kind: ServerCommand["kind"], argv: string[]): Parsed {
+  const cmd: ServerCommand = { kind, noOpen: false };
+  const args = [...argv];
   while (args.length) {
     let flag = args.shift()!;
     let value: string | undefined;

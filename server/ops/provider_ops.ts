@@ -1,5 +1,89 @@
-/** Handlers for provider, model and system-settings ops. */
-import type { PROVIDER_OP_ARGS } from "../protocol.ts";
+/**
+ * Handlers for provider, model and system-settings ops. The rules live in
+ * `server/providers/catalog*.ts`; handlers only pick the repositories, convert
+ * providers to their public (masked) form and announce changes on topic `settings`.
+ */
+import { type PROVIDER_OP_ARGS, SETTINGS_TOPIC, type SettingsEvent } from "../protocol.ts";
+import { OpError } from "../errors.ts";
+import {
+  addProvider,
+  type CatalogRepos,
+  deleteProvider,
+  getSettings,
+  listProviders,
+  presets,
+  setDefaultModel,
+  setSettings,
+  toPublic,
+  updateProvider,
+} from "../providers/catalog.ts";
+import {
+  addModel,
+  deleteModel,
+  fetchModels,
+  testModel,
+  updateModel,
+} from "../providers/catalog_models.ts";
+import type { OpContext } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
 
-export const PROVIDER_HANDLERS: OpHandlers<keyof typeof PROVIDER_OP_ARGS> = {};
+function repos(ctx: OpContext): CatalogRepos {
+  if (!ctx.store.repos) {
+    throw new OpError(
+      "store_unavailable",
+      `the database could not be opened (${ctx.store.health.error}); it was left untouched`,
+    );
+  }
+  return ctx.store.repos;
+}
+
+/** Tells every subscribed client to refresh its provider/settings view. */
+function changed<T>(ctx: OpContext, result: T, kind: SettingsEvent["kind"] = "providers"): T {
+  ctx.hub.publish(SETTINGS_TOPIC, { kind } satisfies SettingsEvent);
+  return result;
+}
+
+export const PROVIDER_HANDLERS: OpHandlers<keyof typeof PROVIDER_OP_ARGS> = {
+  "settings.subscribe": (ctx) => {
+    // Snapshot and subscription in the same tick: no event can fall between them.
+    const r = repos(ctx);
+    ctx.client.topics.add(SETTINGS_TOPIC);
+    return { providers: listProviders(r), ...getSettings(r), seq: ctx.hub.lastSeq };
+  },
+  "providers.list": (ctx) => {
+    const r = repos(ctx);
+    return { providers: listProviders(r), defaultModel: getSettings(r).defaultModel };
+  },
+  "providers.presets": () => ({ presets: presets() }),
+  "providers.add": (ctx, a) => changed(ctx, { provider: toPublic(addProvider(repos(ctx), a)) }),
+  "providers.update": (ctx, a) => {
+    const { id, ...patch } = a;
+    return changed(ctx, { provider: toPublic(updateProvider(repos(ctx), id, patch)) });
+  },
+  "providers.delete": (ctx, a) => changed(ctx, { id: a.id, ...deleteProvider(repos(ctx), a.id) }),
+  "models.fetch": async (ctx, a) => {
+    const r = await fetchModels(repos(ctx), a.providerId);
+    return changed(ctx, { ...r, provider: toPublic(r.provider) });
+  },
+  "models.add": (ctx, a) => {
+    const r = addModel(repos(ctx), a.providerId, a.model);
+    return changed(ctx, { provider: toPublic(r.provider), model: r.model });
+  },
+  "models.update": (ctx, a) => {
+    const r = updateModel(repos(ctx), a.providerId, a.modelId, a.patch);
+    return changed(ctx, { provider: toPublic(r.provider), model: r.model });
+  },
+  "models.delete": (ctx, a) => {
+    const r = deleteModel(repos(ctx), a.providerId, a.modelId);
+    return changed(ctx, { provider: toPublic(r.provider), defaultCleared: r.defaultCleared });
+  },
+  "models.test": (ctx, a) => testModel(repos(ctx), a.providerId, a.modelId),
+  "settings.get": (ctx) => getSettings(repos(ctx)),
+  "settings.setDefaultModel": (ctx, a) =>
+    changed(
+      ctx,
+      setDefaultModel(repos(ctx), { providerId: a.providerId, modelId: a.modelId }),
+      "settings",
+    ),
+  "settings.set": (ctx, a) => changed(ctx, setSettings(repos(ctx), a), "settings"),
+};

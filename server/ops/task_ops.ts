@@ -32,6 +32,8 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
   "tasks.list": (ctx) => ({ tasks: needTasks(ctx).list(), seq: ctx.hub.lastSeq }),
   "tasks.create": (ctx, a) => {
     const out = needTasks(ctx).create(a);
+    // The creator follows its new task from the first event on (no race with the run).
+    ctx.client.topics.add(taskTopic(out.task.id));
     if (out.entry) startRun(ctx, out.task.id);
     return out;
   },

@@ -227,7 +227,8 @@ export class RunManager {
     if (t) this.d.taskChanged(t);
   }
 
+  /** Updates within a run coalesce; the end (null) is never merged into its start. */
   private publishRun(taskId: string, run: RunState | null): void {
-    this.d.hub.publish(taskTopic(taskId), { kind: "run", run }, `run:${taskId}`);
+    this.d.hub.publish(taskTopic(taskId), { kind: "run", run }, run ? `run:${taskId}` : undefined);
   }
 }

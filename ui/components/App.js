@@ -3,6 +3,8 @@ import { useEffect } from "preact/hooks";
 import { html } from "../html.js";
 import { currentId } from "../state/tasks.js";
 import { drawerOpen, setDrawer } from "../state/ui.js";
+import { settingsOpen } from "../state/settings.js";
+import { SettingsView } from "./settings/SettingsView.js";
 import { Banners } from "./Banners.js";
 import { Composer } from "./Composer.js";
 import { EmptyState } from "./EmptyState.js";
@@ -31,10 +33,12 @@ export function App() {
         onClick=${() => setDrawer(false)}
       ></div>
       <main class="main">
-        <${Header} />
-        <${Banners} />
-        ${currentId.value === null ? html`<${EmptyState} />` : html`<${Timeline} />`}
-        <${Composer} />
+        ${settingsOpen.value ? html`<${SettingsView} />` : html`
+          <${Header} />
+          <${Banners} />
+          ${currentId.value === null ? html`<${EmptyState} />` : html`<${Timeline} />`}
+          <${Composer} />
+        `}
       </main>
     </div>
   `;

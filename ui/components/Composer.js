@@ -1,7 +1,9 @@
 /**
  * The message box at the bottom: multiline, grows with its text, Enter sends,
  * Shift+Enter adds a line, Enter while an IME is composing is left to the IME.
- * The text stays while the connection is down.
+ * The text stays while the connection is down. Below the text: the task's model,
+ * effort and approval selectors, and Send — or Stop while the task runs (sending
+ * while it runs is not possible yet).
  */
 import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import { LIMITS } from "../../server/protocol.ts";
@@ -9,9 +11,12 @@ import { html } from "../html.js";
 import { t } from "../i18n/index.js";
 import { connState } from "../state/connection.js";
 import { sending, sendMessage } from "../state/actions.js";
+import { isRunning, stopping, stopRun } from "../state/run_actions.js";
 import { currentId } from "../state/tasks.js";
 import { composerFocus, composerText } from "../state/ui.js";
+import { ComposerTools } from "./ComposerTools.js";
 import { IconSend } from "./Icons.js";
+import { IconStop } from "./RunIcons.js";
 
 const MAX_HEIGHT_VH = 0.4;
 
@@ -29,7 +34,8 @@ export function Composer() {
   const text = composerText.value;
   const online = connState.value === "open";
   const tooLong = text.length > LIMITS.messageChars;
-  const canSend = online && !sending.value && !tooLong && text.trim().length > 0;
+  const running = isRunning.value;
+  const canSend = online && !sending.value && !running && !tooLong && text.trim().length > 0;
 
   useLayoutEffect(() => {
     const el = ref.current;
@@ -76,22 +82,43 @@ export function Composer() {
           onKeyDown=${onKeyDown}
         ></textarea>
         <div class="composer-bar">
+          <${ComposerTools} />
           <span class="composer-hint">${t("composer.hint")}</span>
-          <button
-            type="submit"
-            class="send-btn"
-            data-testid="send"
-            aria-label=${t("composer.send")}
-            title=${t("composer.send")}
-            disabled=${!canSend}
-          >
-            <${IconSend} size=${18} />
-          </button>
+          ${running
+            ? html`
+              <button
+                type="button"
+                class="send-btn stop-btn"
+                data-testid="stop"
+                aria-label=${stopping.value ? t("composer.stopping") : t("composer.stop")}
+                title=${stopping.value ? t("composer.stopping") : t("composer.stop")}
+                disabled=${stopping.value || !online}
+                onClick=${stopRun}
+              >
+                <${IconStop} size=${14} />
+              </button>
+            `
+            : html`
+              <button
+                type="submit"
+                class="send-btn"
+                data-testid="send"
+                aria-label=${t("composer.send")}
+                title=${t("composer.send")}
+                disabled=${!canSend}
+              >
+                <${IconSend} size=${18} />
+              </button>
+            `}
         </div>
       </div>
       ${connState.value === "reconnecting" &&
         html`<p class="composer-note" role="status" data-testid="composer-offline">
           ${t("composer.offline")}
+        </p>`}
+      ${running && text.trim() &&
+        html`<p class="composer-note" role="status" data-testid="composer-busy">
+          ${t("composer.busy")}
         </p>`}
       ${tooLong &&
         html`<p class="composer-note composer-note-error" role="alert">

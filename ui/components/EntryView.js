@@ -1,102 +1,102 @@
 /**
- * One timeline entry: user messages as right-aligned bubbles, other roles as blocks.
- * Text is shown as plain text (white-space: pre-wrap) until Markdown rendering lands.
- * Re-renders only when its entry object or the language changes.
+ * One assistant entry inside a turn's process: its parts in production order —
+ * thinking blocks, intermediate text (Markdown), tool-call cards with their results.
+ * Re-renders only when the entry, its shown parts, its results or `live` change.
  *
  * @typedef {import("../../server/protocol.ts").Entry} Entry
  * @typedef {import("../../server/protocol.ts").Part} Part
+ * @typedef {{entry: Entry, parts: number[], results: Record<string, Entry>, live: boolean,
+ *   lang: string}} Props
  */
 import { Component } from "preact";
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
+import { Markdown } from "./Markdown.js";
+import { ThinkingBlock } from "./ThinkingBlock.js";
+import { ToolCard } from "./ToolCard.js";
 
-/** @param {unknown} v */
-function str(v) {
-  return typeof v === "string" ? v : "";
+/**
+ * @param {unknown[]} a
+ * @param {unknown[]} b
+ */
+const sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * @param {Record<string, unknown>} a
+ * @param {Record<string, unknown>} b
+ */
+function sameRecord(a, b) {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
 }
 
-/** @param {{part: Part}} props */
-function PartView({ part }) {
-  const data = part.data ?? {};
-  switch (part.type) {
-    case "text":
-      return html`<div class="part-text">${part.text ?? ""}</div>`;
-    case "thinking":
-      return html`
-        <details class="part-fold">
-          <summary>${t("part.thinking")}</summary>
-          <div class="part-text part-muted">${part.text ?? ""}</div>
-        </details>
-      `;
-    case "tool_call":
-      return html`
-        <details class="part-fold part-tool">
-          <summary>${t("part.toolCall", { name: str(data.name) || "?" })}</summary>
-          <pre class="part-pre">${part.text ?? JSON.stringify(data.args ?? data, null, 2)}</pre>
-        </details>
-      `;
-    case "tool_result":
-      return html`
-        <details class="part-fold part-tool">
-          <summary>${t("part.toolResult")}</summary>
-          <pre class="part-pre">${part.text ?? ""}</pre>
-        </details>
-      `;
-    case "image":
-      return html`<div class="part-chip">${t("part.image")}${
-        str(data.name) ? `: ${str(data.name)}` : ""
-      }</div>`;
-    case "file":
-      return html`<div class="part-chip">${
-        t("part.file", { name: str(data.name) || str(data.path) || "?" })
-      }</div>`;
-    default:
-      return part.text ? html`<div class="part-text">${part.text}</div>` : null;
-  }
-}
-
-/** @param {{status: Entry["status"]}} props */
-function StatusLine({ status }) {
-  if (status === "streaming") {
-    return html`<div class="entry-status" data-testid="streaming">
-      <span class="pulse" aria-hidden="true"></span>${t("timeline.streaming")}
-    </div>`;
-  }
-  if (status === "stopped") return html`<div class="entry-status">${t("timeline.stopped")}</div>`;
-  if (status === "error") {
-    return html`<div class="entry-status entry-status-error">${t("timeline.failed")}</div>`;
-  }
-  return null;
-}
-
-/** @extends {Component<{entry: Entry, lang: string}>} */
+/** @extends {Component<Props>} */
 export class EntryView extends Component {
   /**
    * @override
-   * @param {{entry: Entry, lang: string}} next
+   * @param {Props} n
    */
-  shouldComponentUpdate(next) {
-    return next.entry !== this.props.entry || next.lang !== this.props.lang;
+  shouldComponentUpdate(n) {
+    const p = this.props;
+    return n.entry !== p.entry || n.live !== p.live || n.lang !== p.lang ||
+      !sameList(n.parts, p.parts) || !sameRecord(n.results, p.results);
+  }
+
+  /**
+   * @param {Part} part
+   * @param {number} index
+   */
+  part(part, index) {
+    const { entry, results, live } = this.props;
+    const data = part.data ?? {};
+    switch (part.type) {
+      case "text":
+        return html`
+          <div class="part-md">
+            <${Markdown} text=${part.text ?? ""} />
+          </div>
+        `;
+      case "thinking":
+        return html`
+          <${ThinkingBlock}
+            part=${part}
+            live=${live && entry.status === "streaming" && index === entry.parts.length - 1}
+          />
+        `;
+      case "tool_call":
+        return html`
+          <${ToolCard} part=${part} result=${results[String(data.id ?? "")]} live=${live} />
+        `;
+      case "image":
+        return html`<div class="part-chip">${t("part.image")}</div>`;
+      case "file":
+        return html`<div class="part-chip">${
+          t("part.file", { name: String(data.name ?? data.path ?? "?") })
+        }</div>`;
+      default:
+        return part.text ? html`<div class="part-text">${part.text}</div>` : null;
+    }
   }
 
   render() {
-    const { entry } = this.props;
-    const role = entry.role;
-    const isUser = role === "user";
+    const { entry, parts } = this.props;
     return html`
-      <article
-        class=${`entry entry-${role} entry-${entry.status}`}
+      <div
+        class="entry entry-assistant process-entry"
         data-testid="entry"
-        data-role=${role}
+        data-role=${entry.role}
         data-entry-id=${entry.id}
         data-status=${entry.status}
       >
-        ${!isUser && html`<div class="entry-role">${t(/** @type {any} */ (`role.${role}`))}</div>`}
-        <div class=${isUser ? "bubble" : "entry-body"}>
-          ${entry.parts.map((p) => html`<${PartView} part=${p} />`)}
-        </div>
-        <${StatusLine} status=${entry.status} />
-      </article>
+        ${parts.map((i) => this.part(entry.parts[i], i))}
+        ${entry.status === "streaming" &&
+          html`
+            <span class="stream-mark" data-testid="streaming" title=${t("turn.writing")}>
+              <span class="pulse" aria-hidden="true"></span>
+              <span class="sr-only">${t("turn.writing")}</span>
+            </span>
+          `}
+      </div>
     `;
   }
 }

@@ -1,8 +1,14 @@
-/** The bar above the conversation: drawer button (phone), task title, new task (phone). */
+/**
+ * The bar above the conversation: drawer button (phone), task title, the Demo badge
+ * while the Demo model is in use, new task (phone).
+ */
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
 import { currentId, currentTask, newTask } from "../state/tasks.js";
+import { sysDefaults } from "../state/models.js";
+import { activeOptions } from "../state/run_actions.js";
 import { drawerOpen, setDrawer } from "../state/ui.js";
+import { DemoBadge } from "./DemoBadge.js";
 import { IconMenu, IconPlus } from "./Icons.js";
 
 export function Header() {
@@ -26,6 +32,9 @@ export function Header() {
         <${IconMenu} />
       </button>
       <h1 class="header-title" data-testid="header-title">${title}</h1>
+      ${activeOptions.value.isDemo &&
+        (sysDefaults.value !== null || !activeOptions.value.inherited.model) &&
+        html`<${DemoBadge} />`}
       <button
         type="button"
         class="icon-btn phone-only"

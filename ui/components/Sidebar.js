@@ -10,6 +10,8 @@ import { currentId, newTask, sortedTasks, tasksLoaded } from "../state/tasks.js"
 import { drawerOpen, setDrawer } from "../state/ui.js";
 import { IconClose, IconPlus } from "./Icons.js";
 import { LangToggle, ThemeToggle } from "./Toggles.js";
+import { closeSettings, openSettings, settingsOpen } from "../state/settings.js";
+import { IconGear } from "./settings/controls.js";
 import { TaskRow } from "./TaskRow.js";
 
 /**
@@ -64,13 +66,20 @@ export function Sidebar() {
         ref=${newRef}
         class="new-task"
         data-testid="new-task"
-        aria-current=${currentId.value === null ? "page" : undefined}
-        onClick=${newTask}
+        aria-current=${currentId.value === null && !settingsOpen.value ? "page" : undefined}
+        onClick=${() => {
+          newTask();
+          closeSettings();
+        }}
       >
         <${IconPlus} size=${16} />
         <span>${t("sidebar.newTask")}</span>
       </button>
-      <nav class="sidebar-scroll">
+      <nav
+        class="sidebar-scroll"
+        onClick=${(/** @type {MouseEvent} */ e) =>
+          /** @type {Element} */ (e.target).closest?.(".task-open") && closeSettings()}
+      >
         ${!tasksLoaded.value && all.length === 0
           ? html`<p class="sidebar-note">${t("sidebar.loading")}</p>`
           : all.length === 0
@@ -83,6 +92,17 @@ export function Sidebar() {
           `}
       </nav>
       <footer class="sidebar-foot">
+        <button
+          type="button"
+          class=${`icon-btn${settingsOpen.value ? " on" : ""}`}
+          data-testid="open-settings"
+          aria-label=${t("sidebar.settings")}
+          aria-pressed=${settingsOpen.value ? "true" : "false"}
+          title=${t("sidebar.settings")}
+          onClick=${openSettings}
+        >
+          <${IconGear} />
+        </button>
         <${ThemeToggle} />
         <${LangToggle} />
         ${serverVersion.value &&

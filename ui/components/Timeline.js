@@ -1,13 +1,24 @@
 /**
- * The conversation of the shown task. Follows the bottom while the reader is there;
- * scrolling up stops following until they come back down.
+ * The conversation of the shown task, as turns (see Turn.js). Follows the bottom
+ * while the reader is there; scrolling up stops following until they come back down.
+ * Only the live turn re-renders while a run streams.
  */
-import { useLayoutEffect, useRef } from "preact/hooks";
+import { useLayoutEffect, useMemo, useRef } from "preact/hooks";
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
+import { connState } from "../state/connection.js";
 import { lang } from "../state/prefs.js";
-import { currentId, entries, entriesTotal, timelineStatus } from "../state/tasks.js";
-import { EntryView } from "./EntryView.js";
+import { isRunning } from "../state/run_actions.js";
+import {
+  currentId,
+  currentTask,
+  entries,
+  entriesTotal,
+  runState,
+  timelineStatus,
+} from "../state/tasks.js";
+import { groupTurns } from "../state/timeline_model.js";
+import { Turn } from "./Turn.js";
 
 const NEAR_BOTTOM_PX = 80;
 
@@ -18,6 +29,10 @@ export function Timeline() {
   const list = entries.value;
   const status = timelineStatus.value;
   const id = currentId.value;
+  const run = runState.value;
+  const waiting = currentTask.value?.status === "waiting";
+  const canAct = !isRunning.value && connState.value === "open";
+  const turns = useMemo(() => groupTurns(list), [list]);
 
   useLayoutEffect(() => {
     const el = ref.current;
@@ -27,7 +42,7 @@ export function Timeline() {
       follow.current = true;
     }
     if (follow.current) el.scrollTop = el.scrollHeight;
-  }, [list, id]);
+  }, [list, id, run]);
 
   const onScroll = () => {
     const el = ref.current;
@@ -46,7 +61,21 @@ export function Timeline() {
     >
       <div class="timeline-inner">
         ${older > 0 && html`<p class="timeline-note">${t("timeline.older", { count: older })}</p>`}
-        ${list.map((e) => html`<${EntryView} key=${e.id} entry=${e} lang=${lang.value} />`)}
+        ${turns.map((turn, k) => {
+          const last = k === turns.length - 1;
+          const live = last && (run !== null || turn.items.some((e) => e.status === "streaming"));
+          return html`
+            <${Turn}
+              key=${turn.id}
+              turn=${turn}
+              live=${live}
+              run=${live ? run : null}
+              waiting=${live && waiting}
+              canAct=${last && canAct}
+              lang=${lang.value}
+            />
+          `;
+        })}
         ${list.length === 0 &&
           html`<p class="timeline-note">
             ${status === "loading" ? t("timeline.loading") : t("timeline.empty")}

@@ -6,8 +6,13 @@
  * t("conn.reconnecting", { n: 3 }); // "Reconnecting… (attempt 3)"
  */
 import { lang } from "../state/prefs.js";
-import en from "./en-US.js";
-import zh from "./zh-CN.js";
+import baseEn from "./en-US.js";
+import baseZh from "./zh-CN.js";
+import runEn from "./run.en-US.js";
+import runZh from "./run.zh-CN.js";
+
+const en = { ...baseEn, ...runEn };
+const zh = { ...baseZh, ...runZh };
 
 /** @type {Record<string, Record<string, string>>} */
 export const DICTS = { "en-US": en, "zh-CN": zh };

@@ -1,10 +1,12 @@
 /**
- * User actions on tasks: send (creating the task from the draft), rename, pin and
- * delete. Failures become error notices; a failed send gives its text back.
+ * User actions on tasks: send (creating the task from the draft with the options
+ * chosen there), rename, pin and delete. Failures become error notices; a failed
+ * send gives its text back.
  */
 import { signal } from "@preact/signals";
 import { LIMITS } from "../../server/protocol.ts";
 import { connState, request } from "./connection.js";
+import { clearDraftOptions, isRunning, takeDraftOptions } from "./run_actions.js";
 import {
   currentId,
   leaveToDraft,
@@ -26,13 +28,15 @@ export const sending = signal(false);
 export async function sendMessage() {
   const text = composerText.value.replace(/^\s*\n/, "").trimEnd();
   if (!text.trim() || text.length > LIMITS.messageChars) return;
-  if (sending.value || connState.value !== "open") return;
+  if (sending.value || connState.value !== "open" || isRunning.value) return;
   const id = currentId.value;
   sending.value = true;
   composerText.value = "";
   try {
     if (id === null) {
-      const r = await request("tasks.create", { message: text });
+      const options = takeDraftOptions();
+      const r = await request("tasks.create", { message: text, ...(options ? { options } : {}) });
+      clearDraftOptions();
       upsertTask(r.task);
       if (currentId.value === null) {
         show(r.task.id);

@@ -9,7 +9,10 @@
 import { batch, computed, signal } from "@preact/signals";
 import { taskTopic } from "../../server/protocol.ts";
 import { configure, connState, noteSeq, onEvent, request } from "./connection.js";
+import { applyTimelineEvent, entries, resetTimeline } from "./timeline.js";
 import { composerFocus, composerText, drawerOpen, notifyError, swapDraft } from "./ui.js";
+
+export { entries, entriesTotal, runState, upsertEntry } from "./timeline.js";
 
 /** Every task known, by id. */
 export const tasksById = signal(/** @type {Map<string, TaskSummary>} */ (new Map()));
@@ -17,10 +20,6 @@ export const tasksById = signal(/** @type {Map<string, TaskSummary>} */ (new Map
 export const tasksLoaded = signal(false);
 /** Id of the task shown; null = the new-task draft (empty state). */
 export const currentId = signal(/** @type {string|null} */ (null));
-/** Entries of the shown task, ordered by `pos`. */
-export const entries = signal(/** @type {Entry[]} */ ([]));
-/** Total entries of the shown task on the server (may exceed `entries.length`). */
-export const entriesTotal = signal(0);
 /** "idle" (draft) | "loading" | "ready" | "error" */
 export const timelineStatus = signal(/** @type {"idle"|"loading"|"ready"|"error"} */ ("idle"));
 
@@ -73,26 +72,6 @@ export function removeTask(id) {
   tasksById.value = m;
 }
 
-/**
- * Inserts or replaces an entry of the shown task, keeping `pos` order.
- * @param {Entry} entry
- */
-export function upsertEntry(entry) {
-  const list = entries.value;
-  for (let i = list.length - 1; i >= 0; i--) {
-    if (list[i].id === entry.id) {
-      const copy = list.slice();
-      copy[i] = entry;
-      entries.value = copy;
-      return;
-    }
-  }
-  let at = list.length;
-  while (at > 0 && list[at - 1].pos > entry.pos) at--;
-  entries.value = [...list.slice(0, at), entry, ...list.slice(at)];
-  entriesTotal.value = Math.max(entriesTotal.value + 1, entries.value.length);
-}
-
 /** @param {any} data */
 function applyTasksEvent(data) {
   if (data?.kind === "upsert" && data.task) upsertTask(data.task);
@@ -107,8 +86,8 @@ function applyTasksEvent(data) {
  * @param {any} data
  */
 function applyTaskEvent(id, data) {
-  if (data?.kind === "entry" && data.entry) upsertEntry(data.entry);
-  else if (data?.kind === "deleted") {
+  if (applyTimelineEvent(data)) return;
+  if (data?.kind === "deleted") {
     removeTask(id);
     leaveToDraft();
   }
@@ -166,8 +145,7 @@ export async function subscribe(id) {
     snapshotOf = id;
     noteSeq(r.seq);
     batch(() => {
-      entries.value = [...r.entries].sort((a, b) => a.pos - b.pos);
-      entriesTotal.value = r.total;
+      resetTimeline({ entries: r.entries, total: r.total, run: r.run ?? null });
       timelineStatus.value = "ready";
       for (const ev of held.events) if (ev.seq > r.seq) applyTaskEvent(id, ev.data);
       upsertTask(r.task);
@@ -245,8 +223,7 @@ export function show(id, unsub = true) {
   snapshotOf = null;
   batch(() => {
     currentId.value = id;
-    entries.value = [];
-    entriesTotal.value = 0;
+    resetTimeline(null);
     timelineStatus.value = id ? "loading" : "idle";
   });
   writeHash(id);

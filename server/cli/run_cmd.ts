@@ -1,0 +1,295 @@
+/**
+ * `reinagent run "<prompt>"`: one agent turn to completion, headless (like `claude -p`,
+ * `codex exec`, `opencode run`). Performed by the running instance for this home when
+ * there is one (so it shows live in every window), otherwise in this process.
+ * Streams the answer to stdout (`--json`: one JSON event per line). Exit codes:
+ * 0 done, 1 failed, 2 bad input, 3 max steps reached, 130 stopped.
+ */
+import { resolve } from "node:path";
+import { parseFlags } from "./flags.ts";
+import {
+  APPROVAL_MODES,
+  EFFORT_LEVELS,
+  type Entry,
+  type EvtMsg,
+  type TaskEvent,
+} from "../protocol.ts";
+import { localOpClient, type OpClient, remoteOpClient } from "./op_client.ts";
+import { createServices } from "../services.ts";
+import { ensureHome, instancePath, tokenPath } from "../home.ts";
+
+export interface RunArgs {
+  prompt: string;
+  home?: string;
+  project?: string;
+  model?: { providerId: string; modelId: string };
+  effort?: string;
+  approval?: string;
+  task?: string;
+  json: boolean;
+}
+
+export function parseRunArgs(argv: string[]): RunArgs | { error: string } {
+  const f = parseFlags(argv, {
+    values: ["--home", "--project", "--model", "--effort", "--approval", "--task"],
+    bools: ["--json"],
+  });
+  if ("error" in f) return f;
+  if (f.positional.length !== 1 || !f.positional[0].trim()) {
+    return { error: 'run needs exactly one prompt argument: reinagent run "<prompt>"' };
+  }
+  const out: RunArgs = { prompt: f.positional[0], json: f.bools.has("--json") };
+  const v = f.values;
+  if (v["--home"]) out.home = v["--home"];
+  if (v["--project"]) out.project = resolve(v["--project"]);
+  if (v["--task"]) out.task = v["--task"];
+  if (v["--model"]) {
+    const slash = v["--model"].indexOf("/");
+    if (slash <= 0 || slash === v["--model"].length - 1) {
+      return { error: `--model must be PROVIDER/MODEL, got "${v["--model"]}"` };
+    }
+    out.model = {
+      providerId: v["--model"].slice(0, slash),
+      modelId: v["--model"].slice(slash + 1),
+    };
+  }
+  if (v["--effort"]) {
+    if (!(EFFORT_LEVELS as readonly string[]).includes(v["--effort"])) {
+      return { error: `--effort must be one of ${EFFORT_LEVELS.join(", ")}` };
+    }
+    out.effort = v["--effort"];
+  }
+  if (v["--approval"]) {
+    if (!(APPROVAL_MODES as readonly string[]).includes(v["--approval"])) {
+      return { error: `--approval must be one of ${APPROVAL_MODES.join(", ")}` };
+    }
+    out.approval = v["--approval"];
+  }
+  return out;
+}
+
+/** Connects to the running instance of this home, if one answers. */
+async function runningInstance(home: string): Promise<OpClient | null> {
+  let info: { base?: string };
+  let token: string;
+  try {
+    info = JSON.parse(await Deno.readTextFile(instancePath(home)));
+    token = (await Deno.readTextFile(tokenPath(home))).trim();
+  } catch {
+    return null; // no instance file: nothing is running
+  }
+  if (!info.base) return null;
+  try {
+    return await remoteOpClient(info.base, token, 3000);
+  } catch {
+    return null; // stale instance file (crashed server)
+  }
+}
+
+interface Out {
+  text(s: string): void;
+  note(s: string): void;
+  json(o: unknown): void;
+}
+
+/**
+ * Follows a task's events and prints new output; resolves when the run ends. Listens
+ * at once and holds events until the task id is known (it comes with tasks.create).
+ */
+function follow(
+  client: OpClient,
+  taskIdKnown: Promise<string>,
+  args: RunArgs,
+  out: Out,
+): Promise<Entry[]> {
+  let taskId: string | null = null;
+  const held: EvtMsg[] = [];
+  const entries = new Map<string, Entry>();
+  const printed = new Map<string, number>(); // `${entryId}:${index}` → chars printed
+  let sawRun = false;
+  const emit = (e: Entry) => {
+    e.parts.forEach((p, i) => {
+      if (e.role !== "assistant" || (p.type !== "text" && p.type !== "thinking")) return;
+      const key = `${e.id}:${i}`;
+      const done = printed.get(key) ?? 0;
+      const fresh = (p.text ?? "").slice(done);
+      if (!fresh) return;
+      printed.set(key, done + fresh.length);
+      if (args.json) out.json({ type: p.type, delta: fresh });
+      else if (p.type === "text") out.text(fresh);
+    });
+  };
+  const announce = (e: Entry, prev: Entry | undefined) => {
+    if (e.role === "assistant" && e.status !== "streaming") {
+      for (const p of e.parts) {
+        if (p.type !== "tool_call" || !p.data) continue;
+        if (prev?.status !== "streaming" && prev !== undefined) continue;
+        if (args.json) {
+          out.json({ type: "tool_call", id: p.data.id, name: p.data.name, args: p.data.args });
+        } else out.note(`→ ${p.data.name} ${JSON.stringify(p.data.args)}`);
+      }
+      if (!args.json && e.parts.some((p) => p.type === "text")) out.text("\n");
+    }
+    if (e.role === "tool" && !prev) {
+      const r = e.parts[0];
+      if (args.json) {
+        out.json({
+          type: "tool_result",
+          id: r.data?.toolCallId,
+          name: r.data?.name,
+          isError: r.data?.isError,
+          content: r.text,
+        });
+      } else {out.note(
+          `  ${r.data?.isError ? "✗" : "✓"} ${r.data?.name}: ${
+            (r.text ?? "").split("\n")[0].slice(0, 120)
+          }`,
+        );}
+    }
+    if (e.role === "error" && !prev) {
+      const info = e.meta.error as { category?: string; hint?: string } | undefined;
+      if (args.json) out.json({ type: "error", message: e.parts[0]?.text, ...info });
+      else {out.note(
+          `error (${info?.category ?? "unknown"}): ${e.parts[0]?.text}${
+            info?.hint ? `\n  ${info.hint}` : ""
+          }`,
+        );}
+    }
+  };
+  return new Promise((resolveDone) => {
+    const handle = (m: EvtMsg) => {
+      if (m.topic !== `task:${taskId}`) return;
+      const d = m.data as TaskEvent;
+      if (d.kind === "entry") {
+        const prev = entries.get(d.entry.id);
+        entries.set(d.entry.id, d.entry);
+        emit(d.entry);
+        announce(d.entry, prev);
+      } else if (d.kind === "delta") {
+        const e = entries.get(d.entryId);
+        if (!e) return;
+        const part = e.parts[d.index] ?? (e.parts[d.index] = { type: d.type, text: "" });
+        part.text = (part.text ?? "") + d.text;
+        emit(e);
+      } else if (d.kind === "run") {
+        if (d.run) sawRun = true;
+        else if (sawRun) resolveDone([...entries.values()].sort((a, b) => a.pos - b.pos));
+      }
+    };
+    client.onEvent((m) => taskId === null ? held.push(m) : handle(m));
+    taskIdKnown.then((id) => {
+      taskId = id;
+      held.splice(0).forEach(handle);
+    });
+  });
+}
+
+/** The outcome of the finished turn, from its entries. */
+export function outcomeOf(entries: Entry[]): { code: number; kind: string } {
+  const last = entries.at(-1);
+  const lastAssistant = entries.filter((e) => e.role === "assistant").at(-1);
+  if (last?.role === "error") return { code: 1, kind: "error" };
+  if (lastAssistant?.status === "stopped") return { code: 130, kind: "stopped" };
+  if (lastAssistant?.meta.truncatedBy === "maxSteps") return { code: 3, kind: "maxSteps" };
+  return { code: 0, kind: "done" };
+}
+
+export async function runCommand(args: RunArgs, home: string, out: Out): Promise<number> {
+  if (args.project) {
+    const st = await Deno.stat(args.project).catch(() => null);
+    if (!st?.isDirectory) {
+      out.note(`reinagent: --project ${args.project} is not a folder`);
+      return 2;
+    }
+  }
+  let client = await runningInstance(home);
+  const remote = client !== null;
+  if (!client) {
+    await ensureHome(home);
+    const deps = createServices({ home });
+    if (!deps.store.health.ok) {
+      out.note(
+        `reinagent: database unavailable: ${deps.store.health.error} (${deps.store.health.path}, left untouched)`,
+      );
+      deps.store.close();
+      return 1;
+    }
+    client = localOpClient(deps);
+  }
+  try {
+    if (args.model) {
+      const { providers } = await client.request("providers.list");
+      const p = (providers as {
+        id: string;
+        enabled: boolean;
+        models: { id: string; enabled: boolean }[];
+      }[])
+        .find((x) => x.id === args.model!.providerId);
+      const m = p?.models.find((x) => x.id === args.model!.modelId);
+      if (!p || !m || !p.enabled || !m.enabled) {
+        const available = (providers as {
+          id: string;
+          enabled: boolean;
+          models: { id: string; enabled: boolean }[];
+        }[])
+          .filter((x) => x.enabled).flatMap((x) =>
+            x.models.filter((y) => y.enabled).map((y) => `${x.id}/${y.id}`)
+          );
+        out.note(
+          `reinagent: model ${args.model.providerId}/${args.model.modelId} is not available` +
+            (p && !p.enabled
+              ? " (provider disabled)"
+              : m && !m.enabled
+              ? " (model disabled)"
+              : "") +
+            `\n  available: ${available.join(", ") || "(none)"}`,
+        );
+        return 2;
+      }
+    }
+    const options = {
+      ...(args.model ? { model: args.model } : {}),
+      ...(args.effort ? { effort: args.effort } : {}),
+      ...(args.approval ? { approval: args.approval } : {}),
+    };
+    let taskId: string;
+    let resolveId!: (id: string) => void;
+    const done = follow(client, new Promise<string>((r) => (resolveId = r)), args, out);
+    if (args.task) {
+      taskId = args.task;
+      resolveId(taskId);
+      await client.request("task.subscribe", { id: taskId });
+      if (Object.keys(options).length) {
+        await client.request("task.setOptions", { id: taskId, ...options });
+      }
+      await client.request("task.send", { id: taskId, text: args.prompt });
+    } else {
+      // tasks.create subscribes its caller, so no event of the run is missed.
+      const created = await client.request("tasks.create", {
+        message: args.prompt,
+        ...(args.project ? { projectPath: args.project } : {}),
+        ...(Object.keys(options).length ? { options } : {}),
+      });
+      taskId = created.task.id;
+      resolveId(taskId);
+    }
+    if (!args.json) {
+      out.note(`task ${taskId}${remote ? " (running in the open ReinAgent instance)" : ""}`);
+    }
+    const entries = await done;
+    const outcome = outcomeOf(entries);
+    const usage = entries.filter((e) => e.role === "assistant").reduce((acc, e) => {
+      const u = e.meta.usage as { input: number; output: number } | undefined;
+      return { input: acc.input + (u?.input ?? 0), output: acc.output + (u?.output ?? 0) };
+    }, { input: 0, output: 0 });
+    if (args.json) out.json({ type: "done", outcome: outcome.kind, taskId, usage });
+    else if (outcome.kind !== "done") out.note(`run ended: ${outcome.kind}`);
+    return outcome.code;
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    out.note(`reinagent: ${(e as Error).message}`);
+    return code === "invalid_args" || code === "not_found" ? 2 : 1;
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,215 @@
+/**
+ * Model-level catalog operations (SPEC §2.4–2.5): add, edit, delete, fetch the
+ * provider's list and test one model with a tiny real request. Shared by the ops and
+ * the CLI. Errors from a provider carry its real text; the key is scrubbed from it.
+ */
+import { OpError } from "../errors.ts";
+import { maskKey } from "../../store/providers.ts";
+import { PROVIDER_LIMITS } from "../protocol_providers.ts";
+import type { ModelTestResult } from "../protocol_providers.ts";
+import {
+  type CatalogRepos,
+  editableProvider,
+  getProvider,
+  getSettings,
+  manualModel,
+  SETTINGS_KEYS,
+} from "./catalog.ts";
+import { ProviderError, type ProviderErrorInfo } from "./errors.ts";
+import { adapterFor } from "./index.ts";
+import { DEMO_PROVIDER_ID } from "./demo.ts";
+import { fetchModelList, mergeModels, scrubInfo, timeoutError } from "./models_fetch.ts";
+import type { ModelInfo, ProviderConfig } from "./types.ts";
+
+export const TEST_TIMEOUT_MS = 25_000;
+
+const invalid = (message: string) => new OpError("invalid_args", message);
+
+function findModel(p: ProviderConfig, modelId: string): ModelInfo {
+  const m = p.models.find((x) => x.id === modelId);
+  if (!m) throw new OpError("not_found", `provider "${p.name}" has no model "${modelId}"`);
+  return m;
+}
+
+function needBaseUrl(p: ProviderConfig): void {
+  if (p.format !== "demo" && !p.baseUrl) {
+    throw invalid(`set the base URL of "${p.name}" first`);
+  }
+}
+
+/** The error text shown to the user: message, URL and hint (key masked). */
+export function describeProviderError(info: ProviderErrorInfo): string {
+  return `${info.message}${info.url ? ` (${info.url})` : ""}. ${info.hint}`;
+}
+
+function toInfo(e: unknown, p: ProviderConfig): ProviderErrorInfo {
+  const info = e instanceof ProviderError ? e.info : new ProviderError({
+    message: (e as Error)?.message ?? String(e),
+    status: null,
+    url: null,
+    upstream: null,
+    chain: [String(e)],
+  }).info;
+  return scrubInfo(info, p.apiKey, maskKey(p.apiKey));
+}
+
+export interface ModelInput {
+  id: string;
+  name?: string;
+  contextWindow?: number | null;
+  maxOutput?: number | null;
+  vision?: boolean | null;
+}
+
+/** Adds a model by hand (enabled, source "manual"). */
+export function addModel(
+  repos: CatalogRepos,
+  providerId: string,
+  input: ModelInput,
+): { provider: ProviderConfig; model: ModelInfo } {
+  const p = editableProvider(repos, providerId);
+  if (p.models.some((m) => m.id === input.id)) {
+    throw invalid(`provider "${p.name}" already has a model "${input.id}"`);
+  }
+  if (p.models.length >= PROVIDER_LIMITS.modelsPerProvider) {
+    throw invalid(`a provider can hold at most ${PROVIDER_LIMITS.modelsPerProvider} models`);
+  }
+  const model = manualModel(input);
+  const provider = repos.providers.put({ ...p, models: [...p.models, model] });
+  return { provider, model };
+}
+
+export interface ModelPatch {
+  id?: string;
+  name?: string;
+  enabled?: boolean;
+  contextWindow?: number | null;
+  maxOutput?: number | null;
+  vision?: boolean | null;
+}
+
+/** Edits a model; renaming its id keeps the system default pointing at it. */
+export function updateModel(
+  repos: CatalogRepos,
+  providerId: string,
+  modelId: string,
+  patch: ModelPatch,
+): { provider: ProviderConfig; model: ModelInfo } {
+  const p = editableProvider(repos, providerId);
+  const old = findModel(p, modelId);
+  const newId = patch.id ?? old.id;
+  if (newId !== old.id && p.models.some((m) => m.id === newId)) {
+    throw invalid(`provider "${p.name}" already has a model "${newId}"`);
+  }
+  const model: ModelInfo = {
+    ...old,
+    id: newId,
+    name: patch.name !== undefined ? patch.name.trim() || newId : old.name,
+    ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
+    ...(patch.contextWindow !== undefined ? { contextWindow: patch.contextWindow } : {}),
+    ...(patch.maxOutput !== undefined ? { maxOutput: patch.maxOutput } : {}),
+    ...(patch.vision !== undefined ? { vision: patch.vision } : {}),
+  };
+  const provider = repos.providers.put({
+    ...p,
+    models: p.models.map((m) => (m.id === modelId ? model : m)),
+  });
+  const def = getSettings(repos).defaultModel;
+  if (newId !== modelId && def?.providerId === p.id && def.modelId === modelId) {
+    repos.kv.set(SETTINGS_KEYS.defaultModel, { providerId: p.id, modelId: newId });
+  }
+  return { provider, model };
+}
+
+/** Deletes a model; the system default is cleared when it was this model. */
+export function deleteModel(
+  repos: CatalogRepos,
+  providerId: string,
+  modelId: string,
+): { provider: ProviderConfig; defaultCleared: boolean } {
+  const p = editableProvider(repos, providerId);
+  findModel(p, modelId);
+  const provider = repos.providers.put({
+    ...p,
+    models: p.models.filter((m) => m.id !== modelId),
+  });
+  const def = getSettings(repos).defaultModel;
+  const hit = def?.providerId === p.id && def.modelId === modelId;
+  if (hit) repos.kv.delete(SETTINGS_KEYS.defaultModel);
+  return { provider, defaultCleared: hit };
+}
+
+/**
+ * Fetches the provider's model list and merges it (new models disabled, user edits
+ * kept). A provider failure becomes an error with the real status/text/URL.
+ * `total` is the number of models the provider listed.
+ */
+export async function fetchModels(
+  repos: CatalogRepos,
+  providerId: string,
+  opts: { timeoutMs?: number; fetchFn?: typeof fetch } = {},
+): Promise<{ provider: ProviderConfig; added: number; total: number }> {
+  if (providerId === DEMO_PROVIDER_ID) {
+    throw invalid("the built-in Demo provider has a fixed model list; there is nothing to fetch");
+  }
+  const p = editableProvider(repos, providerId);
+  needBaseUrl(p);
+  let listed;
+  try {
+    listed = await fetchModelList(p, opts);
+  } catch (e) {
+    throw new OpError("upstream", `fetching models failed: ${describeProviderError(toInfo(e, p))}`);
+  }
+  const fresh = getProvider(repos, providerId); // re-read: it may have changed meanwhile
+  const { models, added } = mergeModels(fresh.models, listed);
+  const provider = repos.providers.put({ ...fresh, models });
+  return { provider, added, total: listed.length };
+}
+
+/**
+ * Sends one tiny real streaming request ("ping", system "Reply with OK.", no tools,
+ * effort default, 16 tokens) through the provider's adapter. Never retried; a failure
+ * is answered with the real error, a timeout after `timeoutMs`.
+ */
+export async function testModel(
+  repos: CatalogRepos,
+  providerId: string,
+  modelId: string,
+  opts: { timeoutMs?: number } = {},
+): Promise<ModelTestResult> {
+  const p = getProvider(repos, providerId);
+  const model = findModel(p, modelId);
+  needBaseUrl(p);
+  const ms = opts.timeoutMs ?? TEST_TIMEOUT_MS;
+  const ac = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    ac.abort();
+  }, ms);
+  const t0 = performance.now();
+  const elapsed = () => Math.round(performance.now() - t0);
+  let reply = "";
+  try {
+    const adapter = await adapterFor(p.format);
+    const stream = adapter.stream({
+      provider: p,
+      model,
+      system: "Reply with OK.",
+      messages: [{ role: "user", content: [{ type: "text", text: "ping" }] }],
+      tools: [],
+      effort: "default",
+      maxTokens: 16,
+    }, ac.signal);
+    for await (const ev of stream) {
+      if (ev.type === "text") reply += ev.delta;
+    }
+    if (timedOut) throw timeoutError(null, ms);
+    return { ok: true, latencyMs: elapsed(), reply: reply.trim().slice(0, 200) };
+  } catch (e) {
+    const err = timedOut ? timeoutError(null, ms) : e;
+    return { ok: false, latencyMs: elapsed(), error: toInfo(err, p) };
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,133 @@
+/** `reinagent run`: headless turns in-process and through a running instance. */
+import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
+import { ROOT, RUN_FLAGS, startTestServer } from "./helpers/server.ts";
+import { homeWithProvider } from "./helpers/seed.ts";
+import { TestClient } from "./helpers/ws_client.ts";
+import { startMockLlm } from "../scripts/mock-llm.ts";
+import { parseRunArgs } from "../server/cli/run_cmd.ts";
+
+async function cli(args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [...RUN_FLAGS, `${ROOT}main.ts`, ...args],
+    stdout: "piped",
+    stderr: "piped",
+    stdin: "null",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+const TOOL_SCENARIO = {
+  turns: [
+    { thinking: "check", text: "Looking.", toolCalls: [{ name: "list_dir", args: { path: "." } }] },
+    { text: "The folder has **hello.txt**." },
+  ],
+};
+
+Deno.test("run: streams the answer, tool lines on stderr, exit 0; --json emits one event per line", async () => {
+  const mock = startMockLlm({ quiet: true });
+  mock.register("tools", TOOL_SCENARIO);
+  try {
+    const home = await homeWithProvider(mock.base, ["tools"]);
+    const project = await Deno.makeTempDir();
+    await Deno.writeTextFile(`${project}/hello.txt`, "hi");
+    const r = await cli([
+      "run",
+      "what is here?",
+      "--home",
+      home,
+      "--project",
+      project,
+      "--model",
+      "mock/tools",
+    ]);
+    assertEquals(r.code, 0, r.stderr);
+    assertMatch(r.stdout, /Looking\.\n/);
+    assertMatch(r.stdout, /The folder has \*\*hello\.txt\*\*\./);
+    assertMatch(r.stderr, /→ list_dir \{"path":"\."\}/);
+    assertMatch(r.stderr, /✓ list_dir: hello\.txt/);
+
+    const j = await cli([
+      "run",
+      "again",
+      "--home",
+      home,
+      "--project",
+      project,
+      "--model",
+      "mock/tools",
+      "--json",
+    ]);
+    assertEquals(j.code, 0, j.stderr);
+    const events = j.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const types = events.map((e) => e.type);
+    assert(
+      types.includes("thinking") && types.includes("text") && types.includes("tool_call") &&
+        types.includes("tool_result"),
+    );
+    assertEquals(events.at(-1).type, "done");
+    assertEquals(events.at(-1).outcome, "done");
+    assertEquals(events.find((e) => e.type === "tool_result").isError, false);
+    const text = events.filter((e) => e.type === "text").map((e) => e.delta).join("");
+    assertEquals(text, "Looking.The folder has **hello.txt**.");
+  } finally {
+    await mock.close();
+  }
+});
+
+Deno.test("run: unknown model or bad flags fail fast with exit 2; a provider error exits 1", async () => {
+  const mock = startMockLlm({ quiet: true });
+  mock.register("deny", { turns: [{ text: "x", fail: { status: 401, message: "invalid key" } }] });
+  try {
+    const home = await homeWithProvider(mock.base, ["deny"]);
+    const bad = await cli(["run", "hi", "--home", home, "--model", "mock/nope"]);
+    assertEquals(bad.code, 2);
+    assertMatch(bad.stderr, /model mock\/nope is not available/);
+    assertMatch(bad.stderr, /available: .*mock\/deny/);
+    const noSlash = await cli(["run", "hi", "--home", home, "--model", "nope"]);
+    assertEquals(noSlash.code, 2);
+    assertMatch(noSlash.stderr, /PROVIDER\/MODEL/);
+    const effort = await cli(["run", "hi", "--home", home, "--effort", "turbo"]);
+    assertEquals(effort.code, 2);
+    const failed = await cli(["run", "hi", "--home", home, "--model", "mock/deny"]);
+    assertEquals(failed.code, 1);
+    assertMatch(failed.stderr, /error \(auth\): HTTP 401: invalid key/);
+  } finally {
+    await mock.close();
+  }
+});
+
+Deno.test("run: with a running instance, the server performs the run and other clients see it live", async () => {
+  const mock = startMockLlm({ quiet: true });
+  mock.register("tools", TOOL_SCENARIO);
+  const home = await homeWithProvider(mock.base, ["tools"]);
+  const s = await startTestServer({ home });
+  const watcher = await TestClient.connect(s.base, s.token);
+  try {
+    const r = await cli(["run", "hello", "--home", home, "--model", "mock/tools"]);
+    assertEquals(r.code, 0, r.stderr);
+    assertMatch(r.stderr, /running in the open ReinAgent instance/);
+    const { tasks } = await watcher.request("tasks.list");
+    assertEquals(tasks.length, 1);
+    assert(watcher.events.some((e) => e.topic === "tasks"), "the watcher saw the task appear live");
+  } finally {
+    await watcher.close();
+    await s.stop();
+    await mock.close();
+  }
+});
+
+Deno.test("run args parser", () => {
+  assertEquals(parseRunArgs(["do it", "--model", "open/router/x", "--json"]), {
+    prompt: "do it",
+    json: true,
+    model: { providerId: "open", modelId: "router/x" },
+  });
+  assertEquals(parseRunArgs([]), {
+    error: 'run needs exactly one prompt argument: reinagent run "<prompt>"',
+  });
+  assertEquals(parseRunArgs(["a", "--approval", "yolo"]), {
+    error: "--approval must be one of plan, ask, edit, full",
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * Shared pieces of the run browser tests: the mock LLM scenarios (a rich turn with
+ * thinking, a tool call and a Markdown answer; a slow stream; a 401), the workspace
+ * files, and page helpers (draft, model choice, send, dangerous hrefs).
+ */
+import type { Locator, Page } from "playwright-core";
+import { assertEquals } from "../helpers/assert.ts";
+import { startMockLlm } from "../../scripts/mock-llm.ts";
+
+export const FINAL_MD = [
+  "## Summary",
+  "",
+  "The folder has **two** files:",
+  "",
+  "| File | Size |",
+  "|:--|--:|",
+  "| notes.md | 12 B |",
+  "| app.ts | 40 B |",
+  "",
+  "```ts",
+  'console.log("hi");',
+  "```",
+  "",
+  "- [x] listed",
+  "- [ ] read",
+  "",
+  "See [the docs](https://example.com/docs), [this](javascript:alert(1)),",
+  "[that](JaVaScRiPt:alert(3)) and <script>alert(2)</script>.",
+].join("\n");
+
+export function startMock() {
+  const mock = startMockLlm({ quiet: true });
+  mock.register("rich", {
+    turns: [
+      {
+        thinking: "I should look at the folder first, then answer.",
+        text: "Let me list the workspace.",
+        toolCalls: [{ name: "list_dir", args: { path: "." } }],
+        chunk: 6,
+        delayMs: 30,
+      },
+      { thinking: "Now I can write the answer.", text: FINAL_MD, chunk: 8, delayMs: 35 },
+    ],
+    repeatLast: true,
+  });
+  mock.register("slow", { turns: [{ text: "tick ".repeat(600), chunk: 5, delayMs: 20 }] });
+  mock.register("flaky", {
+    turns: [{ fail: { status: 503, message: "overloaded", times: 4 }, text: "Recovered." }],
+  });
+  mock.register("unauthorized", { turns: [{ fail: { status: 401, message: "invalid api key" } }] });
+  return mock;
+}
+
+export const WORKSPACE = { "notes.md": "hello notes\n", "app.ts": "console.log('app');\n" };
+
+export const lastTurn = (page: Page) => page.locator("[data-testid=turn]").last();
+export const strip = (turn: Locator) => turn.locator("[data-testid=turn-status]");
+
+export async function newDraft(page: Page): Promise<void> {
+  await page.click("[data-testid=new-task], [data-testid=header-new-task] >> visible=true");
+  await page.waitForSelector("[data-testid=empty-state]");
+}
+
+export async function pickModel(page: Page, value: string, label: string): Promise<void> {
+  await page.click("[data-testid=model-select]");
+  await page.locator("[data-testid=model-select-menu]").waitFor();
+  await page.click(`[data-testid=model-option][data-value="${value}"]`);
+  await page.locator("[data-testid=model-select-menu]").waitFor({ state: "detached" });
+  assertEquals(await page.locator("[data-testid=model-label]").innerText(), label);
+}
+
+export async function send(page: Page, text: string): Promise<void> {
+  const input = page.locator("[data-testid=composer-input]");
+  await input.fill(text);
+  await input.press("Enter");
+  await page.waitForSelector(`[data-testid=entry][data-role=user] >> text=${text}`);
+}
+
+/** Every href on the page that is a script or data URL (must stay empty). */
+export const dangerousHrefs = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll("[href]")].map((a) => a.getAttribute("href") ?? "")
+      // Browsers skip whitespace and control characters inside a scheme.
+      // deno-lint-ignore no-control-regex
+      .filter((h) => /^(javascript|data|vbscript):/i.test(h.replace(/[\s\u0000-\u001f]/g, "")))
+  );
+
+/** Waits until the live turn's streaming entry shows more than `chars` characters. */
+export async function streamed(page: Page, chars: number): Promise<void> {
+  await page.waitForFunction((n) => {
+    const turns = document.querySelectorAll("[data-testid=turn]");
+    const el = turns[turns.length - 1]?.querySelector(".process-entry");
+    return (el?.textContent?.length ?? 0) > n;
+  }, chars);
+}
+
+/** The rendered FINAL_MD: heading, aligned table, code block, task list, safe links. */
+export async function checkRichAnswer(final: Locator): Promise<void> {
+  assertEquals(await final.locator("h2").innerText(), "Summary");
+  assertEquals(await final.locator("table th").allInnerTexts(), ["File", "Size"]);
+  assertEquals(await final.locator("table td").first().innerText(), "notes.md");
+  assertEquals(
+    await final.locator("table td").nth(1).evaluate((el) => getComputedStyle(el).textAlign),
+    "right",
+  );
+  assertEquals(
+    await final.locator("[data-testid=code-block] code").innerText(),
+    'console.log("hi");',
+  );
+  assertEquals(await final.locator("[data-testid=code-block]").getAttribute("data-lang"), "ts");
+  assertEquals(await final.locator("input[type=checkbox]:checked").count(), 1);
+  const docs = final.locator("a", { hasText: "the docs" });
+  assertEquals(await docs.getAttribute("href"), "https://example.com/docs");
+  assertEquals(await docs.getAttribute("target"), "_blank");
+  assertEquals(await docs.getAttribute("rel"), "noopener noreferrer");
+  assertEquals(await final.locator("a").count(), 1, "only the https link is a link");
+}

@@ -1,0 +1,146 @@
+/**
+ * One turn (SPEC §7.3): the user message, the status strip, the process (thinking,
+ * tool cards, intermediate text — expanded while live, collapsed after), then the
+ * final answer, trailing error lines and the max-steps notice. Memoised: a finished
+ * turn re-renders only when one of its entries (or the language) changes, so while
+ * a run streams only the live turn renders.
+ *
+ * @typedef {import("../state/timeline_model.js").Turn} TurnData
+ * @typedef {import("../state/timeline_model.js").ProcessItem} ProcessItem
+ * @typedef {import("../../server/protocol.ts").RunState} RunState
+ * @typedef {{turn: TurnData, live: boolean, run: RunState|null, waiting: boolean,
+ *   canAct: boolean, lang: string}} Props
+ */
+import { Component } from "preact";
+import { html } from "../html.js";
+import { t } from "../i18n/index.js";
+import { analyseTurn } from "../state/timeline_model.js";
+import { EntryView } from "./EntryView.js";
+import { ErrorLine } from "./ErrorLine.js";
+import { FinalAnswer } from "./FinalAnswer.js";
+import { StatusStrip } from "./StatusStrip.js";
+import { ToolCard } from "./ToolCard.js";
+import { TurnNotice } from "./TurnNotice.js";
+import { UserMessage } from "./UserMessage.js";
+
+/**
+ * @param {TurnData} a
+ * @param {TurnData} b
+ */
+function sameTurn(a, b) {
+  return a.user === b.user && a.items.length === b.items.length &&
+    a.items.every((e, i) => e === b.items[i]);
+}
+
+/** @extends {Component<Props, {open: boolean|null}>} */
+export class Turn extends Component {
+  state = { open: /** @type {boolean|null} */ (null) };
+
+  /**
+   * @override
+   * @param {Props} n
+   * @param {{open: boolean|null}} s
+   */
+  shouldComponentUpdate(n, s) {
+    const p = this.props;
+    return s.open !== this.state.open || n.live !== p.live || n.run !== p.run ||
+      n.waiting !== p.waiting || n.canAct !== p.canAct || n.lang !== p.lang ||
+      !sameTurn(n.turn, p.turn);
+  }
+
+  /** @param {boolean} open */
+  setOpen = (open) => this.setState({ open });
+
+  /**
+   * @param {ProcessItem} item
+   * @param {boolean} live
+   */
+  item(item, live) {
+    const { lang } = this.props;
+    const e = item.entry;
+    switch (item.kind) {
+      case "assistant":
+        return html`
+          <${EntryView}
+            key=${e.id}
+            entry=${e}
+            parts=${item.parts}
+            results=${item.results}
+            live=${live}
+            lang=${lang}
+          />
+        `;
+      case "orphan": {
+        const data = e.parts[0]?.data ?? {};
+        const part = {
+          type: "tool_call",
+          data: { id: data.toolCallId, name: data.name, args: {} },
+        };
+        return html`<${ToolCard} key=${e.id} part=${part} result=${e} live=${false} />`;
+      }
+      case "error":
+        return html`<${ErrorLine} key=${e.id} entry=${e} canRetry=${false} />`;
+      default:
+        return html`
+          <div
+            key=${e.id}
+            class=${`turn-note entry-${e.role}`}
+            data-testid="entry"
+            data-role=${e.role}
+            data-entry-id=${e.id}
+          >
+            <span class="turn-note-role">${t(/** @type {any} */ (`role.${e.role}`))}</span>
+            ${e.parts.map((p) => p.text).filter(Boolean).join("\n")}
+          </div>
+        `;
+    }
+  }
+
+  render() {
+    const { turn, live, run, waiting, canAct } = this.props;
+    const view = analyseTurn(turn, live);
+    const open = this.state.open ?? live;
+    const expandable = view.process.length > 0;
+    const showStrip = live || turn.items.length > 0;
+    return html`
+      <section class="turn" data-testid="turn" data-state=${view.status} data-turn-id=${turn.id}>
+        ${turn.user && html`<${UserMessage} entry=${turn.user} />`}
+        ${showStrip &&
+          html`
+            <${StatusStrip}
+              status=${view.status}
+              run=${run}
+              waiting=${waiting}
+              startedAt=${view.startedAt}
+              endedAt=${view.endedAt}
+              open=${open && expandable}
+              expandable=${expandable}
+              onToggle=${() => this.setOpen(!open)}
+            />
+          `}
+        ${expandable &&
+          html`
+            <div
+              class="turn-process"
+              data-testid="turn-process"
+              hidden=${open ? false : "until-found"}
+              onbeforematch=${() => this.setOpen(true)}
+            >
+              ${view.process.map((it) => this.item(it, live))}
+            </div>
+          `}
+        ${view.final && html`<${FinalAnswer} final=${view.final} />`}
+        ${view.errors.map((e, i) =>
+          html`
+            <${ErrorLine}
+              key=${e.id}
+              entry=${e}
+              canRetry=${canAct && i === view.errors.length - 1}
+            />
+          `
+        )}
+        ${view.maxSteps && !live && html`<${TurnNotice} canContinue=${canAct} />`}
+      </section>
+    `;
+  }
+}

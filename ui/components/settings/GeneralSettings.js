@@ -1,0 +1,107 @@
+/**
+ * General settings: the system default model (used by new tasks), default reasoning
+ * effort and default approval mode. Changing them never changes an existing task.
+ */
+import { APPROVAL_MODES, EFFORT_LEVELS } from "../../../server/protocol.ts";
+import { html } from "../../html.js";
+import { t } from "../../i18n/index.js";
+import {
+  defaultApproval,
+  defaultEffort,
+  defaultModel,
+  providers,
+  setDefaultModel,
+  setGeneral,
+  usableModels,
+} from "../../state/settings.js";
+import { notifyError } from "../../state/ui.js";
+
+/** Label of the current default, or a warning when it cannot be used. */
+function defaultStatus() {
+  const d = defaultModel.value;
+  if (!d) return { ok: true, text: t("settings.default.none") };
+  const p = providers.value.find((x) => x.id === d.providerId);
+  const m = p?.models.find((x) => x.id === d.modelId);
+  if (!p || !m) return { ok: false, text: t("settings.default.missing", d) };
+  if (!p.enabled || !m.enabled) {
+    return { ok: false, text: t("settings.default.disabled", { name: `${p.name} / ${m.name}` }) };
+  }
+  return { ok: true, text: `${p.name} / ${m.name}` };
+}
+
+export function GeneralSettings() {
+  const d = defaultModel.value;
+  const value = d ? `${d.providerId}\n${d.modelId}` : "";
+  const status = defaultStatus();
+  return html`
+    <div class="settings-section" data-testid="general-settings">
+      <div class="field">
+        <label class="field-label" for="default-model">${t("settings.default.model")}</label>
+        <select
+          id="default-model"
+          class="input"
+          data-testid="default-model"
+          value=${value}
+          onChange=${async (/** @type {Event} */ e) => {
+            const v = /** @type {HTMLSelectElement} */ (e.currentTarget).value;
+            if (!v) return;
+            const [pid, mid] = v.split("\n");
+            const err = await setDefaultModel(pid, mid);
+            if (err) notifyError("error.settings", new Error(err));
+          }}
+        >
+          ${!d && html`<option value="">${t("settings.default.none")}</option>`}
+          ${d && !status.ok && html`<option value=${value}>${status.text}</option>`}
+          ${usableModels.value.map((g) =>
+            html`
+              <optgroup label=${g.provider.name}>
+                ${g.models.map((m) =>
+                  html`<option value=${`${g.provider.id}\n${m.id}`}>${g.provider.name} · ${m.name}</option>`
+                )}
+              </optgroup>
+            `
+          )}
+        </select>
+        <p class=${`field-help${status.ok ? "" : " field-error"}`} data-testid="default-status">
+          ${status.ok ? t("settings.default.help") : status.text}
+        </p>
+      </div>
+      <div class="field">
+        <label class="field-label" for="default-effort">${t("settings.effort.label")}</label>
+        <select
+          id="default-effort"
+          class="input"
+          data-testid="default-effort"
+          value=${defaultEffort.value}
+          onChange=${(/** @type {Event} */ e) =>
+            setGeneral({ defaultEffort: /** @type {HTMLSelectElement} */ (e.currentTarget).value })}
+        >
+          ${EFFORT_LEVELS.map((l) =>
+            html`<option value=${l}>${t(/** @type {any} */ (`effort.${l}`))}</option>`
+          )}
+        </select>
+        <p class="field-help">${t("settings.effort.help")}</p>
+      </div>
+      <div class="field">
+        <label class="field-label" for="default-approval">${t("settings.approval.label")}</label>
+        <select
+          id="default-approval"
+          class="input"
+          data-testid="default-approval"
+          value=${defaultApproval.value}
+          onChange=${(/** @type {Event} */ e) =>
+            setGeneral({
+              defaultApproval: /** @type {HTMLSelectElement} */ (e.currentTarget).value,
+            })}
+        >
+          ${APPROVAL_MODES.map((m) =>
+            html`<option value=${m}>${t(/** @type {any} */ (`approval.${m}`))}</option>`
+          )}
+        </select>
+        <p class=${`field-help${defaultApproval.value === "full" ? " field-warn" : ""}`}>
+          ${t(/** @type {any} */ (`approval.${defaultApproval.value}.desc`))}
+        </p>
+      </div>
+    </div>
+  `;
+}

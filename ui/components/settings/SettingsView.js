@@ -1,0 +1,67 @@
+/**
+ * The Settings view: a header with Back, tabs (Providers, General) and the tab's
+ * content. It replaces the conversation in the main column on desktop and phone.
+ */
+import { useEffect } from "preact/hooks";
+import { html } from "../../html.js";
+import { t } from "../../i18n/index.js";
+import { closeSettings, settingsLoaded, settingsTab } from "../../state/settings.js";
+import { Banners } from "../Banners.js";
+import { IconBack } from "./controls.js";
+import { GeneralSettings } from "./GeneralSettings.js";
+import { ProvidersPane } from "./ProvidersPane.js";
+
+const TABS = /** @type {const} */ (["providers", "general"]);
+
+export function SettingsView() {
+  const tab = settingsTab.value;
+  useEffect(() => {
+    const before = document.title;
+    document.title = `${t("settings.title")} · ${t("brand")}`;
+    return () => void (document.title = before);
+  }, []);
+  return html`
+    <section class="settings" data-testid="settings-view" aria-labelledby="settings-title">
+      <header class="header settings-header">
+        <button
+          type="button"
+          class="icon-btn"
+          data-testid="close-settings"
+          aria-label=${t("settings.back")}
+          title=${t("settings.back")}
+          onClick=${closeSettings}
+        >
+          <${IconBack} />
+        </button>
+        <h1 class="header-title" id="settings-title">${t("settings.title")}</h1>
+        <span class="settings-header-end" aria-hidden="true"></span>
+      </header>
+      <${Banners} />
+      <div class="settings-scroll">
+        <div class="settings-inner">
+          <div class="seg" role="tablist" aria-label=${t("settings.title")}>
+            ${TABS.map((id) =>
+              html`
+                <button
+                  type="button"
+                  role="tab"
+                  class="seg-btn"
+                  data-testid=${`settings-tab-${id}`}
+                  aria-selected=${tab === id ? "true" : "false"}
+                  onClick=${() => settingsTab.value = id}
+                >
+                  ${t(/** @type {any} */ (`settings.tab.${id}`))}
+                </button>
+              `
+            )}
+          </div>
+          ${!settingsLoaded.value
+            ? html`<p class="settings-note">${t("settings.loading")}</p>`
+            : tab === "providers"
+            ? html`<${ProvidersPane} />`
+            : html`<${GeneralSettings} />`}
+        </div>
+      </div>
+    </section>
+  `;
+}

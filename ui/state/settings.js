@@ -1,0 +1,302 @@
+/**
+ * Providers, models and system settings as the server reports them, plus the state of
+ * the Settings view. Loaded with `settings.subscribe` on every (re)connection and
+ * refreshed when the server announces a change on topic `settings`. API keys never
+ * come from the server; a key typed in this page stays in memory for show/hide only.
+ *
+ * @typedef {import("../../server/protocol.ts").PublicProvider} PublicProvider
+ * @typedef {import("../../server/protocol.ts").ModelRef} ModelRef
+ * @typedef {import("../../server/protocol.ts").ProviderPreset} ProviderPreset
+ * @typedef {import("../../server/protocol.ts").ModelTestResult} ModelTestResult
+ * @typedef {import("../../server/protocol.ts").ModelInfo} ModelInfo
+ */
+import { batch, computed, effect, signal } from "@preact/signals";
+import { SETTINGS_TOPIC } from "../../server/protocol.ts";
+import { connState, onEvent, request } from "./connection.js";
+import { currentId } from "./tasks.js";
+import { drawerOpen, notifyError } from "./ui.js";
+
+/** @type {import("@preact/signals").Signal<PublicProvider[]>} */
+export const providers = signal([]);
+export const defaultModel = signal(/** @type {ModelRef|null} */ (null));
+export const defaultEffort = signal("default");
+export const defaultApproval = signal("full");
+export const presetList = signal(/** @type {ProviderPreset[]} */ ([]));
+export const settingsLoaded = signal(false);
+
+/** Whether the Settings view replaces the conversation. */
+export const settingsOpen = signal(false);
+/** "providers" | "general" */
+export const settingsTab = signal(/** @type {"providers"|"general"} */ ("providers"));
+/** Provider shown in the detail pane (null = the list, on phones). */
+export const selectedProviderId = signal(/** @type {string|null} */ (null));
+
+/** Per-model connectivity test state, by `providerId/modelId`. */
+export const modelTests = signal(
+  /** @type {Map<string, {running: true} | ModelTestResult | {ok: false, message: string}>} */ (
+    new Map()
+  ),
+);
+/** Per-provider fetch state. */
+export const fetchStates = signal(
+  /** @type {Map<string, {running: true} | {added: number, total: number} | {error: string}>} */ (
+    new Map()
+  ),
+);
+
+/** Keys typed in this page (never sent back by the server), for the show/hide toggle. */
+export const typedKeys = new Map();
+
+export const selectedProvider = computed(() =>
+  providers.value.find((p) => p.id === selectedProviderId.value) ?? null
+);
+
+/** Enabled models of enabled providers, grouped by provider (for model pickers). */
+export const usableModels = computed(() =>
+  providers.value.filter((p) => p.enabled).map((p) => ({
+    provider: p,
+    models: p.models.filter((m) => m.enabled),
+  })).filter((g) => g.models.length > 0)
+);
+
+/** @param {string} pid @param {string} mid */
+export const testKey = (pid, mid) => `${pid}/${mid}`;
+
+/** @param {PublicProvider} p */
+function putProvider(p) {
+  const list = providers.value;
+  const i = list.findIndex((x) => x.id === p.id);
+  providers.value = i < 0 ? [...list, p] : list.map((x) => (x.id === p.id ? p : x));
+}
+
+/** @param {any} s */
+function applySettings(s) {
+  defaultModel.value = s.defaultModel ?? null;
+  if (s.defaultEffort) defaultEffort.value = s.defaultEffort;
+  if (s.defaultApproval) defaultApproval.value = s.defaultApproval;
+}
+
+let loadGen = 0;
+/** Fetches the snapshot and (re)subscribes to `settings` events. */
+export async function loadSettings() {
+  const gen = ++loadGen;
+  try {
+    const r = await request("settings.subscribe");
+    if (gen !== loadGen) return;
+    batch(() => {
+      providers.value = r.providers;
+      applySettings(r);
+      settingsLoaded.value = true;
+    });
+    if (presetList.value.length === 0) {
+      presetList.value = (await request("providers.presets")).presets;
+    }
+  } catch (e) {
+    const code = /** @type {any} */ (e).code;
+    if (code === "store_unavailable") settingsLoaded.value = true; // the store banner explains
+    else if (code !== "disconnected") notifyError("error.settings", e);
+  }
+}
+
+let refreshTimer = /** @type {ReturnType<typeof setTimeout>|undefined} */ (undefined);
+onEvent((topic) => {
+  if (topic !== SETTINGS_TOPIC) return;
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(loadSettings, 50);
+});
+
+let wasOpen = false;
+effect(() => {
+  const open = connState.value === "open";
+  if (open && !wasOpen) loadSettings();
+  wasOpen = open;
+});
+
+// ---------- navigation ----------
+
+const HASH = "#/settings";
+/** Whether this page pushed the `#/settings` history entry (then closing goes back). */
+let pushed = false;
+
+/** Opens the Settings view (pushes a history entry so Back closes it). */
+export function openSettings() {
+  drawerOpen.value = false;
+  if (settingsOpen.value) return;
+  settingsOpen.value = true;
+  if (location.hash !== HASH) {
+    history.pushState(null, "", location.pathname + location.search + HASH);
+    pushed = true;
+  }
+}
+
+/** Closes the Settings view and restores the URL of the task shown. */
+export function closeSettings() {
+  if (!settingsOpen.value) return;
+  settingsOpen.value = false;
+  if (location.hash !== HASH) return;
+  if (pushed) {
+    pushed = false;
+    history.back(); // the entry before it names the task shown (or the draft)
+    return;
+  }
+  const want = currentId.value ? `#/t/${currentId.value}` : "";
+  history.replaceState(null, "", location.pathname + location.search + want);
+}
+
+if (typeof addEventListener === "function") {
+  if (location.hash === HASH) settingsOpen.value = true;
+  addEventListener("hashchange", () => {
+    settingsOpen.value = location.hash === HASH;
+    if (!settingsOpen.value) pushed = false;
+  });
+  // Showing another task (or the draft) from anywhere leaves Settings. The task view
+  // writes its own URL right after (replacing the `#/settings` entry): no history move.
+  let lastId = currentId.value;
+  effect(() => {
+    const id = currentId.value;
+    if (id !== lastId) {
+      settingsOpen.value = false;
+      pushed = false;
+    }
+    lastId = id;
+  });
+}
+
+// ---------- actions (each returns an error message, or null when it worked) ----------
+
+/** @param {unknown} e */
+const message = (e) => (e instanceof Error ? e.message : String(e));
+
+/**
+ * @param {string} op
+ * @param {Record<string, unknown>} args
+ * @returns {Promise<{result: any, error: null} | {result: null, error: string}>}
+ */
+async function call(op, args) {
+  try {
+    return { result: await request(op, args), error: null };
+  } catch (e) {
+    return { result: null, error: message(e) };
+  }
+}
+
+/** @param {string} [preset] */
+export async function addProvider(preset) {
+  const r = await call("providers.add", preset ? { preset } : {});
+  if (r.error !== null) {
+    notifyError("error.settings", new Error(r.error));
+    return null;
+  }
+  putProvider(r.result.provider);
+  selectedProviderId.value = r.result.provider.id;
+  return r.result.provider;
+}
+
+/**
+ * @param {string} id
+ * @param {{name?: string, format?: string, baseUrl?: string, apiKey?: string, enabled?: boolean}} patch
+ */
+export async function updateProvider(id, patch) {
+  const r = await call("providers.update", { id, ...patch });
+  if (r.error === null) putProvider(r.result.provider);
+  return r.error;
+}
+
+/** @param {string} id */
+export async function deleteProvider(id) {
+  const r = await call("providers.delete", { id });
+  if (r.error !== null) return r.error;
+  batch(() => {
+    providers.value = providers.value.filter((p) => p.id !== id);
+    if (r.result.defaultCleared) defaultModel.value = null;
+    if (selectedProviderId.value === id) selectedProviderId.value = null;
+  });
+  typedKeys.delete(id);
+  return null;
+}
+
+/** @param {string} id */
+export async function fetchModels(id) {
+  const set = (/** @type {any} */ v) => {
+    const m = new Map(fetchStates.value);
+    m.set(id, v);
+    fetchStates.value = m;
+  };
+  set({ running: true });
+  const r = await call("models.fetch", { providerId: id });
+  if (r.error !== null) return set({ error: r.error });
+  putProvider(r.result.provider);
+  set({ added: r.result.added, total: r.result.total });
+}
+
+/**
+ * @param {string} providerId
+ * @param {Record<string, unknown>} model
+ */
+export async function addModel(providerId, model) {
+  const r = await call("models.add", { providerId, model });
+  if (r.error === null) putProvider(r.result.provider);
+  return r.error;
+}
+
+/**
+ * @param {string} providerId
+ * @param {string} modelId
+ * @param {Record<string, unknown>} patch
+ */
+export async function updateModel(providerId, modelId, patch) {
+  const r = await call("models.update", { providerId, modelId, patch });
+  if (r.error !== null) return r.error;
+  putProvider(r.result.provider);
+  const d = defaultModel.value;
+  if (patch.id && d?.providerId === providerId && d.modelId === modelId) {
+    defaultModel.value = { providerId, modelId: String(patch.id) };
+  }
+  return null;
+}
+
+/**
+ * @param {string} providerId
+ * @param {string} modelId
+ */
+export async function deleteModel(providerId, modelId) {
+  const r = await call("models.delete", { providerId, modelId });
+  if (r.error !== null) return r.error;
+  putProvider(r.result.provider);
+  if (r.result.defaultCleared) defaultModel.value = null;
+  return null;
+}
+
+/**
+ * @param {string} providerId
+ * @param {string} modelId
+ */
+export async function testModel(providerId, modelId) {
+  const key = testKey(providerId, modelId);
+  const set = (/** @type {any} */ v) => {
+    const m = new Map(modelTests.value);
+    m.set(key, v);
+    modelTests.value = m;
+  };
+  set({ running: true });
+  const r = await call("models.test", { providerId, modelId });
+  set(r.error === null ? r.result : { ok: false, message: r.error });
+}
+
+/**
+ * @param {string} providerId
+ * @param {string} modelId
+ */
+export async function setDefaultModel(providerId, modelId) {
+  const r = await call("settings.setDefaultModel", { providerId, modelId });
+  if (r.error === null) applySettings(r.result);
+  return r.error;
+}
+
+/** @param {{defaultEffort?: string, defaultApproval?: string}} patch */
+export async function setGeneral(patch) {
+  const r = await call("settings.set", patch);
+  if (r.error === null) applySettings(r.result);
+  else notifyError("error.settings", new Error(r.error));
+  return r.error;
+}

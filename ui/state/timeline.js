@@ -1,0 +1,114 @@
+/**
+ * The timeline of the task shown now: its entries, the live run (RunState) and the
+ * streaming pipeline. Text deltas are buffered and applied at most once per
+ * animation frame (SPEC §7.6); any other event first applies the buffered deltas so
+ * the order the server produced is kept.
+ *
+ * @typedef {import("../../server/protocol.ts").Entry} Entry
+ * @typedef {import("../../server/protocol.ts").RunState} RunState
+ * @typedef {import("./timeline_model.js").Delta} Delta
+ */
+import { batch, signal } from "@preact/signals";
+import { applyDeltas, queueDelta, upsertInto } from "./timeline_model.js";
+
+/** Entries of the shown task, ordered by `pos`. */
+export const entries = signal(/** @type {Entry[]} */ ([]));
+/** Total entries of the shown task on the server (may exceed `entries.length`). */
+export const entriesTotal = signal(0);
+/** The shown task's active run, or null when it is idle. */
+export const runState = signal(/** @type {RunState|null} */ (null));
+
+/** @type {Delta[]} */
+let pending = [];
+let frame = 0;
+/** Estimated (client clock − server clock) in ms; null until observed. */
+let skew = /** @type {number|null} */ (null);
+
+/** The server's clock, estimated from live entries (phones may have another time). */
+export function serverNow() {
+  return Date.now() - (skew ?? 0);
+}
+
+/** @param {Entry} e */
+function noteClock(e) {
+  if (e.status !== "streaming" || typeof e.updatedAt !== "number") return;
+  // Arrival time minus server time ≥ skew (+ latency): the smallest is the best guess.
+  const d = Date.now() - e.updatedAt;
+  skew = skew === null ? d : Math.min(skew, d);
+}
+
+const raf = typeof requestAnimationFrame === "function"
+  ? requestAnimationFrame
+  : (/** @type {() => void} */ fn) => setTimeout(fn, 16);
+const cancelRaf = typeof cancelAnimationFrame === "function" ? cancelAnimationFrame : clearTimeout;
+
+/** Applies the buffered deltas now (called per frame, and before any other event). */
+export function flushDeltas() {
+  if (frame) cancelRaf(frame);
+  frame = 0;
+  if (pending.length === 0) return;
+  const list = pending;
+  pending = [];
+  entries.value = applyDeltas(entries.value, list, serverNow());
+}
+
+/** @param {Delta} d */
+function bufferDelta(d) {
+  queueDelta(pending, d);
+  // A hidden page gets no animation frames: keep the buffer bounded by a timer then.
+  if (!frame) {
+    frame = typeof document !== "undefined" && document.visibilityState === "hidden"
+      ? setTimeout(flushDeltas, 250)
+      : raf(flushDeltas);
+  }
+}
+
+/**
+ * Inserts or replaces an entry of the shown task, keeping `pos` order.
+ * @param {Entry} entry
+ */
+export function upsertEntry(entry) {
+  flushDeltas();
+  noteClock(entry);
+  const r = upsertInto(entries.value, entry);
+  entries.value = r.list;
+  if (r.added) entriesTotal.value = Math.max(entriesTotal.value + 1, r.list.length);
+}
+
+/**
+ * Applies a `task:<id>` event of the shown task; returns false for kinds it does not
+ * handle (e.g. `deleted`).
+ * @param {any} data
+ */
+export function applyTimelineEvent(data) {
+  switch (data?.kind) {
+    case "delta":
+      if (typeof data.entryId === "string" && typeof data.text === "string") bufferDelta(data);
+      return true;
+    case "entry":
+      if (data.entry) upsertEntry(data.entry);
+      return true;
+    case "run":
+      flushDeltas();
+      runState.value = data.run ?? null;
+      return true;
+  }
+  flushDeltas();
+  return false;
+}
+
+/**
+ * Replaces the timeline (a snapshot, or empty when leaving a task); buffered deltas
+ * belong to the previous state and are dropped.
+ * @param {{entries: Entry[], total: number, run: RunState|null}|null} snap
+ */
+export function resetTimeline(snap) {
+  if (frame) cancelRaf(frame);
+  frame = 0;
+  pending = [];
+  batch(() => {
+    entries.value = snap ? [...snap.entries].sort((a, b) => a.pos - b.pos) : [];
+    entriesTotal.value = snap?.total ?? 0;
+    runState.value = snap?.run ?? null;
+  });
+}

@@ -1,0 +1,270 @@
+/**
+ * Pure timeline logic (no DOM, no signals): applying streamed deltas to entries,
+ * grouping entries into turns (SPEC §7.3) and working out what a turn shows.
+ * Entries are treated as immutable: a change yields new objects, so components can
+ * skip work by comparing identities.
+ *
+ * @typedef {import("../../server/protocol.ts").Entry} Entry
+ * @typedef {import("../../server/protocol.ts").Part} Part
+ * @typedef {{entryId: string, index: number, type: "text"|"thinking", text: string}} Delta
+ */
+
+/**
+ * Adds a delta to a pending list, merging it into the last one when it continues the
+ * same part (so a frame applies one concatenation per part, not one per event).
+ * @param {Delta[]} list mutated
+ * @param {Delta} d
+ */
+export function queueDelta(list, d) {
+  const last = list[list.length - 1];
+  if (last && last.entryId === d.entryId && last.index === d.index && last.type === d.type) {
+    last.text += d.text;
+  } else {
+    list.push({ entryId: d.entryId, index: d.index, type: d.type, text: String(d.text ?? "") });
+  }
+}
+
+/**
+ * Applies deltas in order: text is appended to part `index` of entry `entryId`; a part
+ * that does not exist yet is created with the delta's type. Deltas for unknown
+ * entries are dropped (the entry event that follows carries the full state).
+ * A new part closes a preceding open thinking part (`endedAt`, client time `now`)
+ * and a new thinking part gets `startedAt`; the server's values replace these later.
+ * @param {Entry[]} entries
+ * @param {Delta[]} deltas
+ * @param {number} now
+ * @returns {Entry[]} `entries` itself when nothing changed
+ */
+export function applyDeltas(entries, deltas, now) {
+  let out = entries;
+  /** @type {Set<string>} entries already copied in this call */
+  const copied = new Set();
+  for (const d of deltas) {
+    let i = out.length - 1;
+    while (i >= 0 && out[i].id !== d.entryId) i--;
+    if (i < 0 || !d.text) continue;
+    if (out === entries) out = entries.slice();
+    let e = out[i];
+    if (!copied.has(e.id)) {
+      e = { ...e, parts: e.parts.slice() };
+      out[i] = e;
+      copied.add(e.id);
+    }
+    const parts = e.parts;
+    const p = parts[d.index];
+    if (p) {
+      parts[d.index] = { ...p, text: (p.text ?? "") + d.text };
+      continue;
+    }
+    while (parts.length < d.index) parts.push({ type: "text", text: "" });
+    const prev = parts[parts.length - 1];
+    if (prev?.type === "thinking" && prev.data?.endedAt === undefined) {
+      parts[parts.length - 1] = { ...prev, data: { ...prev.data, endedAt: now } };
+    }
+    parts.push(
+      d.type === "thinking"
+        ? { type: "thinking", text: d.text, data: { startedAt: now } }
+        : { type: "text", text: d.text },
+    );
+  }
+  return out;
+}
+
+/**
+ * Inserts or replaces an entry (by id), keeping `pos` order.
+ * @param {Entry[]} list
+ * @param {Entry} entry
+ * @returns {{list: Entry[], added: boolean}}
+ */
+export function upsertInto(list, entry) {
+  for (let i = list.length - 1; i >= 0; i--) {
+    if (list[i].id === entry.id) {
+      const copy = list.slice();
+      copy[i] = entry;
+      return { list: copy, added: false };
+    }
+  }
+  let at = list.length;
+  while (at > 0 && list[at - 1].pos > entry.pos) at--;
+  return { list: [...list.slice(0, at), entry, ...list.slice(at)], added: true };
+}
+
+/**
+ * @typedef {{id: string, user: Entry|null, items: Entry[]}} Turn
+ * A user entry and everything up to the next one; entries before the first user
+ * entry form a turn without `user`.
+ */
+
+/**
+ * @param {Entry[]} entries ordered by pos
+ * @returns {Turn[]}
+ */
+export function groupTurns(entries) {
+  /** @type {Turn[]} */
+  const turns = [];
+  /** @type {Turn|null} */
+  let cur = null;
+  for (const e of entries) {
+    if (e.role === "user") {
+      cur = { id: e.id, user: e, items: [] };
+      turns.push(cur);
+    } else {
+      if (!cur) {
+        cur = { id: `pre-${e.id}`, user: null, items: [] };
+        turns.push(cur);
+      }
+      cur.items.push(e);
+    }
+  }
+  return turns;
+}
+
+/**
+ * @typedef {{kind: "assistant", entry: Entry, parts: number[], results: Record<string, Entry>}
+ *   | {kind: "orphan" | "error" | "note", entry: Entry}} ProcessItem
+ * @typedef {{entry: Entry, parts: number[]}} FinalAnswer
+ * @typedef {"working"|"done"|"stopped"|"error"} TurnStatus
+ * @typedef {{
+ *   status: TurnStatus,
+ *   process: ProcessItem[],
+ *   final: FinalAnswer|null,
+ *   errors: Entry[],
+ *   maxSteps: boolean,
+ *   startedAt: number,
+ *   endedAt: number,
+ * }} TurnView
+ */
+
+/** @param {Part} p */
+const callId = (p) => p.type === "tool_call" ? String(p.data?.id ?? "") : "";
+/** @param {Entry} e */
+const resultId = (e) => String(e.parts[0]?.data?.toolCallId ?? "");
+/** @param {Entry} e */
+const endOf = (e) => Math.max(Number(e.meta?.endedAt) || 0, e.updatedAt || 0, e.createdAt || 0);
+
+/**
+ * Works out what a turn shows: the process (thinking, tool calls with their results,
+ * intermediate text, in production order), the final answer (the trailing text of
+ * the last assistant entry, only once the turn is finished), trailing error lines,
+ * the max-steps flag, the status and the time span.
+ * @param {Turn} turn
+ * @param {boolean} live whether a run is active for this turn
+ * @returns {TurnView}
+ */
+export function analyseTurn(turn, live) {
+  const items = turn.items;
+  /** @type {Map<string, Entry>} */
+  const results = new Map();
+  const calls = new Set();
+  for (const e of items) {
+    if (e.role === "assistant") { for (const p of e.parts) if (callId(p)) calls.add(callId(p)); }
+  }
+  for (const e of items) {
+    if (e.role === "tool" && calls.has(resultId(e))) results.set(resultId(e), e);
+  }
+
+  let end = items.length;
+  while (end > 0 && items[end - 1].role === "error") end--;
+  const last = items[end - 1];
+  /** @type {FinalAnswer|null} */
+  let final = null;
+  let cut = -1;
+  if (!live && last?.role === "assistant") {
+    let k = last.parts.length;
+    while (k > 0 && last.parts[k - 1].type === "text") k--;
+    const idx = [];
+    for (let j = k; j < last.parts.length; j++) if (last.parts[j].text?.trim()) idx.push(j);
+    if (idx.length) {
+      final = { entry: last, parts: idx };
+      cut = k;
+    }
+  }
+
+  /** @type {ProcessItem[]} */
+  const process = [];
+  for (let i = 0; i < end; i++) {
+    const e = items[i];
+    if (e.role === "assistant") {
+      const n = final?.entry === e ? cut : e.parts.length;
+      const parts = [];
+      /** @type {Record<string, Entry>} */
+      const mine = {};
+      for (let j = 0; j < n; j++) {
+        const p = e.parts[j];
+        if (p.type === "text" && !p.text?.trim()) continue;
+        parts.push(j);
+        const r = results.get(callId(p));
+        if (r) mine[callId(p)] = r;
+      }
+      if (parts.length || e.status === "streaming") {
+        process.push({ kind: "assistant", entry: e, parts, results: mine });
+      }
+    } else if (e.role === "tool") {
+      if (!calls.has(resultId(e))) process.push({ kind: "orphan", entry: e });
+    } else if (e.role === "error") process.push({ kind: "error", entry: e });
+    else process.push({ kind: "note", entry: e });
+  }
+
+  let lastAssistant = null;
+  for (let i = items.length - 1; i >= 0 && !lastAssistant; i--) {
+    if (items[i].role === "assistant") lastAssistant = items[i];
+  }
+  const maxSteps = lastAssistant?.meta?.truncatedBy === "maxSteps";
+  /** @type {TurnStatus} */
+  let status = "done";
+  if (live) status = "working";
+  else if (end < items.length || lastAssistant?.status === "error") status = "error";
+  else if (lastAssistant?.status === "stopped") status = "stopped";
+  // Tool results with no answer after them (and no step cap): the run was cut short.
+  else if (last?.role === "tool" && !maxSteps) status = "stopped";
+
+  const startedAt = turn.user?.createdAt ?? items[0]?.createdAt ?? 0;
+  let endedAt = startedAt;
+  for (const e of items) endedAt = Math.max(endedAt, endOf(e));
+  return {
+    status,
+    process,
+    final,
+    errors: items.slice(end),
+    maxSteps,
+    startedAt,
+    endedAt,
+  };
+}
+
+/** Argument keys that name what a tool works on, most telling first. */
+const SUMMARY_KEYS = ["path", "file_path", "command", "pattern", "query", "url", "name", "id"];
+
+/**
+ * A one-line summary of a tool call's arguments, e.g. `.` for list_dir or `notes.md`
+ * for read_file; falls back to compact JSON. At most `max` characters.
+ * @param {unknown} args
+ * @param {number} [max]
+ */
+export function argSummary(args, max = 120) {
+  if (!args || typeof args !== "object") return "";
+  const a = /** @type {Record<string, unknown>} */ (args);
+  let s = "";
+  for (const k of SUMMARY_KEYS) {
+    if (typeof a[k] === "string" && a[k]) {
+      s = /** @type {string} */ (a[k]);
+      break;
+    }
+  }
+  if (!s) {
+    const first = Object.values(a).find((v) => typeof v === "string" && v);
+    s = typeof first === "string" ? first : Object.keys(a).length ? JSON.stringify(a) : "";
+  }
+  s = s.replace(/\s+/g, " ").trim();
+  return s.length > max ? s.slice(0, max - 1) + "…" : s;
+}
+
+/**
+ * "12s", "3m 48s", "1h 5m" style parts of a duration.
+ * @param {number} ms
+ * @returns {{h: number, m: number, s: number}}
+ */
+export function durationParts(ms) {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  return { h: Math.floor(total / 3600), m: Math.floor((total % 3600) / 60), s: total % 60 };
+}
