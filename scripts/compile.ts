@@ -43,6 +43,9 @@ for (const target of targets) {
     "compile",
     ...COMPILE_FLAGS,
     ...(target ? ["--target", target] : []),
+    // Worker entry points are loaded by URL at run time: include them explicitly.
+    "--include",
+    `${root}tools/sandbox/worker.ts`,
     "-o",
     out,
     `${root}main.ts`,

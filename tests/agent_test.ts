@@ -263,7 +263,11 @@ Deno.test("demo model: streams thinking and text and really lists and reads the 
     const calls = tl.flatMap((x) =>
       x.parts.filter((p) => p.type === "tool_call").map((p) => p.data?.name)
     );
-    assertEquals(calls, ["list_dir", "read_file"]);
+    assertEquals(calls, ["list_dir", "read_file", "write_file"]);
+    assertMatch(
+      await Deno.readTextFile(`${e.deps.home}/DefaultProject/demo-note.md`),
+      /Written by the ReinAgent Demo model/,
+    );
     const read = tl.find((x) => x.role === "tool" && x.parts[0].data?.name === "read_file")!;
     assertMatch(read.parts[0].text!, /# Notes/);
     assertMatch(tl.at(-1)!.parts.find((p) => p.type === "text")!.text!, /Demo/);

@@ -1,6 +1,6 @@
 /** `list_dir`: entries with type and size, directories first, 8 KB cap. */
 import { fail, ok, type Tool } from "./types.ts";
-import { displayPath, isInside, resolvePath } from "./paths.ts";
+import { displayPath, outsideRoots, resolvePath } from "./paths.ts";
 
 const CAP_BYTES = 8 * 1024;
 
@@ -22,9 +22,8 @@ export const listDir: Tool = {
       typeof args.path === "string" && args.path ? args.path : ".",
       ctx.workspace,
     );
-    if (!isInside(dir, ctx.workspace)) {
-      return fail(`Access denied: ${dir} is outside the workspace ${ctx.workspace}.`);
-    }
+    const denied = await outsideRoots(dir, ctx.roots ?? [ctx.workspace]);
+    if (denied) return fail(denied);
     const entries: { name: string; dir: boolean; size: number; link: boolean }[] = [];
     try {
       for await (const e of Deno.readDir(dir)) {

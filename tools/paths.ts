@@ -1,5 +1,5 @@
 /** Path policy: relative → workspace root; `~` → home; result is absolute and normalised. */
-import { isAbsolute, join, normalize, relative, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, normalize, relative, resolve } from "node:path";
 
 export function resolvePath(input: string, workspace: string): string {
   let p = input.trim();
@@ -19,4 +19,40 @@ export function isInside(path: string, root: string): boolean {
 /** Path shown to the model/user: relative to the workspace when inside it. */
 export function displayPath(path: string, workspace: string): string {
   return isInside(path, workspace) ? (relative(workspace, path) || ".") : path;
+}
+
+/** The real path of `path`, or of its nearest existing ancestor joined with the rest. */
+async function realOrAncestor(path: string): Promise<string> {
+  let cur = path;
+  const rest: string[] = [];
+  while (true) {
+    try {
+      const real = await Deno.realPath(cur);
+      return rest.length ? join(real, ...rest.reverse()) : real;
+    } catch (e) {
+      // Inside a sandbox worker, paths outside its roots cannot even be resolved.
+      if ((e as Error).name === "NotCapable") return path;
+      if (!(e instanceof Deno.errors.NotFound)) throw e;
+      const parent = dirname(cur);
+      if (parent === cur) return path;
+      rest.push(basename(cur));
+      cur = parent;
+    }
+  }
+}
+
+/**
+ * Checks that `path` stays inside one of `roots` after resolving symlinks (Deno's
+ * permission checks look at the path as written, so a link inside the workspace
+ * could otherwise reach outside). Returns an error text for the model, or null.
+ */
+export async function outsideRoots(path: string, roots: string[]): Promise<string | null> {
+  const real = await realOrAncestor(path);
+  for (const root of roots) {
+    const realRoot = await realOrAncestor(root);
+    if (isInside(real, realRoot)) return null;
+  }
+  const via = real !== path ? ` (it resolves to ${real})` : "";
+  return `Access denied: ${path}${via} is outside the workspace ${roots[0]}. ` +
+    "Only files inside the workspace (or folders the user allowed) can be used.";
 }

@@ -1,6 +1,7 @@
 /** `read_file`: a window of lines (≤ 2000 lines / 256 KB per call), binary detection. */
 import { fail, ok, type Tool } from "./types.ts";
-import { displayPath, isInside, resolvePath } from "./paths.ts";
+import { displayPath, outsideRoots, resolvePath } from "./paths.ts";
+import { stampOf } from "./file_stamp.ts";
 
 const MAX_LINES = 2000;
 const MAX_BYTES = 256 * 1024;
@@ -37,9 +38,8 @@ export const readFile: Tool = {
     }
     const path = resolvePath(args.path, ctx.workspace);
     const shown = displayPath(path, ctx.workspace);
-    if (!isInside(path, ctx.workspace)) {
-      return fail(`Access denied: ${path} is outside the workspace ${ctx.workspace}.`);
-    }
+    const denied = await outsideRoots(path, ctx.roots ?? [ctx.workspace]);
+    if (denied) return fail(denied);
     const offset = Number.isInteger(args.offset) && (args.offset as number) > 0
       ? args.offset as number
       : 1;
@@ -90,6 +90,7 @@ export const readFile: Tool = {
       from: offset,
       to: last,
       truncated,
+      file: await stampOf(path),
     });
   },
 };

@@ -3,12 +3,19 @@ import type { Tool } from "./types.ts";
 import type { ToolSpec } from "../server/providers/types.ts";
 import { listDir } from "./list_dir.ts";
 import { readFile } from "./read_file.ts";
+import { writeFile } from "./write_file.ts";
+import { editFile } from "./edit_file.ts";
+import { deleteFile } from "./delete_file.ts";
 
 export class ToolRegistry {
   private tools = new Map<string, Tool>();
 
   constructor(tools: Tool[]) {
     for (const t of tools) this.tools.set(t.name, t);
+  }
+
+  names(): string[] {
+    return [...this.tools.keys()];
   }
 
   get(name: string): Tool | undefined {
@@ -26,5 +33,5 @@ export class ToolRegistry {
 }
 
 export function defaultTools(): ToolRegistry {
-  return new ToolRegistry([listDir, readFile]);
+  return new ToolRegistry([listDir, readFile, writeFile, editFile, deleteFile]);
 }

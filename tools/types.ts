@@ -6,6 +6,18 @@ export interface ToolContext {
   /** Absolute path of the task's workspace root. */
   workspace: string;
   signal: AbortSignal;
+  /** Folders file tools may touch: the workspace first, then any the user allowed. */
+  roots?: string[];
+}
+
+/** Where a tool runs: a permission-narrowed worker (read-only or read-write), or here. */
+export type Placement = "worker-read" | "worker-write" | "main";
+
+/** What a file tool saw or left, so the main process can track stale reads. */
+export interface FileStamp {
+  abs: string;
+  mtimeMs: number | null;
+  size: number;
 }
 
 export interface ToolResult {
@@ -22,6 +34,8 @@ export interface Tool {
   /** JSON Schema of the arguments object. */
   parameters: Record<string, unknown>;
   kind: PermissionKind;
+  /** Default: "worker-read" for read tools, "worker-write" for write tools. */
+  placement?: Placement;
   execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
 }
 

@@ -30,6 +30,8 @@ export interface LoopHost {
   /** The conversation so far; the loop appends to it. */
   messages: LlmMessage[];
   tools: ToolRegistry;
+  /** Executes an allowed call (sandbox, checkpoints …); defaults to the tool's own execute. */
+  runTool?(call: ToolCall, signal: AbortSignal): Promise<ToolResult>;
   workspace: string;
   maxSteps: number;
   signal: AbortSignal;
@@ -195,7 +197,9 @@ async function runOne(h: LoopHost, call: ToolCall): Promise<{ result: ToolResult
     if (!verdict.allow) return done({ content: verdict.reason, isError: true });
   }
   try {
-    const result = await tool.execute(call.args, { workspace: h.workspace, signal: h.signal });
+    const result = h.runTool
+      ? await h.runTool(call, h.signal)
+      : await tool.execute(call.args, { workspace: h.workspace, signal: h.signal });
     return done(h.signal.aborted && result.isError ? STOPPED_RESULT : result);
   } catch (e) {
     return done({

@@ -25,6 +25,9 @@ import {
 } from "../agent/prompt.ts";
 import { type LoopOutcome, runLoop } from "../agent/loop.ts";
 import { maybeGenerateTitle } from "../agent/title.ts";
+import { ToolRunner } from "../agent/tool_runner.ts";
+import { FileTracker } from "../agent/file_tracker.ts";
+import { SandboxPool } from "../../tools/sandbox/pool.ts";
 
 export interface RunDeps {
   repos: Repos;
@@ -51,8 +54,24 @@ export class RunManager {
   /** Side work (titles) that must finish or be cancelled before shutdown. */
   private background = new Set<Promise<void>>();
   private closing = new AbortController();
+  private pool = new SandboxPool();
+  private trackers = new Map<string, FileTracker>();
+  private runner: ToolRunner;
 
-  constructor(private d: RunDeps) {}
+  constructor(private d: RunDeps) {
+    this.runner = new ToolRunner(d.tools, this.pool);
+  }
+
+  /** Per task: what the agent has read (stale-read rule), kept while the process lives. */
+  private trackerOf(taskId: string): FileTracker {
+    let t = this.trackers.get(taskId);
+    if (!t) {
+      t = new FileTracker();
+      this.trackers.set(taskId, t);
+      if (this.trackers.size > 200) this.trackers.delete(this.trackers.keys().next().value!);
+    }
+    return t;
+  }
 
   isRunning(taskId: string): boolean {
     return this.runs.has(taskId);
@@ -100,6 +119,7 @@ export class RunManager {
     this.closing.abort();
     await Promise.all([...this.runs.keys()].map((id) => this.stop(id)));
     await Promise.all(this.background);
+    this.pool.closeAll();
   }
 
   private track(p: Promise<void>): void {
@@ -165,6 +185,13 @@ export class RunManager {
         }),
         messages: toConversation(history),
         tools: this.d.tools,
+        runTool: (call, signal) =>
+          this.runner.run(call, {
+            workspace,
+            roots: [workspace],
+            signal,
+            tracker: this.trackerOf(task.id),
+          }),
         workspace,
         maxSteps: stepBudget(effort, approval),
         signal: run.abort.signal,

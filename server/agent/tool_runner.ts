@@ -1,0 +1,73 @@
+/**
+ * Runs one tool call for the loop: path rules and stale-read checks in this process,
+ * checkpoint of the pre-image before any write, then the tool itself — file tools in
+ * a permission-narrowed worker, others here — and bookkeeping of what it read/wrote.
+ */
+import type { ToolRegistry } from "../../tools/registry.ts";
+import type { Tool, ToolContext, ToolResult } from "../../tools/types.ts";
+import { displayPath, resolvePath } from "../../tools/paths.ts";
+import type { SandboxPool } from "../../tools/sandbox/pool.ts";
+import type { FileTracker } from "./file_tracker.ts";
+import type { ToolCall } from "./loop.ts";
+
+export interface RunnerContext extends ToolContext {
+  roots: string[];
+  tracker: FileTracker;
+  /** Records a file's bytes before a tool changes it (checkpoints); may be absent. */
+  beforeWrite?(abs: string): Promise<void>;
+  /** Records the file's state after a tool changed it. */
+  afterWrite?(abs: string): Promise<void>;
+  /** Extra context for main-process tools (exec output streaming, etc.). */
+  extra?: Record<string, unknown>;
+}
+
+const NEEDS_READ: Record<string, string> = { edit_file: "edit", delete_file: "delete" };
+const WRITES_PATH = new Set(["write_file", "edit_file", "delete_file"]);
+
+export class ToolRunner {
+  constructor(private registry: ToolRegistry, private pool: SandboxPool) {}
+
+  async run(call: ToolCall, ctx: RunnerContext): Promise<ToolResult> {
+    const tool = this.registry.get(call.name);
+    if (!tool) {
+      const names = this.registry.specs().map((s) => s.name).join(", ");
+      return { content: `Unknown tool "${call.name}". Available tools: ${names}.`, isError: true };
+    }
+    const path = typeof call.args.path === "string" && call.args.path
+      ? resolvePath(call.args.path, ctx.workspace)
+      : null;
+    if (path && NEEDS_READ[tool.name]) {
+      const stale = await ctx.tracker.staleness(
+        path,
+        displayPath(path, ctx.workspace),
+        NEEDS_READ[tool.name],
+      );
+      if (stale) return { content: stale, isError: true };
+    }
+    if (path && WRITES_PATH.has(tool.name)) await ctx.beforeWrite?.(path);
+    const result = await this.dispatch(tool, call, ctx);
+    const stamp = result.meta?.file as
+      | { abs: string; mtimeMs: number | null; size: number }
+      | undefined;
+    if (!result.isError) {
+      if (stamp) ctx.tracker.record(stamp);
+      if (path && tool.name === "delete_file") ctx.tracker.forget(path);
+      if (path && WRITES_PATH.has(tool.name)) await ctx.afterWrite?.(path);
+    }
+    return result;
+  }
+
+  private dispatch(tool: Tool, call: ToolCall, ctx: RunnerContext): Promise<ToolResult> {
+    const placement = tool.placement ??
+      (tool.kind === "read" ? "worker-read" : tool.kind === "write" ? "worker-write" : "main");
+    if (placement === "main") return tool.execute(call.args, { ...ctx, ...(ctx.extra ?? {}) });
+    return this.pool.run(
+      placement === "worker-read" ? "read" : "write",
+      ctx.roots,
+      tool.name,
+      call.args,
+      ctx.workspace,
+      ctx.signal,
+    );
+  }
+}

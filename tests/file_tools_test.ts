@@ -1,0 +1,234 @@
+/** File tools, the stale-read rule, and the Deno-permission sandbox around them. */
+import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
+import { writeFile } from "../tools/write_file.ts";
+import { editFile } from "../tools/edit_file.ts";
+import { deleteFile } from "../tools/delete_file.ts";
+import { readFile } from "../tools/read_file.ts";
+import { listDir } from "../tools/list_dir.ts";
+import { SandboxPool, workerPermissions } from "../tools/sandbox/pool.ts";
+import { ToolRunner } from "../server/agent/tool_runner.ts";
+import { FileTracker } from "../server/agent/file_tracker.ts";
+import { defaultTools } from "../tools/registry.ts";
+
+const signal = new AbortController().signal;
+async function ws() {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "ra-tools-" }));
+  return { dir, ctx: { workspace: dir, signal } };
+}
+
+Deno.test("write_file creates parents, reports created/overwrote; refuses outside and symlinks", async () => {
+  const { dir, ctx } = await ws();
+  const r = await writeFile.execute({ path: "a/b/c.txt", content: "one\ntwo" }, ctx);
+  assertEquals(r.isError, false);
+  assertMatch(r.content, /Created a\/b\/c\.txt \(2 lines, 7 bytes\)/);
+  assertEquals(await Deno.readTextFile(`${dir}/a/b/c.txt`), "one\ntwo");
+  const again = await writeFile.execute({ path: "a/b/c.txt", content: "x" }, ctx);
+  assertMatch(again.content, /Overwrote/);
+  assertEquals(again.meta?.before, "one\ntwo");
+  const out = await writeFile.execute({ path: "/tmp/ra-outside-write.txt", content: "x" }, ctx);
+  assert(out.isError);
+  assertMatch(out.content, /outside the workspace/);
+  await Deno.symlink("/etc", `${dir}/etc-link`);
+  const viaLink = await writeFile.execute({ path: "etc-link/evil.conf", content: "x" }, ctx);
+  assert(viaLink.isError);
+  assertMatch(viaLink.content, /resolves to \/etc\/evil\.conf/);
+  assertEquals(
+    (await writeFile.execute({ path: "x" }, ctx)).content,
+    "write_file needs a `content` string.",
+  );
+});
+
+Deno.test("edit_file: exact replace, not found, ambiguous, replace_all, no-op", async () => {
+  const { dir, ctx } = await ws();
+  await Deno.writeTextFile(`${dir}/f.ts`, "let a = 1;\nlet b = 1;\n");
+  const nf = await editFile.execute({ path: "f.ts", old_string: "let c", new_string: "x" }, ctx);
+  assertMatch(nf.content, /was not found in f\.ts/);
+  const amb = await editFile.execute(
+    { path: "f.ts", old_string: " = 1;", new_string: " = 2;" },
+    ctx,
+  );
+  assertMatch(amb.content, /occurs 2 times in f\.ts/);
+  const one = await editFile.execute({
+    path: "f.ts",
+    old_string: "let a = 1;",
+    new_string: "let a = $&;",
+  }, ctx);
+  assertEquals(one.isError, false);
+  assertEquals(
+    await Deno.readTextFile(`${dir}/f.ts`),
+    "let a = $&;\nlet b = 1;\n",
+    "replacement is literal ($& kept)",
+  );
+  const all = await editFile.execute({
+    path: "f.ts",
+    old_string: "let",
+    new_string: "const",
+    replace_all: true,
+  }, ctx);
+  assertMatch(all.content, /replaced 2 occurrences/);
+  assertMatch(
+    (await editFile.execute({ path: "f.ts", old_string: "x", new_string: "x" }, ctx)).content,
+    /identical/,
+  );
+  assertMatch(
+    (await editFile.execute({ path: "nope.ts", old_string: "x", new_string: "y" }, ctx)).content,
+    /File not found: nope\.ts/,
+  );
+  assertMatch(
+    (await editFile.execute({ path: "f.ts", old_string: "", new_string: "y" }, ctx)).content,
+    /old_string is empty/,
+  );
+});
+
+Deno.test("delete_file removes regular files only", async () => {
+  const { dir, ctx } = await ws();
+  await Deno.writeTextFile(`${dir}/gone.txt`, "x");
+  await Deno.mkdir(`${dir}/sub`);
+  assertEquals((await deleteFile.execute({ path: "gone.txt" }, ctx)).isError, false);
+  await Deno.stat(`${dir}/gone.txt`).then(() => assert(false), () => {});
+  assertMatch((await deleteFile.execute({ path: "sub" }, ctx)).content, /not a regular file/);
+  assertMatch((await deleteFile.execute({ path: "gone.txt" }, ctx)).content, /File not found/);
+});
+
+Deno.test("read_file: windows, truncation note, binary refused; list_dir dirs first", async () => {
+  const { dir, ctx } = await ws();
+  await Deno.writeTextFile(
+    `${dir}/big.txt`,
+    Array.from({ length: 3000 }, (_, i) => `line ${i + 1}`).join("\n"),
+  );
+  const r = await readFile.execute({ path: "big.txt" }, ctx);
+  assertMatch(r.content, /truncated: showed lines 1-2000 of 3000; continue with offset 2001/);
+  const w = await readFile.execute({ path: "big.txt", offset: 2999, limit: 5 }, ctx);
+  assertMatch(w.content, /^\s+2999\tline 2999\n\s+3000\tline 3000$/);
+  assertMatch(
+    (await readFile.execute({ path: "big.txt", offset: 5000 }, ctx)).content,
+    /past the end/,
+  );
+  await Deno.writeFile(`${dir}/bin.dat`, new Uint8Array([1, 0, 2, 3]));
+  assertMatch((await readFile.execute({ path: "bin.dat" }, ctx)).content, /binary/);
+  await Deno.mkdir(`${dir}/zdir`);
+  const l = await listDir.execute({}, ctx);
+  assertEquals(l.content.split("\n")[0], "zdir/");
+  assertMatch(
+    (await readFile.execute({ path: "/etc/passwd" }, ctx)).content,
+    /Access denied: \/etc\/passwd is outside the workspace/,
+  );
+});
+
+Deno.test("runner: edits need a prior read and fail when the file changed since", async () => {
+  const { dir } = await ws();
+  const pool = new SandboxPool();
+  const runner = new ToolRunner(defaultTools(), pool);
+  const tracker = new FileTracker();
+  const rctx = { workspace: dir, roots: [dir], signal, tracker };
+  try {
+    await Deno.writeTextFile(`${dir}/s.txt`, "alpha\n");
+    const edit = {
+      id: "1",
+      name: "edit_file",
+      args: { path: "s.txt", old_string: "alpha", new_string: "beta" },
+    };
+    assertMatch(
+      (await runner.run(edit, rctx)).content,
+      /You must read s\.txt with read_file before you edit it/,
+    );
+    assertEquals(
+      (await runner.run({ id: "2", name: "read_file", args: { path: "s.txt" } }, rctx)).isError,
+      false,
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    await Deno.writeTextFile(`${dir}/s.txt`, "alpha changed elsewhere\n");
+    assertMatch((await runner.run(edit, rctx)).content, /changed since you last read it/);
+    await runner.run({ id: "3", name: "read_file", args: { path: "s.txt" } }, rctx);
+    const ok = await runner.run(edit, rctx);
+    assertEquals(ok.isError, false, ok.content);
+    assertEquals(await Deno.readTextFile(`${dir}/s.txt`), "beta changed elsewhere\n");
+    // The edit's own write refreshed the stamp: a second edit needs no new read.
+    const again = await runner.run({
+      id: "4",
+      name: "edit_file",
+      args: { path: "s.txt", old_string: "beta", new_string: "gamma" },
+    }, rctx);
+    assertEquals(again.isError, false, again.content);
+    const del = await runner.run({ id: "5", name: "delete_file", args: { path: "s.txt" } }, rctx);
+    assertEquals(del.isError, false, del.content);
+  } finally {
+    pool.closeAll();
+  }
+});
+
+Deno.test("sandbox: a file-tool worker cannot read or write outside its roots, open sockets, read env, run programs, or escalate", async () => {
+  const { dir } = await ws();
+  await Deno.writeTextFile(`${dir}/inside.txt`, "in");
+  const outside = await Deno.makeTempFile();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => new Response("leak"),
+  );
+  try {
+    for (const profile of ["read", "write"] as const) {
+      const w = new Worker(new URL("./fixtures/escape_worker.js", import.meta.url), {
+        type: "module",
+        deno: { permissions: workerPermissions(profile, [dir]) },
+      });
+      const result = await new Promise<Record<string, string>>((resolve) => {
+        w.onmessage = (e) => resolve(e.data);
+        w.postMessage({ inside: `${dir}/inside.txt`, outside, port: server.addr.port });
+      });
+      w.terminate();
+      assertEquals(result.readInside, "ALLOWED", profile);
+      for (
+        const k of [
+          "readOutside",
+          "readEtc",
+          "writeOutside",
+          "net",
+          "socket",
+          "env",
+          "run",
+          "escalate",
+        ]
+      ) {
+        assert(result[k] !== "ALLOWED", `${profile}: ${k} must be denied, got ${result[k]}`);
+      }
+      assertEquals(result.readOutside, "NotCapable");
+      assertEquals(result.socket, "NotCapable");
+    }
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("sandbox pool: file tools really run in the worker and outside paths are refused", async () => {
+  const { dir } = await ws();
+  const pool = new SandboxPool();
+  try {
+    const w = await pool.run(
+      "write",
+      [dir],
+      "write_file",
+      { path: "w.txt", content: "hi" },
+      dir,
+      signal,
+    );
+    assertEquals(w.isError, false, w.content);
+    assertEquals(await Deno.readTextFile(`${dir}/w.txt`), "hi");
+    const r = await pool.run("read", [dir], "read_file", { path: "/etc/passwd" }, dir, signal);
+    assert(r.isError);
+    assertMatch(r.content, /outside the workspace/);
+    // A read-only worker cannot write even inside the workspace.
+    const ro = await pool.run(
+      "read",
+      [dir],
+      "write_file",
+      { path: "ro.txt", content: "x" },
+      dir,
+      signal,
+    );
+    assert(ro.isError);
+    assertMatch(ro.content, /Sandbox denied|NotCapable|Requires write access/);
+    assertEquals(pool.size, 2);
+  } finally {
+    pool.closeAll();
+  }
+});

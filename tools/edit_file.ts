@@ -1,0 +1,91 @@
+/**
+ * `edit_file`: exact string replacement. Fails clearly when the text is not found or
+ * is ambiguous. The runner enforces that the file was read earlier in the task and
+ * has not changed since (stale-read check).
+ */
+import { fail, ok, type Tool } from "./types.ts";
+import { displayPath, outsideRoots, resolvePath } from "./paths.ts";
+import { stampOf } from "./file_stamp.ts";
+
+function countOccurrences(hay: string, needle: string): number {
+  let n = 0;
+  for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + needle.length)) n++;
+  return n;
+}
+
+export const editFile: Tool = {
+  name: "edit_file",
+  description: "Replace exact text in a file. old_string must match the file exactly (including " +
+    "whitespace and indentation) and be unique unless replace_all is true. Read the file first.",
+  parameters: {
+    type: "object",
+    properties: {
+      path: {
+        type: "string",
+        description: "File path (relative to the workspace root or absolute)",
+      },
+      old_string: { type: "string", description: "Exact text to replace" },
+      new_string: { type: "string", description: "Replacement text" },
+      replace_all: { type: "boolean", description: "Replace every occurrence (default false)" },
+    },
+    required: ["path", "old_string", "new_string"],
+    additionalProperties: false,
+  },
+  kind: "write",
+  async execute(args, ctx) {
+    const { path, old_string: oldS, new_string: newS } = args as Record<string, unknown>;
+    if (typeof path !== "string" || !path) return fail("edit_file needs a `path` string.");
+    if (typeof oldS !== "string" || typeof newS !== "string") {
+      return fail("edit_file needs `old_string` and `new_string` strings.");
+    }
+    if (oldS === "") {
+      return fail(
+        "old_string is empty. Use write_file to create a file or to replace its whole content.",
+      );
+    }
+    if (oldS === newS) return fail("old_string and new_string are identical; nothing to change.");
+    const abs = resolvePath(path, ctx.workspace);
+    const shown = displayPath(abs, ctx.workspace);
+    const denied = await outsideRoots(abs, ctx.roots ?? [ctx.workspace]);
+    if (denied) return fail(denied);
+    let text: string;
+    try {
+      const st = await Deno.lstat(abs);
+      if (st.isSymlink) return fail(`${shown} is a symbolic link; refusing to edit through it.`);
+      text = await Deno.readTextFile(abs);
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) {
+        return fail(`File not found: ${shown}. Use write_file to create it.`);
+      }
+      return fail(`Cannot read ${shown}: ${(e as Error).message}`);
+    }
+    const n = countOccurrences(text, oldS);
+    if (n === 0) {
+      return fail(
+        `old_string was not found in ${shown}. It must match exactly, including whitespace and ` +
+          "indentation. Read the file again and copy the text precisely.",
+      );
+    }
+    if (n > 1 && args.replace_all !== true) {
+      return fail(
+        `old_string occurs ${n} times in ${shown}. Add surrounding lines to make it unique, or set ` +
+          "replace_all to true to replace every occurrence.",
+      );
+    }
+    const next = args.replace_all === true
+      ? text.split(oldS).join(newS)
+      : text.replace(oldS, () => newS);
+    try {
+      await Deno.writeTextFile(abs, next);
+    } catch (e) {
+      return fail(`Cannot write ${shown}: ${(e as Error).message}`);
+    }
+    return ok(`Edited ${shown}: replaced ${n} occurrence${n === 1 ? "" : "s"}.`, {
+      path: shown,
+      replacements: n,
+      before: text.slice(0, 200_000),
+      after: next.slice(0, 200_000),
+      file: await stampOf(abs),
+    });
+  },
+};

@@ -1,0 +1,104 @@
+/**
+ * Permission-narrowed workers for file tools, one per (profile, roots) and reused.
+ * `read` workers may read the roots; `write` workers may read and write them. No
+ * worker gets net, run, env, sys, ffi or import permission. Idle workers are closed.
+ * Needs `--unstable-worker-options` and must run with `--no-prompt` (a denied
+ * operation would otherwise ask on the terminal).
+ */
+import type { ToolResult } from "../types.ts";
+
+export type Profile = "read" | "write";
+
+interface Slot {
+  worker: Worker;
+  pending: Map<number, (r: ToolResult) => void>;
+  idle: ReturnType<typeof setTimeout> | undefined;
+}
+
+const IDLE_MS = 60_000;
+
+/** The only permissions a file-tool worker gets. */
+export function workerPermissions(profile: Profile, roots: string[]): Deno.PermissionOptionsObject {
+  return {
+    read: roots,
+    write: profile === "write" ? roots : false,
+    net: false,
+    run: false,
+    env: false,
+    sys: false,
+    ffi: false,
+    import: false,
+  };
+}
+
+export class SandboxPool {
+  private slots = new Map<string, Slot>();
+  private nextId = 1;
+
+  run(
+    profile: Profile,
+    roots: string[],
+    tool: string,
+    args: Record<string, unknown>,
+    workspace: string,
+    signal: AbortSignal,
+  ): Promise<ToolResult> {
+    const key = `${profile}\0${roots.join("\0")}`;
+    const slot = this.slots.get(key) ?? this.spawn(key, profile, roots);
+    clearTimeout(slot.idle);
+    const id = this.nextId++;
+    return new Promise<ToolResult>((resolve) => {
+      const onAbort = () => {
+        slot.pending.delete(id);
+        resolve({ content: "Stopped by the user before the tool finished.", isError: true });
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      slot.pending.set(id, (r) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(r);
+      });
+      slot.worker.postMessage({ id, tool, args, workspace, roots });
+    }).finally(() => {
+      if (slot.pending.size === 0) slot.idle = setTimeout(() => this.close(key), IDLE_MS);
+    });
+  }
+
+  private spawn(key: string, profile: Profile, roots: string[]): Slot {
+    const worker = new Worker(new URL("./worker.ts", import.meta.url), {
+      type: "module",
+      deno: { permissions: workerPermissions(profile, roots) },
+    });
+    const slot: Slot = { worker, pending: new Map(), idle: undefined };
+    worker.onmessage = (e: MessageEvent<{ id: number; result: ToolResult }>) => {
+      const done = slot.pending.get(e.data.id);
+      slot.pending.delete(e.data.id);
+      done?.(e.data.result);
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      for (const done of slot.pending.values()) {
+        done({ content: `Sandbox worker crashed: ${e.message}`, isError: true });
+      }
+      slot.pending.clear();
+      this.close(key);
+    };
+    this.slots.set(key, slot);
+    return slot;
+  }
+
+  private close(key: string): void {
+    const slot = this.slots.get(key);
+    if (!slot) return;
+    clearTimeout(slot.idle);
+    slot.worker.terminate();
+    this.slots.delete(key);
+  }
+
+  closeAll(): void {
+    for (const key of [...this.slots.keys()]) this.close(key);
+  }
+
+  get size(): number {
+    return this.slots.size;
+  }
+}

@@ -1,0 +1,11 @@
+/** Tools that run inside permission-narrowed workers (file system only). */
+import type { Tool } from "./types.ts";
+import { listDir } from "./list_dir.ts";
+import { readFile } from "./read_file.ts";
+import { writeFile } from "./write_file.ts";
+import { editFile } from "./edit_file.ts";
+import { deleteFile } from "./delete_file.ts";
+
+export const WORKER_TOOLS: Record<string, Tool> = Object.fromEntries(
+  [listDir, readFile, writeFile, editFile, deleteFile].map((t) => [t.name, t]),
+);

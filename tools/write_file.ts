@@ -1,0 +1,71 @@
+/** `write_file`: create or overwrite a file (parent folders created). Checkpointed by the runner. */
+import { dirname } from "node:path";
+import { fail, ok, type Tool } from "./types.ts";
+import { displayPath, outsideRoots, resolvePath } from "./paths.ts";
+import { stampOf } from "./file_stamp.ts";
+
+const MAX_BYTES = 10 * 1024 * 1024;
+
+export const writeFile: Tool = {
+  name: "write_file",
+  description:
+    "Create a file or overwrite it with the given content. Parent folders are created. " +
+    "Prefer edit_file for changing part of an existing file.",
+  parameters: {
+    type: "object",
+    properties: {
+      path: {
+        type: "string",
+        description: "File path (relative to the workspace root or absolute)",
+      },
+      content: { type: "string", description: "The complete new content" },
+    },
+    required: ["path", "content"],
+    additionalProperties: false,
+  },
+  kind: "write",
+  async execute(args, ctx) {
+    if (typeof args.path !== "string" || !args.path) {
+      return fail("write_file needs a `path` string.");
+    }
+    if (typeof args.content !== "string") return fail("write_file needs a `content` string.");
+    const abs = resolvePath(args.path, ctx.workspace);
+    const shown = displayPath(abs, ctx.workspace);
+    const denied = await outsideRoots(abs, ctx.roots ?? [ctx.workspace]);
+    if (denied) return fail(denied);
+    const bytes = new TextEncoder().encode(args.content);
+    if (bytes.length > MAX_BYTES) {
+      return fail(`Content is too large (${bytes.length} bytes > 10 MB).`);
+    }
+    let existed = true;
+    let oldText = "";
+    try {
+      const st = await Deno.lstat(abs);
+      if (st.isDirectory) return fail(`${shown} is a directory.`);
+      if (st.isSymlink) return fail(`${shown} is a symbolic link; refusing to write through it.`);
+      oldText = await Deno.readTextFile(abs);
+    } catch (e) {
+      if (!(e instanceof Deno.errors.NotFound)) {
+        return fail(`Cannot write ${shown}: ${(e as Error).message}`);
+      }
+      existed = false;
+    }
+    try {
+      await Deno.mkdir(dirname(abs), { recursive: true });
+      await Deno.writeFile(abs, bytes);
+    } catch (e) {
+      return fail(`Cannot write ${shown}: ${(e as Error).message}`);
+    }
+    const lines = args.content.split("\n").length;
+    return ok(
+      `${existed ? "Overwrote" : "Created"} ${shown} (${lines} lines, ${bytes.length} bytes).`,
+      {
+        path: shown,
+        created: !existed,
+        before: existed ? oldText.slice(0, 200_000) : null,
+        after: args.content.slice(0, 200_000),
+        file: await stampOf(abs),
+      },
+    );
+  },
+};
