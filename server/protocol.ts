@@ -50,7 +50,30 @@ export interface TaskSettings {
   approval: ApprovalMode | null;
   /** Set once the user renamed the task: automatic titles no longer apply. */
   titleLocked?: boolean;
+  /** Per-tool overrides of the approval mode ("Always allow" adds `allow`). */
+  toolPolicies?: Record<string, ToolPolicy>;
 }
+
+export const TOOL_POLICIES = ["allow", "ask", "deny"] as const;
+export type ToolPolicy = typeof TOOL_POLICIES[number];
+
+/** A tool call waiting for the user's decision, visible to every client. */
+export interface PendingApproval {
+  id: string;
+  taskId: string;
+  taskTitle: string;
+  call: { id: string; name: string; args: Record<string, unknown> };
+  /** read | write | exec */
+  kind: string;
+  /** One line for the card, e.g. `write_file src/a.ts (12 lines)`. */
+  summary: string;
+  createdAt: number;
+  /** False for approvals left from before a restart (offered for recovery). */
+  live: boolean;
+}
+
+/** Topic `approvals`: the full list of pending approvals, after every change. */
+export type ApprovalsEvent = { kind: "list"; approvals: PendingApproval[] };
 
 /** A live agent run of a task (absent when idle). */
 export interface RunState {
@@ -233,6 +256,28 @@ export const OP_ARGS = {
   "kv.get": obj({ key: kvKey }),
   "kv.set": obj({ key: kvKey, value: json(LIMITS.kvValueBytes) }),
   "server.info": obj({}),
+  "approvals.list": obj({}),
+  /** Answers a live approval: allow once, always allow this tool in this task, or reject. */
+  "approval.decide": obj({
+    id: str({ min: 1, max: 80 }),
+    decision: oneOf(["allow", "always", "reject"]),
+    "feedback?": str({ max: 4000 }),
+  }),
+  /** The banner's Allow all / Reject all over every live approval. */
+  "approvals.decideAll": obj({ decision: oneOf(["allow", "reject"]) }),
+  /**
+   * An approval left from before a restart: continue the task (the call counts as
+   * interrupted), allow the call and continue, reject it, or just dismiss it.
+   */
+  "approval.recover": obj({
+    id: str({ min: 1, max: 80 }),
+    action: oneOf(["continue", "allow", "reject", "ignore"]),
+  }),
+  "task.setToolPolicy": obj({
+    id: taskId,
+    tool: str({ min: 1, max: 120 }),
+    policy: nullable(oneOf(TOOL_POLICIES)),
+  }),
   ...PROVIDER_OP_ARGS,
 } satisfies Record<string, Schema>;
 
@@ -261,6 +306,11 @@ export interface OpResults extends ProviderOpResults {
   "events.resume": { replayed: boolean; seq: number };
   "kv.get": { key: string; value: unknown };
   "kv.set": { key: string };
+  "approvals.list": { approvals: PendingApproval[] };
+  "approval.decide": { id: string };
+  "approvals.decideAll": { count: number };
+  "approval.recover": { id: string };
+  "task.setToolPolicy": { task: TaskSummary };
   "server.info": {
     version: string;
     home: string;

@@ -9,6 +9,7 @@ import { makeIdGenerator } from "../store/ids.ts";
 import { EventHub } from "./sessions/hub.ts";
 import { TaskService } from "./sessions/task_service.ts";
 import { RunManager } from "./sessions/runs.ts";
+import { ApprovalCenter } from "./sessions/approvals.ts";
 import { defaultTools, type ToolRegistry } from "../tools/registry.ts";
 import { getSettings, resolveModel } from "./providers/catalog.ts";
 import type { ServerDeps } from "./ops/context.ts";
@@ -31,6 +32,22 @@ export function createServices(opts: ServiceOptions): ServerDeps {
   const newId = makeIdGenerator(now);
   const repos = store.repos;
   const tasks = repos ? new TaskService(repos, hub, newId) : null;
+  // Recovery after a crash or kill: nothing is running in a fresh process.
+  repos?.entries.stopLeftovers();
+  repos?.tasks.resetStatuses();
+  const approvals = repos && tasks
+    ? new ApprovalCenter(
+      repos,
+      hub,
+      newId,
+      now,
+      () => getSettings(repos).defaultApproval,
+      (taskId, waiting) => {
+        const t = repos.tasks.setStatus(taskId, waiting ? "waiting" : "running");
+        if (t) tasks.publish(t);
+      },
+    )
+    : null;
   const runs = repos && tasks
     ? new RunManager({
       repos,
@@ -45,12 +62,10 @@ export function createServices(opts: ServiceOptions): ServerDeps {
         return { effort: s.defaultEffort, approval: s.defaultApproval };
       },
       taskChanged: (t) => tasks.publish(t),
+      gate: (taskId, call, kind, signal) => approvals!.check(taskId, call, kind, signal),
     })
     : null;
-  // Recovery after a crash or kill: nothing is running in a fresh process.
-  repos?.entries.stopLeftovers();
-  repos?.tasks.resetStatuses();
-  return { version: VERSION, home: opts.home, store, hub, tasks, runs };
+  return { version: VERSION, home: opts.home, store, hub, tasks, runs, approvals };
 }
 
 export const defaultProjectDir = (home: string) => join(home, "DefaultProject");

@@ -73,4 +73,18 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: "pending approvals (survive restarts)",
+    sql: `
+      CREATE TABLE pending (
+        id          TEXT PRIMARY KEY,
+        task_id     TEXT NOT NULL REFERENCES task(id) ON DELETE CASCADE,
+        kind        TEXT NOT NULL,
+        payload     TEXT NOT NULL,
+        created_at  INTEGER NOT NULL
+      );
+      CREATE INDEX pending_task ON pending(task_id);
+    `,
+  },
 ];

@@ -4,6 +4,7 @@ import { TaskRepo } from "./tasks.ts";
 import { EntryRepo } from "./entries.ts";
 import { KvRepo } from "./kv.ts";
 import { ProviderRepo } from "./providers.ts";
+import { PendingRepo } from "./pending.ts";
 import type { StoreHealth } from "../server/protocol.ts";
 import type { DatabaseSync } from "node:sqlite";
 
@@ -12,6 +13,7 @@ export interface Repos {
   entries: EntryRepo;
   kv: KvRepo;
   providers: ProviderRepo;
+  pending: PendingRepo;
 }
 
 export class Store {
@@ -30,6 +32,7 @@ export class Store {
         entries: new EntryRepo(db, now),
         kv: new KvRepo(db, now),
         providers: new ProviderRepo(db, now),
+        pending: new PendingRepo(db, now),
       }
       : null;
   }

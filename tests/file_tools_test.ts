@@ -194,6 +194,22 @@ Deno.test("sandbox: a file-tool worker cannot read or write outside its roots, o
       assertEquals(result.readOutside, "NotCapable");
       assertEquals(result.socket, "NotCapable");
     }
+    // The web tools' worker: network only, no file system at all.
+    const w = new Worker(new URL("./fixtures/escape_worker.js", import.meta.url), {
+      type: "module",
+      deno: { permissions: workerPermissions("net", [dir]) },
+    });
+    const net = await new Promise<Record<string, string>>((resolve) => {
+      w.onmessage = (e) => resolve(e.data);
+      w.postMessage({ inside: `${dir}/inside.txt`, outside, port: server.addr.port });
+    });
+    w.terminate();
+    assertEquals(net.net, "ALLOWED");
+    for (
+      const k of ["readInside", "readOutside", "readEtc", "writeOutside", "env", "run", "escalate"]
+    ) {
+      assert(net[k] !== "ALLOWED", `net: ${k} must be denied, got ${net[k]}`);
+    }
   } finally {
     await server.shutdown();
   }
@@ -227,7 +243,18 @@ Deno.test("sandbox pool: file tools really run in the worker and outside paths a
     );
     assert(ro.isError);
     assertMatch(ro.content, /Sandbox denied|NotCapable|Requires write access/);
-    assertEquals(pool.size, 2);
+    // webfetch runs in the network worker; loopback is refused by its SSRF rule.
+    const wf = await pool.run(
+      "net",
+      [dir],
+      "webfetch",
+      { url: "http://127.0.0.1:9/" },
+      dir,
+      signal,
+    );
+    assert(wf.isError);
+    assertMatch(wf.content, /127\.0\.0\.1/);
+    assertEquals(pool.size, 3);
   } finally {
     pool.closeAll();
   }

@@ -111,6 +111,7 @@ Deno.test("runOp: an unavailable store answers store_unavailable", async () => {
     hub: new EventHub(),
     tasks: null,
     runs: null,
+    approvals: null,
     client: { id: "c", topics: new Set(), deliver: () => {} },
   };
   for (

@@ -6,6 +6,8 @@ import { readFile } from "./read_file.ts";
 import { writeFile } from "./write_file.ts";
 import { editFile } from "./edit_file.ts";
 import { deleteFile } from "./delete_file.ts";
+import { webfetch } from "./web/webfetch.ts";
+import { websearch } from "./web/websearch.ts";
 
 export class ToolRegistry {
   private tools = new Map<string, Tool>();
@@ -33,5 +35,13 @@ export class ToolRegistry {
 }
 
 export function defaultTools(): ToolRegistry {
-  return new ToolRegistry([listDir, readFile, writeFile, editFile, deleteFile]);
+  return new ToolRegistry([
+    listDir,
+    readFile,
+    writeFile,
+    editFile,
+    deleteFile,
+    webfetch,
+    websearch,
+  ]);
 }

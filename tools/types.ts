@@ -10,8 +10,8 @@ export interface ToolContext {
   roots?: string[];
 }
 
-/** Where a tool runs: a permission-narrowed worker (read-only or read-write), or here. */
-export type Placement = "worker-read" | "worker-write" | "main";
+/** Where a tool runs: a permission-narrowed worker (read-only, read-write, or network only), or here. */
+export type Placement = "worker-read" | "worker-write" | "worker-net" | "main";
 
 /** What a file tool saw or left, so the main process can track stale reads. */
 export interface FileStamp {

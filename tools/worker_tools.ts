@@ -1,11 +1,13 @@
-/** Tools that run inside permission-narrowed workers (file system only). */
+/** Tools that run inside permission-narrowed workers (file system or network). */
 import type { Tool } from "./types.ts";
 import { listDir } from "./list_dir.ts";
 import { readFile } from "./read_file.ts";
 import { writeFile } from "./write_file.ts";
 import { editFile } from "./edit_file.ts";
 import { deleteFile } from "./delete_file.ts";
+import { webfetch } from "./web/webfetch.ts";
+import { websearch } from "./web/websearch.ts";
 
 export const WORKER_TOOLS: Record<string, Tool> = Object.fromEntries(
-  [listDir, readFile, writeFile, editFile, deleteFile].map((t) => [t.name, t]),
+  [listDir, readFile, writeFile, editFile, deleteFile, webfetch, websearch].map((t) => [t.name, t]),
 );

@@ -62,7 +62,7 @@ export class ToolRunner {
       (tool.kind === "read" ? "worker-read" : tool.kind === "write" ? "worker-write" : "main");
     if (placement === "main") return tool.execute(call.args, { ...ctx, ...(ctx.extra ?? {}) });
     return this.pool.run(
-      placement === "worker-read" ? "read" : "write",
+      placement === "worker-read" ? "read" : placement === "worker-net" ? "net" : "write",
       ctx.roots,
       tool.name,
       call.args,

@@ -20,7 +20,7 @@ const MAX_BUFFERED = 16 * 1024 * 1024;
 export function attachSocket(socket: WebSocket, deps: ServerDeps): void {
   const client: HubClient = {
     id: crypto.randomUUID(),
-    topics: new Set(["tasks"]),
+    topics: new Set(["tasks", "approvals"]),
     deliver(events: EvtMsg[]) {
       if (socket.readyState !== WebSocket.OPEN) return;
       if (socket.bufferedAmount > MAX_BUFFERED) {

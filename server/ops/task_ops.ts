@@ -73,7 +73,44 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
     startRun(ctx, a.id);
     return { id: a.id };
   },
-  "task.setOptions": (ctx, a) => ({ task: needTasks(ctx).setOptions(a.id, a) }),
+  "task.setOptions": (ctx, a) => {
+    const task = needTasks(ctx).setOptions(a.id, a);
+    ctx.approvals?.reevaluate(a.id); // a mode change applies at once to what waits
+    return { task };
+  },
+  "task.setToolPolicy": (ctx, a) => {
+    needTasks(ctx).get(a.id);
+    ctx.approvals!.setPolicy(a.id, a.tool, a.policy);
+    ctx.approvals!.reevaluate(a.id);
+    const task = needTasks(ctx).get(a.id);
+    needTasks(ctx).publish(task);
+    return { task };
+  },
+  "approvals.list": (ctx) => {
+    needTasks(ctx);
+    return { approvals: ctx.approvals!.list() };
+  },
+  "approval.decide": (ctx, a) => {
+    needTasks(ctx);
+    if (!ctx.approvals!.decide(a.id, a.decision, a.feedback)) {
+      throw new OpError(
+        "not_found",
+        `no live approval ${a.id} (already answered, or from before a restart: use approval.recover)`,
+      );
+    }
+    return { id: a.id };
+  },
+  "approvals.decideAll": (ctx, a) => {
+    needTasks(ctx);
+    return { count: ctx.approvals!.decideAll(a.decision) };
+  },
+  "approval.recover": async (ctx, a) => {
+    needTasks(ctx);
+    const p = ctx.approvals!.dismiss(a.id);
+    if (!p) throw new OpError("not_found", `no approval ${a.id} waiting for recovery`);
+    if (a.action !== "ignore") await needRuns(ctx).recoverCall(p.taskId, p.call, a.action);
+    return { id: a.id };
+  },
   "events.resume": (ctx, a) => {
     const topics = new Set<string>(a.topics);
     topics.add("tasks");

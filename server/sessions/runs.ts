@@ -23,7 +23,7 @@ import {
   systemPrompt,
   withReminder,
 } from "../agent/prompt.ts";
-import { type LoopOutcome, runLoop } from "../agent/loop.ts";
+import { type LoopOutcome, runLoop, type ToolCall } from "../agent/loop.ts";
 import { maybeGenerateTitle } from "../agent/title.ts";
 import { ToolRunner } from "../agent/tool_runner.ts";
 import { FileTracker } from "../agent/file_tracker.ts";
@@ -41,6 +41,13 @@ export interface RunDeps {
   defaults(): { effort: Effort; approval: ApprovalMode };
   /** Publishes a changed task summary to every client. */
   taskChanged(task: TaskSummary): void;
+  /** The approval gate for a task's tool calls (absent = everything allowed). */
+  gate?(
+    taskId: string,
+    call: ToolCall,
+    kind: string,
+    signal: AbortSignal,
+  ): Promise<{ allow: true } | { allow: false; reason: string }>;
 }
 
 interface ActiveRun {
@@ -192,6 +199,10 @@ export class RunManager {
             signal,
             tracker: this.trackerOf(task.id),
           }),
+        gate: this.d.gate
+          ? (call, signal) =>
+            this.d.gate!(task.id, call, this.d.tools.get(call.name)?.kind ?? "write", signal)
+          : undefined,
         workspace,
         maxSteps: stepBudget(effort, approval),
         signal: run.abort.signal,
@@ -234,6 +245,46 @@ export class RunManager {
     } finally {
       this.setStatus(task.id, outcome?.kind === "error" ? "error" : "idle", true);
     }
+  }
+
+  /**
+   * Settles a tool call that waited for approval when the previous process ended:
+   * run it now (then continue), reject it (the model will see that), or just continue.
+   */
+  async recoverCall(
+    taskId: string,
+    call: ToolCall,
+    action: "continue" | "allow" | "reject",
+  ): Promise<void> {
+    if (this.runs.has(taskId)) throw new OpError("busy", "the task is running; stop it first");
+    const task = this.d.repos.tasks.get(taskId);
+    if (!task) throw new OpError("not_found", `task ${taskId} does not exist`);
+    const writer = new TimelineWriter(
+      taskId,
+      this.d.repos.entries,
+      this.d.hub,
+      this.d.newId,
+      this.d.now,
+    );
+    if (action === "reject") {
+      writer.toolResult(call, {
+        content: `The user rejected this ${call.name} call.`,
+        isError: true,
+      }, 0);
+      return;
+    }
+    if (action === "allow") {
+      const workspace = await this.workspaceOf(task);
+      const t0 = this.d.now();
+      const result = await this.runner.run(call, {
+        workspace,
+        roots: [workspace],
+        signal: this.closing.signal,
+        tracker: this.trackerOf(taskId),
+      });
+      writer.toolResult(call, result, this.d.now() - t0);
+    }
+    this.start(taskId).catch((e) => console.error(`run ${taskId}:`, e));
   }
 
   private async workspaceOf(task: TaskSummary): Promise<string> {

@@ -9,6 +9,7 @@ import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { homeWithMockProvider } from "../helpers/mock_home.ts";
 import { noHorizontalScroll, openApp, screenshot, withPage } from "./browser.ts";
 import {
+  checkMenuKeyboard,
   checkRichAnswer,
   dangerousHrefs,
   lastTurn,
@@ -84,13 +85,26 @@ Deno.test("run (desktop): stream, tools, Markdown, stop, errors, Demo, options",
       await card.locator("button").click();
       const out = await card.locator("[data-testid=tool-output]").innerText();
       assert(out.includes("notes.md") && out.includes("app.ts"), `list_dir output: ${out}`);
+      const failed = turn.locator("[data-testid=tool-card][data-tool=read_file]");
+      assertEquals(await failed.getAttribute("data-status"), "failed");
+      assertMatch(
+        await failed.locator("[data-testid=tool-output]").innerText(),
+        /not found: missing\.md/,
+      );
       await turn.locator("[data-testid=thinking] button").first().click();
       await turn.locator("[data-testid=thinking-text]").first().waitFor();
       // Production order: thinking, text, tool card, thinking — then the final answer.
       const order = await turn.locator(
         "[data-testid=thinking], [data-testid=tool-card], .part-md, [data-testid=final-answer]",
       ).evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.testid ?? "text"));
-      assertEquals(order, ["thinking", "text", "tool-card", "thinking", "final-answer"]);
+      assertEquals(order, [
+        "thinking",
+        "text",
+        "tool-card",
+        "tool-card",
+        "thinking",
+        "final-answer",
+      ]);
       await screenshot(page, "desktop-run-expanded");
 
       // ---- Stop: a slow stream is stopped, the strip says Stopped ----
@@ -130,11 +144,9 @@ Deno.test("run (desktop): stream, tools, Markdown, stop, errors, Demo, options",
       await page.waitForFunction(() =>
         document.querySelectorAll("[data-testid=error-line]").length === 2
       );
-      assertEquals(
-        await bad.locator("[data-testid=retry]").count(),
-        1,
-        "Retry on the last error only",
-      );
+      await page.locator("[data-testid=send]").waitFor(); // the retried run ended
+      await bad.locator("[data-testid=retry]").waitFor();
+      assertEquals(await bad.locator("[data-testid=retry]").count(), 1, "on the last error only");
 
       // ---- Retries: "Reconnecting… n/10 · error" while the provider answers 503 ----
       await newDraft(page);
@@ -184,22 +196,7 @@ Deno.test("run (desktop): stream, tools, Markdown, stop, errors, Demo, options",
         "full not in warning tone",
       );
       await screenshot(page, "desktop-run-menu");
-      // Keyboard: focus starts on the checked item, arrows move, Esc closes.
-      assertEquals(
-        await page.evaluate(() => document.activeElement?.getAttribute("data-value")),
-        "full",
-      );
-      await page.keyboard.press("ArrowDown");
-      assertEquals(
-        await page.evaluate(() => document.activeElement?.getAttribute("data-value")),
-        "plan",
-      );
-      await page.keyboard.press("Escape");
-      await page.locator("[data-testid=approval-select-menu]").waitFor({ state: "detached" });
-      assertEquals(
-        await page.evaluate(() => document.activeElement?.getAttribute("data-testid")),
-        "approval-select",
-      );
+      await checkMenuKeyboard(page, "approval-select", "full", "plan");
       await page.click("[data-testid=approval-select]");
       await page.click("[data-testid=approval-option][data-value=plan]");
       await page.waitForSelector("[data-testid=approval-label] >> text=Plan");

@@ -35,7 +35,10 @@ export function startMock() {
       {
         thinking: "I should look at the folder first, then answer.",
         text: "Let me list the workspace.",
-        toolCalls: [{ name: "list_dir", args: { path: "." } }],
+        toolCalls: [
+          { name: "list_dir", args: { path: "." } },
+          { name: "read_file", args: { path: "missing.md" } },
+        ],
         chunk: 6,
         delayMs: 30,
       },
@@ -114,4 +117,24 @@ export async function checkRichAnswer(final: Locator): Promise<void> {
   assertEquals(await docs.getAttribute("target"), "_blank");
   assertEquals(await docs.getAttribute("rel"), "noopener noreferrer");
   assertEquals(await final.locator("a").count(), 1, "only the https link is a link");
+}
+
+/**
+ * Keyboard use of an open menu: focus starts on the checked item (`checked`), ArrowDown
+ * moves to the next one (`next`), Esc closes and gives focus back to the button.
+ */
+export async function checkMenuKeyboard(
+  page: Page,
+  testid: string,
+  checked: string,
+  next: string,
+): Promise<void> {
+  const focused = (attr: string) =>
+    page.evaluate((a) => document.activeElement?.getAttribute(a), attr);
+  assertEquals(await focused("data-value"), checked);
+  await page.keyboard.press("ArrowDown");
+  assertEquals(await focused("data-value"), next);
+  await page.keyboard.press("Escape");
+  await page.locator(`[data-testid=${testid}-menu]`).waitFor({ state: "detached" });
+  assertEquals(await focused("data-testid"), testid);
 }

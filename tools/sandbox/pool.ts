@@ -1,13 +1,13 @@
 /**
  * Permission-narrowed workers for file tools, one per (profile, roots) and reused.
- * `read` workers may read the roots; `write` workers may read and write them. No
- * worker gets net, run, env, sys, ffi or import permission. Idle workers are closed.
+ * `read` workers may read the roots; `write` workers may read and write them; `net`
+ * workers (web tools) get the network only. None gets run, env, sys, ffi or import. Idle workers are closed.
  * Needs `--unstable-worker-options` and must run with `--no-prompt` (a denied
  * operation would otherwise ask on the terminal).
  */
 import type { ToolResult } from "../types.ts";
 
-export type Profile = "read" | "write";
+export type Profile = "read" | "write" | "net";
 
 interface Slot {
   worker: Worker;
@@ -19,6 +19,19 @@ const IDLE_MS = 60_000;
 
 /** The only permissions a file-tool worker gets. */
 export function workerPermissions(profile: Profile, roots: string[]): Deno.PermissionOptionsObject {
+  if (profile === "net") {
+    // Web tools: the network and nothing else (SSRF rules are enforced in the tool).
+    return {
+      read: false,
+      write: false,
+      net: true,
+      run: false,
+      env: false,
+      sys: false,
+      ffi: false,
+      import: false,
+    };
+  }
   return {
     read: roots,
     write: profile === "write" ? roots : false,

@@ -87,6 +87,7 @@ export function Composer() {
           ${running
             ? html`
               <button
+                key="stop"
                 type="button"
                 class="send-btn stop-btn"
                 data-testid="stop"
@@ -100,6 +101,7 @@ export function Composer() {
             `
             : html`
               <button
+                key="send"
                 type="submit"
                 class="send-btn"
                 data-testid="send"

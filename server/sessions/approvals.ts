@@ -1,0 +1,204 @@
+/**
+ * The approval gate (SPEC §4.4–4.6). For every tool call it reads the task's mode and
+ * tool policies LIVE, then allows, refuses, or asks the user. Questions wait here,
+ * are persisted (a restart offers them for recovery) and can be answered from any
+ * client. Changing a task's mode re-judges what it is waiting on.
+ */
+import type { PendingApproval, TaskSettings, ToolPolicy } from "../protocol.ts";
+import type { Repos } from "../../store/store.ts";
+import type { EventHub } from "./hub.ts";
+import type { IdFn } from "../../store/ids.ts";
+import type { ToolCall } from "../agent/loop.ts";
+import type { ApprovalMode } from "../constants.ts";
+
+export type Verdict = { allow: true } | { allow: false; reason: string };
+type Decision = "allow" | "always" | "reject";
+
+/** Tools that only talk to the user or plan; never gated. */
+const META_TOOLS = new Set(["todo_write", "ask_user_question", "exit_plan_mode"]);
+
+/** What the mode alone says for a permission kind. */
+export function modeDecision(mode: ApprovalMode, kind: string): "allow" | "ask" | "deny" {
+  if (kind === "read" || mode === "full") return "allow";
+  if (mode === "plan") return "deny";
+  if (mode === "edit") return kind === "write" ? "allow" : "ask";
+  return "ask"; // ask mode: writes and execs
+}
+
+/** Mode + per-tool policy → allow / ask / deny. */
+export function judge(
+  settings: TaskSettings,
+  mode: ApprovalMode,
+  tool: string,
+  kind: string,
+): "allow" | "ask" | "deny" {
+  if (META_TOOLS.has(tool)) return "allow";
+  const policy: ToolPolicy | undefined = settings.toolPolicies?.[tool];
+  if (policy === "deny") return "deny";
+  if (mode === "plan" && kind !== "read") return "deny"; // plan mode is read-only whatever the policy
+  if (policy === "allow") return "allow";
+  if (policy === "ask") return "ask";
+  return modeDecision(mode, kind);
+}
+
+/** One line describing a call, for the approval card. */
+export function summarise(call: Pick<ToolCall, "name" | "args">): string {
+  const a = call.args;
+  const s = (v: unknown) => String(v ?? "").replace(/\s+/g, " ").slice(0, 160);
+  if (typeof a.command === "string") return `$ ${s(a.command)}`;
+  if (typeof a.path === "string") {
+    const lines = typeof a.content === "string" ? ` (${a.content.split("\n").length} lines)` : "";
+    return `${call.name} ${s(a.path)}${lines}`;
+  }
+  if (typeof a.url === "string") return `${call.name} ${s(a.url)}`;
+  return `${call.name} ${s(JSON.stringify(a))}`;
+}
+
+interface Waiter {
+  resolve(d: { decision: Decision; feedback?: string }): void;
+}
+
+export class ApprovalCenter {
+  private waiting = new Map<string, Waiter>();
+
+  constructor(
+    private repos: Repos,
+    private hub: EventHub,
+    private newId: IdFn,
+    private now: () => number,
+    private defaultMode: () => ApprovalMode,
+    /** Called when a task starts or stops waiting (its status shows it). */
+    private waitingChanged: (taskId: string, waiting: boolean) => void,
+  ) {
+    // Approvals persisted by a previous process have no run waiting: offer recovery.
+    for (const p of repos.pending.list()) {
+      if (p.live) repos.pending.put({ ...p, live: false });
+    }
+  }
+
+  list(): PendingApproval[] {
+    return this.repos.pending.list();
+  }
+
+  private modeOf(settings: TaskSettings): ApprovalMode {
+    return settings.approval ?? this.defaultMode();
+  }
+
+  /** The gate used by a task's run. */
+  async check(taskId: string, call: ToolCall, kind: string, signal: AbortSignal): Promise<Verdict> {
+    const task = this.repos.tasks.get(taskId);
+    if (!task) return { allow: false, reason: "The task no longer exists." };
+    const mode = this.modeOf(task.settings);
+    const verdict = judge(task.settings, mode, call.name, kind);
+    if (verdict === "allow") return { allow: true };
+    if (verdict === "deny") {
+      return { allow: false, reason: this.denial(mode, call.name, task.settings) };
+    }
+    const pending: PendingApproval = {
+      id: this.newId("a"),
+      taskId,
+      taskTitle: task.title,
+      call: { id: call.id, name: call.name, args: call.args },
+      kind,
+      summary: summarise(call),
+      createdAt: this.now(),
+      live: true,
+    };
+    this.repos.pending.put(pending);
+    this.publish();
+    this.waitingChanged(taskId, true);
+    const answer = await new Promise<{ decision: Decision; feedback?: string } | null>(
+      (resolve) => {
+        const onAbort = () => resolve(null);
+        signal.addEventListener("abort", onAbort, { once: true });
+        this.waiting.set(pending.id, {
+          resolve: (d) => {
+            signal.removeEventListener("abort", onAbort);
+            resolve(d);
+          },
+        });
+      },
+    );
+    this.waiting.delete(pending.id);
+    this.repos.pending.delete(pending.id);
+    this.publish();
+    if (!this.hasLive(taskId)) this.waitingChanged(taskId, false);
+    if (!answer) {
+      return { allow: false, reason: "The run was stopped while this call waited for approval." };
+    }
+    if (answer.decision === "reject") {
+      return {
+        allow: false,
+        reason:
+          `The user rejected this ${call.name} call.${
+            answer.feedback ? ` Their feedback: ${answer.feedback}` : ""
+          } ` +
+          "Do not retry the same call; adjust your approach or ask the user.",
+      };
+    }
+    if (answer.decision === "always") this.setPolicy(taskId, call.name, "allow");
+    return { allow: true };
+  }
+
+  private denial(mode: ApprovalMode, tool: string, settings: TaskSettings): string {
+    if (settings.toolPolicies?.[tool] === "deny") {
+      return `The user has denied the ${tool} tool in this task.`;
+    }
+    return `Plan mode is read-only: ${tool} is not allowed. Research with read-only tools, then call ` +
+      "exit_plan_mode with your plan for the user to approve.";
+  }
+
+  private hasLive(taskId: string): boolean {
+    return this.list().some((p) => p.taskId === taskId && p.live);
+  }
+
+  /** Answers a live approval. */
+  decide(id: string, decision: Decision, feedback?: string): boolean {
+    const w = this.waiting.get(id);
+    if (!w) return false;
+    w.resolve({ decision, feedback });
+    return true;
+  }
+
+  decideAll(decision: "allow" | "reject"): number {
+    const ids = [...this.waiting.keys()];
+    for (const id of ids) this.decide(id, decision);
+    return ids.length;
+  }
+
+  /** After a mode or policy change, settle what the task waits on when the answer is now clear. */
+  reevaluate(taskId: string): void {
+    const task = this.repos.tasks.get(taskId);
+    if (!task) return;
+    for (const p of this.list()) {
+      if (p.taskId !== taskId || !p.live) continue;
+      const v = judge(task.settings, this.modeOf(task.settings), p.call.name, p.kind);
+      if (v === "allow") this.decide(p.id, "allow");
+      else if (v === "deny") {
+        this.decide(p.id, "reject", `the approval mode changed to ${this.modeOf(task.settings)}`);
+      }
+    }
+  }
+
+  setPolicy(taskId: string, tool: string, policy: ToolPolicy | null): void {
+    const task = this.repos.tasks.get(taskId);
+    if (!task) return;
+    const policies = { ...(task.settings.toolPolicies ?? {}) };
+    if (policy) policies[tool] = policy;
+    else delete policies[tool];
+    this.repos.tasks.setSettings(taskId, { ...task.settings, toolPolicies: policies });
+  }
+
+  /** Removes a recovered (not live) approval. */
+  dismiss(id: string): PendingApproval | null {
+    const p = this.repos.pending.get(id);
+    if (!p || p.live) return null;
+    this.repos.pending.delete(id);
+    this.publish();
+    return p;
+  }
+
+  private publish(): void {
+    this.hub.publish("approvals", { kind: "list", approvals: this.list() }, "approvals");
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * bubblewrap (`bwrap`) sandbox for shell commands (Linux).
+ *
+ * Levels:
+ * - `off`: no sandbox; the command runs as the user.
+ * - `workspace-write`: the whole file system read-only, the workspace writable, a
+ *   private tmpfs on /tmp.
+ * - `read-only`: the same without the writable workspace (only the tmpfs /tmp).
+ * Network is a separate switch: off = `--unshare-net` (a private network namespace
+ * with only a down loopback; even 127.0.0.1 on the host is unreachable).
+ *
+ * Process control: the sandbox also gets `--unshare-pid` (when its init dies the kernel
+ * kills everything inside) and `--die-with-parent` (bwrap's child dies with bwrap).
+ * `--new-session` is deliberately NOT used: it would move the command into a new
+ * session and process group, out of reach of our group kill (`kill(-pid)`), and it
+ * buys nothing here: the command is already spawned with `setsid()` (detached), so it
+ * has no controlling terminal to inject keystrokes into (the TIOCSTI attack that
+ * `--new-session` exists for).
+ *
+ * Known gaps: Unix sockets reachable through the read-only root (e.g. a Docker socket
+ * under /run) still accept connections; `--unshare-net` does not block them.
+ */
+import { isInside } from "../paths.ts";
+
+export type SandboxLevel = "off" | "workspace-write" | "read-only";
+export const SANDBOX_LEVELS: readonly SandboxLevel[] = ["off", "workspace-write", "read-only"];
+
+export interface SandboxStatus {
+  backend: "bwrap" | "none";
+  /** Whether bwrap was found and a trial sandbox actually ran on this machine. */
+  available: boolean;
+  /** Why it is unavailable (or why network isolation is), in plain words. */
+  reason?: string;
+  /** Absolute path of the bwrap executable when found. */
+  path?: string;
+  /** Whether `--unshare-net` works here (network-off sandboxes). */
+  networkIsolation?: boolean;
+}
+
+/** Flags every sandbox uses; also what the availability probe runs. */
+const BASE_FLAGS = [
+  "--ro-bind",
+  "/",
+  "/",
+  "--dev",
+  "/dev",
+  "--proc",
+  "/proc",
+  "--tmpfs",
+  "/tmp",
+  "--unshare-pid",
+  "--die-with-parent",
+];
+
+/** `name` resolved through $PATH, or null. */
+export function findInPath(name: string): string | null {
+  const sep = Deno.build.os === "windows" ? ";" : ":";
+  for (const dir of (Deno.env.get("PATH") ?? "").split(sep)) {
+    if (!dir) continue;
+    const p = `${dir}/${name}`;
+    try {
+      if (Deno.statSync(p).isFile) return p;
+    } catch { /* not here */ }
+  }
+  return null;
+}
+
+async function trial(bwrap: string, extra: string[]): Promise<string | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const child = new Deno.Command(bwrap, {
+      args: [...BASE_FLAGS, ...extra, "--", "true"],
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+    timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    const out = await child.output();
+    if (out.success) return null;
+    const err = new TextDecoder().decode(out.stderr).trim();
+    return err || `bwrap exited with ${out.signal ?? `code ${out.code}`}`;
+  } catch (e) {
+    return (e as Error).message;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Checks whether bwrap exists (at `path`, or on $PATH) and can really run here. */
+export async function probeBwrap(path?: string): Promise<SandboxStatus> {
+  if (Deno.build.os !== "linux") {
+    return { backend: "none", available: false, reason: "bubblewrap exists only on Linux" };
+  }
+  const bwrap = path ?? findInPath("bwrap");
+  if (!bwrap) {
+    return {
+      backend: "none",
+      available: false,
+      reason: "bwrap not found on PATH (install the bubblewrap package)",
+    };
+  }
+  const err = await trial(bwrap, []);
+  if (err) {
+    return { backend: "none", available: false, path: bwrap, reason: `bwrap cannot run: ${err}` };
+  }
+  const netErr = await trial(bwrap, ["--unshare-net"]);
+  return {
+    backend: "bwrap",
+    available: true,
+    path: bwrap,
+    networkIsolation: netErr === null,
+    ...(netErr ? { reason: `network isolation unavailable: ${netErr}` } : {}),
+  };
+}
+
+let cached: Promise<SandboxStatus> | null = null;
+
+/** The sandbox backend of this machine, probed once (for `reinagent doctor` and the UI). */
+export function sandboxStatus(refresh = false): Promise<SandboxStatus> {
+  if (!cached || refresh) cached = probeBwrap();
+  return cached;
+}
+
+export interface SandboxSpec {
+  level: SandboxLevel;
+  network: boolean;
+  /** Absolute workspace path (bound read-write for `workspace-write`). */
+  workspace: string;
+  /** Further folders the user allowed (bound like the workspace). */
+  extraRoots?: string[];
+  /** Absolute working directory of the command. */
+  cwd: string;
+}
+
+/** bwrap arguments (before `--` and the command) for a sandbox level. */
+export function bwrapArgs(spec: SandboxSpec): string[] {
+  if (spec.level === "off") throw new Error("bwrapArgs: level off has no sandbox");
+  const args = [...BASE_FLAGS];
+  // Binds come after the tmpfs, so a workspace under /tmp stays visible.
+  const roots = [spec.workspace, ...(spec.extraRoots ?? [])];
+  const bind = spec.level === "workspace-write" ? "--bind" : "--ro-bind";
+  for (const r of roots) args.push(bind, r, r);
+  if (!roots.some((r) => isInside(spec.cwd, r))) args.push("--ro-bind", spec.cwd, spec.cwd);
+  if (!spec.network) args.push("--unshare-net");
+  args.push("--chdir", spec.cwd);
+  return args;
+}
+
+/** How a command will actually run, for meta and the UI. Never claims a sandbox it lacks. */
+export function describeSandbox(
+  level: SandboxLevel,
+  network: boolean,
+  status: SandboxStatus | null,
+): { use: boolean; label: string } {
+  if (level === "off") return { use: false, label: "off" };
+  if (!status?.available) {
+    return { use: false, label: `none (bwrap unavailable: ${status?.reason ?? "not probed"})` };
+  }
+  if (!network && !status.networkIsolation) {
+    return {
+      use: true,
+      label: `bwrap (${level}; network NOT isolated: ${status.reason ?? "unshare-net failed"})`,
+    };
+  }
+  return { use: true, label: `bwrap (${level}, network ${network ? "on" : "off"})` };
+}

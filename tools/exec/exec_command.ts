@@ -1,0 +1,269 @@
+/**
+ * `exec_command`: run a shell command in the workspace (main process: it starts
+ * processes, which a permission-narrowed worker cannot).
+ *
+ * The shell runs in its own process group (see process.ts); on timeout or stop the
+ * whole group gets SIGTERM, then SIGKILL after 2 s. stdout and stderr are merged in
+ * arrival order, decoded as streaming UTF-8 and capped at head 10 KB + tail 20 KB.
+ * With a sandbox level other than `off` the command runs under bubblewrap when it
+ * works on this machine; otherwise meta.sandbox says plainly that there is none.
+ */
+import { fail, ok, type Tool, type ToolContext } from "../types.ts";
+import { displayPath, resolvePath } from "../paths.ts";
+import {
+  bwrapArgs,
+  describeSandbox,
+  type SandboxLevel,
+  type SandboxStatus,
+  sandboxStatus,
+} from "./bwrap.ts";
+import { OutputBuffer, pumpText } from "./output.ts";
+import { pickShell, terminateGroup } from "./process.ts";
+
+export type { SandboxLevel } from "./bwrap.ts";
+
+/** Default sandbox when the caller does not choose one (DESIGN: bwrap where available). */
+export const DEFAULT_SANDBOX_LEVEL: SandboxLevel = "workspace-write";
+export const DEFAULT_TIMEOUT_S = 120;
+export const MAX_TIMEOUT_S = 600;
+/** How long to wait for the pipes after the shell exited (background jobs may hold them). */
+const DRAIN_MS = 1000;
+
+export interface ExecContext extends ToolContext {
+  /** Live output for the UI, in arrival order (already decoded). */
+  onOutput?(text: string): void;
+  /** Sandbox level; default {@link DEFAULT_SANDBOX_LEVEL}. */
+  sandbox?: SandboxLevel;
+  /** Network inside the sandbox; default true (ignored when the level is `off`). */
+  network?: boolean;
+  /** The user's configured shell; default $SHELL, /bin/bash, /bin/sh. */
+  shell?: string;
+}
+
+export interface RunOptions {
+  command: string;
+  /** Absolute, existing directory. */
+  cwd: string;
+  workspace: string;
+  /** Other folders the user allowed; writable in `workspace-write` like the workspace. */
+  extraRoots?: string[];
+  timeoutMs: number;
+  signal: AbortSignal;
+  onOutput?: (text: string) => void;
+  sandbox: SandboxLevel;
+  network: boolean;
+  shell?: string;
+  /** Override the probed sandbox status (tests; a UI that forces "no sandbox"). */
+  status?: SandboxStatus;
+}
+
+export interface RunResult {
+  output: string;
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  stopped: boolean;
+  /** How the group was stopped on timeout/stop: SIGTERM was enough, or SIGKILL needed. */
+  kill: "terminated" | "killed" | "gone" | null;
+  durationMs: number;
+  truncated: boolean;
+  totalBytes: number;
+  /** Background processes kept the output open after the shell exited. */
+  outputHeldOpen: boolean;
+  sandbox: string;
+  shell: string;
+}
+
+const realOr = (p: string) => {
+  try {
+    return Deno.realPathSync(p);
+  } catch {
+    return p;
+  }
+};
+
+const isDir = (p: string) => {
+  try {
+    return Deno.statSync(p).isDirectory;
+  } catch {
+    return false;
+  }
+};
+
+/** Runs one command to completion (or timeout/stop). Throws only if it cannot start. */
+export async function runCommand(o: RunOptions): Promise<RunResult> {
+  const shell = pickShell(o.shell);
+  let cmd = shell.path;
+  let args = shell.args(o.command);
+  const status = o.sandbox === "off" ? null : (o.status ?? await sandboxStatus());
+  const sb = describeSandbox(o.sandbox, o.network, status);
+  if (sb.use && status?.path) {
+    const spec = {
+      level: o.sandbox,
+      network: o.network || !status.networkIsolation,
+      workspace: realOr(o.workspace),
+      extraRoots: (o.extraRoots ?? []).filter(isDir).map(realOr),
+      cwd: realOr(o.cwd),
+    };
+    args = [...bwrapArgs(spec), "--", cmd, ...args];
+    cmd = status.path;
+  }
+  const started = performance.now();
+  const child = new Deno.Command(cmd, {
+    args,
+    cwd: o.cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    detached: Deno.build.os !== "windows",
+    windowsRawArguments: shell.windowsRaw,
+  }).spawn();
+
+  const out = new OutputBuffer();
+  const sink = (text: string) => {
+    out.push(text);
+    try {
+      o.onOutput?.(text);
+    } catch { /* a UI listener error must not break the command */ }
+  };
+  const pumps = [pumpText(child.stdout, sink), pumpText(child.stderr, sink)];
+
+  let reason: "timeout" | "stop" | null = null;
+  let killing: Promise<"gone" | "terminated" | "killed"> | null = null;
+  const stop = (why: "timeout" | "stop") => {
+    if (reason) return;
+    reason = why;
+    killing = terminateGroup(child.pid);
+  };
+  const timer = setTimeout(() => stop("timeout"), o.timeoutMs);
+  const onAbort = () => stop("stop");
+  if (o.signal.aborted) onAbort();
+  else o.signal.addEventListener("abort", onAbort, { once: true });
+
+  const st = await child.status;
+  clearTimeout(timer);
+  o.signal.removeEventListener("abort", onAbort);
+  const kill = killing ? await killing : null;
+
+  // Normally the pipes close with the shell; `cmd &` jobs may keep them open.
+  let drainTimer: ReturnType<typeof setTimeout> | undefined;
+  const drained = await Promise.race([
+    Promise.all(pumps.map((p) => p.done)).then(() => true),
+    new Promise<false>((r) => drainTimer = setTimeout(() => r(false), DRAIN_MS)),
+  ]);
+  clearTimeout(drainTimer);
+  if (!drained) {
+    for (const p of pumps) p.cancel();
+    await Promise.all(pumps.map((p) => p.done));
+  }
+  const res = out.result();
+  return {
+    output: res.text,
+    exitCode: st.signal ? null : st.code,
+    signal: st.signal ?? null,
+    timedOut: reason === "timeout",
+    stopped: reason === "stop",
+    kill,
+    durationMs: Math.round(performance.now() - started),
+    truncated: res.truncated,
+    totalBytes: res.totalBytes,
+    outputHeldOpen: !drained,
+    sandbox: sb.label,
+    shell: shell.path,
+  };
+}
+
+function statusLine(r: RunResult, timeoutS: number): string {
+  const how = r.kill === "killed" ? " (SIGKILL was needed)" : "";
+  if (r.timedOut) {
+    return `Timed out after ${timeoutS} s; the command and its children were stopped${how}.`;
+  }
+  if (r.stopped) return `Stopped by the user${how}.`;
+  if (r.signal) return `Killed by signal ${r.signal}.`;
+  return `Exit code: ${r.exitCode}`;
+}
+
+export const execCommand: Tool = {
+  name: "exec_command",
+  description: "Run a shell command and return its combined stdout/stderr and exit code. " +
+    `Runs in the workspace unless \`cwd\` is given; times out after \`timeout\` seconds ` +
+    `(default ${DEFAULT_TIMEOUT_S}, max ${MAX_TIMEOUT_S}), then the command and everything ` +
+    "it started are killed. stdin is empty (no interactive prompts). Long output keeps the " +
+    "first 10 KB and the last 20 KB. Prefer the read/search tools for reading files.",
+  parameters: {
+    type: "object",
+    properties: {
+      command: { type: "string", description: "The command line, run with the user's shell" },
+      cwd: { type: "string", description: "Working directory; relative to the workspace" },
+      timeout: {
+        type: "number",
+        exclusiveMinimum: 0,
+        maximum: MAX_TIMEOUT_S,
+        description: `Seconds before the command is killed (default ${DEFAULT_TIMEOUT_S})`,
+      },
+    },
+    required: ["command"],
+    additionalProperties: false,
+  },
+  kind: "exec",
+  placement: "main",
+  async execute(args, baseCtx) {
+    const ctx = baseCtx as ExecContext;
+    if (typeof args.command !== "string" || !args.command.trim()) {
+      return fail("exec_command needs a non-empty `command` string.");
+    }
+    const t = args.timeout ?? DEFAULT_TIMEOUT_S;
+    if (typeof t !== "number" || !Number.isFinite(t) || t <= 0 || t > MAX_TIMEOUT_S) {
+      return fail(`timeout must be a number of seconds above 0 and at most ${MAX_TIMEOUT_S}.`);
+    }
+    if (args.cwd !== undefined && typeof args.cwd !== "string") {
+      return fail("cwd must be a string path.");
+    }
+    const cwd = resolvePath(args.cwd?.trim() ? args.cwd : ".", ctx.workspace);
+    const shownCwd = displayPath(cwd, ctx.workspace);
+    try {
+      if (!Deno.statSync(cwd).isDirectory) return fail(`cwd ${shownCwd} is not a directory.`);
+    } catch {
+      return fail(`cwd ${shownCwd} does not exist.`);
+    }
+    const sandbox = ctx.sandbox ?? DEFAULT_SANDBOX_LEVEL;
+    let r: RunResult;
+    try {
+      r = await runCommand({
+        command: args.command,
+        cwd,
+        workspace: ctx.workspace,
+        extraRoots: (ctx.roots ?? []).filter((r) => r !== ctx.workspace),
+        timeoutMs: t * 1000,
+        signal: ctx.signal,
+        onOutput: ctx.onOutput,
+        sandbox,
+        network: ctx.network ?? true,
+        shell: ctx.shell,
+      });
+    } catch (e) {
+      return fail(`Could not start the command: ${(e as Error).message}`, { cwd: shownCwd });
+    }
+    const notes = [statusLine(r, t)];
+    if (r.outputHeldOpen) {
+      notes.push("(background processes kept the output open; later output is not shown)");
+    }
+    const body = r.output === "" ? "No output." : r.output.replace(/\n$/, "");
+    return (r.timedOut || r.stopped ? fail : ok)(`${body}\n\n${notes.join("\n")}`, {
+      exitCode: r.exitCode,
+      signal: r.signal,
+      timedOut: r.timedOut,
+      stopped: r.stopped,
+      durationMs: r.durationMs,
+      truncated: r.truncated,
+      totalBytes: r.totalBytes,
+      outputHeldOpen: r.outputHeldOpen,
+      ...(r.kill && r.kill !== "gone"
+        ? { killedWith: r.kill === "killed" ? "SIGKILL" : "SIGTERM" }
+        : {}),
+      cwd: shownCwd,
+      sandbox: r.sandbox,
+      shell: r.shell,
+    });
+  },
+};
