@@ -72,6 +72,16 @@ export interface PendingApproval {
   live: boolean;
 }
 
+/** Rewind preview/result: paths are shown relative to the workspace when inside it. */
+export interface RewindPlan {
+  restore: string[];
+  remove: string[];
+  conflicts: { path: string; reason: string }[];
+  unrewindable: { path: string; reason: string }[];
+  /** Shell commands are covered by workspace snapshots; say what that means. */
+  note: string;
+}
+
 /** Topic `approvals`: the full list of pending approvals, after every change. */
 export type ApprovalsEvent = { kind: "list"; approvals: PendingApproval[] };
 
@@ -142,6 +152,7 @@ export const ERROR_CODES = [
   "too_large",
   "store_unavailable", // the database could not be opened; nothing is written
   "busy", // the task is running
+  "conflict", // e.g. a rewind found files changed outside the agent; nothing was written
   "upstream", // a provider or remote service failed (message has the real error)
   "internal",
 ] as const;
@@ -273,6 +284,10 @@ export const OP_ARGS = {
     id: str({ min: 1, max: 80 }),
     action: oneOf(["continue", "allow", "reject", "ignore"]),
   }),
+  /** What "Rewind code to before this turn" would do (entryId = the turn's user message). */
+  "task.rewindPreview": obj({ id: taskId, entryId: str({ min: 1, max: 64 }) }),
+  /** Applies the rewind all-or-nothing; fails with `conflict` and writes nothing on a conflict. */
+  "task.rewind": obj({ id: taskId, entryId: str({ min: 1, max: 64 }) }),
   "task.setToolPolicy": obj({
     id: taskId,
     tool: str({ min: 1, max: 120 }),
@@ -311,6 +326,8 @@ export interface OpResults extends ProviderOpResults {
   "approvals.decideAll": { count: number };
   "approval.recover": { id: string };
   "task.setToolPolicy": { task: TaskSummary };
+  "task.rewindPreview": RewindPlan;
+  "task.rewind": RewindPlan;
   "server.info": {
     version: string;
     home: string;

@@ -87,4 +87,25 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX pending_task ON pending(task_id);
     `,
   },
+  {
+    version: 4,
+    name: "checkpoints: pre-images of files changed in a turn",
+    sql: `
+      CREATE TABLE checkpoint (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        task_id     TEXT NOT NULL REFERENCES task(id) ON DELETE CASCADE,
+        turn_id     TEXT NOT NULL,
+        turn_pos    INTEGER NOT NULL,
+        path        TEXT NOT NULL,
+        pre_hash    TEXT,
+        post_hash   TEXT,
+        pre_size    INTEGER NOT NULL DEFAULT 0,
+        source      TEXT NOT NULL,
+        skipped     TEXT,
+        created_at  INTEGER NOT NULL,
+        UNIQUE (task_id, turn_id, path)
+      );
+      CREATE INDEX checkpoint_task ON checkpoint(task_id, turn_pos);
+    `,
+  },
 ];

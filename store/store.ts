@@ -5,6 +5,7 @@ import { EntryRepo } from "./entries.ts";
 import { KvRepo } from "./kv.ts";
 import { ProviderRepo } from "./providers.ts";
 import { PendingRepo } from "./pending.ts";
+import { CheckpointRepo } from "./checkpoints.ts";
 import type { StoreHealth } from "../server/protocol.ts";
 import type { DatabaseSync } from "node:sqlite";
 
@@ -14,6 +15,7 @@ export interface Repos {
   kv: KvRepo;
   providers: ProviderRepo;
   pending: PendingRepo;
+  checkpoints: CheckpointRepo;
 }
 
 export class Store {
@@ -33,6 +35,7 @@ export class Store {
         kv: new KvRepo(db, now),
         providers: new ProviderRepo(db, now),
         pending: new PendingRepo(db, now),
+        checkpoints: new CheckpointRepo(db, now),
       }
       : null;
   }

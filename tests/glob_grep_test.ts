@@ -96,33 +96,27 @@ Deno.test("glob compiler: unsupported syntax is rejected, naming the construct",
 });
 
 Deno.test("glob: * stays in one directory, ** spans any depth, skipped dirs stay out", async () => {
-  assertEquals(paths(await run(glob, { pattern: "*.ts" })), ["a.ts"]);
-  assertEquals(paths(await run(glob, { pattern: "**/*.ts" })), [
-    ".hidden/h.ts",
-    "a.ts",
-    "src/lib/deep.ts",
-    "src/lib/deeper/x.test.ts",
-    "src/main.ts",
-    "src/util.ts",
-  ]);
-  assertEquals(paths(await run(glob, { pattern: "src/**/*.ts" })).length, 4);
-  assertEquals(paths(await run(glob, { pattern: "src/lib/**" })), [
-    "src/lib/deep.ts",
-    "src/lib/deeper/x.test.ts",
-  ]);
-  assertEquals(paths(await run(glob, { pattern: "file?.txt" })), [
-    "file1.txt",
-    "file2.txt",
-    "fileA.txt",
-  ]);
-  assertEquals(paths(await run(glob, { pattern: "file[0-9].txt" })), ["file1.txt", "file2.txt"]);
-  assertEquals(paths(await run(glob, { pattern: "file[!0-9].txt" })), ["fileA.txt"]);
-  assertEquals(paths(await run(glob, { pattern: "{src,docs}/*.{ts,md}" })), [
-    "docs/a.md",
-    "src/main.ts",
-    "src/util.ts",
-  ]);
-  assertEquals(paths(await run(glob, { pattern: ".*" })), [".env"]);
+  const table: [string, string[]][] = [
+    ["*.ts", ["a.ts"]],
+    ["**/*.ts", [
+      ".hidden/h.ts",
+      "a.ts",
+      "src/lib/deep.ts",
+      "src/lib/deeper/x.test.ts",
+      "src/main.ts",
+      "src/util.ts",
+    ]],
+    ["src/**/*.ts", ["src/lib/deep.ts", "src/lib/deeper/x.test.ts", "src/main.ts", "src/util.ts"]],
+    ["src/lib/**", ["src/lib/deep.ts", "src/lib/deeper/x.test.ts"]],
+    ["file?.txt", ["file1.txt", "file2.txt", "fileA.txt"]],
+    ["file[0-9].txt", ["file1.txt", "file2.txt"]],
+    ["file[!0-9].txt", ["fileA.txt"]],
+    ["{src,docs}/*.{ts,md}", ["docs/a.md", "src/main.ts", "src/util.ts"]],
+    [".*", [".env"]],
+  ];
+  for (const [pattern, want] of table) {
+    assertEquals(paths(await run(glob, { pattern })), want, pattern);
+  }
   // skipped folders: never entered from above…
   const all = paths(await run(glob, { pattern: "**", limit: 2000 }));
   for (const skipped of ["node_modules/", ".git/", "target/", "dist/"]) {
@@ -163,15 +157,13 @@ Deno.test("glob: newest first, limit and truncation note, bad input", async () =
   assertEquals(t.meta?.count, total);
 
   const none = await run(glob, { pattern: "**/*.nothing" });
-  assertEquals(none.isError, false);
-  assertMatch(none.content, /No files match/);
-  assertEquals(none.meta?.count, 0);
+  assert(!none.isError && /No files match/.test(none.content) && none.meta?.count === 0);
 
   const bad = await run(glob, { pattern: "@(a|b).ts" });
   assert(bad.isError && /extglob `@\(…\)` is not supported/.test(bad.content), bad.content);
-  assert((await run(glob, { pattern: "*", limit: 5000 })).isError);
-  assert((await run(glob, { pattern: "*", limit: 0 })).isError);
-  assert((await run(glob, { pattern: "" })).isError);
+  for (const args of [{ pattern: "*", limit: 5000 }, { pattern: "*", limit: 0 }, { pattern: "" }]) {
+    assert((await run(glob, args)).isError, JSON.stringify(args));
+  }
   assertMatch((await run(glob, { pattern: "*", path: "/etc" })).content, /outside the workspace/);
   assertMatch((await run(glob, { pattern: "*", path: "a.ts" })).content, /not a directory/);
   assertMatch((await run(glob, { pattern: "*", path: "nope" })).content, /not found/);

@@ -6,6 +6,9 @@ import { readFile } from "./read_file.ts";
 import { writeFile } from "./write_file.ts";
 import { editFile } from "./edit_file.ts";
 import { deleteFile } from "./delete_file.ts";
+import { glob } from "./glob.ts";
+import { grep } from "./grep.ts";
+import { execCommand } from "./exec/exec_command.ts";
 import { webfetch } from "./web/webfetch.ts";
 import { websearch } from "./web/websearch.ts";
 
@@ -38,9 +41,12 @@ export function defaultTools(): ToolRegistry {
   return new ToolRegistry([
     listDir,
     readFile,
+    glob,
+    grep,
     writeFile,
     editFile,
     deleteFile,
+    execCommand,
     webfetch,
     websearch,
   ]);

@@ -17,6 +17,9 @@ export interface RunnerContext extends ToolContext {
   beforeWrite?(abs: string): Promise<void>;
   /** Records the file's state after a tool changed it. */
   afterWrite?(abs: string): Promise<void>;
+  /** Around shell commands: snapshot before, attribute changed files after. */
+  beforeShell?(): Promise<void>;
+  afterShell?(): Promise<{ changed: string[]; unrewindable: { path: string; reason: string }[] }>;
   /** Extra context for main-process tools (exec output streaming, etc.). */
   extra?: Record<string, unknown>;
 }
@@ -45,7 +48,23 @@ export class ToolRunner {
       if (stale) return { content: stale, isError: true };
     }
     if (path && WRITES_PATH.has(tool.name)) await ctx.beforeWrite?.(path);
+    if (tool.kind === "exec") await ctx.beforeShell?.();
     const result = await this.dispatch(tool, call, ctx);
+    if (tool.kind === "exec" && ctx.afterShell) {
+      const rewind = await ctx.afterShell();
+      result.meta = {
+        ...result.meta,
+        changedFiles: rewind.changed.length,
+        unrewindable: rewind.unrewindable,
+      };
+      if (rewind.unrewindable.length) {
+        result.content +=
+          `\n(Note: ${rewind.unrewindable.length} file change(s) by this command cannot be rewound: ` +
+          rewind.unrewindable.map((u) => `${displayPath(u.path, ctx.workspace)} (${u.reason})`)
+            .join(", ") +
+          ")";
+      }
+    }
     const stamp = result.meta?.file as
       | { abs: string; mtimeMs: number | null; size: number }
       | undefined;

@@ -1,10 +1,19 @@
 /** Handlers for task, timeline, kv, events and server ops. */
-import { LIMITS, type OpName, type PROVIDER_OP_ARGS, taskTopic } from "../protocol.ts";
+import {
+  LIMITS,
+  type OpName,
+  type PROVIDER_OP_ARGS,
+  type RewindPlan,
+  taskTopic,
+} from "../protocol.ts";
 import { OpError } from "../errors.ts";
 import type { OpContext } from "./context.ts";
 import type { TaskService } from "../sessions/task_service.ts";
 import type { OpHandlers } from "./types.ts";
 import type { RunManager } from "../sessions/runs.ts";
+import type { RewindPreview } from "../agent/checkpoints.ts";
+import { displayPath } from "../../tools/paths.ts";
+import { join } from "node:path";
 
 type TaskOpName = Exclude<OpName, keyof typeof PROVIDER_OP_ARGS>;
 
@@ -26,6 +35,22 @@ function needRuns(ctx: OpContext): RunManager {
 /** Starts a run in the background; its failures land in the timeline, not here. */
 function startRun(ctx: OpContext, id: string): void {
   needRuns(ctx).start(id).catch((e) => console.error(`run ${id}:`, e));
+}
+
+/** Shows paths relative to the task's workspace and adds the shell note. */
+function withNote(ctx: OpContext, taskId: string, p: RewindPreview): RewindPlan {
+  const task = needTasks(ctx).get(taskId);
+  const ws = task.projectPath ?? join(ctx.home, "DefaultProject");
+  const rel = (x: string) => displayPath(x, ws);
+  return {
+    restore: p.restore.map(rel),
+    remove: p.remove.map(rel),
+    conflicts: p.conflicts.map((c) => ({ ...c, path: rel(c.path) })),
+    unrewindable: p.unrewindable.map((c) => ({ ...c, path: rel(c.path) })),
+    note:
+      "Files changed by shell commands are covered by a snapshot of the workspace taken before the turn's " +
+      "first command (files up to 2 MB, skipping .git and node_modules).",
+  };
 }
 
 export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
@@ -85,6 +110,17 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
     const task = needTasks(ctx).get(a.id);
     needTasks(ctx).publish(task);
     return { task };
+  },
+  "task.rewindPreview": async (ctx, a) =>
+    withNote(ctx, a.id, await needRuns(ctx).rewind(a.id, a.entryId, false)),
+  "task.rewind": async (ctx, a) => {
+    const plan = withNote(ctx, a.id, await needRuns(ctx).rewind(a.id, a.entryId, true));
+    if (plan.conflicts.length || plan.unrewindable.length) {
+      const list = [...plan.conflicts, ...plan.unrewindable].map((c) => `${c.path} (${c.reason})`)
+        .join(", ");
+      throw new OpError("conflict", `nothing was rewound: ${list}`);
+    }
+    return plan;
   },
   "approvals.list": (ctx) => {
     needTasks(ctx);

@@ -92,7 +92,7 @@ export class ApprovalCenter {
     const verdict = judge(task.settings, mode, call.name, kind);
     if (verdict === "allow") return { allow: true };
     if (verdict === "deny") {
-      return { allow: false, reason: this.denial(mode, call.name, task.settings) };
+      return { allow: false, reason: this.denial(call.name, task.settings) };
     }
     const pending: PendingApproval = {
       id: this.newId("a"),
@@ -140,7 +140,7 @@ export class ApprovalCenter {
     return { allow: true };
   }
 
-  private denial(mode: ApprovalMode, tool: string, settings: TaskSettings): string {
+  private denial(tool: string, settings: TaskSettings): string {
     if (settings.toolPolicies?.[tool] === "deny") {
       return `The user has denied the ${tool} tool in this task.`;
     }

@@ -25,7 +25,8 @@ import {
 } from "../agent/prompt.ts";
 import { type LoopOutcome, runLoop, type ToolCall } from "../agent/loop.ts";
 import { maybeGenerateTitle } from "../agent/title.ts";
-import { ToolRunner } from "../agent/tool_runner.ts";
+import { type RunnerContext, ToolRunner } from "../agent/tool_runner.ts";
+import { Checkpointer, type RewindPreview } from "../agent/checkpoints.ts";
 import { FileTracker } from "../agent/file_tracker.ts";
 import { SandboxPool } from "../../tools/sandbox/pool.ts";
 
@@ -64,9 +65,45 @@ export class RunManager {
   private pool = new SandboxPool();
   private trackers = new Map<string, FileTracker>();
   private runner: ToolRunner;
+  private checkpoints: Checkpointer;
 
   constructor(private d: RunDeps) {
     this.runner = new ToolRunner(d.tools, this.pool);
+    this.checkpoints = new Checkpointer(d.repos.checkpoints, join(d.home, "checkpoints", "blobs"));
+  }
+
+  /** Everything a tool call needs: roots, stale-read tracker, checkpoint hooks. */
+  private toolContext(
+    taskId: string,
+    workspace: string,
+    turn: { id: string; pos: number },
+    signal: AbortSignal,
+  ): RunnerContext {
+    const cp = this.checkpoints;
+    return {
+      workspace,
+      roots: [workspace],
+      signal,
+      tracker: this.trackerOf(taskId),
+      beforeWrite: (abs) => cp.beforeWrite(taskId, turn, abs),
+      afterWrite: (abs) => cp.afterWrite(taskId, turn, abs),
+      beforeShell: () => cp.beforeShell(taskId, turn, workspace, signal),
+      afterShell: () => cp.afterShell(taskId, turn, workspace),
+    };
+  }
+
+  /** Rewind preview (dry) or apply for the turn that starts at user entry `entryId`. */
+  async rewind(taskId: string, entryId: string, apply: boolean): Promise<RewindPreview> {
+    if (apply && this.runs.has(taskId)) {
+      throw new OpError("busy", "the task is running; stop it before rewinding");
+    }
+    const entry = this.d.repos.entries.get(entryId);
+    if (!entry || entry.taskId !== taskId || entry.role !== "user") {
+      throw new OpError("not_found", `entry ${entryId} is not a user message of task ${taskId}`);
+    }
+    return apply
+      ? await this.checkpoints.apply(taskId, entry.pos)
+      : await this.checkpoints.preview(taskId, entry.pos);
   }
 
   /** Per task: what the agent has read (stale-read rule), kept while the process lives. */
@@ -169,6 +206,9 @@ export class RunManager {
         agents: await readAgentsFile(workspace),
       });
       const history = repos.entries.latest(task.id, Number.MAX_SAFE_INTEGER);
+      // The turn = the latest user message: checkpoints are kept per turn.
+      const lastUser = history.filter((e) => e.role === "user").at(-1);
+      const turn = lastUser ? { id: lastUser.id, pos: lastUser.pos } : { id: "none", pos: 0 };
       if (history.filter((e) => e.role === "user").length === 1) {
         this.track(
           maybeGenerateTitle(task, history, {
@@ -193,12 +233,7 @@ export class RunManager {
         messages: toConversation(history),
         tools: this.d.tools,
         runTool: (call, signal) =>
-          this.runner.run(call, {
-            workspace,
-            roots: [workspace],
-            signal,
-            tracker: this.trackerOf(task.id),
-          }),
+          this.runner.run(call, this.toolContext(task.id, workspace, turn, signal)),
         gate: this.d.gate
           ? (call, signal) =>
             this.d.gate!(task.id, call, this.d.tools.get(call.name)?.kind ?? "write", signal)
@@ -276,12 +311,14 @@ export class RunManager {
     if (action === "allow") {
       const workspace = await this.workspaceOf(task);
       const t0 = this.d.now();
-      const result = await this.runner.run(call, {
-        workspace,
-        roots: [workspace],
-        signal: this.closing.signal,
-        tracker: this.trackerOf(taskId),
-      });
+      const users = this.d.repos.entries.latest(taskId, 500).filter((e) => e.role === "user");
+      const turn = users.length
+        ? { id: users.at(-1)!.id, pos: users.at(-1)!.pos }
+        : { id: "none", pos: 0 };
+      const result = await this.runner.run(
+        call,
+        this.toolContext(taskId, workspace, turn, this.closing.signal),
+      );
       writer.toolResult(call, result, this.d.now() - t0);
     }
     this.start(taskId).catch((e) => console.error(`run ${taskId}:`, e));

@@ -226,6 +226,7 @@ export const execCommand: Tool = {
     } catch {
       return fail(`cwd ${shownCwd} does not exist.`);
     }
+    if (ctx.signal.aborted) return fail("Stopped by the user before the command started.");
     const sandbox = ctx.sandbox ?? DEFAULT_SANDBOX_LEVEL;
     let r: RunResult;
     try {

@@ -1,0 +1,109 @@
+/**
+ * Checkpoint rows: for each (task, turn, path) the file's content hash before the turn
+ * first touched it (`pre_hash`, null = it did not exist) and after its latest change
+ * (`post_hash`, null = deleted). Blobs live in a content-addressed folder.
+ */
+import type { DatabaseSync } from "node:sqlite";
+
+export interface CheckpointRow {
+  id: number;
+  taskId: string;
+  turnId: string;
+  turnPos: number;
+  path: string;
+  preHash: string | null;
+  postHash: string | null;
+  preSize: number;
+  source: "tool" | "shell";
+  /** Why the pre-image was not kept (too large, cap reached, symlink): cannot be rewound. */
+  skipped: string | null;
+}
+
+interface Row {
+  id: number;
+  task_id: string;
+  turn_id: string;
+  turn_pos: number;
+  path: string;
+  pre_hash: string | null;
+  post_hash: string | null;
+  pre_size: number;
+  source: string;
+  skipped: string | null;
+}
+
+const toRow = (r: Row): CheckpointRow => ({
+  id: r.id,
+  taskId: r.task_id,
+  turnId: r.turn_id,
+  turnPos: r.turn_pos,
+  path: r.path,
+  preHash: r.pre_hash,
+  postHash: r.post_hash,
+  preSize: r.pre_size,
+  source: r.source as "tool" | "shell",
+  skipped: r.skipped,
+});
+
+export class CheckpointRepo {
+  constructor(private db: DatabaseSync, private now: () => number = Date.now) {}
+
+  find(taskId: string, turnId: string, path: string): CheckpointRow | null {
+    const r = this.db.prepare(
+      "SELECT * FROM checkpoint WHERE task_id = ? AND turn_id = ? AND path = ?",
+    )
+      .get(taskId, turnId, path) as Row | undefined;
+    return r ? toRow(r) : null;
+  }
+
+  /** Records the pre-image of a path for a turn (the first record per turn wins). */
+  insert(r: Omit<CheckpointRow, "id">): void {
+    this.db.prepare(
+      `INSERT OR IGNORE INTO checkpoint (task_id, turn_id, turn_pos, path, pre_hash, post_hash, pre_size, source, skipped, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      r.taskId,
+      r.turnId,
+      r.turnPos,
+      r.path,
+      r.preHash,
+      r.postHash,
+      r.preSize,
+      r.source,
+      r.skipped,
+      this.now(),
+    );
+  }
+
+  setPost(taskId: string, turnId: string, path: string, postHash: string | null): void {
+    this.db.prepare(
+      "UPDATE checkpoint SET post_hash = ? WHERE task_id = ? AND turn_id = ? AND path = ?",
+    )
+      .run(postHash, taskId, turnId, path);
+  }
+
+  /** Rows of turns at or after `fromPos`, oldest turn first. */
+  since(taskId: string, fromPos: number): CheckpointRow[] {
+    const rows = this.db.prepare(
+      "SELECT * FROM checkpoint WHERE task_id = ? AND turn_pos >= ? ORDER BY turn_pos, id",
+    )
+      .all(taskId, fromPos) as unknown as Row[];
+    return rows.map(toRow);
+  }
+
+  deleteSince(taskId: string, fromPos: number): void {
+    this.db.prepare("DELETE FROM checkpoint WHERE task_id = ? AND turn_pos >= ?").run(
+      taskId,
+      fromPos,
+    );
+  }
+
+  /** Bytes of pre-images kept for a task (for the per-task cap). */
+  bytes(taskId: string): number {
+    const r = this.db.prepare(
+      "SELECT COALESCE(SUM(pre_size), 0) AS n FROM checkpoint WHERE task_id = ? AND skipped IS NULL",
+    )
+      .get(taskId) as { n: number };
+    return r.n;
+  }
+}
