@@ -85,12 +85,25 @@ async function time(fn: () => Promise<unknown> | unknown): Promise<number> {
   return performance.now() - t0;
 }
 
-async function median(fn: () => Promise<unknown> | unknown): Promise<number> {
-  await fn(); // warm-up (page cache, JIT)
-  const ts: number[] = [];
-  for (let i = 0; i < RUNS; i++) ts.push(await time(fn));
-  ts.sort((a, b) => a - b);
-  return ts[Math.floor(ts.length / 2)];
+const med = (ts: number[]) => [...ts].sort((a, b) => a - b)[Math.floor(ts.length / 2)];
+
+/**
+ * Medians of `ours` and `theirs` over RUNS warm runs, interleaved (ours, theirs, ours…)
+ * so that load changes on a shared machine hit both sides alike.
+ */
+async function pair(
+  ours: () => Promise<unknown>,
+  theirs: (() => Promise<unknown>) | null,
+): Promise<[number, number | null]> {
+  await ours(); // warm-up (page cache, JIT)
+  await theirs?.();
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    a.push(await time(ours));
+    if (theirs) b.push(await time(theirs));
+  }
+  return [med(a), theirs ? med(b) : null];
 }
 
 function has(cmd: string): boolean {
@@ -154,21 +167,24 @@ try {
   ];
   for (const [label, args, rgArgs] of cases) {
     const r = await call(grep.execute(args, ctx));
-    const ours = await median(() => call(grep.execute(args, ctx)));
-    let theirs: number | null = null;
     if (rg) {
       const lines = (await run("rg", [...rgBase, ...rgArgs, dir])).split("\n").filter(Boolean);
       if (lines.length !== (r.meta?.matches as number)) {
         console.log(`  (!) ${label}: rg found ${lines.length} lines, we found ${r.meta?.matches}`);
       }
-      theirs = await median(() => run("rg", [...rgBase, ...rgArgs, dir]));
     }
+    const [ours, theirs] = await pair(
+      () => call(grep.execute(args, ctx)),
+      rg ? () => run("rg", [...rgBase, ...rgArgs, dir]) : null,
+    );
     rows.push([label, ours, "rg", theirs]);
-  }
-  if (rg) {
-    const j1 = await median(() => run("rg", ["-j1", ...rgBase, "NEEDLE_marker", dir]));
-    const ours = rows[0][1];
-    rows.push(["grep literal vs rg -j1", ours, "rg -j1", j1]);
+    if (rg && label.startsWith("grep literal")) {
+      const [o1, j1] = await pair(
+        () => call(grep.execute(args, ctx)),
+        () => run("rg", ["-j1", ...rgBase, ...rgArgs, dir]),
+      );
+      rows.push([`${label} vs rg -j1`, o1, "rg -j1", j1]);
+    }
   }
 
   const globCases: [string, Record<string, unknown>, string[]][] = [
@@ -179,18 +195,20 @@ try {
     ]],
   ];
   for (const [label, args, findArgs] of globCases) {
-    const ours = await median(() => call(glob.execute(args, ctx)));
-    const theirs = find ? await median(() => run("find", [dir, "-type", "f", ...findArgs])) : null;
+    const [ours, theirs] = await pair(
+      () => call(glob.execute(args, ctx)),
+      find ? () => run("find", [dir, "-type", "f", ...findArgs]) : null,
+    );
     rows.push([label, ours, "find", theirs]);
   }
 
   console.log(
-    "case".padEnd(28) + "ours ms".padStart(10) + "   vs".padEnd(10) + "ms".padStart(8) +
+    "case".padEnd(34) + "ours ms".padStart(10) + "   vs".padEnd(10) + "ms".padStart(8) +
       "   ratio",
   );
   for (const [label, ours, other, theirs] of rows) {
     console.log(
-      label.padEnd(28) + ours.toFixed(0).padStart(10) + `   ${other}`.padEnd(10) +
+      label.padEnd(34) + ours.toFixed(0).padStart(10) + `   ${other}`.padEnd(10) +
         (theirs === null ? "—" : theirs.toFixed(0)).padStart(8) +
         (theirs === null ? "   (skipped)" : `   ${(ours / theirs).toFixed(2)}×`),
     );

@@ -273,6 +273,8 @@ export const OP_ARGS = {
     id: str({ min: 1, max: 80 }),
     decision: oneOf(["allow", "always", "reject"]),
     "feedback?": str({ max: 4000 }),
+    /** For ask_user_question: per question, the chosen labels or free text. */
+    "answers?": arr(obj({ question: str({ max: 2000 }), answers: arr(str({ max: 4000 }), 8) }), 4),
   }),
   /** The banner's Allow all / Reject all over every live approval. */
   "approvals.decideAll": obj({ decision: oneOf(["allow", "reject"]) }),

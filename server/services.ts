@@ -46,6 +46,10 @@ export function createServices(opts: ServiceOptions): ServerDeps {
         const t = repos.tasks.setStatus(taskId, waiting ? "waiting" : "running");
         if (t) tasks.publish(t);
       },
+      (taskId) => {
+        const t = repos.tasks.get(taskId);
+        if (t) tasks.publish(t);
+      },
     )
     : null;
   const runs = repos && tasks

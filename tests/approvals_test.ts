@@ -283,3 +283,78 @@ Deno.test("approval from a second client; restart with a pending approval offers
     await mock.close();
   }
 });
+
+Deno.test("plan mode: writes refused, exit_plan_mode waits; approval switches to ask and the work proceeds", async () => {
+  const s = await setup([
+    { toolCalls: [{ name: "write_file", args: { path: "p.txt", content: "too early" } }] },
+    { toolCalls: [{ name: "exit_plan_mode", args: { plan: "1. write p.txt" } }] },
+    { toolCalls: [{ name: "write_file", args: { path: "p.txt", content: "planned" } }] },
+    { text: "Done." },
+  ]);
+  try {
+    const { task, done } = s.start("plan");
+    const plan = await s.waitPending();
+    assertEquals([plan.kind, plan.call.args.plan], ["plan", "1. write p.txt"]);
+    assertEquals(s.deps.approvals!.decideAll("allow"), 0, "Allow all never approves a plan");
+    s.deps.approvals!.decide(plan.id, "allow");
+    // Now in ask mode: the write asks.
+    const write = await s.waitPending();
+    assertEquals(s.deps.store.repos!.tasks.get(task.id)!.settings.approval, "ask");
+    s.deps.approvals!.decide(write.id, "allow");
+    assertEquals((await done)?.kind, "done");
+    const r = s.results(task.id);
+    assertMatch(r[0].text!, /Plan mode is read-only: write_file is not allowed/);
+    assertMatch(r[1].text!, /approved the plan/);
+    assertEquals(await Deno.readTextFile(`${s.ws}/p.txt`), "planned");
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("ask_user_question waits for answers; answers reach the model, not the stored call", async () => {
+  const q = {
+    question: "Which DB?",
+    options: [{ label: "SQLite", recommended: true }, { label: "Postgres" }],
+  };
+  const s = await setup([
+    { toolCalls: [{ name: "ask_user_question", args: { questions: [q] } }] },
+    {
+      toolCalls: [{
+        name: "ask_user_question",
+        args: { questions: [{ question: "bad", options: [{ label: "only one" }] }] },
+      }],
+    },
+    {
+      toolCalls: [{
+        name: "todo_write",
+        args: {
+          todos: [{ content: "pick a DB", status: "completed" }, {
+            content: "build",
+            status: "in_progress",
+          }],
+        },
+      }],
+    },
+    { text: "Done." },
+  ]);
+  try {
+    const { task, done } = s.start("full");
+    const p = await s.waitPending();
+    assertEquals(p.kind, "question");
+    s.deps.approvals!.decide(p.id, "allow", undefined, [{
+      question: "Which DB?",
+      answers: ["SQLite"],
+    }]);
+    assertEquals((await done)?.kind, "done");
+    const r = s.results(task.id);
+    assertMatch(r[0].text!, /Q: Which DB\?\nA: SQLite/);
+    assertMatch(r[1].text!, /Invalid questions: questions\[0\] needs 2 to 4 options/);
+    assertMatch(r[2].text!, /Todo list updated \(1\/2 done\)/);
+    const call = s.deps.store.repos!.entries.latest(task.id, 100).find((e) =>
+      e.parts[0]?.type === "tool_call"
+    )!;
+    assertEquals("__answer" in (call.parts[0].data!.args as object), false);
+  } finally {
+    await s.close();
+  }
+});

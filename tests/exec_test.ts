@@ -9,6 +9,7 @@ import type { ToolResult } from "../tools/types.ts";
 const ws = await Deno.realPath(await Deno.makeTempDir({ prefix: "ra-exec-" }));
 await Deno.mkdir(join(ws, "sub"));
 await Deno.writeTextFile(join(ws, "hello.txt"), "hello from the workspace\n");
+globalThis.addEventListener("unload", () => Deno.removeSync(ws, { recursive: true }));
 
 /** Runs exec_command without a sandbox unless the test asks for one. */
 function exec(
@@ -131,6 +132,21 @@ Deno.test("abort via the signal stops the command within 1 s", async () => {
   assertEquals(r.meta?.stopped, true);
   assertEquals(r.isError, true);
   assertMatch(r.content, /^No output\.\n\nStopped by the user\.$/);
+});
+
+Deno.test("a background job holding the output open does not hang the call", async () => {
+  const t0 = performance.now();
+  const r = await exec({ command: "sleep 30 & echo $!" });
+  const pid = Number(r.content.split("\n")[0]);
+  try {
+    assert(performance.now() - t0 < 2500, "returned about 1 s after the shell exited");
+    assertEquals(r.meta?.exitCode, 0);
+    assertEquals(r.meta?.outputHeldOpen, true);
+    assertMatch(r.content, /background processes kept the output open/);
+    assert(processAlive(pid), "without a sandbox, a deliberate `&` job keeps running");
+  } finally {
+    Deno.kill(pid, "SIGKILL");
+  }
 });
 
 Deno.test("cwd: default workspace, relative to it, errors for missing or file", async () => {

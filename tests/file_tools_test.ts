@@ -24,7 +24,27 @@ Deno.test("write_file creates parents, reports created/overwrote; refuses outsid
   assertEquals(await Deno.readTextFile(`${dir}/a/b/c.txt`), "one\ntwo");
   const again = await writeFile.execute({ path: "a/b/c.txt", content: "x" }, ctx);
   assertMatch(again.content, /Overwrote/);
-  assertEquals(again.meta?.before, "one\ntwo");
+  assertEquals(again.meta?.diff, {
+    added: 1,
+    removed: 2,
+    truncated: false,
+    hunks: [{
+      oldStart: 1,
+      newStart: 1,
+      lines: [
+        { t: "-", text: "one" },
+        { t: "-", text: "two" },
+        { t: "+", text: "x" },
+      ],
+    }],
+  });
+  assertEquals([again.meta?.created, "before" in again.meta!, "after" in again.meta!], [
+    false,
+    false,
+    false,
+  ]);
+  assertEquals((r.meta?.diff as { added: number }).added, 2);
+  assertEquals(r.meta?.created, true);
   const out = await writeFile.execute({ path: "/tmp/ra-outside-write.txt", content: "x" }, ctx);
   assert(out.isError);
   assertMatch(out.content, /outside the workspace/);
@@ -59,6 +79,21 @@ Deno.test("edit_file: exact replace, not found, ambiguous, replace_all, no-op", 
     "let a = $&;\nlet b = 1;\n",
     "replacement is literal ($& kept)",
   );
+  assertEquals(one.meta?.replacements, 1);
+  assertEquals(one.meta?.diff, {
+    added: 1,
+    removed: 1,
+    truncated: false,
+    hunks: [{
+      oldStart: 1,
+      newStart: 1,
+      lines: [
+        { t: "-", text: "let a = 1;" },
+        { t: "+", text: "let a = $&;" },
+        { t: " ", text: "let b = 1;" },
+      ],
+    }],
+  });
   const all = await editFile.execute({
     path: "f.ts",
     old_string: "let",

@@ -46,6 +46,7 @@ async function makeWorkspace(): Promise<string> {
 }
 
 const ws = await makeWorkspace();
+globalThis.addEventListener("unload", () => Deno.removeSync(ws, { recursive: true }));
 const ctx = () => ({ workspace: ws, signal: new AbortController().signal });
 const run = (tool: typeof glob, args: Record<string, unknown>): Promise<ToolResult> =>
   tool.execute(args, ctx());

@@ -6,6 +6,7 @@
 import { fail, ok, type Tool } from "./types.ts";
 import { displayPath, outsideRoots, resolvePath } from "./paths.ts";
 import { stampOf } from "./file_stamp.ts";
+import { lineDiff } from "./diff.ts";
 
 function countOccurrences(hay: string, needle: string): number {
   let n = 0;
@@ -83,8 +84,7 @@ export const editFile: Tool = {
     return ok(`Edited ${shown}: replaced ${n} occurrence${n === 1 ? "" : "s"}.`, {
       path: shown,
       replacements: n,
-      before: text.slice(0, 200_000),
-      after: next.slice(0, 200_000),
+      diff: lineDiff(text, next),
       file: await stampOf(abs),
     });
   },

@@ -9,6 +9,8 @@ import { deleteFile } from "./delete_file.ts";
 import { glob } from "./glob.ts";
 import { grep } from "./grep.ts";
 import { execCommand } from "./exec/exec_command.ts";
+import { todoWrite } from "./todo_write.ts";
+import { askUserQuestion, exitPlanMode } from "./interactive.ts";
 import { webfetch } from "./web/webfetch.ts";
 import { websearch } from "./web/websearch.ts";
 
@@ -49,5 +51,8 @@ export function defaultTools(): ToolRegistry {
     execCommand,
     webfetch,
     websearch,
+    todoWrite,
+    askUserQuestion,
+    exitPlanMode,
   ]);
 }

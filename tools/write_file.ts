@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import { fail, ok, type Tool } from "./types.ts";
 import { displayPath, outsideRoots, resolvePath } from "./paths.ts";
 import { stampOf } from "./file_stamp.ts";
+import { lineDiff } from "./diff.ts";
 
 const MAX_BYTES = 10 * 1024 * 1024;
 
@@ -62,8 +63,7 @@ export const writeFile: Tool = {
       {
         path: shown,
         created: !existed,
-        before: existed ? oldText.slice(0, 200_000) : null,
-        after: args.content.slice(0, 200_000),
+        diff: lineDiff(oldText, args.content),
         file: await stampOf(abs),
       },
     );

@@ -21,7 +21,9 @@ export interface ToolCall {
 export type Gate = (
   call: ToolCall,
   signal: AbortSignal,
-) => Promise<{ allow: true } | { allow: false; reason: string }>;
+) => Promise<
+  { allow: true; extraArgs?: Record<string, unknown> } | { allow: false; reason: string }
+>;
 
 export interface LoopHost {
   adapter: Adapter;
@@ -192,14 +194,17 @@ async function runOne(h: LoopHost, call: ToolCall): Promise<{ result: ToolResult
       isError: true,
     });
   }
+  let run = call;
   if (h.gate) {
     const verdict = await h.gate(call, h.signal);
     if (!verdict.allow) return done({ content: verdict.reason, isError: true });
+    // Extra arguments (the user's answers) reach the tool only, never the model's history.
+    if (verdict.extraArgs) run = { ...call, args: { ...call.args, ...verdict.extraArgs } };
   }
   try {
     const result = h.runTool
-      ? await h.runTool(call, h.signal)
-      : await tool.execute(call.args, { workspace: h.workspace, signal: h.signal });
+      ? await h.runTool(run, h.signal)
+      : await tool.execute(run.args, { workspace: h.workspace, signal: h.signal });
     return done(h.signal.aborted && result.isError ? STOPPED_RESULT : result);
   } catch (e) {
     return done({

@@ -128,7 +128,7 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
   },
   "approval.decide": (ctx, a) => {
     needTasks(ctx);
-    if (!ctx.approvals!.decide(a.id, a.decision, a.feedback)) {
+    if (!ctx.approvals!.decide(a.id, a.decision, a.feedback, a.answers)) {
       throw new OpError(
         "not_found",
         `no live approval ${a.id} (already answered, or from before a restart: use approval.recover)`,

@@ -10,9 +10,16 @@ import type { EventHub } from "./hub.ts";
 import type { IdFn } from "../../store/ids.ts";
 import type { ToolCall } from "../agent/loop.ts";
 import type { ApprovalMode } from "../constants.ts";
+import { PLAN_MAX, type QuestionAnswer, questionProblems } from "../../tools/interactive.ts";
 
-export type Verdict = { allow: true } | { allow: false; reason: string };
+/** `extraArgs` reach the tool but are not part of the model's call (e.g. the user's answers). */
+export type Verdict =
+  | { allow: true; extraArgs?: Record<string, unknown> }
+  | { allow: false; reason: string };
 type Decision = "allow" | "always" | "reject";
+type Answer = { decision: Decision; feedback?: string; answers?: QuestionAnswer[] };
+
+const TOOL_KINDS = new Set(["read", "write", "exec"]);
 
 /** Tools that only talk to the user or plan; never gated. */
 const META_TOOLS = new Set(["todo_write", "ask_user_question", "exit_plan_mode"]);
@@ -55,7 +62,7 @@ export function summarise(call: Pick<ToolCall, "name" | "args">): string {
 }
 
 interface Waiter {
-  resolve(d: { decision: Decision; feedback?: string }): void;
+  resolve(d: Answer): void;
 }
 
 export class ApprovalCenter {
@@ -69,6 +76,8 @@ export class ApprovalCenter {
     private defaultMode: () => ApprovalMode,
     /** Called when a task starts or stops waiting (its status shows it). */
     private waitingChanged: (taskId: string, waiting: boolean) => void,
+    /** Called when this center changed a task's settings (plan approved → ask mode). */
+    private settingsChanged: (taskId: string) => void = () => {},
   ) {
     // Approvals persisted by a previous process have no run waiting: offer recovery.
     for (const p of repos.pending.list()) {
@@ -89,55 +98,144 @@ export class ApprovalCenter {
     const task = this.repos.tasks.get(taskId);
     if (!task) return { allow: false, reason: "The task no longer exists." };
     const mode = this.modeOf(task.settings);
+    if (call.name === "exit_plan_mode") {
+      return await this.planReview(task.id, task.title, call, mode, signal);
+    }
+    if (call.name === "ask_user_question") {
+      return await this.question(task.id, task.title, call, signal);
+    }
     const verdict = judge(task.settings, mode, call.name, kind);
     if (verdict === "allow") return { allow: true };
-    if (verdict === "deny") {
-      return { allow: false, reason: this.denial(call.name, task.settings) };
+    if (verdict === "deny") return { allow: false, reason: this.denial(call.name, task.settings) };
+    const answer = await this.wait(task.id, task.title, call, kind, summarise(call), signal);
+    if (!answer) {
+      return { allow: false, reason: "The run was stopped while this call waited for approval." };
     }
+    if (answer.decision === "reject") {
+      const fb = answer.feedback ? ` Their feedback: ${answer.feedback}` : "";
+      return {
+        allow: false,
+        reason:
+          `The user rejected this ${call.name} call.${fb} Do not retry the same call; adjust your approach or ask the user.`,
+      };
+    }
+    if (answer.decision === "always") this.setPolicy(taskId, call.name, "allow");
+    return { allow: true };
+  }
+
+  /** exit_plan_mode: only in plan mode; approval switches the task to ask mode. */
+  private async planReview(
+    taskId: string,
+    title: string,
+    call: ToolCall,
+    mode: ApprovalMode,
+    signal: AbortSignal,
+  ): Promise<Verdict> {
+    if (mode !== "plan") {
+      return {
+        allow: false,
+        reason: "exit_plan_mode is only allowed in plan mode; you are not in plan mode.",
+      };
+    }
+    const plan = typeof call.args.plan === "string" ? call.args.plan : "";
+    if (!plan.trim()) return { allow: false, reason: "exit_plan_mode needs a non-empty `plan`." };
+    if (plan.length > PLAN_MAX) {
+      return {
+        allow: false,
+        reason: `The plan is too long (${plan.length} > ${PLAN_MAX} characters); shorten it.`,
+      };
+    }
+    const answer = await this.wait(taskId, title, call, "plan", "Plan ready for review", signal);
+    if (!answer) {
+      return { allow: false, reason: "The run was stopped while the plan waited for review." };
+    }
+    if (answer.decision === "reject") {
+      const fb = answer.feedback ? ` Their feedback: ${answer.feedback}` : "";
+      return {
+        allow: false,
+        reason:
+          `The user did not approve the plan.${fb} You are still in plan mode: revise the plan and call exit_plan_mode again.`,
+      };
+    }
+    const task = this.repos.tasks.get(taskId);
+    if (task) {
+      this.repos.tasks.setSettings(taskId, { ...task.settings, approval: "ask" });
+      this.settingsChanged(taskId);
+    }
+    return { allow: true };
+  }
+
+  /** ask_user_question: waits for answers (or a skip). */
+  private async question(
+    taskId: string,
+    title: string,
+    call: ToolCall,
+    signal: AbortSignal,
+  ): Promise<Verdict> {
+    const problem = questionProblems(call.args);
+    if (problem) return { allow: false, reason: `Invalid questions: ${problem}` };
+    const n = (call.args.questions as unknown[]).length;
+    const answer = await this.wait(
+      taskId,
+      title,
+      call,
+      "question",
+      `${n} question${n > 1 ? "s" : ""} for you`,
+      signal,
+    );
+    if (!answer) {
+      return {
+        allow: false,
+        reason: "The run was stopped while the questions waited for an answer.",
+      };
+    }
+    if (answer.decision === "reject" || !answer.answers) {
+      return {
+        allow: false,
+        reason:
+          "The user skipped the questions. Proceed with your best judgement, or ask differently.",
+      };
+    }
+    return { allow: true, extraArgs: { __answer: answer.answers } };
+  }
+
+  /** Persists a pending item, publishes it, and waits for the answer (null = stopped). */
+  private async wait(
+    taskId: string,
+    title: string,
+    call: ToolCall,
+    kind: string,
+    summary: string,
+    signal: AbortSignal,
+  ): Promise<Answer | null> {
     const pending: PendingApproval = {
       id: this.newId("a"),
       taskId,
-      taskTitle: task.title,
+      taskTitle: title,
       call: { id: call.id, name: call.name, args: call.args },
       kind,
-      summary: summarise(call),
+      summary,
       createdAt: this.now(),
       live: true,
     };
     this.repos.pending.put(pending);
     this.publish();
     this.waitingChanged(taskId, true);
-    const answer = await new Promise<{ decision: Decision; feedback?: string } | null>(
-      (resolve) => {
-        const onAbort = () => resolve(null);
-        signal.addEventListener("abort", onAbort, { once: true });
-        this.waiting.set(pending.id, {
-          resolve: (d) => {
-            signal.removeEventListener("abort", onAbort);
-            resolve(d);
-          },
-        });
-      },
-    );
+    const answer = await new Promise<Answer | null>((resolve) => {
+      const onAbort = () => resolve(null);
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.waiting.set(pending.id, {
+        resolve: (d) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(d);
+        },
+      });
+    });
     this.waiting.delete(pending.id);
     this.repos.pending.delete(pending.id);
     this.publish();
     if (!this.hasLive(taskId)) this.waitingChanged(taskId, false);
-    if (!answer) {
-      return { allow: false, reason: "The run was stopped while this call waited for approval." };
-    }
-    if (answer.decision === "reject") {
-      return {
-        allow: false,
-        reason:
-          `The user rejected this ${call.name} call.${
-            answer.feedback ? ` Their feedback: ${answer.feedback}` : ""
-          } ` +
-          "Do not retry the same call; adjust your approach or ask the user.",
-      };
-    }
-    if (answer.decision === "always") this.setPolicy(taskId, call.name, "allow");
-    return { allow: true };
+    return answer;
   }
 
   private denial(tool: string, settings: TaskSettings): string {
@@ -153,15 +251,20 @@ export class ApprovalCenter {
   }
 
   /** Answers a live approval. */
-  decide(id: string, decision: Decision, feedback?: string): boolean {
+  /** Answers a live item (for a question: `answers`; reject = skip). */
+  decide(id: string, decision: Decision, feedback?: string, answers?: QuestionAnswer[]): boolean {
     const w = this.waiting.get(id);
     if (!w) return false;
-    w.resolve({ decision, feedback });
+    w.resolve({ decision, feedback, answers });
     return true;
   }
 
+  /** Allow all / Reject all: tool approvals only (plans and questions need their own answer). */
   decideAll(decision: "allow" | "reject"): number {
-    const ids = [...this.waiting.keys()];
+    const tools = new Set(
+      this.list().filter((p) => p.live && TOOL_KINDS.has(p.kind)).map((p) => p.id),
+    );
+    const ids = [...this.waiting.keys()].filter((id) => tools.has(id));
     for (const id of ids) this.decide(id, decision);
     return ids.length;
   }
@@ -171,7 +274,7 @@ export class ApprovalCenter {
     const task = this.repos.tasks.get(taskId);
     if (!task) return;
     for (const p of this.list()) {
-      if (p.taskId !== taskId || !p.live) continue;
+      if (p.taskId !== taskId || !p.live || !TOOL_KINDS.has(p.kind)) continue;
       const v = judge(task.settings, this.modeOf(task.settings), p.call.name, p.kind);
       if (v === "allow") this.decide(p.id, "allow");
       else if (v === "deny") {

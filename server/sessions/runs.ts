@@ -24,6 +24,7 @@ import {
   withReminder,
 } from "../agent/prompt.ts";
 import { type LoopOutcome, runLoop, type ToolCall } from "../agent/loop.ts";
+import type { Verdict } from "./approvals.ts";
 import { maybeGenerateTitle } from "../agent/title.ts";
 import { type RunnerContext, ToolRunner } from "../agent/tool_runner.ts";
 import { Checkpointer, type RewindPreview } from "../agent/checkpoints.ts";
@@ -48,7 +49,7 @@ export interface RunDeps {
     call: ToolCall,
     kind: string,
     signal: AbortSignal,
-  ): Promise<{ allow: true } | { allow: false; reason: string }>;
+  ): Promise<Verdict>;
 }
 
 interface ActiveRun {

@@ -7,15 +7,17 @@
  *   private tmpfs on /tmp.
  * - `read-only`: the same without the writable workspace (only the tmpfs /tmp).
  * Network is a separate switch: off = `--unshare-net` (a private network namespace
- * with only a down loopback; even 127.0.0.1 on the host is unreachable).
+ * with its own loopback; services on the host, 127.0.0.1 included, are unreachable).
  *
  * Process control: the sandbox also gets `--unshare-pid` (when its init dies the kernel
- * kills everything inside) and `--die-with-parent` (bwrap's child dies with bwrap).
+ * kills everything inside) and `--die-with-parent` (SIGKILL for all sandbox processes
+ * when bwrap or its parent — ReinAgent — dies, so a crash leaves no sandboxed orphans).
  * `--new-session` is deliberately NOT used: it would move the command into a new
  * session and process group, out of reach of our group kill (`kill(-pid)`), and it
  * buys nothing here: the command is already spawned with `setsid()` (detached), so it
- * has no controlling terminal to inject keystrokes into (the TIOCSTI attack that
- * `--new-session` exists for).
+ * has no controlling terminal, and `--dev` gives it a private /dev without the host's
+ * pseudo-terminals — the TIOCSTI keystroke injection `--new-session` guards against
+ * has no terminal to target.
  *
  * Known gaps: Unix sockets reachable through the read-only root (e.g. a Docker socket
  * under /run) still accept connections; `--unshare-net` does not block them.

@@ -54,6 +54,8 @@ const listeners = new Set();
 let onSynced = () => {};
 /** @type {() => string[]} */
 let topicsProvider = () => ["tasks"];
+/** @type {Set<(replayed: boolean) => void>} */
+const syncListeners = new Set();
 
 /**
  * Delay before reconnection attempt `n` (1-based): 250 ms doubling up to 5 s, ±10 %.
@@ -88,6 +90,28 @@ export function onEvent(fn) {
 export function configure(hooks) {
   onSynced = hooks.synced;
   topicsProvider = hooks.topics;
+}
+
+/**
+ * Also runs `fn(replayed)` after each (re)connection, after the `configure` hook (for
+ * state modules besides tasks, e.g. approvals); returns an unsubscribe function.
+ * @param {(replayed: boolean) => void} fn
+ */
+export function onSync(fn) {
+  syncListeners.add(fn);
+  return () => syncListeners.delete(fn);
+}
+
+/** @param {boolean} replayed */
+function synced(replayed) {
+  onSynced(replayed);
+  for (const fn of syncListeners) {
+    try {
+      fn(replayed);
+    } catch (e) {
+      console.error("reinagent: sync listener failed", e);
+    }
+  }
 }
 
 /**
@@ -188,7 +212,7 @@ async function onHello(hello) {
   connState.value = "open";
   if (!wasConnected || !prevEpoch) {
     lastSeq = hello.seq;
-    onSynced(false);
+    synced(false);
     return;
   }
   let replayed = false;
@@ -204,7 +228,7 @@ async function onHello(hello) {
     console.error("reinagent: events.resume failed", e);
   }
   if (!replayed) lastSeq = Math.max(lastSeq, hello.seq);
-  onSynced(replayed);
+  synced(replayed);
 }
 
 function failPending() {

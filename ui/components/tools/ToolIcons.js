@@ -1,0 +1,60 @@
+/**
+ * Stroke icons of the tool cards and approvals (24×24 viewBox, `currentColor`).
+ * Decorative: the element around each icon carries the accessible name.
+ */
+import { html } from "../../html.js";
+
+/** @param {{d: string[], size?: number}} props */
+function ToolIcon({ d, size = 14 }) {
+  return html`
+    <svg
+      class="icon"
+      width=${size}
+      height=${size}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      stroke-width="1.8"
+      stroke-linecap="round"
+      stroke-linejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
+      ${d.map((p) => html`<path d=${p} />`)}
+    </svg>
+  `;
+}
+
+/** @typedef {{size?: number}} P */
+export const IconFile = (/** @type {P} */ p) =>
+  html`<${ToolIcon} ...${p} d=${["M6 3h8l4 4v14H6z", "M14 3v4h4"]} />`;
+export const IconFolder = (/** @type {P} */ p) =>
+  html`<${ToolIcon} ...${p} d=${["M3 6h6l2 2h10v11H3z"]} />`;
+export const IconTerminal = (/** @type {P} */ p) =>
+  html`<${ToolIcon} ...${p} d=${["M4 5h16v14H4z", "M8 10l3 2-3 2", "M13 15h3"]} />`;
+export const IconSearch = (/** @type {P} */ p) =>
+  html`<${ToolIcon} ...${p} d=${["M11 18a7 7 0 100-14 7 7 0 000 14z", "M16 16l4.5 4.5"]} />`;
+export const IconWeb = (/** @type {P} */ p) =>
+  html`
+    <${ToolIcon}
+      ...${p}
+      d=${[
+        "M12 21a9 9 0 100-18 9 9 0 000 18z",
+        "M3 12h18",
+        "M12 3c2.5 2.6 3.8 5.6 3.8 9s-1.3 6.4-3.8 9c-2.5-2.6-3.8-5.6-3.8-9S9.5 5.6 12 3z",
+      ]}
+    />
+  `;
+export const IconShield = (/** @type {P} */ p) =>
+  html`<${ToolIcon} ...${p} d=${["M12 3l7 3v5c0 4.5-3 8.3-7 10-4-1.7-7-5.5-7-10V6z"]} />`;
+export const IconHand = (/** @type {P} */ p) =>
+  html`
+    <${ToolIcon}
+      ...${p}
+      d=${[
+        "M8 13V5.5a1.5 1.5 0 013 0V11",
+        "M11 10V4.5a1.5 1.5 0 013 0V11",
+        "M14 10.5V6a1.5 1.5 0 013 0v7c0 4-2.5 7-6.5 7-2.7 0-4.2-1.3-5.5-3.5l-2-3.4a1.5 1.5 0 012.6-1.5L8 15",
+      ]}
+    />
+  `;

@@ -1,0 +1,146 @@
+/**
+ * Pending approvals of every task (SPEC §4.6), visible and answerable from every
+ * client: the list comes from `approvals.list` after each (re)connection and from the
+ * `approvals` topic (the server pushes the full list after every change; every client
+ * is subscribed to it). Live approvals are answered with Allow / Always allow / Reject;
+ * those left from before a restart (`live: false`) are offered for recovery.
+ *
+ * @typedef {import("../../server/protocol.ts").PendingApproval} PendingApproval
+ */
+import { computed, signal } from "@preact/signals";
+import { onEvent, onSync, request } from "./connection.js";
+import { notifyError } from "./ui.js";
+
+/** Every pending approval known, oldest first. */
+export const approvals = signal(/** @type {PendingApproval[]} */ ([]));
+/** Ids of approvals whose answer is on its way (their buttons are disabled). */
+export const deciding = signal(/** @type {Set<string>} */ (new Set()));
+
+/** Live approvals by `${taskId}:${callId}`, for the tool cards. */
+export const liveByCall = computed(() => {
+  /** @type {Map<string, PendingApproval>} */
+  const m = new Map();
+  for (const a of approvals.value) if (a.live) m.set(callKey(a.taskId, a.call.id), a);
+  return m;
+});
+
+/** Live approvals grouped by task (in order of the oldest), for the banner. */
+export const waitingTasks = computed(() => {
+  /** @type {Map<string, PendingApproval[]>} */
+  const m = new Map();
+  for (const a of approvals.value) {
+    if (!a.live) continue;
+    const list = m.get(a.taskId);
+    if (list) list.push(a);
+    else m.set(a.taskId, [a]);
+  }
+  return m;
+});
+
+/** Approvals from before a restart, waiting for Continue / Allow / Reject / Ignore. */
+export const recoverable = computed(() => approvals.value.filter((a) => !a.live));
+
+/** Ids of tasks with any pending approval (live or recoverable), for the sidebar dot. */
+export const approvalTaskIds = computed(() => new Set(approvals.value.map((a) => a.taskId)));
+
+/**
+ * @param {string} taskId
+ * @param {string} callId
+ */
+export function callKey(taskId, callId) {
+  return `${taskId}:${callId}`;
+}
+
+/**
+ * Sorts and keeps only well-formed entries (a bad one must not break the views).
+ * @param {unknown} list
+ * @returns {PendingApproval[]}
+ */
+export function normalise(list) {
+  if (!Array.isArray(list)) return [];
+  return list
+    .filter((a) =>
+      a && typeof a.id === "string" && typeof a.taskId === "string" && a.call &&
+      typeof a.call.id === "string" && typeof a.call.name === "string"
+    )
+    .map((a) => ({ ...a, call: { ...a.call, args: a.call.args ?? {} } }))
+    .sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0));
+}
+
+/** Counts pushed lists so a slower `approvals.list` answer never overwrites a newer one. */
+let pushes = 0;
+
+onEvent((topic, data) => {
+  if (topic !== "approvals" || data?.kind !== "list") return;
+  pushes++;
+  approvals.value = normalise(data.approvals);
+});
+
+/** Fetches the list (after each connection, since events may have been missed). */
+export async function loadApprovals() {
+  const mark = pushes;
+  try {
+    const r = await request("approvals.list");
+    if (pushes === mark) approvals.value = normalise(r.approvals);
+  } catch (e) {
+    const code = /** @type {any} */ (e).code;
+    if (code !== "disconnected" && code !== "store_unavailable") {
+      notifyError("approval.error.list", e);
+    }
+  }
+}
+
+onSync(() => loadApprovals());
+
+/**
+ * @param {string} id
+ * @param {() => Promise<unknown>} fn
+ * @param {string} errorKey
+ */
+async function busy(id, fn, errorKey) {
+  if (deciding.value.has(id)) return;
+  deciding.value = new Set([...deciding.value, id]);
+  try {
+    await fn();
+  } catch (e) {
+    // Answered elsewhere meanwhile (another client, a mode change): the list says so.
+    if (/** @type {any} */ (e).code === "not_found") loadApprovals();
+    else notifyError(errorKey, e);
+  } finally {
+    const next = new Set(deciding.value);
+    next.delete(id);
+    deciding.value = next;
+  }
+}
+
+/**
+ * Answers a live approval.
+ * @param {string} id
+ * @param {"allow"|"always"|"reject"} decision
+ * @param {string} [feedback] only with "reject"
+ */
+export function decide(id, decision, feedback) {
+  const text = feedback?.trim().slice(0, 4000);
+  return busy(
+    id,
+    () => request("approval.decide", { id, decision, ...(text ? { feedback: text } : {}) }),
+    "approval.error.decide",
+  );
+}
+
+/**
+ * The banner's Allow all / Reject all over every live approval.
+ * @param {"allow"|"reject"} decision
+ */
+export function decideAll(decision) {
+  return busy("*", () => request("approvals.decideAll", { decision }), "approval.error.decide");
+}
+
+/**
+ * Settles an approval left from before a restart.
+ * @param {string} id
+ * @param {"continue"|"allow"|"reject"|"ignore"} action
+ */
+export function recover(id, action) {
+  return busy(id, () => request("approval.recover", { id, action }), "approval.error.recover");
+}

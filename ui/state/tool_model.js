@@ -1,0 +1,208 @@
+/**
+ * Pure logic of the tool cards (SPEC §7.4), no DOM: which card a tool gets, its
+ * status, what its result's `meta` says, diff rows with line numbers, the exec output
+ * without its status line, and the cheap previews shown on an approval card.
+ *
+ * @typedef {import("../../server/protocol.ts").Entry} Entry
+ * @typedef {{t: " "|"+"|"-", text: string}} DiffLine
+ * @typedef {{oldStart: number, newStart: number, lines: DiffLine[]}} Hunk
+ * @typedef {{added: number, removed: number, hunks: Hunk[], truncated: boolean,
+ *   approximate?: boolean, eolChanged?: boolean}} LineDiff
+ * @typedef {{t: " "|"+"|"-", text: string, old: number|null, new: number|null}
+ *   | {t: "gap"}} DiffRow
+ */
+
+/** @type {Record<string, "read"|"list"|"change"|"exec"|"search"|"web">} */
+const KINDS = {
+  read_file: "read",
+  list_dir: "list",
+  write_file: "change",
+  edit_file: "change",
+  delete_file: "change",
+  exec_command: "exec",
+  glob: "search",
+  grep: "search",
+  webfetch: "web",
+  websearch: "web",
+};
+
+/**
+ * The card family of a tool.
+ * @param {string} name
+ * @returns {"read"|"list"|"change"|"exec"|"search"|"web"|"other"}
+ */
+export function toolKind(name) {
+  return Object.hasOwn(KINDS, name) ? KINDS[name] : "other";
+}
+
+/**
+ * @param {Entry|undefined} result the tool entry, if any
+ * @param {boolean} live whether the turn is running
+ * @param {boolean} [waiting] whether the call waits for the user's approval
+ * @returns {"running"|"waiting"|"done"|"failed"|"none"}
+ */
+export function callStatus(result, live, waiting = false) {
+  if (result) {
+    return result.status === "error" || result.parts[0]?.data?.isError === true ? "failed" : "done";
+  }
+  if (waiting) return "waiting";
+  return live ? "running" : "none";
+}
+
+/**
+ * The structured details of a result (`meta`), or an empty object.
+ * @param {Entry|undefined} result
+ * @returns {Record<string, any>}
+ */
+export function resultMeta(result) {
+  const m = result?.parts[0]?.data?.meta;
+  return m && typeof m === "object" ? /** @type {Record<string, any>} */ (m) : {};
+}
+
+/** @param {Entry|undefined} result */
+export const resultText = (result) => String(result?.parts[0]?.text ?? "");
+
+/**
+ * A well-formed `meta.diff`, or null.
+ * @param {Record<string, any>} meta
+ * @returns {LineDiff|null}
+ */
+export function diffOf(meta) {
+  const d = meta.diff;
+  if (!d || typeof d !== "object" || !Array.isArray(d.hunks)) return null;
+  if (!Number.isFinite(d.added) || !Number.isFinite(d.removed)) return null;
+  return d;
+}
+
+/**
+ * Rows of a diff with old/new line numbers; a `gap` row between hunks.
+ * @param {Hunk[]} hunks
+ * @returns {DiffRow[]}
+ */
+export function diffRows(hunks) {
+  /** @type {DiffRow[]} */
+  const rows = [];
+  for (const h of hunks) {
+    if (rows.length) rows.push({ t: "gap" });
+    let o = Number(h.oldStart) || 1, n = Number(h.newStart) || 1;
+    for (const l of h.lines ?? []) {
+      const text = String(l.text ?? "");
+      if (l.t === "+") rows.push({ t: "+", text, old: null, new: n++ });
+      else if (l.t === "-") rows.push({ t: "-", text, old: o++, new: null });
+      else rows.push({ t: " ", text, old: o++, new: n++ });
+    }
+  }
+  return rows;
+}
+
+const EXEC_STATUS = /^(Exit code: -?\d+|Timed out after |Stopped by the user|Killed by signal )/;
+
+/**
+ * Splits exec_command's result text into the command output and the trailing notes
+ * (status line and remarks), which the card shows as badges and a footnote.
+ * @param {string} text
+ * @returns {{output: string, notes: string[]}}
+ */
+export function splitExecOutput(text) {
+  const at = text.lastIndexOf("\n\n");
+  const tail = at >= 0 ? text.slice(at + 2) : text;
+  if (!EXEC_STATUS.test(tail)) return { output: text, notes: [] };
+  const output = at >= 0 ? text.slice(0, at) : "";
+  const notes = tail.split("\n").slice(1).filter(Boolean);
+  return { output: output === "No output." ? "" : output, notes };
+}
+
+/**
+ * The exec card's state badge: exit code, timed out, stopped or killed by a signal.
+ * @param {Record<string, any>} meta
+ * @returns {{key: string, params?: Record<string, unknown>, tone: "ok"|"bad"|"warn"}|null}
+ */
+export function exitBadge(meta) {
+  if (meta.timedOut) return { key: "tool.timedOut", tone: "warn" };
+  if (meta.stopped) return { key: "tool.stopped", tone: "warn" };
+  if (typeof meta.signal === "string" && meta.signal) {
+    return { key: "tool.signal", params: { signal: meta.signal }, tone: "bad" };
+  }
+  if (typeof meta.exitCode === "number") {
+    return {
+      key: "tool.exit",
+      params: { code: meta.exitCode },
+      tone: meta.exitCode === 0 ? "ok" : "bad",
+    };
+  }
+  return null;
+}
+
+/** @param {unknown} s */
+const linesOf = (s) => {
+  const list = String(s ?? "").split(/\r?\n/);
+  if (list.length > 1 && list[list.length - 1] === "") list.pop();
+  return list;
+};
+
+/**
+ * What an approval card previews for a write: the new content of write_file, the
+ * replaced lines of edit_file (common leading/trailing lines as context), nothing
+ * for other tools. At most `max` lines; `more` counts the rest.
+ * @param {string} name
+ * @param {Record<string, unknown>} args
+ * @param {number} [max]
+ * @returns {{lines: DiffLine[], more: number}|null}
+ */
+export function changePreview(name, args, max = 40) {
+  /** @type {DiffLine[]} */
+  let lines;
+  if (name === "write_file" && typeof args.content === "string") {
+    lines = args.content === "" ? [] : linesOf(args.content).map((text) => ({ t: "+", text }));
+  } else if (
+    name === "edit_file" && typeof args.old_string === "string" &&
+    typeof args.new_string === "string"
+  ) {
+    const a = linesOf(args.old_string), b = args.new_string === "" ? [] : linesOf(args.new_string);
+    let pre = 0;
+    while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
+    let suf = 0;
+    while (
+      suf < a.length - pre && suf < b.length - pre &&
+      a[a.length - 1 - suf] === b[b.length - 1 - suf]
+    ) suf++;
+    /** @param {string} text */
+    const ctx = (text) => ({ t: /** @type {" "} */ (" "), text });
+    lines = [
+      ...a.slice(0, pre).map(ctx),
+      ...a.slice(pre, a.length - suf).map((text) => ({ t: /** @type {"-"} */ ("-"), text })),
+      ...b.slice(pre, b.length - suf).map((text) => ({ t: /** @type {"+"} */ ("+"), text })),
+      ...a.slice(a.length - suf).map(ctx),
+    ];
+  } else return null;
+  const cut = lines.slice(0, max).map((l) => ({
+    t: l.t,
+    text: l.text.length > 400 ? l.text.slice(0, 399) + "…" : l.text,
+  }));
+  return { lines: /** @type {DiffLine[]} */ (cut), more: Math.max(0, lines.length - max) };
+}
+
+/**
+ * A URL without its scheme and with a long path shortened, for a card head.
+ * @param {string} url
+ * @param {number} [max]
+ */
+export function shortUrl(url, max = 80) {
+  const s = String(url).replace(/^https?:\/\//, "");
+  return s.length > max ? s.slice(0, max - 1) + "…" : s;
+}
+
+/**
+ * The "skipped" notes of a grep result as [i18n key, count] pairs.
+ * @param {Record<string, any>} meta
+ * @returns {[string, number][]}
+ */
+export function skippedNotes(meta) {
+  /** @type {[string, number][]} */
+  const out = [];
+  if (meta.skippedBinary > 0) out.push(["tool.skippedBinary", meta.skippedBinary]);
+  if (meta.skippedLarge > 0) out.push(["tool.skippedLarge", meta.skippedLarge]);
+  if (meta.unreadable > 0) out.push(["tool.skippedUnreadable", meta.unreadable]);
+  if (meta.unreadableDirs > 0) out.push(["tool.skippedUnreadable", meta.unreadableDirs]);
+  return out;
+}
