@@ -10,6 +10,7 @@ import { glob } from "./glob.ts";
 import { grep } from "./grep.ts";
 import { execCommand } from "./exec/exec_command.ts";
 import { todoWrite } from "./todo_write.ts";
+import { backgroundBash, taskOutput, taskStop } from "./exec/background.ts";
 import { askUserQuestion, exitPlanMode } from "./interactive.ts";
 import { webfetch } from "./web/webfetch.ts";
 import { websearch } from "./web/websearch.ts";
@@ -49,6 +50,9 @@ export function defaultTools(): ToolRegistry {
     editFile,
     deleteFile,
     execCommand,
+    backgroundBash,
+    taskOutput,
+    taskStop,
     webfetch,
     websearch,
     todoWrite,

@@ -30,6 +30,7 @@ import { type RunnerContext, ToolRunner } from "../agent/tool_runner.ts";
 import { Checkpointer, type RewindPreview } from "../agent/checkpoints.ts";
 import { FileTracker } from "../agent/file_tracker.ts";
 import { SandboxPool } from "../../tools/sandbox/pool.ts";
+import { stopAllJobs } from "../../tools/exec/background.ts";
 
 export interface RunDeps {
   repos: Repos;
@@ -164,6 +165,7 @@ export class RunManager {
     this.closing.abort();
     await Promise.all([...this.runs.keys()].map((id) => this.stop(id)));
     await Promise.all(this.background);
+    await stopAllJobs();
     this.pool.closeAll();
   }
 

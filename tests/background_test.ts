@@ -1,0 +1,57 @@
+/** background_bash / task_output / task_stop with real child processes. */
+import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
+import {
+  backgroundBash,
+  RING_BYTES,
+  stopAllJobs,
+  taskOutput,
+  taskStop,
+} from "../tools/exec/background.ts";
+
+const ctx = async () => ({
+  workspace: await Deno.makeTempDir(),
+  signal: new AbortController().signal,
+  sandbox: "off" as const,
+});
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+Deno.test("background: start returns at once; output by offset; stop kills the group", async () => {
+  const c = await ctx();
+  const t0 = performance.now();
+  const started = await backgroundBash.execute({
+    command: "for i in 1 2 3; do echo tick$i; sleep 0.1; done; sleep 30",
+  }, c);
+  assert(performance.now() - t0 < 1000, "returned at once");
+  const id = started.meta!.id as string;
+  await wait(600);
+  const first = await taskOutput.execute({ id }, c);
+  assertMatch(first.content, /tick1\ntick2\ntick3/);
+  assertMatch(first.content, /Status: running/);
+  const next = first.meta!.next as number;
+  const none = await taskOutput.execute({ id, offset: next }, c);
+  assertMatch(none.content, /\(no new output\)/);
+  const s0 = performance.now();
+  const stopped = await taskStop.execute({ id }, c);
+  assertMatch(stopped.content, /Stopped bg_/);
+  assert(performance.now() - s0 < 3000, "TERM then KILL within 2 s");
+  assertMatch((await taskOutput.execute({ id, offset: next }, c)).content, /Status: stopped/);
+  assertMatch((await taskStop.execute({ id }, c)).content, /had already stopped/);
+  assertMatch((await taskOutput.execute({ id: "bg_nope" }, c)).content, /No background command/);
+});
+
+Deno.test("background: exit code recorded; the ring buffer keeps the latest 256 KB and says what was dropped", async () => {
+  const c = await ctx();
+  const id = (await backgroundBash.execute({
+    command: `head -c ${RING_BYTES + 50_000} /dev/zero | tr '\\0' 'x'; exit 3`,
+  }, c)).meta!.id as string;
+  let out = await taskOutput.execute({ id }, c);
+  for (let i = 0; i < 50 && out.meta!.status === "running"; i++) {
+    await wait(100);
+    out = await taskOutput.execute({ id }, c);
+  }
+  assertEquals(out.meta!.status, "exited");
+  assertEquals(out.meta!.exitCode, 3);
+  assertMatch(out.content, /\[… 50000 characters dropped from the 256 KB buffer …\]/);
+  assertEquals(out.meta!.next, RING_BYTES + 50_000);
+  await stopAllJobs();
+});

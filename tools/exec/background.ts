@@ -1,0 +1,192 @@
+/**
+ * `background_bash` / `task_output` / `task_stop` (SPEC §5.9): long-running commands
+ * (dev servers, watchers). Started at once with an id; output kept in a 256 KB ring
+ * buffer addressed by absolute byte offsets; stop = TERM to the group, KILL after 2 s
+ * (done by runCommand). Jobs live in this server process.
+ */
+import { fail, ok, type Tool } from "../types.ts";
+import { displayPath, resolvePath } from "../paths.ts";
+import { DEFAULT_SANDBOX_LEVEL, type ExecContext, runCommand } from "./exec_command.ts";
+
+export const RING_BYTES = 256 * 1024;
+const NO_TIMEOUT_MS = 7 * 24 * 3600 * 1000;
+const MAX_JOBS = 32;
+
+interface Job {
+  id: string;
+  command: string;
+  cwd: string;
+  startedAt: number;
+  /** Ring buffer of the latest output and the absolute offset of its first char. */
+  buf: string;
+  start: number;
+  total: number;
+  status: "running" | "exited" | "stopped";
+  exitCode: number | null;
+  abort: AbortController;
+  done: Promise<void>;
+}
+
+const jobs = new Map<string, Job>();
+
+function append(job: Job, text: string): void {
+  job.buf += text;
+  job.total += text.length;
+  if (job.buf.length > RING_BYTES) {
+    const drop = job.buf.length - RING_BYTES;
+    job.buf = job.buf.slice(drop);
+    job.start += drop;
+  }
+}
+
+/** Jobs for the UI's background badge. */
+export function listJobs(): {
+  id: string;
+  command: string;
+  status: string;
+  startedAt: number;
+  tail: string;
+}[] {
+  return [...jobs.values()].map((j) => ({
+    id: j.id,
+    command: j.command,
+    status: j.status,
+    startedAt: j.startedAt,
+    tail: j.buf.slice(-2000),
+  }));
+}
+
+/** Stops every job (server shutdown). */
+export async function stopAllJobs(): Promise<void> {
+  for (const j of jobs.values()) j.abort.abort();
+  await Promise.all([...jobs.values()].map((j) => j.done));
+}
+
+export const backgroundBash: Tool = {
+  name: "background_bash",
+  description: "Start a long-running shell command in the background (dev server, watcher, long " +
+    "build) and return its id at once. Read its output with task_output and stop it with task_stop.",
+  parameters: {
+    type: "object",
+    properties: {
+      command: { type: "string" },
+      cwd: { type: "string", description: "Working directory; relative to the workspace" },
+    },
+    required: ["command"],
+    additionalProperties: false,
+  },
+  kind: "exec",
+  placement: "main",
+  execute(args, baseCtx) {
+    const ctx = baseCtx as ExecContext;
+    if (typeof args.command !== "string" || !args.command.trim()) {
+      return Promise.resolve(fail("background_bash needs a `command` string."));
+    }
+    const running = [...jobs.values()].filter((j) => j.status === "running").length;
+    if (running >= MAX_JOBS) {
+      return Promise.resolve(
+        fail(`Too many background commands (${running}); stop some with task_stop.`),
+      );
+    }
+    const cwd = resolvePath(
+      typeof args.cwd === "string" && args.cwd ? args.cwd : ".",
+      ctx.workspace,
+    );
+    const job: Job = {
+      id: `bg_${crypto.randomUUID().slice(0, 8)}`,
+      command: args.command,
+      cwd,
+      startedAt: Date.now(),
+      buf: "",
+      start: 0,
+      total: 0,
+      status: "running",
+      exitCode: null,
+      abort: new AbortController(),
+      done: Promise.resolve(),
+    };
+    job.done = runCommand({
+      command: args.command,
+      cwd,
+      workspace: ctx.workspace,
+      timeoutMs: NO_TIMEOUT_MS,
+      signal: job.abort.signal,
+      onOutput: (t) => append(job, t),
+      sandbox: ctx.sandbox ?? DEFAULT_SANDBOX_LEVEL,
+      network: ctx.network ?? true,
+      shell: ctx.shell,
+    }).then((r) => {
+      job.status = r.stopped ? "stopped" : "exited";
+      job.exitCode = r.exitCode;
+    }, (e) => {
+      append(job, `\n[could not start: ${(e as Error).message}]\n`);
+      job.status = "exited";
+    });
+    jobs.set(job.id, job);
+    return Promise.resolve(
+      ok(
+        `Started ${job.id} in ${
+          displayPath(cwd, ctx.workspace)
+        }: ${args.command}\nUse task_output with id "${job.id}" to read its output.`,
+        { id: job.id },
+      ),
+    );
+  },
+};
+
+export const taskOutput: Tool = {
+  name: "task_output",
+  description:
+    "Read new output of a background command since `offset` (0 = from the start), with its " +
+    "status and exit code. Returns the offset to pass next time.",
+  parameters: {
+    type: "object",
+    properties: { id: { type: "string" }, offset: { type: "integer", minimum: 0 } },
+    required: ["id"],
+    additionalProperties: false,
+  },
+  kind: "read",
+  placement: "main",
+  execute(args) {
+    const job = jobs.get(String(args.id));
+    if (!job) return Promise.resolve(fail(`No background command with id "${args.id}".`));
+    const from = Number.isInteger(args.offset) ? Math.max(0, args.offset as number) : 0;
+    const lost = from < job.start ? job.start - from : 0;
+    const text = job.buf.slice(Math.max(0, from - job.start));
+    const head = lost ? `[… ${lost} characters dropped from the 256 KB buffer …]\n` : "";
+    const status = job.status === "running"
+      ? "running"
+      : `${job.status}${job.exitCode !== null ? ` (exit code ${job.exitCode})` : ""}`;
+    return Promise.resolve(
+      ok(`${head}${text || "(no new output)"}\n\nStatus: ${status}. Next offset: ${job.total}`, {
+        id: job.id,
+        status: job.status,
+        exitCode: job.exitCode,
+        next: job.total,
+      }),
+    );
+  },
+};
+
+export const taskStop: Tool = {
+  name: "task_stop",
+  description: "Stop a background command (and everything it started).",
+  parameters: {
+    type: "object",
+    properties: { id: { type: "string" } },
+    required: ["id"],
+    additionalProperties: false,
+  },
+  kind: "exec",
+  placement: "main",
+  async execute(args) {
+    const job = jobs.get(String(args.id));
+    if (!job) return fail(`No background command with id "${args.id}".`);
+    if (job.status !== "running") {
+      return ok(`${job.id} had already ${job.status}.`, { id: job.id, status: job.status });
+    }
+    job.abort.abort();
+    await job.done;
+    return ok(`Stopped ${job.id}.`, { id: job.id, status: job.status });
+  },
+};

@@ -1,0 +1,73 @@
+/**
+ * The frame every tool card shares: a head button (state, tool name, what it works on,
+ * badges, duration, chevron) that shows or hides the body; a failure starts expanded.
+ * While the call waits for the user, the Approval card replaces the body.
+ *
+ * @typedef {import("../../../server/protocol.ts").PendingApproval} PendingApproval
+ * @typedef {"running"|"waiting"|"done"|"failed"|"none"} CallStatus
+ * @typedef {{name: string, status: CallStatus, summary: any, badges?: any, sub?: any,
+ *   ms?: number, body: (() => any) | null, open?: boolean, approval?: PendingApproval,
+ *   kind?: string}} Props
+ */
+import { useState } from "preact/hooks";
+import { html } from "../../html.js";
+import { t } from "../../i18n/index.js";
+import { IconCheck, IconChevron, IconTool, IconX } from "../RunIcons.js";
+import { ApprovalCard } from "./ApprovalCard.js";
+import { IconHand } from "./ToolIcons.js";
+
+/** @param {{status: CallStatus}} props */
+function StateIcon({ status }) {
+  const label = t(/** @type {any} */ (`tool.state.${status}`));
+  const icon = status === "running"
+    ? html`<span class="spinner" aria-hidden="true"></span>`
+    : status === "waiting"
+    ? html`<${IconHand} size=${14} />`
+    : status === "done"
+    ? html`<${IconCheck} size=${14} />`
+    : status === "failed"
+    ? html`<${IconX} size=${14} />`
+    : html`<${IconTool} size=${14} />`;
+  return html`
+    <span class=${`tool-state tool-${status}`} title=${label}>
+      ${icon}<span class="sr-only">${label}</span>
+    </span>
+  `;
+}
+
+/** @param {Props} props */
+export function CardShell(props) {
+  const { name, status, summary, badges, sub, ms, body, approval, kind } = props;
+  const [open, setOpen] = useState(/** @type {boolean|null} */ (null));
+  const expanded = !approval && body !== null && (open ?? (props.open || status === "failed"));
+  return html`
+    <div
+      class=${`tool-card${approval ? " tool-card-waiting" : ""}`}
+      data-testid="tool-card"
+      data-tool=${name}
+      data-kind=${kind ?? "other"}
+      data-status=${status}
+    >
+      <button
+        type="button"
+        class="tool-head"
+        aria-expanded=${expanded ? "true" : "false"}
+        title=${t("tool.toggle")}
+        disabled=${!!approval || body === null}
+        onClick=${() => setOpen(!expanded)}
+      >
+        <${StateIcon} status=${status} />
+        <span class="tool-name">${name}</span>
+        <span class="tool-arg" data-testid="tool-arg">${summary}</span>
+        ${badges}
+        ${Number.isFinite(ms) &&
+          html`<span class="tool-ms">${(/** @type {number} */ (ms) / 1000).toFixed(1)}s</span>`}
+        ${!approval && body !== null &&
+          html`<span class="chev"><${IconChevron} size=${14} /></span>`}
+      </button>
+      ${sub && html`<div class="tool-sub">${sub}</div>`}
+      ${approval && html`<${ApprovalCard} approval=${approval} />`}
+      ${expanded && body && body()}
+    </div>
+  `;
+}

@@ -1,0 +1,65 @@
+/**
+ * write_file, edit_file and delete_file: a file chip ("created" / "deleted"), the
+ * `+N −N` line statistics and, expanded, the line diff with old/new line numbers.
+ * Before the result exists the new content's line count is shown.
+ *
+ * @typedef {import("./ToolCard.js").CardProps} CardProps
+ */
+import { html } from "../../html.js";
+import { t } from "../../i18n/index.js";
+import { diffOf, resultMeta, resultText } from "../../state/tool_model.js";
+import { CardShell } from "./CardShell.js";
+import { DiffStats, DiffView } from "./DiffView.js";
+import { FileChip } from "./FileChip.js";
+
+/**
+ * @param {string} name
+ * @param {Record<string, any>} meta
+ * @param {boolean} ok
+ * @returns {[string, "" | "ok" | "bad"]}
+ */
+function chipLabel(name, meta, ok) {
+  if (!ok) return ["", ""];
+  if (name === "delete_file") return [t("tool.deleted"), "bad"];
+  if (meta.created === true) return [t("tool.created"), "ok"];
+  if (name === "edit_file" && meta.replacements > 1) {
+    return [t("tool.replacements", { n: meta.replacements }), ""];
+  }
+  return ["", ""];
+}
+
+/** @param {CardProps} props */
+export function ChangeCard({ name, args, result, status, ms, approval }) {
+  const meta = resultMeta(result);
+  const diff = status === "done" ? diffOf(meta) : null;
+  const path = String(meta.path ?? args.path ?? "");
+  const [label, tone] = chipLabel(name, meta, status === "done");
+  let badges = null;
+  if (diff) badges = html`<${DiffStats} added=${diff.added} removed=${diff.removed} />`;
+  else if (!result && name === "write_file" && typeof args.content === "string") {
+    const n = args.content === "" ? 0 : args.content.replace(/\n$/, "").split("\n").length;
+    badges = html`<span class="tool-badge">${t("tool.lineCount", { n })}</span>`;
+  }
+  const text = resultText(result);
+  const body = diff
+    ? () => html`<${DiffView} diff=${diff} />`
+    : result
+    ? () =>
+      html`<pre
+        class=${status === "failed" ? "tool-out tool-out-error" : "tool-out"}
+        data-testid="tool-output"
+      >${text || t("tool.noOutput")}</pre>`
+    : null;
+  return html`
+    <${CardShell}
+      name=${name}
+      kind="change"
+      status=${status}
+      summary=${html`<${FileChip} path=${path} label=${label} tone=${tone} />`}
+      badges=${badges}
+      ms=${ms}
+      approval=${approval}
+      body=${body}
+    />
+  `;
+}

@@ -1,0 +1,63 @@
+/**
+ * read_file and list_dir: a file chip with the line range read ("lines 1–40 of 120"),
+ * or a folder chip with the entry count; the body shows what the tool returned.
+ *
+ * @typedef {import("./ToolCard.js").CardProps} CardProps
+ */
+import { html } from "../../html.js";
+import { t } from "../../i18n/index.js";
+import { resultMeta, resultText } from "../../state/tool_model.js";
+import { CardShell } from "./CardShell.js";
+import { FileChip } from "./FileChip.js";
+
+/**
+ * @param {Record<string, any>} meta
+ * @param {Record<string, any>} args
+ */
+function rangeLabel(meta, args) {
+  if (Number.isFinite(meta.totalLines) && Number.isFinite(meta.from)) {
+    if (meta.totalLines === 0) return t("tool.emptyFile");
+    if (meta.from === 1 && meta.to >= meta.totalLines) {
+      return t("tool.linesAll", { total: meta.totalLines });
+    }
+    return t("tool.lines", { from: meta.from, to: meta.to, total: meta.totalLines });
+  }
+  if (Number.isInteger(args.offset) || Number.isInteger(args.limit)) {
+    const from = Number.isInteger(args.offset) ? args.offset : 1;
+    return Number.isInteger(args.limit)
+      ? t("tool.linesAsked", { from, to: from + args.limit - 1 })
+      : t("tool.linesFrom", { from });
+  }
+  return "";
+}
+
+/** @param {CardProps} props */
+export function ReadCard({ name, args, result, status, ms, approval }) {
+  const meta = resultMeta(result);
+  const dir = name === "list_dir";
+  const path = String(meta.path ?? args.path ?? (dir ? "." : ""));
+  const label = dir ? "" : status === "failed" ? "" : rangeLabel(meta, args);
+  const badges = dir && Number.isFinite(meta.count) && html`
+    <span class="tool-badge" data-testid="tool-count">${
+    t("tool.entries", { n: meta.count })
+  }</span>
+  `;
+  return html`
+    <${CardShell}
+      name=${name}
+      kind=${dir ? "list" : "read"}
+      status=${status}
+      summary=${html`<${FileChip} path=${path} dir=${dir} label=${label} />`}
+      badges=${badges}
+      ms=${ms}
+      approval=${approval}
+      body=${result
+        ? () =>
+          html`<pre
+            class=${status === "failed" ? "tool-out tool-out-error" : "tool-out"}
+            data-testid="tool-output"
+          >${resultText(result) || t("tool.noOutput")}</pre>`
+        : null}
+    />
+  `;
+}
