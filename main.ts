@@ -28,6 +28,10 @@ async function main(argv: string[]): Promise<number> {
     console.log(`reinagent ${VERSION}`);
     return 0;
   }
+  if (cmd.kind === "doctor") {
+    const { runDoctor } = await import("./server/cli/doctor.ts");
+    return await runDoctor(resolveHome(cmd.home), console.log);
+  }
   if (cmd.kind === "run") {
     const { runCommand } = await import("./server/cli/run_cmd.ts");
     const enc = new TextEncoder();

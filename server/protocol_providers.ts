@@ -17,7 +17,12 @@ import {
 } from "./providers/types.ts";
 import { PRESET_IDS, type ProviderPreset } from "./providers/presets.ts";
 import type { ProviderErrorInfo } from "./providers/errors.ts";
-import { APPROVAL_MODES, type ApprovalMode } from "./constants.ts";
+import {
+  APPROVAL_MODES,
+  type ApprovalMode,
+  SANDBOX_LEVELS,
+  type SandboxLevelName,
+} from "./constants.ts";
 // Type-only (erased at run time): `ModelRef` is defined once, in protocol.ts.
 import type { ModelRef } from "./protocol.ts";
 
@@ -50,6 +55,10 @@ export interface SystemSettings {
   defaultModel: ModelRef | null;
   defaultEffort: Effort;
   defaultApproval: ApprovalMode;
+  /** Shell-command sandbox (SPEC §11.5). */
+  sandboxLevel: SandboxLevelName;
+  /** Network inside the shell sandbox. */
+  sandboxNetwork: boolean;
 }
 
 export type ModelTestResult =
@@ -144,6 +153,8 @@ export const PROVIDER_OP_ARGS = {
   "settings.set": obj({
     "defaultEffort?": oneOf(EFFORT_LEVELS),
     "defaultApproval?": oneOf(APPROVAL_MODES),
+    "sandboxLevel?": oneOf(SANDBOX_LEVELS),
+    "sandboxNetwork?": bool,
   }),
 } satisfies Record<string, Schema>;
 

@@ -63,7 +63,12 @@ export function createServices(opts: ServiceOptions): ServerDeps {
       resolveModel: (ref) => resolveModel(repos, ref),
       defaults: () => {
         const s = getSettings(repos);
-        return { effort: s.defaultEffort, approval: s.defaultApproval };
+        return {
+          effort: s.defaultEffort,
+          approval: s.defaultApproval,
+          sandbox: s.sandboxLevel,
+          network: s.sandboxNetwork,
+        };
       },
       taskChanged: (t) => tasks.publish(t),
       gate: (taskId, call, kind, signal) => approvals!.check(taskId, call, kind, signal),

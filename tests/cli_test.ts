@@ -56,3 +56,20 @@ Deno.test("qr code: square, quiet zone, only block characters", () => {
   assert(/^[█▀▄ ]+$/.test(lines.join("")));
   assertEquals(lines[0], "█".repeat(lines[0].length), "quiet zone");
 });
+
+Deno.test("cli: doctor reports each check; a corrupt database fails it", async () => {
+  const home = await Deno.makeTempDir();
+  const ok = await run(["doctor", "--home", home]);
+  assertEquals(ok.code, 0, ok.stdout + ok.stderr);
+  for (
+    const name of ["data dir", "database", "providers", "shell sandbox", "tool sandbox", "window"]
+  ) {
+    assertMatch(ok.stdout, new RegExp(`✓ ${name}: `));
+  }
+  await Deno.writeTextFile(`${home}/reinagent.db`, "not a database at all");
+  const bad = await run(["doctor", "--home", home]);
+  assertEquals(bad.code, 1);
+  assertMatch(bad.stdout, /✗ database: file is not a SQLite database/);
+  assertEquals(await Deno.readTextFile(`${home}/reinagent.db`), "not a database at all");
+  assertEquals((await run(["doctor", "extra"])).code, 2);
+});

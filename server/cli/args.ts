@@ -1,6 +1,7 @@
 /** Command-line parsing: strict, so a typo is an error rather than ignored. */
 import { type CatalogCommand, parseModelsArgs, parseProvidersArgs } from "./providers_args.ts";
 import { parseRunArgs, type RunArgs } from "./run_cmd.ts";
+import { parseFlags } from "./flags.ts";
 
 export const USAGE = `Usage:
   reinagent [--port N] [--home DIR] [--no-open]
@@ -20,6 +21,8 @@ export const USAGE = `Usage:
   reinagent models fetch ID
   reinagent models enable|disable ID MODEL_ID
       Manage model providers in the data directory (works while a server runs).
+  reinagent doctor [--home DIR]
+      Check the data dir, database, providers, sandboxes and window backend.
   reinagent --version
   reinagent --help
 
@@ -49,6 +52,7 @@ export type Command =
   | ServerCommand
   | CatalogCommand
   | ({ kind: "run" } & RunArgs)
+  | { kind: "doctor"; home?: string }
   | { kind: "help" }
   | { kind: "version" };
 
@@ -62,6 +66,14 @@ const SUBCOMMANDS: Record<string, (args: string[]) => Parsed> = {
   serve: (args) => parseServer("serve", args),
   providers: parseProvidersArgs,
   models: parseModelsArgs,
+  doctor: (args) => {
+    const f = parseFlags(args, { values: ["--home"] });
+    if ("error" in f) return f;
+    if (f.positional.length) {
+      return { error: `doctor takes no arguments, got "${f.positional[0]}"` };
+    }
+    return { command: { kind: "doctor", home: f.values["--home"] } };
+  },
   run: (args) => {
     const r = parseRunArgs(args);
     return "error" in r ? r : { command: { kind: "run", ...r } };

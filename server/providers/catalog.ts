@@ -13,7 +13,12 @@
 import { OpError } from "../errors.ts";
 import type { KvRepo } from "../../store/kv.ts";
 import { maskKey, type ProviderRepo } from "../../store/providers.ts";
-import { APPROVAL_MODES, type ApprovalMode } from "../constants.ts";
+import {
+  APPROVAL_MODES,
+  type ApprovalMode,
+  SANDBOX_LEVELS,
+  type SandboxLevelName,
+} from "../constants.ts";
 import type { ModelRef } from "../protocol.ts";
 import {
   PROVIDER_ID_RE,
@@ -38,6 +43,8 @@ export const SETTINGS_KEYS = {
   defaultModel: "settings.defaultModel",
   defaultEffort: "settings.defaultEffort",
   defaultApproval: "settings.defaultApproval",
+  sandboxLevel: "settings.sandboxLevel",
+  sandboxNetwork: "settings.sandboxNetwork",
 } as const;
 
 export const DEFAULT_EFFORT: Effort = "default";
@@ -272,6 +279,7 @@ function readRef(v: unknown): ModelRef | null {
 export function getSettings(repos: CatalogRepos): SystemSettings {
   const effort = repos.kv.get(SETTINGS_KEYS.defaultEffort);
   const approval = repos.kv.get(SETTINGS_KEYS.defaultApproval);
+  const sandbox = repos.kv.get(SETTINGS_KEYS.sandboxLevel);
   return {
     defaultModel: readRef(repos.kv.get(SETTINGS_KEYS.defaultModel)),
     defaultEffort: (EFFORT_LEVELS as readonly unknown[]).includes(effort)
@@ -280,6 +288,10 @@ export function getSettings(repos: CatalogRepos): SystemSettings {
     defaultApproval: (APPROVAL_MODES as readonly unknown[]).includes(approval)
       ? approval as ApprovalMode
       : DEFAULT_APPROVAL,
+    sandboxLevel: (SANDBOX_LEVELS as readonly unknown[]).includes(sandbox)
+      ? sandbox as SandboxLevelName
+      : "workspace-write",
+    sandboxNetwork: repos.kv.get(SETTINGS_KEYS.sandboxNetwork) !== false,
   };
 }
 
@@ -292,8 +304,20 @@ export function setDefaultModel(repos: CatalogRepos, ref: ModelRef): SystemSetti
 
 export function setSettings(
   repos: CatalogRepos,
-  patch: { defaultEffort?: Effort; defaultApproval?: ApprovalMode },
+  patch: {
+    defaultEffort?: Effort;
+    defaultApproval?: ApprovalMode;
+    sandboxLevel?: SandboxLevelName;
+    sandboxNetwork?: boolean;
+  },
 ): SystemSettings {
+  if (patch.sandboxLevel !== undefined) {
+    if (!SANDBOX_LEVELS.includes(patch.sandboxLevel)) throw invalid("unknown sandbox level");
+    repos.kv.set(SETTINGS_KEYS.sandboxLevel, patch.sandboxLevel);
+  }
+  if (patch.sandboxNetwork !== undefined) {
+    repos.kv.set(SETTINGS_KEYS.sandboxNetwork, patch.sandboxNetwork);
+  }
   if (patch.defaultEffort !== undefined) {
     if (!EFFORT_LEVELS.includes(patch.defaultEffort)) throw invalid("unknown effort level");
     repos.kv.set(SETTINGS_KEYS.defaultEffort, patch.defaultEffort);

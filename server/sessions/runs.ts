@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import type { ApprovalMode, Effort, ModelRef, RunState, TaskSummary } from "../protocol.ts";
+import type { SandboxLevelName } from "../constants.ts";
 import { taskTopic } from "../protocol.ts";
 import type { Repos } from "../../store/store.ts";
 import type { IdFn } from "../../store/ids.ts";
@@ -41,7 +42,12 @@ export interface RunDeps {
   tools: ToolRegistry;
   /** Resolves a model reference (null = system default); throws OpError when unusable. */
   resolveModel(ref: ModelRef | null): { provider: ProviderConfig; model: ModelInfo };
-  defaults(): { effort: Effort; approval: ApprovalMode };
+  defaults(): {
+    effort: Effort;
+    approval: ApprovalMode;
+    sandbox?: SandboxLevelName;
+    network?: boolean;
+  };
   /** Publishes a changed task summary to every client. */
   taskChanged(task: TaskSummary): void;
   /** The approval gate for a task's tool calls (absent = everything allowed). */
@@ -87,6 +93,8 @@ export class RunManager {
       roots: [workspace],
       signal,
       tracker: this.trackerOf(taskId),
+      // Shell commands: the sandbox level the user chose (read at each call).
+      extra: { sandbox: this.d.defaults().sandbox, network: this.d.defaults().network },
       beforeWrite: (abs) => cp.beforeWrite(taskId, turn, abs),
       afterWrite: (abs) => cp.afterWrite(taskId, turn, abs),
       beforeShell: () => cp.beforeShell(taskId, turn, workspace, signal),

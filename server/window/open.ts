@@ -56,6 +56,16 @@ function hasDisplay(): boolean {
   return Boolean(Deno.env.get("DISPLAY") || Deno.env.get("WAYLAND_DISPLAY"));
 }
 
+/** Which window backend `openWindow` would use here (for `reinagent doctor`). */
+export function windowBackend(): string {
+  if (!hasDisplay()) return "none (no display: the URL is printed)";
+  for (const candidate of APP_BROWSERS[Deno.build.os] ?? []) {
+    const bin = which(candidate);
+    if (bin) return `app window (${bin} --app)`;
+  }
+  return "default browser";
+}
+
 export async function openWindow(url: string, home: string): Promise<OpenResult> {
   if (!hasDisplay()) return { ok: false, reason: "no display (DISPLAY/WAYLAND_DISPLAY unset)" };
   for (const candidate of APP_BROWSERS[Deno.build.os] ?? []) {

@@ -1,13 +1,16 @@
 /**
  * Notices above the conversation: the store banner (persistent), a protocol mismatch,
- * the reconnecting line and dismissible error notices.
+ * the reconnecting line, approvals of other tasks, approvals to recover after a
+ * restart, and dismissible error notices.
  */
 import { PROTOCOL_VERSION } from "../../server/protocol.ts";
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
 import { attempt, connState, protocolMismatch, storeHealth } from "../state/connection.js";
 import { dismissNotice, notices } from "../state/ui.js";
+import { ApprovalBanner } from "./ApprovalBanner.js";
 import { IconClose } from "./Icons.js";
+import { RecoveryBanner } from "./RecoveryBanner.js";
 
 export function Banners() {
   const store = storeHealth.value;
@@ -33,6 +36,8 @@ export function Banners() {
             ${t("conn.reconnecting", { n: attempt.value })}
           </div>
         `}
+      <${RecoveryBanner} />
+      <${ApprovalBanner} />
       ${notices.value.map((n) =>
         html`
           <div class="banner banner-error" role="alert" data-testid="error-notice" key=${n.id}>

@@ -13,7 +13,7 @@ import { html } from "../html.js";
 import { t } from "../i18n/index.js";
 import { Markdown } from "./Markdown.js";
 import { ThinkingBlock } from "./ThinkingBlock.js";
-import { ToolCard } from "./ToolCard.js";
+import { ToolCard } from "./tools/ToolCard.js";
 
 /**
  * @param {unknown[]} a

@@ -9,6 +9,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
 import { deleteTask, pinTask, renameTask } from "../state/actions.js";
+import { approvalTaskIds } from "../state/approvals.js";
 import { openTask } from "../state/tasks.js";
 import { IconPencil, IconPin, IconTrash } from "./Icons.js";
 
@@ -22,7 +23,8 @@ function StatusMarker({ task }) {
         data-testid="status-running"></span>
     `;
   }
-  if (task.status === "waiting") {
+  // Waiting for a live approval, or holding one from before a restart.
+  if (task.status === "waiting" || approvalTaskIds.value.has(task.id)) {
     return html`
       <span class="status-marker dot dot-warn" role="img" aria-label=${t("task.waiting")} title=${t(
         "task.waiting",

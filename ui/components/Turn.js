@@ -19,7 +19,7 @@ import { EntryView } from "./EntryView.js";
 import { ErrorLine } from "./ErrorLine.js";
 import { FinalAnswer } from "./FinalAnswer.js";
 import { StatusStrip } from "./StatusStrip.js";
-import { ToolCard } from "./ToolCard.js";
+import { ToolCard } from "./tools/ToolCard.js";
 import { TurnNotice } from "./TurnNotice.js";
 import { UserMessage } from "./UserMessage.js";
 

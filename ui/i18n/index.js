@@ -10,9 +10,11 @@ import baseEn from "./en-US.js";
 import baseZh from "./zh-CN.js";
 import runEn from "./run.en-US.js";
 import runZh from "./run.zh-CN.js";
+import toolsEn from "./tools.en-US.js";
+import toolsZh from "./tools.zh-CN.js";
 
-const en = { ...baseEn, ...runEn };
-const zh = { ...baseZh, ...runZh };
+const en = { ...baseEn, ...runEn, ...toolsEn };
+const zh = { ...baseZh, ...runZh, ...toolsZh };
 
 /** @type {Record<string, Record<string, string>>} */
 export const DICTS = { "en-US": en, "zh-CN": zh };

@@ -1,0 +1,106 @@
+/**
+ * `reinagent doctor`: checks the data dir, the database, providers, the shell sandbox,
+ * the tool sandbox and the window backend, and says plainly what works.
+ */
+import { dbPath, HOME_DIRS } from "../home.ts";
+import { Store } from "../../store/store.ts";
+import { getSettings, listProviders } from "../providers/catalog.ts";
+import { sandboxStatus } from "../../tools/exec/bwrap.ts";
+import { SandboxPool } from "../../tools/sandbox/pool.ts";
+import { windowBackend } from "../window/open.ts";
+import { VERSION } from "../version.ts";
+
+interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+async function dataDir(home: string): Promise<Check> {
+  try {
+    const st = await Deno.stat(home);
+    if (!st.isDirectory) return { name: "data dir", ok: false, detail: `${home} is not a folder` };
+    const probe = `${home}/.doctor-${crypto.randomUUID()}`;
+    await Deno.writeTextFile(probe, "x");
+    await Deno.remove(probe);
+    const missing = [];
+    for (const d of HOME_DIRS) {
+      if (!(await Deno.stat(`${home}/${d}`).catch(() => null))) missing.push(d);
+    }
+    return {
+      name: "data dir",
+      ok: true,
+      detail: `${home} (writable${
+        missing.length ? `; created on start: ${missing.join(", ")}` : ""
+      })`,
+    };
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) {
+      return { name: "data dir", ok: true, detail: `${home} (created on first start)` };
+    }
+    return { name: "data dir", ok: false, detail: `${home}: ${(e as Error).message}` };
+  }
+}
+
+/** Runs a tiny read in a sandbox worker: proves worker permissions work in this runtime. */
+async function toolSandbox(home: string): Promise<Check> {
+  const pool = new SandboxPool();
+  try {
+    const dir = await Deno.makeTempDir();
+    const r = await pool.run("read", [dir], "list_dir", {}, dir, new AbortController().signal);
+    await Deno.remove(dir, { recursive: true });
+    return r.isError ? { name: "tool sandbox", ok: false, detail: r.content } : {
+      name: "tool sandbox",
+      ok: true,
+      detail: "Deno permission workers (file tools see only the workspace)",
+    };
+  } catch (e) {
+    return { name: "tool sandbox", ok: false, detail: `${(e as Error).message} (home ${home})` };
+  } finally {
+    pool.closeAll();
+  }
+}
+
+export async function runDoctor(home: string, print: (s: string) => void): Promise<number> {
+  const checks: Check[] = [await dataDir(home)];
+  const store = new Store(dbPath(home));
+  if (!store.health.ok) {
+    checks.push({
+      name: "database",
+      ok: false,
+      detail: `${store.health.error} (${store.health.path}, left untouched)`,
+    });
+  } else {
+    checks.push({ name: "database", ok: true, detail: store.health.path });
+    const providers = listProviders(store.repos!).filter((p) => p.enabled && !p.readOnly);
+    const s = getSettings(store.repos!);
+    const def = s.defaultModel
+      ? `${s.defaultModel.providerId}/${s.defaultModel.modelId}`
+      : "Demo (no default chosen)";
+    checks.push({
+      name: "providers",
+      ok: true,
+      detail: `${providers.length} enabled${
+        providers.length ? ` (${providers.map((p) => p.id).join(", ")})` : " — only the Demo model"
+      }; default model: ${def}`,
+    });
+    const sb = await sandboxStatus();
+    checks.push({
+      name: "shell sandbox",
+      ok: true,
+      detail: sb.available
+        ? `bubblewrap (${sb.path}); level ${s.sandboxLevel}, network ${
+          s.sandboxNetwork ? "on" : "off"
+        }${sb.networkIsolation === false ? " (network isolation unavailable)" : ""}`
+        : `none — shell commands run unsandboxed (${
+          sb.reason ?? "bwrap not available"
+        }); level setting: ${s.sandboxLevel}`,
+    });
+  }
+  store.close();
+  checks.push(await toolSandbox(home));
+  checks.push({ name: "window", ok: true, detail: windowBackend() });
+  print(`reinagent ${VERSION} doctor`);
+  for (const c of checks) print(`  ${c.ok ? "✓" : "✗"} ${c.name}: ${c.detail}`);
+  return checks.every((c) => c.ok) ? 0 : 1;
+}

@@ -1,0 +1,64 @@
+/**
+ * glob and grep: the pattern (and where / which files), the hit count ("12 files",
+ * "8 matches in 3 files", "+ more" when truncated) and what was skipped (binary,
+ * large or unreadable files); expanded, the list the tool returned.
+ *
+ * @typedef {import("./ToolCard.js").CardProps} CardProps
+ */
+import { html } from "../../html.js";
+import { t } from "../../i18n/index.js";
+import { resultMeta, resultText, skippedNotes } from "../../state/tool_model.js";
+import { CardShell } from "./CardShell.js";
+import { IconSearch } from "./ToolIcons.js";
+
+/**
+ * @param {string} name
+ * @param {Record<string, any>} meta
+ */
+function hits(name, meta) {
+  if (name === "glob" && Number.isFinite(meta.count)) return t("tool.files", { n: meta.count });
+  if (name === "grep" && Number.isFinite(meta.matches)) {
+    return t("tool.matches", { n: meta.matches, files: meta.files ?? 0 });
+  }
+  return "";
+}
+
+/** @param {CardProps} props */
+export function SearchCard({ name, args, result, status, ms, approval }) {
+  const meta = status === "done" ? resultMeta(result) : {};
+  const where = [
+    typeof args.include === "string" && args.include ? args.include : "",
+    typeof args.path === "string" && args.path && args.path !== "." ? args.path : "",
+  ].filter(Boolean).join(" · ");
+  const count = hits(name, meta);
+  const skipped = skippedNotes(meta);
+  return html`
+    <${CardShell}
+      name=${name}
+      kind="search"
+      status=${status}
+      summary=${html`<span class="search-sum"><${IconSearch} size=${13} /><span class="search-pat"
+        >${String(args.pattern ?? "")}</span>${where &&
+        html`<span class="search-where">${where}</span>`}</span>`}
+      badges=${count &&
+        html`<span class="tool-badge" data-testid="tool-count">${count}${
+          meta.truncated ? html`<span class="badge-more">${t("tool.truncated")}</span>` : ""
+        }</span>`}
+      sub=${skipped.length > 0 &&
+        html`<span data-testid="tool-skipped">${
+          t("tool.skipped", {
+            list: skipped.map(([k, n]) => t(/** @type {any} */ (k), { n })).join(", "),
+          })
+        }</span>`}
+      ms=${ms}
+      approval=${approval}
+      body=${result
+        ? () =>
+          html`<pre
+            class=${status === "failed" ? "tool-out tool-out-error" : "tool-out"}
+            data-testid="tool-output"
+          >${resultText(result) || t("tool.noOutput")}</pre>`
+        : null}
+    />
+  `;
+}

@@ -1,0 +1,58 @@
+/**
+ * A tool call as a card chosen by the tool's kind (SPEC §7.4): read/list, file
+ * changes with diffs, commands, searches, web, or a generic card. While the call
+ * waits for the user's approval, the card shows the Approval card (the list of
+ * pending approvals is a signal, so only the cards re-render when it changes).
+ *
+ * @typedef {import("../../../server/protocol.ts").Part} Part
+ * @typedef {import("../../../server/protocol.ts").Entry} Entry
+ * @typedef {import("../../../server/protocol.ts").PendingApproval} PendingApproval
+ * @typedef {{name: string, args: Record<string, any>, result: Entry|undefined,
+ *   status: import("./CardShell.js").CallStatus, ms: number|undefined,
+ *   approval: PendingApproval|undefined}} CardProps
+ */
+import { html } from "../../html.js";
+import { callKey, liveByCall } from "../../state/approvals.js";
+import { currentId } from "../../state/tasks.js";
+import { callStatus, toolKind } from "../../state/tool_model.js";
+import { ChangeCard } from "./ChangeCard.js";
+import { ExecCard } from "./ExecCard.js";
+import { GenericCard } from "./GenericCard.js";
+import { ReadCard } from "./ReadCard.js";
+import { SearchCard } from "./SearchCard.js";
+import { WebCard } from "./WebCard.js";
+
+const CARDS = {
+  read: ReadCard,
+  list: ReadCard,
+  change: ChangeCard,
+  exec: ExecCard,
+  search: SearchCard,
+  web: WebCard,
+  other: GenericCard,
+};
+
+/** @param {{part: Part, result?: Entry, live: boolean}} props */
+export function ToolCard({ part, result, live }) {
+  const data = part.data ?? {};
+  const name = String(data.name ?? "?");
+  const args = data.args && typeof data.args === "object" ? data.args : {};
+  const taskId = currentId.value;
+  // Only a call of the running turn without a result can be the one waiting (call ids
+  // may repeat across turns).
+  const approval = live && !result && taskId
+    ? liveByCall.value.get(callKey(taskId, String(data.id ?? "")))
+    : undefined;
+  const ms = Number(result?.meta?.durationMs);
+  const Card = CARDS[toolKind(name)];
+  return html`
+    <${Card}
+      name=${name}
+      args=${args}
+      result=${result}
+      status=${callStatus(result, live, !!approval)}
+      ms=${Number.isFinite(ms) ? ms : undefined}
+      approval=${approval}
+    />
+  `;
+}

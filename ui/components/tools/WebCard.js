@@ -1,0 +1,65 @@
+/**
+ * webfetch and websearch: the URL (or the query) and how it went — the HTTP status,
+ * "cached", or the number of results; a refused or failed fetch starts expanded with
+ * the error text.
+ *
+ * @typedef {import("./ToolCard.js").CardProps} CardProps
+ */
+import { html } from "../../html.js";
+import { t } from "../../i18n/index.js";
+import { resultMeta, resultText, shortUrl } from "../../state/tool_model.js";
+import { CardShell } from "./CardShell.js";
+import { IconWeb } from "./ToolIcons.js";
+
+/**
+ * @param {string} name
+ * @param {Record<string, any>} meta
+ * @param {string} status
+ */
+function badges(name, meta, status) {
+  const out = [];
+  if (name === "webfetch" && Number.isFinite(meta.status)) {
+    const tone = meta.status >= 400 ? "bad" : "ok";
+    out.push(html`<span class=${`tool-badge tone-${tone}`} data-testid="web-status">${
+      t("tool.http", { status: meta.status })
+    }</span>`);
+  }
+  if (meta.cached) out.push(html`<span class="tool-badge">${t("tool.cached")}</span>`);
+  if (name === "webfetch" && meta.blocked && status === "failed") {
+    out.push(html`<span class="tool-badge tone-bad">${t("tool.blocked")}</span>`);
+  }
+  if (name === "websearch" && Number.isFinite(meta.count)) {
+    out.push(html`<span class="tool-badge" data-testid="tool-count">${
+      t("tool.results", { n: meta.count })
+    }</span>`);
+  }
+  return out;
+}
+
+/** @param {CardProps} props */
+export function WebCard({ name, args, result, status, ms, approval }) {
+  const meta = resultMeta(result);
+  const target = name === "websearch"
+    ? `“${String(args.query ?? meta.query ?? "")}”`
+    : shortUrl(String(meta.finalUrl ?? args.url ?? ""));
+  return html`
+    <${CardShell}
+      name=${name}
+      kind="web"
+      status=${status}
+      summary=${html`<span class="web-sum" title=${String(args.url ?? args.query ?? "")}><${IconWeb}
+        size=${13}
+      /><span class="web-target">${target}</span></span>`}
+      badges=${badges(name, meta, status)}
+      ms=${ms}
+      approval=${approval}
+      body=${result
+        ? () =>
+          html`<pre
+            class=${status === "failed" ? "tool-out tool-out-error" : "tool-out"}
+            data-testid="tool-output"
+          >${resultText(result) || t("tool.noOutput")}</pre>`
+        : null}
+    />
+  `;
+}
