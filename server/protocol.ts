@@ -34,8 +34,14 @@ export const LIMITS = {
 
 // ---------- domain shapes ----------
 
-import { APPROVAL_MODES, type ApprovalMode, type Effort, EFFORT_LEVELS } from "./constants.ts";
-export { APPROVAL_MODES, EFFORT_LEVELS };
+import {
+  APPROVAL_MODES,
+  type ApprovalMode,
+  type Effort,
+  EFFORT_LEVELS,
+  SANDBOX_LEVELS,
+} from "./constants.ts";
+export { APPROVAL_MODES, EFFORT_LEVELS, SANDBOX_LEVELS };
 export type { ApprovalMode, Effort };
 
 export interface ModelRef {

@@ -166,4 +166,11 @@ export default {
   "settings.effort.label": "Default reasoning effort",
   "settings.effort.help": "Models that declare their levels offer only those.",
   "settings.approval.label": "Default approval mode",
+  "settings.sandbox.label": "Shell command sandbox",
+  "settings.sandbox.off": "Off — commands run as you",
+  "settings.sandbox.workspace-write": "Workspace write — only the workspace is writable",
+  "settings.sandbox.read-only": "Read-only — nothing is writable",
+  "settings.sandbox.network": "Allow network access inside the sandbox",
+  "settings.sandbox.help":
+    "Uses bubblewrap when it is installed (see `reinagent doctor`); without it commands run unsandboxed and tool cards say so. File tools always run in Deno permission workers.",
 };

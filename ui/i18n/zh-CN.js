@@ -163,4 +163,11 @@ export default {
   "settings.effort.label": "默认推理等级",
   "settings.effort.help": "声明了等级的模型只提供其声明的等级。",
   "settings.approval.label": "默认审批模式",
+  "settings.sandbox.label": "Shell 命令沙箱",
+  "settings.sandbox.off": "关闭 — 命令以你的身份运行",
+  "settings.sandbox.workspace-write": "工作区可写 — 只有工作区可写",
+  "settings.sandbox.read-only": "只读 — 任何位置都不可写",
+  "settings.sandbox.network": "允许沙箱内访问网络",
+  "settings.sandbox.help":
+    "安装了 bubblewrap 时使用它（见 `reinagent doctor`）；没有时命令不受沙箱保护，工具卡片会注明。文件工具始终运行在 Deno 权限受限的 Worker 中。",
 };

@@ -21,6 +21,9 @@ export const providers = signal([]);
 export const defaultModel = signal(/** @type {ModelRef|null} */ (null));
 export const defaultEffort = signal("default");
 export const defaultApproval = signal("full");
+/** Shell-command sandbox level and network switch (bubblewrap when available). */
+export const sandboxLevel = signal("workspace-write");
+export const sandboxNetwork = signal(true);
 export const presetList = signal(/** @type {ProviderPreset[]} */ ([]));
 export const settingsLoaded = signal(false);
 
@@ -74,6 +77,8 @@ function applySettings(s) {
   defaultModel.value = s.defaultModel ?? null;
   if (s.defaultEffort) defaultEffort.value = s.defaultEffort;
   if (s.defaultApproval) defaultApproval.value = s.defaultApproval;
+  if (s.sandboxLevel) sandboxLevel.value = s.sandboxLevel;
+  if (typeof s.sandboxNetwork === "boolean") sandboxNetwork.value = s.sandboxNetwork;
 }
 
 let loadGen = 0;
@@ -293,7 +298,7 @@ export async function setDefaultModel(providerId, modelId) {
   return r.error;
 }
 
-/** @param {{defaultEffort?: string, defaultApproval?: string}} patch */
+/** @param {{defaultEffort?: string, defaultApproval?: string, sandboxLevel?: string, sandboxNetwork?: boolean}} patch */
 export async function setGeneral(patch) {
   const r = await call("settings.set", patch);
   if (r.error === null) applySettings(r.result);

@@ -2,7 +2,7 @@
  * General settings: the system default model (used by new tasks), default reasoning
  * effort and default approval mode. Changing them never changes an existing task.
  */
-import { APPROVAL_MODES, EFFORT_LEVELS } from "../../../server/protocol.ts";
+import { APPROVAL_MODES, EFFORT_LEVELS, SANDBOX_LEVELS } from "../../../server/protocol.ts";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import {
@@ -10,6 +10,8 @@ import {
   defaultEffort,
   defaultModel,
   providers,
+  sandboxLevel,
+  sandboxNetwork,
   setDefaultModel,
   setGeneral,
   usableModels,
@@ -101,6 +103,35 @@ export function GeneralSettings() {
         <p class=${`field-help${defaultApproval.value === "full" ? " field-warn" : ""}`}>
           ${t(/** @type {any} */ (`approval.${defaultApproval.value}.desc`))}
         </p>
+      </div>
+      <div class="field">
+        <label class="field-label" for="sandbox-level">${t("settings.sandbox.label")}</label>
+        <select
+          id="sandbox-level"
+          class="input"
+          data-testid="sandbox-level"
+          value=${sandboxLevel.value}
+          onChange=${(/** @type {Event} */ e) =>
+            setGeneral({ sandboxLevel: /** @type {HTMLSelectElement} */ (e.currentTarget).value })}
+        >
+          ${SANDBOX_LEVELS.map((l) =>
+            html`<option value=${l}>${t(/** @type {any} */ (`settings.sandbox.${l}`))}</option>`
+          )}
+        </select>
+        <label class="field-help">
+          <input
+            type="checkbox"
+            data-testid="sandbox-network"
+            checked=${sandboxNetwork.value}
+            onChange=${(/** @type {Event} */ e) =>
+              setGeneral({
+                sandboxNetwork: /** @type {HTMLInputElement} */ (e.currentTarget).checked,
+              })}
+          /> ${t("settings.sandbox.network")}
+        </label>
+        <p class=${`field-help${sandboxLevel.value === "off" ? " field-warn" : ""}`}>${t(
+          "settings.sandbox.help",
+        )}</p>
       </div>
     </div>
   `;
