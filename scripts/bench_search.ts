@@ -115,8 +115,8 @@ function has(cmd: string): boolean {
   }
 }
 
-async function run(cmd: string, args: string[]): Promise<string> {
-  const out = await new Deno.Command(cmd, { args, stdout: "piped", stderr: "null" }).output();
+async function run(cmd: string, args: string[], cwd?: string): Promise<string> {
+  const out = await new Deno.Command(cmd, { args, cwd, stdout: "piped", stderr: "null" }).output();
   return new TextDecoder().decode(out.stdout);
 }
 
@@ -187,28 +187,35 @@ try {
     }
   }
 
-  const globCases: [string, Record<string, unknown>, string[]][] = [
-    ["glob **/*.md (all dirs)", { pattern: "**/*.md", limit: 2000 }, ["-name", "*.md"]],
+  // find and `rg --files` only list; our glob also lstats every match to sort by mtime.
+  const globCases: [string, Record<string, unknown>, string[], string][] = [
+    ["glob **/*.md (all dirs)", { pattern: "**/*.md", limit: 2000 }, ["-name", "*.md"], "*.md"],
     ["glob pkg3/**/file1?.ts", { pattern: "pkg3/**/file1?.ts" }, [
       "-path",
       `${dir}/pkg3/*/file1?.ts`,
-    ]],
+    ], "pkg3/**/file1?.ts"],
   ];
-  for (const [label, args, findArgs] of globCases) {
+  for (const [label, args, findArgs, rgGlob] of globCases) {
     const [ours, theirs] = await pair(
       () => call(glob.execute(args, ctx)),
       find ? () => run("find", [dir, "-type", "f", ...findArgs]) : null,
     );
     rows.push([label, ours, "find", theirs]);
+    if (!rg) continue;
+    const [o2, files] = await pair(
+      () => call(glob.execute(args, ctx)),
+      () => run("rg", ["--files", "--no-ignore", "--hidden", "-g", rgGlob], dir),
+    );
+    rows.push([label, o2, "rg --files", files]);
   }
 
   console.log(
-    "case".padEnd(34) + "ours ms".padStart(10) + "   vs".padEnd(10) + "ms".padStart(8) +
+    "case".padEnd(34) + "ours ms".padStart(10) + "   vs".padEnd(14) + "ms".padStart(8) +
       "   ratio",
   );
   for (const [label, ours, other, theirs] of rows) {
     console.log(
-      label.padEnd(34) + ours.toFixed(0).padStart(10) + `   ${other}`.padEnd(10) +
+      label.padEnd(34) + ours.toFixed(0).padStart(10) + `   ${other}`.padEnd(14) +
         (theirs === null ? "—" : theirs.toFixed(0)).padStart(8) +
         (theirs === null ? "   (skipped)" : `   ${(ours / theirs).toFixed(2)}×`),
     );

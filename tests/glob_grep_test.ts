@@ -17,10 +17,7 @@ const FILES: Record<string, string> = {
   "src/lib/deeper/x.test.ts": "test needle\n",
   "docs/a.md": "docs needle\n",
   "docs/b.txt": "docs NEEDLE upper\n",
-  "file1.txt": "",
-  "file2.txt": "",
-  "fileA.txt": "",
-  "file10.txt": "",
+  ...Object.fromEntries(["file1.txt", "file2.txt", "fileA.txt", "file10.txt"].map((f) => [f, ""])),
   "crlf.txt": "first\r\nneedle crlf\r\nlast\r\n",
   "node_modules/pkg/index.ts": "needle in node_modules\n",
   ".git/config": "needle in git\n",
@@ -97,16 +94,13 @@ Deno.test("glob compiler: unsupported syntax is rejected, naming the construct",
 });
 
 Deno.test("glob: * stays in one directory, ** spans any depth, skipped dirs stay out", async () => {
-  const table: [string, string[]][] = [
+  const table: [string | Record<string, unknown>, string[]][] = [
     ["*.ts", ["a.ts"]],
-    ["**/*.ts", [
-      ".hidden/h.ts",
-      "a.ts",
-      "src/lib/deep.ts",
-      "src/lib/deeper/x.test.ts",
-      "src/main.ts",
-      "src/util.ts",
-    ]],
+    [
+      "**/*.ts",
+      ".hidden/h.ts a.ts src/lib/deep.ts src/lib/deeper/x.test.ts src/main.ts src/util.ts"
+        .split(" "),
+    ],
     ["src/**/*.ts", ["src/lib/deep.ts", "src/lib/deeper/x.test.ts", "src/main.ts", "src/util.ts"]],
     ["src/lib/**", ["src/lib/deep.ts", "src/lib/deeper/x.test.ts"]],
     ["file?.txt", ["file1.txt", "file2.txt", "fileA.txt"]],
@@ -114,33 +108,24 @@ Deno.test("glob: * stays in one directory, ** spans any depth, skipped dirs stay
     ["file[!0-9].txt", ["fileA.txt"]],
     ["{src,docs}/*.{ts,md}", ["docs/a.md", "src/main.ts", "src/util.ts"]],
     [".*", [".env"]],
+    // skipped folders are searchable when named explicitly
+    [{ pattern: "*.ts", path: "node_modules/pkg" }, ["node_modules/pkg/index.ts"]],
+    ["node_modules/**/*.ts", ["node_modules/pkg/index.ts"]],
+    // path, and an absolute pattern under the search root
+    [{ pattern: "*.ts", path: "src" }, ["src/main.ts", "src/util.ts"]],
+    [`${ws}/src/*.ts`, ["src/main.ts", "src/util.ts"]],
   ];
-  for (const [pattern, want] of table) {
-    assertEquals(paths(await run(glob, { pattern })), want, pattern);
+  for (const [args, want] of table) {
+    const a = typeof args === "string" ? { pattern: args } : args;
+    assertEquals(paths(await run(glob, a)), want, JSON.stringify(a));
   }
-  // skipped folders: never entered from above…
+  // skipped folders: never entered from above
   const all = paths(await run(glob, { pattern: "**", limit: 2000 }));
   for (const skipped of ["node_modules/", ".git/", "target/", "dist/"]) {
     assert(!all.some((p) => p.startsWith(skipped)), `${skipped} must be skipped`);
   }
-  // …but searchable when named explicitly
-  assertEquals(paths(await run(glob, { pattern: "*.ts", path: "node_modules/pkg" })), [
-    "node_modules/pkg/index.ts",
-  ]);
-  assertEquals(paths(await run(glob, { pattern: "node_modules/**/*.ts" })), [
-    "node_modules/pkg/index.ts",
-  ]);
   // symlinked directories are listed, not followed
   assert(all.includes("srclink") && !all.some((p) => p.startsWith("srclink/")), all.join(","));
-  // path + absolute pattern under it
-  assertEquals(paths(await run(glob, { pattern: "*.ts", path: "src" })), [
-    "src/main.ts",
-    "src/util.ts",
-  ]);
-  assertEquals(paths(await run(glob, { pattern: `${ws}/src/*.ts` })), [
-    "src/main.ts",
-    "src/util.ts",
-  ]);
 });
 
 Deno.test("glob: newest first, limit and truncation note, bad input", async () => {
@@ -168,6 +153,10 @@ Deno.test("glob: newest first, limit and truncation note, bad input", async () =
   assertMatch((await run(glob, { pattern: "*", path: "/etc" })).content, /outside the workspace/);
   assertMatch((await run(glob, { pattern: "*", path: "a.ts" })).content, /not a directory/);
   assertMatch((await run(glob, { pattern: "*", path: "nope" })).content, /not found/);
+  await Deno.symlink("/etc", join(ws, "outlink")); // a link leading out of the workspace
+  assertMatch((await run(glob, { pattern: "outlink/*" })).content, /outside the workspace/);
+  assertMatch((await run(grep, { pattern: "x", path: "outlink" })).content, /outside the work/);
+  await Deno.remove(join(ws, "outlink"));
 });
 
 Deno.test("walk: deterministic order, symlinks reported, abort stops it", async () => {
@@ -289,6 +278,16 @@ Deno.test("grep: invalid regex, limit and truncation, long lines, no match", asy
   );
   assertEquals(none.meta?.matches, 0);
   assertMatch((await run(grep, { pattern: "x", path: "../" })).content, /outside the workspace/);
+});
+
+Deno.test("grep: output over 64 KB is cut at a line with a truncation note", async () => {
+  await Deno.writeTextFile(join(ws, "many.txt"), `OUTCAP ${"z".repeat(400)}\n`.repeat(1000));
+  const r = await run(grep, { pattern: "OUTCAP", path: "many.txt", limit: 1000 });
+  await Deno.remove(join(ws, "many.txt"));
+  const shown = lines(r).filter((l) => l.startsWith("many.txt:")).length;
+  assert(shown > 100 && shown < 1000 && r.meta?.matches === shown, `${shown} ${r.meta?.matches}`);
+  assert(r.meta?.truncated && r.content.length < 70_000 && !r.content.includes("No matches"));
+  assertMatch(r.content, /\(truncated: output reached 64 KB after \d+ matching lines/);
 });
 
 Deno.test("grep: an aborted signal stops the search", async () => {

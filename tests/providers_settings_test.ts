@@ -261,6 +261,8 @@ Deno.test("settings: defaults, validation, events on topic settings", async () =
       defaultModel: null,
       defaultEffort: "default",
       defaultApproval: "full",
+      sandboxLevel: "workspace-write",
+      sandboxNetwork: true,
     });
     const snap = await h.op("settings.subscribe");
     assert(h.topics.has("settings"), "settings.subscribe subscribes");
@@ -272,6 +274,9 @@ Deno.test("settings: defaults, validation, events on topic settings", async () =
     assertEquals([s.defaultEffort, s.defaultApproval], ["high", "ask"]);
     assertEquals((await h.fail("settings.set", { defaultEffort: "turbo" })).code, "invalid_args");
     assertEquals((await h.fail("settings.set", { defaultApproval: "yolo" })).code, "invalid_args");
+    const sb = await h.op("settings.set", { sandboxLevel: "read-only", sandboxNetwork: false });
+    assertEquals([sb.sandboxLevel, sb.sandboxNetwork], ["read-only", false]);
+    assertEquals((await h.fail("settings.set", { sandboxLevel: "none" })).code, "invalid_args");
     const pid = (await h.op("providers.add", { name: "P", baseUrl: "http://h.example" })).provider
       .id;
     await h.op("models.add", { providerId: pid, model: { id: "m" } });

@@ -170,6 +170,28 @@ Deno.test("analyseTurn: process in order, tool results matched, final answer out
   assertEquals([v.startedAt, v.endedAt], [u.createdAt, 99_000]);
 });
 
+Deno.test("analyseTurn: a reused call id matches the latest earlier open call", () => {
+  // Some providers number calls per response ("call_1" every time).
+  const u = entry("user", [text("go")]);
+  const a1 = entry("assistant", [call("call_1", "write_file", { path: "n.md" })]);
+  const r1 = result("call_1", "write_file", "Created n.md");
+  const a2 = entry("assistant", [call("call_1", "read_file", { path: "n.md" })]);
+  const r2 = result("call_1", "read_file", "1\tx");
+  const a3 = entry("assistant", [call("call_1", "edit_file", { path: "n.md" })]);
+  const v = analyseTurn(groupTurns([u, a1, r1, a2, r2, a3])[0], true);
+  const kinds = v.process.map((p) => p.kind === "assistant" ? p.results : p.kind);
+  assertEquals(kinds, [{ call_1: r1 }, { call_1: r2 }, {}], "the edit has no result yet");
+  const late = result("call_1", "edit_file", "Edited");
+  const extra = result("call_1", "grep", "nobody asked");
+  const w = analyseTurn(groupTurns([u, a1, r1, a2, r2, a3, late, extra])[0], false);
+  assertEquals(w.process.map((p) => p.kind === "assistant" ? p.results.call_1?.id : p.kind), [
+    r1.id,
+    r2.id,
+    late.id,
+    "orphan",
+  ]);
+});
+
 Deno.test("analyseTurn: stopped, errors, max steps, orphan results", () => {
   const u = entry("user", [text("go")]);
   const stopped = entry("assistant", [text("partial")], { status: "stopped" });

@@ -10,7 +10,8 @@
  */
 import { isAbsolute } from "node:path";
 import { fail, ok, type Tool } from "./types.ts";
-import { Pacer, resolveSearchRoot, walk } from "./walk.ts";
+import { outsideRoots } from "./paths.ts";
+import { intArg, Pacer, resolveSearchRoot, walk } from "./walk.ts";
 
 const DEFAULT_LIMIT = 200;
 const MAX_LIMIT = 2000;
@@ -183,14 +184,6 @@ export function compileGlob(pattern: string): CompiledGlob {
   return { regex: new RegExp(`^${src}$`), literalPrefix: common.join("/") };
 }
 
-function parseLimit(v: unknown): number | string {
-  if (v === undefined || v === null) return DEFAULT_LIMIT;
-  if (!Number.isInteger(v) || (v as number) < 1 || (v as number) > MAX_LIMIT) {
-    return `limit must be an integer from 1 to ${MAX_LIMIT} (got ${JSON.stringify(v)}).`;
-  }
-  return v as number;
-}
-
 export const glob: Tool = {
   name: "glob",
   description: "Find files whose path matches a glob pattern, newest first (by modification " +
@@ -218,7 +211,7 @@ export const glob: Tool = {
     if (typeof args.pattern !== "string" || !args.pattern.trim()) {
       return fail("glob needs a non-empty `pattern` string, e.g. `**/*.ts`.");
     }
-    const limit = parseLimit(args.limit);
+    const limit = intArg(args.limit, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
     if (typeof limit === "string") return fail(limit);
     const sr = await resolveSearchRoot(args.path, ctx.workspace, ctx.roots);
     if ("error" in sr) return fail(sr.error);
@@ -243,9 +236,12 @@ export const glob: Tool = {
       throw e;
     }
 
-    const pacer = new Pacer(ctx.signal, sr.root);
+    const pacer = new Pacer(ctx.signal, root);
     const prefix = compiled.literalPrefix;
     const start = prefix ? `${root}/${prefix}` : root;
+    // The literal prefix is entered directly: it must not lead out through a symlink.
+    const denied = prefix ? await outsideRoots(start, ctx.roots ?? [ctx.workspace]) : null;
+    if (denied) return fail(denied);
     const found: { path: string; mtime: number }[] = [];
     let unreadable = 0;
     try {
@@ -276,7 +272,7 @@ export const glob: Tool = {
     const shown = found.slice(0, limit);
     const lines = shown.map((f) => f.path);
     const more = found.length - shown.length;
-    if (found.length === 0) lines.push(`No files match \`${args.pattern}\` in ${shownRoot}.`);
+    if (!found.length) lines.push(`No files match \`${args.pattern}\` in ${shownRoot}.`);
     if (more > 0) {
       lines.push(
         `(truncated: ${more} more match${more === 1 ? "" : "es"} not shown; ` +

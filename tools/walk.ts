@@ -153,6 +153,21 @@ export async function* walk(root: string, opts: WalkOptions = {}): AsyncGenerato
   }
 }
 
+/** An optional integer argument in [min, max]: the value, or an error text for the model. */
+export function intArg(
+  v: unknown,
+  name: string,
+  def: number,
+  min: number,
+  max: number,
+): number | string {
+  if (v === undefined || v === null) return def;
+  if (!Number.isInteger(v) || (v as number) < min || (v as number) > max) {
+    return `${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(v)}).`;
+  }
+  return v as number;
+}
+
 /** A validated search root for glob/grep, or an error text for the model. */
 export type SearchRoot = { root: string; shown: string; isDir: boolean } | { error: string };
 
@@ -176,4 +191,46 @@ export async function resolveSearchRoot(
     if (e instanceof Deno.errors.NotFound) return { error: `Path not found: ${shown}` };
     return { error: `Cannot search ${shown}: ${(e as Error).message}` };
   }
+}
+
+/** Files larger than this are skipped by content search. */
+export const MAX_FILE_BYTES = 2 * 1024 * 1024;
+/** A NUL byte within this many leading bytes marks a file as binary. */
+const BINARY_PROBE = 8192;
+
+/** One read buffer for all searches (allocated on first use; reads are synchronous). */
+let shared: Uint8Array | null = null;
+const decoder = new TextDecoder();
+
+/**
+ * Reads a file as text, or says why it is skipped. No fstat: one read into a buffer of
+ * 2 MB + 1 both fetches the file and tells whether it is too large (a short read of a
+ * regular file means end of file). That saves one syscall per file (~15% of a search).
+ */
+export function readSearchText(abs: string): string | "large" | "binary" | "unreadable" {
+  let fh: Deno.FsFile;
+  try {
+    fh = Deno.openSync(abs);
+  } catch {
+    return "unreadable";
+  }
+  let got = 0;
+  const buf = shared ??= new Uint8Array(MAX_FILE_BYTES + 1);
+  try {
+    while (got < buf.length) {
+      const want = buf.length - got;
+      const n = fh.readSync(buf.subarray(got));
+      if (n === null || n === 0) break;
+      got += n;
+      if (n < want) break;
+    }
+  } catch {
+    return "unreadable";
+  } finally {
+    fh.close();
+  }
+  if (got > MAX_FILE_BYTES) return "large";
+  const probe = Math.min(got, BINARY_PROBE);
+  for (let i = 0; i < probe; i++) if (buf[i] === 0) return "binary";
+  return decoder.decode(buf.subarray(0, got));
 }

@@ -153,14 +153,25 @@ const endOf = (e) => Math.max(Number(e.meta?.endedAt) || 0, e.updatedAt || 0, e.
  */
 export function analyseTurn(turn, live) {
   const items = turn.items;
-  /** @type {Map<string, Entry>} */
-  const results = new Map();
-  const calls = new Set();
+  // A result belongs to the latest earlier call with its id that has no result yet:
+  // providers may reuse ids (e.g. "call_1" in every response).
+  /** @type {Map<Entry, Record<string, Entry>>} */
+  const resultsOf = new Map();
+  /** @type {Set<Entry>} */
+  const matched = new Set();
+  /** @type {Map<string, Entry>} call id → assistant entry whose call is still open */
+  const open = new Map();
   for (const e of items) {
-    if (e.role === "assistant") { for (const p of e.parts) if (callId(p)) calls.add(callId(p)); }
-  }
-  for (const e of items) {
-    if (e.role === "tool" && calls.has(resultId(e))) results.set(resultId(e), e);
+    if (e.role === "assistant") {
+      resultsOf.set(e, {});
+      for (const p of e.parts) if (callId(p)) open.set(callId(p), e);
+    } else if (e.role === "tool") {
+      const owner = open.get(resultId(e));
+      if (!owner) continue;
+      /** @type {Record<string, Entry>} */ (resultsOf.get(owner))[resultId(e)] = e;
+      matched.add(e);
+      open.delete(resultId(e));
+    }
   }
 
   let end = items.length;
@@ -189,18 +200,19 @@ export function analyseTurn(turn, live) {
       const parts = [];
       /** @type {Record<string, Entry>} */
       const mine = {};
+      const own = resultsOf.get(e) ?? {};
       for (let j = 0; j < n; j++) {
         const p = e.parts[j];
         if (p.type === "text" && !p.text?.trim()) continue;
         parts.push(j);
-        const r = results.get(callId(p));
+        const r = own[callId(p)];
         if (r) mine[callId(p)] = r;
       }
       if (parts.length || e.status === "streaming") {
         process.push({ kind: "assistant", entry: e, parts, results: mine });
       }
     } else if (e.role === "tool") {
-      if (!calls.has(resultId(e))) process.push({ kind: "orphan", entry: e });
+      if (!matched.has(e)) process.push({ kind: "orphan", entry: e });
     } else if (e.role === "error") process.push({ kind: "error", entry: e });
     else process.push({ kind: "note", entry: e });
   }
