@@ -218,6 +218,10 @@ Deno.test("analyseTurn: stopped, errors, max steps, orphan results", () => {
   const a4 = entry("assistant", [call("c4", "list_dir", {})]);
   const r4 = result("c4", "list_dir", "The user stopped the run", true);
   assertEquals(analyseTurn(groupTurns([u4, a4, r4])[0], false).status, "stopped");
+  // A call that never got a result (the server restarted while it waited): stopped.
+  const u5 = entry("user", [text("go")]);
+  const a5 = entry("assistant", [text("Writing."), call("c5", "write_file", { path: "a" })]);
+  assertEquals(analyseTurn(groupTurns([u5, a5])[0], false).status, "stopped");
 });
 
 Deno.test("argSummary and durationParts", () => {

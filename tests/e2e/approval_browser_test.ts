@@ -54,10 +54,9 @@ Deno.test("approvals: the phone approves, the desktop watches the diffs", opts, 
     const approval = p.locator("[data-testid=approval-card]");
     await approval.waitFor({ timeout: 15_000 });
     assertEquals(await card(p, "write_file").getAttribute("data-status"), "waiting");
-    assertEquals(
-      await approval.locator("[data-testid=approval-summary]").innerText(),
-      "write_file notes.md (6 lines)",
-    );
+    const waiting = card(p, "write_file");
+    assertEquals(await waiting.locator("[data-testid=file-chip]").getAttribute("title"), "notes.md");
+    assertEquals(await waiting.locator(".tool-badge").innerText(), "5 lines");
     const preview = await approval.locator("[data-testid=approval-preview] .dt").allInnerTexts();
     assertEquals(preview, ["# Notes", "", "- one", "- two", "- three"]);
     await bigTargets(approval.locator("button"));

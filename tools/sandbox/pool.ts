@@ -63,6 +63,7 @@ export class SandboxPool {
     return new Promise<ToolResult>((resolve) => {
       const onAbort = () => {
         slot.pending.delete(id);
+        slot.worker.postMessage({ cancel: id }); // let a long search stop too
         resolve({ content: "Stopped by the user before the tool finished.", isError: true });
       };
       signal.addEventListener("abort", onAbort, { once: true });

@@ -15,10 +15,17 @@ interface Job {
   roots: string[];
 }
 
-const never = new AbortController().signal;
+/** Jobs in flight, so a stop can abort a long search. */
+const running = new Map<number, AbortController>();
 
-self.onmessage = async (e: MessageEvent<Job>) => {
+self.onmessage = async (e: MessageEvent<Job | { cancel: number }>) => {
+  if ("cancel" in e.data) {
+    running.get(e.data.cancel)?.abort();
+    return;
+  }
   const job = e.data;
+  const abort = new AbortController();
+  running.set(job.id, abort);
   const tool = WORKER_TOOLS[job.tool];
   let result: ToolResult;
   if (!tool) result = { content: `Tool ${job.tool} cannot run in the sandbox.`, isError: true };
@@ -27,7 +34,7 @@ self.onmessage = async (e: MessageEvent<Job>) => {
       result = await tool.execute(job.args, {
         workspace: job.workspace,
         roots: job.roots,
-        signal: never,
+        signal: abort.signal,
       });
     } catch (err) {
       const name = (err as Error)?.name;
@@ -41,5 +48,6 @@ self.onmessage = async (e: MessageEvent<Job>) => {
         : { content: `${job.tool} failed: ${message}`, isError: true };
     }
   }
+  running.delete(job.id);
   self.postMessage({ id: job.id, result });
 };

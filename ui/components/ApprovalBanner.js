@@ -7,7 +7,7 @@
  */
 import { useState } from "preact/hooks";
 import { html } from "../html.js";
-import { t } from "../i18n/index.js";
+import { t, tn } from "../i18n/index.js";
 import { decideAll, deciding, waitingTasks } from "../state/approvals.js";
 import { currentId, openTask, tasksById } from "../state/tasks.js";
 import { IconHand } from "./tools/ToolIcons.js";
@@ -55,9 +55,7 @@ export function ApprovalBanner() {
         ${confirm
           ? html`
             <span class="approval-confirm-text">${
-              t(confirm === "allow" ? "approvals.confirmAllow" : "approvals.confirmReject", {
-                n: calls,
-              })
+              tn(confirm === "allow" ? "approvals.confirmAllow" : "approvals.confirmReject", calls)
             }</span>
             <button
               type="button"

@@ -4,7 +4,7 @@
  * interrupted) / Allow & continue / Reject / Ignore (just dismiss).
  */
 import { html } from "../html.js";
-import { t } from "../i18n/index.js";
+import { t, tn } from "../i18n/index.js";
 import { deciding, recover, recoverable } from "../state/approvals.js";
 import { openTask, tasksById } from "../state/tasks.js";
 import { IconAlert } from "./RunIcons.js";
@@ -65,6 +65,6 @@ export function RecoveryBanner() {
       `;
     })}
     ${list.length > MAX &&
-      html`<p class="recovery-more">${t("recovery.more", { n: list.length - MAX })}</p>`}
+      html`<p class="recovery-more">${tn("recovery.more", list.length - MAX)}</p>`}
   `;
 }

@@ -42,3 +42,16 @@ export function t(key, params) {
   const dict = DICTS[lang.value] ?? en;
   return format(dict[key] ?? en[key] ?? key, params);
 }
+
+/**
+ * Like {@link t} with a count: uses `<key>.one` when `n` is 1 and the current language
+ * has that form (languages without a singular form simply leave it out).
+ * @param {keyof typeof en} key
+ * @param {number} n
+ * @param {Record<string, unknown>} [params] `n` is added
+ */
+export function tn(key, n, params) {
+  const dict = DICTS[lang.value] ?? en;
+  const one = n === 1 && dict[`${key}.one`] !== undefined;
+  return t(/** @type {any} */ (one ? `${key}.one` : key), { n, ...params });
+}

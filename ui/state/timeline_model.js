@@ -227,8 +227,9 @@ export function analyseTurn(turn, live) {
   if (live) status = "working";
   else if (end < items.length || lastAssistant?.status === "error") status = "error";
   else if (lastAssistant?.status === "stopped") status = "stopped";
-  // Tool results with no answer after them (and no step cap): the run was cut short.
-  else if (last?.role === "tool" && !maxSteps) status = "stopped";
+  // Tool results with no answer after them, or calls that never got a result (e.g. a
+  // restart while one waited for approval), and no step cap: the run was cut short.
+  else if ((last?.role === "tool" || open.size > 0) && !maxSteps) status = "stopped";
 
   const startedAt = turn.user?.createdAt ?? items[0]?.createdAt ?? 0;
   let endedAt = startedAt;

@@ -1,7 +1,8 @@
 /**
  * The Approval card inside the tool card of a call that waits for the user (SPEC
- * §4.6): what the call does (summary; for write/edit a preview of the change, for a
- * command the whole command line) and Allow / Always allow / Reject. Reject opens an
+ * §4.6): what the call does (for write/edit a preview of the change — the card head
+ * names the file —, for a command the whole command line, else the server's one-line
+ * summary) and Allow / Always allow / Reject. Reject opens an
  * optional feedback field; Enter sends it (Shift+Enter adds a line, IME-safe), Esc
  * goes back. Works the same from any client; buttons are ≥ 44 px on phones.
  *
@@ -22,7 +23,8 @@ export function ApprovalCard({ approval }) {
   const input = useRef(/** @type {HTMLTextAreaElement|null} */ (null));
   const busy = deciding.value.has(approval.id) || deciding.value.has("*");
   const { name, args } = approval.call;
-  const preview = changePreview(name, args);
+  const cp = changePreview(name, args);
+  const preview = cp && (cp.lines.length > 0 || cp.more > 0) ? cp : null;
   const command = name === "exec_command" && typeof args.command === "string"
     ? args.command
     : null;
@@ -44,12 +46,11 @@ export function ApprovalCard({ approval }) {
         <span>${t("approval.needed")}</span>
         <span class="approval-kind">${t(/** @type {any} */ (`approval.kind.${approval.kind}`))}</span>
       </p>
-      ${command === null &&
+      ${command === null && !preview &&
         html`<p class="approval-summary" data-testid="approval-summary">${approval.summary}</p>`}
       ${command !== null &&
         html`<pre class="approval-command" data-testid="approval-summary">$ ${command}</pre>`}
-      ${preview && (preview.lines.length > 0 || preview.more > 0) &&
-        html`<${DiffPreview} lines=${preview.lines} more=${preview.more} />`}
+      ${preview && html`<${DiffPreview} lines=${preview.lines} more=${preview.more} />`}
       ${rejecting
         ? html`
           <form

@@ -6,7 +6,7 @@
  * @typedef {import("./ToolCard.js").CardProps} CardProps
  */
 import { html } from "../../html.js";
-import { t } from "../../i18n/index.js";
+import { t, tn } from "../../i18n/index.js";
 import { diffOf, resultMeta, resultText } from "../../state/tool_model.js";
 import { CardShell } from "./CardShell.js";
 import { DiffStats, DiffView } from "./DiffView.js";
@@ -38,7 +38,7 @@ export function ChangeCard({ name, args, result, status, ms, approval }) {
   if (diff) badges = html`<${DiffStats} added=${diff.added} removed=${diff.removed} />`;
   else if (!result && name === "write_file" && typeof args.content === "string") {
     const n = args.content === "" ? 0 : args.content.replace(/\n$/, "").split("\n").length;
-    badges = html`<span class="tool-badge">${t("tool.lineCount", { n })}</span>`;
+    badges = html`<span class="tool-badge">${tn("tool.lineCount", n)}</span>`;
   }
   const text = resultText(result);
   const body = diff

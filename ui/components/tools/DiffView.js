@@ -7,7 +7,7 @@
  * @typedef {import("../../state/tool_model.js").DiffLine} DiffLine
  */
 import { html } from "../../html.js";
-import { t } from "../../i18n/index.js";
+import { t, tn } from "../../i18n/index.js";
 import { diffRows } from "../../state/tool_model.js";
 
 const CLS = { "+": "dl-add", "-": "dl-del", " ": "dl-ctx" };
@@ -61,7 +61,7 @@ export function DiffPreview({ lines, more }) {
           `
         )}
       </div>
-      ${more > 0 && html`<p class="diff-note">${t("approval.more", { n: more })}</p>`}
+      ${more > 0 && html`<p class="diff-note">${tn("approval.more", more)}</p>`}
     </div>
   `;
 }

@@ -5,7 +5,7 @@
  * @typedef {import("./ToolCard.js").CardProps} CardProps
  */
 import { html } from "../../html.js";
-import { t } from "../../i18n/index.js";
+import { t, tn } from "../../i18n/index.js";
 import { resultMeta, resultText } from "../../state/tool_model.js";
 import { CardShell } from "./CardShell.js";
 import { FileChip } from "./FileChip.js";
@@ -18,7 +18,7 @@ function rangeLabel(meta, args) {
   if (Number.isFinite(meta.totalLines) && Number.isFinite(meta.from)) {
     if (meta.totalLines === 0) return t("tool.emptyFile");
     if (meta.from === 1 && meta.to >= meta.totalLines) {
-      return t("tool.linesAll", { total: meta.totalLines });
+      return tn("tool.linesAll", meta.totalLines);
     }
     return t("tool.lines", { from: meta.from, to: meta.to, total: meta.totalLines });
   }
@@ -39,7 +39,7 @@ export function ReadCard({ name, args, result, status, ms, approval }) {
   const label = dir ? "" : status === "failed" ? "" : rangeLabel(meta, args);
   const badges = dir && Number.isFinite(meta.count) && html`
     <span class="tool-badge" data-testid="tool-count">${
-    t("tool.entries", { n: meta.count })
+    tn("tool.entries", meta.count)
   }</span>
   `;
   return html`

@@ -6,7 +6,7 @@
  * @typedef {import("./ToolCard.js").CardProps} CardProps
  */
 import { html } from "../../html.js";
-import { t } from "../../i18n/index.js";
+import { t, tn } from "../../i18n/index.js";
 import { resultMeta, resultText, skippedNotes } from "../../state/tool_model.js";
 import { CardShell } from "./CardShell.js";
 import { IconSearch } from "./ToolIcons.js";
@@ -16,9 +16,9 @@ import { IconSearch } from "./ToolIcons.js";
  * @param {Record<string, any>} meta
  */
 function hits(name, meta) {
-  if (name === "glob" && Number.isFinite(meta.count)) return t("tool.files", { n: meta.count });
+  if (name === "glob" && Number.isFinite(meta.count)) return tn("tool.files", meta.count);
   if (name === "grep" && Number.isFinite(meta.matches)) {
-    return t("tool.matches", { n: meta.matches, files: meta.files ?? 0 });
+    return tn("tool.matches", meta.matches, { files: tn("tool.files", meta.files ?? 0) });
   }
   return "";
 }

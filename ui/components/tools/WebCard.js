@@ -6,7 +6,7 @@
  * @typedef {import("./ToolCard.js").CardProps} CardProps
  */
 import { html } from "../../html.js";
-import { t } from "../../i18n/index.js";
+import { t, tn } from "../../i18n/index.js";
 import { resultMeta, resultText, shortUrl } from "../../state/tool_model.js";
 import { CardShell } from "./CardShell.js";
 import { IconWeb } from "./ToolIcons.js";
@@ -30,7 +30,7 @@ function badges(name, meta, status) {
   }
   if (name === "websearch" && Number.isFinite(meta.count)) {
     out.push(html`<span class="tool-badge" data-testid="tool-count">${
-      t("tool.results", { n: meta.count })
+      tn("tool.results", meta.count)
     }</span>`);
   }
   return out;
