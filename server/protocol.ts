@@ -210,6 +210,8 @@ export type TaskEvent =
   /** Append streamed text to part `index` of an entry (creating the part if new). */
   | { kind: "delta"; entryId: string; index: number; type: "text" | "thinking"; text: string }
   | { kind: "run"; run: RunState | null }
+  /** Live output of a running command (tool call `callId`), appended in order. */
+  | { kind: "output"; callId: string; text: string }
   | { kind: "deleted" };
 
 export const taskTopic = (id: string): string => `task:${id}`;

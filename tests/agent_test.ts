@@ -376,3 +376,28 @@ Deno.test("titles: local rule and cleaning of model output", async () => {
   assertEquals(cleanTitle('<think>hmm</think>"Fix Login Bug."'), "Fix Login Bug");
   assertEquals(cleanTitle(""), null);
 });
+
+Deno.test("exec output streams live to clients while the command runs", async () => {
+  const e = await env();
+  try {
+    const model = e.scenario({
+      turns: [{
+        toolCalls: [{
+          name: "exec_command",
+          args: { command: "echo first; sleep 0.3; echo second" },
+        }],
+      }, { text: "ok" }],
+    });
+    const { task } = await runTask(e, model, "run it", "no auto title");
+    e.deps.hub.flush();
+    const outputs = e.events.filter((x) =>
+      x.topic === `task:${task.id}` && (x.data as TaskEvent).kind === "output"
+    )
+      .map((x) => x.data as { callId: string; text: string });
+    assert(outputs.length >= 2, `output arrived in pieces (${outputs.length})`);
+    assertEquals(outputs.map((o) => o.text).join(""), "first\nsecond\n");
+    assertEquals(outputs[0].callId, "call_1");
+  } finally {
+    await e.close();
+  }
+});

@@ -59,6 +59,13 @@ export interface RunDeps {
   ): Promise<Verdict>;
 }
 
+/** Live output streamed per command; the rest arrives with the result. */
+const LIVE_OUTPUT_CAP = 64 * 1024;
+const concatText = (a: unknown, b: unknown) => {
+  const x = a as { text: string }, y = b as { text: string };
+  return { ...x, text: x.text + y.text };
+};
+
 interface ActiveRun {
   abort: AbortController;
   state: RunState;
@@ -86,15 +93,29 @@ export class RunManager {
     workspace: string,
     turn: { id: string; pos: number },
     signal: AbortSignal,
+    callId?: string,
   ): RunnerContext {
     const cp = this.checkpoints;
+    let streamed = 0;
+    // Live command output for the exec card (the final result keeps head + tail).
+    const onOutput = (text: string) => {
+      if (!callId || streamed >= LIVE_OUTPUT_CAP) return;
+      const piece = text.slice(0, LIVE_OUTPUT_CAP - streamed);
+      streamed += piece.length;
+      this.d.hub.publish(
+        taskTopic(taskId),
+        { kind: "output", callId, text: piece },
+        `out:${callId}`,
+        concatText,
+      );
+    };
     return {
       workspace,
       roots: [workspace],
       signal,
       tracker: this.trackerOf(taskId),
       // Shell commands: the sandbox level the user chose (read at each call).
-      extra: { sandbox: this.d.defaults().sandbox, network: this.d.defaults().network },
+      extra: { sandbox: this.d.defaults().sandbox, network: this.d.defaults().network, onOutput },
       beforeWrite: (abs) => cp.beforeWrite(taskId, turn, abs),
       afterWrite: (abs) => cp.afterWrite(taskId, turn, abs),
       beforeShell: () => cp.beforeShell(taskId, turn, workspace, signal),
@@ -244,7 +265,7 @@ export class RunManager {
         messages: toConversation(history),
         tools: this.d.tools,
         runTool: (call, signal) =>
-          this.runner.run(call, this.toolContext(task.id, workspace, turn, signal)),
+          this.runner.run(call, this.toolContext(task.id, workspace, turn, signal, call.id)),
         gate: this.d.gate
           ? (call, signal) =>
             this.d.gate!(task.id, call, this.d.tools.get(call.name)?.kind ?? "write", signal)

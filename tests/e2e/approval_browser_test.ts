@@ -236,6 +236,7 @@ Deno.test("approvals: after a restart, the recovery banner's Allow & continue fi
       "write_file alpha.txt (2 lines)",
     );
     assertEquals(await p.locator("[data-testid=approval-card]").count(), 0, "not live any more");
+    await strip(lastTurn(p)).and(p.locator("[data-state=stopped]")).waitFor();
     await p.locator(`[data-task-id="${id}"] [data-testid=status-waiting]`).waitFor({
       state: "attached",
     });
