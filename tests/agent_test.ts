@@ -1,4 +1,5 @@
 /** The agent loop end to end in-process: real store, real adapters, the mock LLM. */
+import { mockProvider } from "./helpers/seed.ts";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
 import type { Scenario } from "../scripts/mock_llm/scenario.ts";
@@ -40,23 +41,9 @@ async function env(): Promise<Env> {
       mock.register(modelId, s);
       const providerId = `p${n}`;
       deps.store.repos!.providers.put({
+        ...mockProvider(mock.base, [modelId], format),
         id: providerId,
         name: `Mock ${n}`,
-        format,
-        baseUrl: mock.base,
-        apiKey: "sk-mock",
-        enabled: true,
-        models: [{
-          id: modelId,
-          name: modelId,
-          enabled: true,
-          contextWindow: 100000,
-          maxOutput: 4000,
-          vision: false,
-          effortLevels: null,
-          defaultEffort: null,
-          source: "manual",
-        }],
       });
       return { providerId, modelId };
     },

@@ -1,4 +1,5 @@
 /** The approval gate: modes × kinds, decisions, live mode changes, other clients, restarts. */
+import { mockProvider } from "./helpers/seed.ts";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { judge, summarise } from "../server/sessions/approvals.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
@@ -52,25 +53,7 @@ async function setup(turns: unknown[]) {
   const model = `appr-${crypto.randomUUID()}`;
   mock.register(model, { turns: turns as never, repeatLast: true });
   const deps = createServices({ home, flushMs: 5 });
-  deps.store.repos!.providers.put({
-    id: "mock",
-    name: "Mock",
-    format: "openai-chat-completions",
-    baseUrl: mock.base,
-    apiKey: "k",
-    enabled: true,
-    models: [{
-      id: model,
-      name: model,
-      enabled: true,
-      contextWindow: null,
-      maxOutput: null,
-      vision: null,
-      effortLevels: null,
-      defaultEffort: null,
-      source: "manual",
-    }],
-  });
+  deps.store.repos!.providers.put(mockProvider(mock.base, [model]));
   const ws = `${home}/DefaultProject`;
   const start = (approval: "ask" | "edit" | "plan" | "full") => {
     const { task } = deps.tasks!.create({

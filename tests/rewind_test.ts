@@ -1,4 +1,5 @@
 /** Checkpoints & rewind across three turns, one of them changing files by shell command. */
+import { mockProvider } from "./helpers/seed.ts";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
 import { createServices } from "../server/services.ts";
@@ -43,25 +44,7 @@ Deno.test("rewind to before turn 2 restores exactly, shell changes included; out
     ],
   });
   const deps = createServices({ home, flushMs: 5 });
-  deps.store.repos!.providers.put({
-    id: "mock",
-    name: "Mock",
-    format: "openai-chat-completions",
-    baseUrl: mock.base,
-    apiKey: "k",
-    enabled: true,
-    models: [{
-      id: "rw",
-      name: "rw",
-      enabled: true,
-      contextWindow: null,
-      maxOutput: null,
-      vision: null,
-      effortLevels: null,
-      defaultEffort: null,
-      source: "manual",
-    }],
-  });
+  deps.store.repos!.providers.put(mockProvider(mock.base, ["rw"]));
   const client: HubClient = { id: "t", topics: new Set(), deliver: () => {} };
   const op = async (name: string, args: unknown) => {
     const r = await runOp({ ...deps, client }, name, args);

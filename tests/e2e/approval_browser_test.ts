@@ -55,7 +55,10 @@ Deno.test("approvals: the phone approves, the desktop watches the diffs", opts, 
     await approval.waitFor({ timeout: 15_000 });
     assertEquals(await card(p, "write_file").getAttribute("data-status"), "waiting");
     const waiting = card(p, "write_file");
-    assertEquals(await waiting.locator("[data-testid=file-chip]").getAttribute("title"), "notes.md");
+    assertEquals(
+      await waiting.locator("[data-testid=file-chip]").getAttribute("title"),
+      "notes.md",
+    );
     assertEquals(await waiting.locator(".tool-badge").innerText(), "5 lines");
     const preview = await approval.locator("[data-testid=approval-preview] .dt").allInnerTexts();
     assertEquals(preview, ["# Notes", "", "- one", "- two", "- three"]);
@@ -67,7 +70,10 @@ Deno.test("approvals: the phone approves, the desktop watches the diffs", opts, 
     await d.locator("[data-testid=approval-card]").waitFor();
     await d.locator(`[data-task-id="${id}"] [data-testid=status-waiting]`).waitFor();
     await screenshot(d, "desktop-approval-waiting");
-    assert(!(await Deno.stat(`${home}/DefaultProject/notes.md`).catch(() => null)), "written early");
+    assert(
+      !(await Deno.stat(`${home}/DefaultProject/notes.md`).catch(() => null)),
+      "written early",
+    );
 
     await approval.locator("[data-testid=approval-allow]").click();
     await waitForFile(`${home}/DefaultProject/notes.md`, NOTES);
@@ -130,135 +136,147 @@ Deno.test("approvals: the phone approves, the desktop watches the diffs", opts, 
   }
 });
 
-Deno.test("approvals: two tasks waiting → banner → Allow all; reject with feedback", opts, async () => {
-  const mock = startApprovalMock();
-  const home = await homeWithMockProvider(mock.base, MODELS);
-  const browser = await launchBrowser();
-  if (!browser) return await mock.close();
-  const server = await startTestServer({ home });
-  try {
-    const desk = await newPage(browser, DESKTOP);
-    const phone = await newPage(browser, PHONE);
-    const d = desk.page, p = phone.page;
-    await openApp(d, server.url);
-    await openApp(p, server.url);
-    const alpha = await startAskTask(d, "write-alpha", "Write alpha");
-    await d.locator("[data-testid=approval-card]").waitFor({ timeout: 15_000 });
-    // One other task waits: the phone (on the draft) sees it in a banner and can open it.
-    const banner = p.locator("[data-testid=approval-banner]");
-    await banner.waitFor();
-    // (The title comes from the model; the mock answers with its first turn's text.)
-    assertMatch(await banner.innerText(), /^“.+” is waiting for your approval\nwrite_file alpha/);
-    await screenshot(p, "phone-approval-one-banner");
-    const beta = await startAskTask(d, "write-beta", "Write beta");
-    assert(alpha !== beta);
-    await d.locator("[data-testid=approval-card]").waitFor({ timeout: 15_000 });
+Deno.test(
+  "approvals: two tasks waiting → banner → Allow all; reject with feedback",
+  opts,
+  async () => {
+    const mock = startApprovalMock();
+    const home = await homeWithMockProvider(mock.base, MODELS);
+    const browser = await launchBrowser();
+    if (!browser) return await mock.close();
+    const server = await startTestServer({ home });
+    try {
+      const desk = await newPage(browser, DESKTOP);
+      const phone = await newPage(browser, PHONE);
+      const d = desk.page, p = phone.page;
+      await openApp(d, server.url);
+      await openApp(p, server.url);
+      const alpha = await startAskTask(d, "write-alpha", "Write alpha");
+      await d.locator("[data-testid=approval-card]").waitFor({ timeout: 15_000 });
+      // One other task waits: the phone (on the draft) sees it in a banner and can open it.
+      const banner = p.locator("[data-testid=approval-banner]");
+      await banner.waitFor();
+      // (The title comes from the model; the mock answers with its first turn's text.)
+      assertMatch(await banner.innerText(), /^“.+” is waiting for your approval\nwrite_file alpha/);
+      await screenshot(p, "phone-approval-one-banner");
+      const beta = await startAskTask(d, "write-beta", "Write beta");
+      assert(alpha !== beta);
+      await d.locator("[data-testid=approval-card]").waitFor({ timeout: 15_000 });
 
-    // Two tasks wait: the banner on both pages, with a row per task.
-    for (const page of [d, p]) {
-      await page.locator("[data-testid=approval-banner-count]").waitFor();
-      assertEquals(
-        await page.locator("[data-testid=approval-banner-count]").innerText(),
-        "2 tasks waiting for your approval",
+      // Two tasks wait: the banner on both pages, with a row per task.
+      for (const page of [d, p]) {
+        await page.locator("[data-testid=approval-banner-count]").waitFor();
+        assertEquals(
+          await page.locator("[data-testid=approval-banner-count]").innerText(),
+          "2 tasks waiting for your approval",
+        );
+        assertEquals(await page.locator("[data-testid=approval-banner-task]").count(), 2);
+      }
+      await bigTargets(p.locator("[data-testid=approval-banner] button"));
+      await noHorizontalScroll(p, PHONE.width);
+      await screenshot(d, "desktop-approval-banner");
+      await screenshot(p, "phone-approval-banner");
+
+      // Allow all asks for an inline confirmation first.
+      await p.click("[data-testid=approvals-allow-all]");
+      assertMatch(await banner.innerText(), /Allow all 2 waiting calls\?/);
+      await screenshot(p, "phone-approval-confirm");
+      await p.click("[data-testid=approvals-confirm]");
+      await banner.waitFor({ state: "detached" });
+      await waitForFile(`${home}/DefaultProject/alpha.txt`, "alpha\n");
+      await waitForFile(`${home}/DefaultProject/beta.txt`, "beta\n");
+      await strip(lastTurn(d)).and(d.locator("[data-state=done]")).waitFor({ timeout: 15_000 });
+
+      // Reject with feedback from the phone: Enter sends; the card shows the refusal.
+      await startAskTask(p, "write-gamma", "Write gamma");
+      const approval = p.locator("[data-testid=approval-card]");
+      await approval.waitFor({ timeout: 15_000 });
+      await approval.locator("[data-testid=approval-reject]").click();
+      const feedback = approval.locator("[data-testid=approval-feedback]");
+      assert(
+        await feedback.evaluate((el) => el === document.activeElement),
+        "feedback not focused",
       );
-      assertEquals(await page.locator("[data-testid=approval-banner-task]").count(), 2);
+      await feedback.fill("Call it delta instead");
+      await screenshot(p, "phone-approval-reject");
+      await feedback.press("Enter");
+      await strip(lastTurn(p)).and(p.locator("[data-state=done]")).waitFor({ timeout: 15_000 });
+      await lastTurn(p).locator("[data-testid=turn-status] button").click();
+      const gamma = card(p, "write_file");
+      await gamma.and(p.locator("[data-status=failed]")).waitFor();
+      assertMatch(
+        await gamma.locator("[data-testid=tool-output]").innerText(),
+        /rejected this write_file call\. Their feedback: Call it delta instead/,
+      );
+      assert(!(await Deno.stat(`${home}/DefaultProject/gamma.txt`).catch(() => null)));
+      assertEquals(desk.errors, [], "desktop page errors");
+      assertEquals(phone.errors, [], "phone page errors");
+    } catch (e) {
+      console.error(server.output());
+      throw e;
+    } finally {
+      await browser.close();
+      await server.stop();
+      await mock.close();
+      await Deno.remove(home, { recursive: true });
     }
-    await bigTargets(p.locator("[data-testid=approval-banner] button"));
-    await noHorizontalScroll(p, PHONE.width);
-    await screenshot(d, "desktop-approval-banner");
-    await screenshot(p, "phone-approval-banner");
+  },
+);
 
-    // Allow all asks for an inline confirmation first.
-    await p.click("[data-testid=approvals-allow-all]");
-    assertMatch(await banner.innerText(), /Allow all 2 waiting calls\?/);
-    await screenshot(p, "phone-approval-confirm");
-    await p.click("[data-testid=approvals-confirm]");
-    await banner.waitFor({ state: "detached" });
-    await waitForFile(`${home}/DefaultProject/alpha.txt`, "alpha\n");
-    await waitForFile(`${home}/DefaultProject/beta.txt`, "beta\n");
-    await strip(lastTurn(d)).and(d.locator("[data-state=done]")).waitFor({ timeout: 15_000 });
+Deno.test(
+  "approvals: after a restart, the recovery banner's Allow & continue finishes the turn",
+  opts,
+  async () => {
+    const mock = startApprovalMock();
+    const home = await homeWithMockProvider(mock.base, MODELS);
+    const browser = await launchBrowser();
+    if (!browser) return await mock.close();
+    let server = await startTestServer({ home });
+    const port = new URL(server.base).port;
+    try {
+      const { page: p } = await newPage(browser, PHONE);
+      await openApp(p, server.url);
+      const id = await startAskTask(p, "write-alpha", "Write alpha");
+      await p.locator("[data-testid=approval-card]").waitFor({ timeout: 15_000 });
 
-    // Reject with feedback from the phone: Enter sends; the card shows the refusal.
-    await startAskTask(p, "write-gamma", "Write gamma");
-    const approval = p.locator("[data-testid=approval-card]");
-    await approval.waitFor({ timeout: 15_000 });
-    await approval.locator("[data-testid=approval-reject]").click();
-    const feedback = approval.locator("[data-testid=approval-feedback]");
-    assert(await feedback.evaluate((el) => el === document.activeElement), "feedback not focused");
-    await feedback.fill("Call it delta instead");
-    await screenshot(p, "phone-approval-reject");
-    await feedback.press("Enter");
-    await strip(lastTurn(p)).and(p.locator("[data-state=done]")).waitFor({ timeout: 15_000 });
-    await lastTurn(p).locator("[data-testid=turn-status] button").click();
-    const gamma = card(p, "write_file");
-    await gamma.and(p.locator("[data-status=failed]")).waitFor();
-    assertMatch(
-      await gamma.locator("[data-testid=tool-output]").innerText(),
-      /rejected this write_file call\. Their feedback: Call it delta instead/,
-    );
-    assert(!(await Deno.stat(`${home}/DefaultProject/gamma.txt`).catch(() => null)));
-    assertEquals(desk.errors, [], "desktop page errors");
-    assertEquals(phone.errors, [], "phone page errors");
-  } catch (e) {
-    console.error(server.output());
-    throw e;
-  } finally {
-    await browser.close();
-    await server.stop();
-    await mock.close();
-    await Deno.remove(home, { recursive: true });
-  }
-});
+      await server.kill(); // a crash while the call waits
+      await p.waitForSelector("[data-testid=reconnecting]");
+      server = await startTestServer({ home, args: ["--port", port] });
+      const banner = p.locator("[data-testid=recovery-banner]");
+      await banner.waitFor({ timeout: 15_000 });
+      const title = await p.locator(`[data-task-id="${id}"] [data-testid=task-title]`)
+        .textContent();
+      assertEquals(await banner.locator("[data-testid=recovery-task]").innerText(), title);
+      assertMatch(await banner.innerText(), /^Waiting since before the restart: /);
+      assertEquals(
+        await banner.locator("[data-testid=recovery-summary]").innerText(),
+        "write_file alpha.txt (2 lines)",
+      );
+      assertEquals(await p.locator("[data-testid=approval-card]").count(), 0, "not live any more");
+      await strip(lastTurn(p)).and(p.locator("[data-state=stopped]")).waitFor();
+      await p.locator(`[data-task-id="${id}"] [data-testid=status-waiting]`).waitFor({
+        state: "attached",
+      });
+      await bigTargets(banner.locator("button:not(.link-btn)"));
+      await noHorizontalScroll(p, PHONE.width);
+      await screenshot(p, "phone-approval-recovery");
 
-Deno.test("approvals: after a restart, the recovery banner's Allow & continue finishes the turn", opts, async () => {
-  const mock = startApprovalMock();
-  const home = await homeWithMockProvider(mock.base, MODELS);
-  const browser = await launchBrowser();
-  if (!browser) return await mock.close();
-  let server = await startTestServer({ home });
-  const port = new URL(server.base).port;
-  try {
-    const { page: p } = await newPage(browser, PHONE);
-    await openApp(p, server.url);
-    const id = await startAskTask(p, "write-alpha", "Write alpha");
-    await p.locator("[data-testid=approval-card]").waitFor({ timeout: 15_000 });
-
-    await server.kill(); // a crash while the call waits
-    await p.waitForSelector("[data-testid=reconnecting]");
-    server = await startTestServer({ home, args: ["--port", port] });
-    const banner = p.locator("[data-testid=recovery-banner]");
-    await banner.waitFor({ timeout: 15_000 });
-    const title = await p.locator(`[data-task-id="${id}"] [data-testid=task-title]`).textContent();
-    assertEquals(await banner.locator("[data-testid=recovery-task]").innerText(), title);
-    assertMatch(await banner.innerText(), /^Waiting since before the restart: /);
-    assertEquals(
-      await banner.locator("[data-testid=recovery-summary]").innerText(),
-      "write_file alpha.txt (2 lines)",
-    );
-    assertEquals(await p.locator("[data-testid=approval-card]").count(), 0, "not live any more");
-    await strip(lastTurn(p)).and(p.locator("[data-state=stopped]")).waitFor();
-    await p.locator(`[data-task-id="${id}"] [data-testid=status-waiting]`).waitFor({
-      state: "attached",
-    });
-    await bigTargets(banner.locator("button:not(.link-btn)"));
-    await noHorizontalScroll(p, PHONE.width);
-    await screenshot(p, "phone-approval-recovery");
-
-    await banner.locator("[data-testid=recover-allow]").click();
-    await banner.waitFor({ state: "detached" });
-    await waitForFile(`${home}/DefaultProject/alpha.txt`, "alpha\n");
-    await p.locator("[data-testid=final-answer] >> text=Finished alpha.").waitFor({
-      timeout: 15_000,
-    });
-    assertEquals(await card(p, "write_file").getAttribute("data-status"), "done");
-    await screenshot(p, "phone-approval-recovered");
-  } catch (e) {
-    console.error(server.output());
-    throw e;
-  } finally {
-    await browser.close();
-    await server.stop();
-    await mock.close();
-    await Deno.remove(home, { recursive: true });
-  }
-});
+      await banner.locator("[data-testid=recover-allow]").click();
+      await banner.waitFor({ state: "detached" });
+      await waitForFile(`${home}/DefaultProject/alpha.txt`, "alpha\n");
+      await p.locator("[data-testid=final-answer] >> text=Finished alpha.").waitFor({
+        timeout: 15_000,
+      });
+      assertEquals(await card(p, "write_file").getAttribute("data-status"), "done");
+      await screenshot(p, "phone-approval-recovered");
+    } catch (e) {
+      console.error(server.output());
+      throw e;
+    } finally {
+      await browser.close();
+      await server.stop();
+      await mock.close();
+      await Deno.remove(home, { recursive: true });
+    }
+  },
+);

@@ -1,34 +1,51 @@
-/** Seeds a data dir before a server or CLI starts on it. */
+/** Seeds data dirs and stores with a provider `mock` pointing at the mock LLM server. */
 import { Store } from "../../store/store.ts";
-import type { ApiFormat } from "../../server/providers/types.ts";
+import type { ApiFormat, ProviderConfig } from "../../server/providers/types.ts";
 
-/** A new home whose database has provider `mock` with the given models (all enabled). */
-export async function homeWithProvider(
-  mockBase: string,
+/** Provider `mock` with one enabled model per id (ids containing "vision" accept images). */
+export function mockProvider(
+  base: string,
   modelIds: string[],
   format: ApiFormat = "openai-chat-completions",
-): Promise<string> {
-  const home = await Deno.makeTempDir({ prefix: "ra-seeded-" });
-  const store = new Store(`${home}/reinagent.db`);
-  store.repos!.providers.put({
+): ProviderConfig {
+  return {
     id: "mock",
     name: "Mock",
     format,
-    baseUrl: mockBase,
+    baseUrl: base,
     apiKey: "sk-mock",
     enabled: true,
     models: modelIds.map((id) => ({
       id,
       name: id,
       enabled: true,
-      contextWindow: 100000,
+      contextWindow: 128_000,
       maxOutput: 4000,
-      vision: false,
+      vision: id.includes("vision"),
       effortLevels: null,
       defaultEffort: null,
       source: "manual" as const,
     })),
-  });
+  };
+}
+
+/**
+ * A new home whose database has provider `mock` with the given models, and optional
+ * files in the default workspace. Seed it before a server or CLI starts on it.
+ */
+export async function homeWithProvider(
+  mockBase: string,
+  modelIds: string[],
+  opts: { format?: ApiFormat; workspaceFiles?: Record<string, string> } = {},
+): Promise<string> {
+  const home = await Deno.makeTempDir({ prefix: "ra-seeded-" });
+  const store = new Store(`${home}/reinagent.db`);
+  store.repos!.providers.put(mockProvider(mockBase, modelIds, opts.format));
   store.close();
+  const ws = `${home}/DefaultProject`;
+  await Deno.mkdir(ws, { recursive: true });
+  for (const [name, text] of Object.entries(opts.workspaceFiles ?? {})) {
+    await Deno.writeTextFile(`${ws}/${name}`, text);
+  }
   return home;
 }
