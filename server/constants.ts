@@ -7,6 +7,23 @@ export type Effort = typeof EFFORT_LEVELS[number];
 export const SANDBOX_LEVELS = ["off", "workspace-write", "read-only"] as const;
 export type SandboxLevelName = typeof SANDBOX_LEVELS[number];
 
+/** Agent steps per turn for each effort level (SPEC §2.6); `full` approval = no cap. */
+export const STEP_BUDGET: Readonly<Record<Effort, number>> = Object.freeze({
+  off: 100,
+  default: 100,
+  low: 200,
+  medium: 300,
+  high: 400,
+  xhigh: 500,
+  max: 600,
+});
+
+/** Levels offered when a model declares none. */
+export const UNDECLARED_LEVELS: readonly Effort[] = ["default", "low", "medium", "high"];
+
+/** The built-in Demo provider's id. */
+export const DEMO_PROVIDER_ID = "demo";
+
 /** Approval modes of a task (SPEC §4.4); `full` is the default. */
 export const APPROVAL_MODES = ["plan", "ask", "edit", "full"] as const;
 export type ApprovalMode = typeof APPROVAL_MODES[number];

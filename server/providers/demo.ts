@@ -13,7 +13,8 @@ import type {
   StreamRequest,
 } from "./types.ts";
 
-export const DEMO_PROVIDER_ID = "demo";
+export { DEMO_PROVIDER_ID } from "../constants.ts";
+import { DEMO_PROVIDER_ID } from "../constants.ts";
 export const DEMO_MODEL: ModelInfo = {
   id: "demo",
   name: "Demo (no key, scripted)",

@@ -3,25 +3,16 @@
  * each level, and how a level maps onto each wire format.
  */
 import type { Effort, ModelInfo } from "./types.ts";
-
-const STEPS: Record<Effort, number> = {
-  off: 100,
-  default: 100,
-  low: 200,
-  medium: 300,
-  high: 400,
-  xhigh: 500,
-  max: 600,
-};
+import { STEP_BUDGET, UNDECLARED_LEVELS } from "../constants.ts";
 
 /** Agent steps allowed for one turn; approval mode `full` has no cap. */
 export function stepBudget(effort: Effort, approval: string): number {
-  return approval === "full" ? Number.POSITIVE_INFINITY : STEPS[effort];
+  return approval === "full" ? Number.POSITIVE_INFINITY : STEP_BUDGET[effort];
 }
 
 /** Levels to offer for a model: its declared ones, else Default/Low/Medium/High. */
 export function offeredLevels(model: Pick<ModelInfo, "effortLevels">): Effort[] {
-  return model.effortLevels?.length ? model.effortLevels : ["default", "low", "medium", "high"];
+  return model.effortLevels?.length ? model.effortLevels : [...UNDECLARED_LEVELS];
 }
 
 /** `reasoning_effort` for OpenAI/DeepSeek; undefined = send nothing. */

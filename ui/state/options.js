@@ -13,26 +13,10 @@
  *   SysDefaults
  */
 
-/** The built-in Demo provider's id (server/providers/demo.ts). */
-export const DEMO_PROVIDER_ID = "demo";
+import { DEMO_PROVIDER_ID, STEP_BUDGET, UNDECLARED_LEVELS } from "../../server/protocol.ts";
+
+export { DEMO_PROVIDER_ID, STEP_BUDGET, UNDECLARED_LEVELS };
 export const DEMO_REF = Object.freeze({ providerId: DEMO_PROVIDER_ID, modelId: "demo" });
-
-/**
- * Agent steps per turn for each effort level (mirrors server/providers/effort.ts; a
- * unit test keeps the two equal).
- */
-export const STEP_BUDGET = Object.freeze({
-  off: 100,
-  default: 100,
-  low: 200,
-  medium: 300,
-  high: 400,
-  xhigh: 500,
-  max: 600,
-});
-
-/** Levels offered when a model declares none. */
-export const UNDECLARED_LEVELS = /** @type {Effort[]} */ (["default", "low", "medium", "high"]);
 
 /**
  * Step budget of a turn; approval mode `full` has no cap.
