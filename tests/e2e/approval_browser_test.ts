@@ -70,6 +70,9 @@ Deno.test("approvals: the phone approves, the desktop watches the diffs", opts, 
     await d.locator("[data-testid=approval-card]").waitFor();
     await d.locator(`[data-task-id="${id}"] [data-testid=status-waiting]`).waitFor();
     await screenshot(d, "desktop-approval-waiting");
+    await d.emulateMedia({ colorScheme: "dark" });
+    await screenshot(d, "desktop-approval-waiting-dark");
+    await d.emulateMedia({ colorScheme: "light" });
     assert(
       !(await Deno.stat(`${home}/DefaultProject/notes.md`).catch(() => null)),
       "written early",
@@ -120,6 +123,8 @@ Deno.test("approvals: the phone approves, the desktop watches the diffs", opts, 
     await write.locator("[data-testid=diff]").waitFor();
     await d.evaluate(() => document.querySelector("[data-testid=timeline]")!.scrollTo(0, 1e6));
     await screenshot(d, "desktop-approval-diffs");
+    await d.emulateMedia({ colorScheme: "dark" });
+    await screenshot(d, "desktop-approval-diffs-dark");
     await strip(lastTurn(p)).and(p.locator("[data-state=done]")).waitFor();
     assertEquals(await p.locator("[data-testid=approval-card]").count(), 0);
     await screenshot(p, "phone-approval-done");

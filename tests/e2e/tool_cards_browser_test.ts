@@ -38,6 +38,18 @@ function startKindsMock() {
     ],
     repeatLast: true,
   });
+  const big = Array.from({ length: 120 }, (_, i) => `line ${i + 1} of the big file`).join("\n");
+  mock.register("stream-write", {
+    turns: [
+      {
+        toolCalls: [{ name: "write_file", args: { path: "big.txt", content: big + "\n" } }],
+        chunk: 40,
+        delayMs: 15,
+      },
+      { text: "Wrote it." },
+    ],
+    repeatLast: true,
+  });
   return mock;
 }
 
@@ -61,7 +73,7 @@ async function runKinds(page: import("playwright-core").Page, url: string): Prom
 
 Deno.test("tool cards (desktop): command, search, web, read and list", opts, async () => {
   const mock = startKindsMock();
-  const home = await seedHome(mock.base, ["kinds"]);
+  const home = await seedHome(mock.base, ["kinds", "stream-write"]);
   try {
     await withPage(DESKTOP, async (page, server) => {
       await runKinds(page, server.url);
@@ -70,7 +82,7 @@ Deno.test("tool cards (desktop): command, search, web, read and list", opts, asy
       // The failing command starts expanded: exit badge, output, working folder, sandbox.
       const failing = turn.locator("[data-testid=tool-card][data-tool=exec_command]").first();
       assertEquals(await failing.locator("[data-testid=exit-badge]").innerText(), "exit 3");
-      assertMatch(await failing.locator("[data-testid=tool-arg]").innerText(), /\$printf 'one/);
+      assertMatch(await failing.locator("[data-testid=tool-arg]").innerText(), /^\$printf 'one/);
       assertEquals(await failing.locator("[data-testid=exec-output]").innerText(), "one\ntwo");
       assertMatch(await failing.locator("[data-testid=exec-sandbox]").innerText(), /^sandbox: \S/);
       const quiet = turn.locator("[data-testid=tool-card][data-tool=exec_command]").nth(1);
@@ -80,7 +92,10 @@ Deno.test("tool cards (desktop): command, search, web, read and list", opts, asy
       assertEquals(await quiet.locator("[data-testid=exec-output]").innerText(), "No output.");
 
       // Searches: pattern and hit counts.
-      assertEquals(await card(page, "glob").locator("[data-testid=tool-count]").innerText(), "2 files");
+      assertEquals(
+        await card(page, "glob").locator("[data-testid=tool-count]").innerText(),
+        "2 files",
+      );
       assertEquals(
         await card(page, "grep").locator("[data-testid=tool-count]").innerText(),
         "2 matches in 2 files",
@@ -99,6 +114,28 @@ Deno.test("tool cards (desktop): command, search, web, read and list", opts, asy
       assertEquals(await list.locator("[data-testid=tool-arg]").innerText(), ".");
       assertEquals(await list.locator("[data-testid=tool-count]").innerText(), "2 entries");
       await screenshot(page, "desktop-tools-kinds");
+
+      // A write whose arguments stream slowly shows how much has arrived, then its diff.
+      await page.click("[data-testid=new-task]");
+      await pickModel(page, "mock/stream-write", "stream-write");
+      await send(page, "Write a big file");
+      const receiving = card(page, "write_file").locator("[data-testid=tool-receiving]", {
+        hasText: /^receiving [\d.]+K? chars…$/,
+      });
+      await receiving.waitFor({ timeout: 15_000 });
+      // The path is known before the content has arrived.
+      assertEquals(
+        await card(page, "write_file").locator("[data-testid=file-chip]").getAttribute("title"),
+        "big.txt",
+      );
+      await screenshot(page, "desktop-tools-receiving");
+      await strip(lastTurn(page)).and(page.locator("[data-state=done]")).waitFor({
+        timeout: 20_000,
+      });
+      await lastTurn(page).locator("[data-testid=turn-status] button").click();
+      const big = card(page, "write_file");
+      assertEquals(await big.locator("[data-testid=diff-stats]").innerText(), "+120 −0");
+      assertEquals(await receiving.count(), 0);
     }, { home });
   } finally {
     await mock.close();
@@ -106,38 +143,58 @@ Deno.test("tool cards (desktop): command, search, web, read and list", opts, asy
   }
 });
 
-Deno.test("tool cards (phone 390×844): no horizontal scroll, output box follows the tail", opts, async () => {
-  const mock = startKindsMock();
-  mock.register("long", {
-    turns: [
-      { toolCalls: [{ name: "exec_command", args: { command: "seq 1 400; exit 1" } }] },
-      { text: "Counted." },
-    ],
-    repeatLast: true,
-  });
-  const home = await seedHome(mock.base, ["kinds", "long"]);
-  try {
-    await withPage(PHONE, async (page, server) => {
-      await runKinds(page, server.url);
-      await noHorizontalScroll(page, PHONE.width);
-      await screenshot(page, "phone-tools-kinds");
-      await page.click("[data-testid=header-new-task]");
-      await pickModel(page, "mock/long", "long");
-      await send(page, "Count to 400");
-      await strip(lastTurn(page)).and(page.locator("[data-state=done]")).waitFor({
-        timeout: 20_000,
-      });
-      await lastTurn(page).locator("[data-testid=turn-status] button").click();
-      const out = card(page, "exec_command").locator("[data-testid=exec-output]");
-      await out.waitFor();
-      const pos = await out.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
-      assert(pos < 2, `output box not at its tail (${pos} px above)`);
-      assert(await out.evaluate((el) => el.scrollHeight > el.clientHeight), "box does not scroll");
-      await noHorizontalScroll(page, PHONE.width);
-      await screenshot(page, "phone-tools-exec");
-    }, { home });
-  } finally {
-    await mock.close();
-    await Deno.remove(home, { recursive: true });
-  }
-});
+Deno.test(
+  "tool cards (phone 390×844): no horizontal scroll, output box follows the tail",
+  opts,
+  async () => {
+    const mock = startKindsMock();
+    mock.register("long", {
+      turns: [
+        { toolCalls: [{ name: "exec_command", args: { command: "seq 1 400; exit 1" } }] },
+        { text: "Counted." },
+      ],
+      repeatLast: true,
+    });
+    const home = await seedHome(mock.base, ["kinds", "long"]);
+    try {
+      await withPage(PHONE, async (page, server) => {
+        await runKinds(page, server.url);
+        await noHorizontalScroll(page, PHONE.width);
+        await screenshot(page, "phone-tools-kinds");
+        await page.click("[data-testid=header-new-task]");
+        await pickModel(page, "mock/long", "long");
+        await send(page, "Count to 400");
+        await strip(lastTurn(page)).and(page.locator("[data-state=done]")).waitFor({
+          timeout: 20_000,
+        });
+        await lastTurn(page).locator("[data-testid=turn-status] button").click();
+        const out = card(page, "exec_command").locator("[data-testid=exec-output]");
+        const atTail = async (why: string) => {
+          await out.waitFor();
+          assert(
+            await out.evaluate((el) => el.scrollHeight > el.clientHeight),
+            "box does not scroll",
+          );
+          const pos = await out.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+          assert(pos < 2, `${why}: output box not at its tail (${pos} px above)`);
+        };
+        await atTail("live");
+        // Opened later (rendered inside the collapsed turn after a reload): still the tail.
+        await page.reload();
+        await strip(lastTurn(page)).and(page.locator("[data-state=done]")).waitFor();
+        await lastTurn(page).locator("[data-testid=turn-status] button").click();
+        await atTail("after reload");
+        assertMatch(await out.innerText(), /\n400$/);
+        await screenshot(page, "phone-tools-exec");
+        // Scrolled up by the reader: it stays there.
+        await out.evaluate((el) => el.scrollTop = 0);
+        await out.evaluate(() => new Promise((r) => setTimeout(r, 100)));
+        assertEquals(await out.evaluate((el) => el.scrollTop), 0);
+        await noHorizontalScroll(page, PHONE.width);
+      }, { home });
+    } finally {
+      await mock.close();
+      await Deno.remove(home, { recursive: true });
+    }
+  },
+);

@@ -48,15 +48,16 @@ export function ApprovalBanner() {
   return html`
     <div class="banner approval-banner" role="status" data-testid="approval-banner">
       <span class="approval-banner-icon"><${IconHand} size=${16} /></span>
-      <p><strong data-testid="approval-banner-count">${
-        t("approvals.tasksWaiting", { n: groups.length })
-      }</strong></p>
+      <p><strong data-testid="approval-banner-count">${t("approvals.tasksWaiting", {
+        n: groups.length,
+      })}</strong></p>
       <div class="approval-banner-actions">
         ${confirm
           ? html`
-            <span class="approval-confirm-text">${
-              tn(confirm === "allow" ? "approvals.confirmAllow" : "approvals.confirmReject", calls)
-            }</span>
+            <span class="approval-confirm-text">${tn(
+              confirm === "allow" ? "approvals.confirmAllow" : "approvals.confirmReject",
+              calls,
+            )}</span>
             <button
               type="button"
               class=${`ap-btn ${confirm === "allow" ? "ap-allow" : "ap-reject"}`}
@@ -105,15 +106,17 @@ export function ApprovalBanner() {
               >
                 <span class="dot dot-warn" aria-hidden="true"></span>
                 <span class="approval-banner-title">${title(id, list[0].taskTitle)}</span>
-                <span class="approval-banner-sub">${list[0].summary}${
-                  list.length > 1 ? ` · ${t("approvals.more", { n: list.length - 1 })}` : ""
-                }</span>
+                <span class="approval-banner-sub">${list[0].summary}${list.length > 1
+                  ? ` · ${t("approvals.more", { n: list.length - 1 })}`
+                  : ""}</span>
               </button>
             </li>
           `
         )}
         ${groups.length > ROWS &&
-          html`<li class="approval-banner-sub">${t("approvals.more", { n: groups.length - ROWS })}</li>`}
+          html`<li class="approval-banner-sub">${
+            t("approvals.more", { n: groups.length - ROWS })
+          }</li>`}
       </ul>
     </div>
   `;

@@ -48,6 +48,18 @@ export class Turn extends Component {
       !sameTurn(n.turn, p.turn);
   }
 
+  /**
+   * A call starting to wait for approval re-opens steps the reader collapsed, so the
+   * Approval card is in view.
+   * @override
+   * @param {Props} prev
+   */
+  componentDidUpdate(prev) {
+    if (this.props.waiting && !prev.waiting && this.state.open === false) {
+      this.setState({ open: null });
+    }
+  }
+
   /** @param {boolean} open */
   setOpen = (open) => this.setState({ open });
 

@@ -46,6 +46,8 @@ export default {
   "tool.http": "HTTP {status}",
   "tool.cached": "cached",
   "tool.blocked": "blocked",
+  "tool.receiving": "receiving {size} chars…",
+  "tool.receivingStart": "receiving…",
   "tool.results": "{n} results",
   "tool.results.one": "1 result",
   "approval.needed": "Approval needed",

@@ -37,6 +37,8 @@ export default {
   "tool.http": "HTTP {status}",
   "tool.cached": "缓存",
   "tool.blocked": "已拦截",
+  "tool.receiving": "正在接收 {size} 字符…",
+  "tool.receivingStart": "正在接收…",
   "tool.results": "{n} 条结果",
   "approval.needed": "需要审批",
   "approval.kind.write": "修改文件",

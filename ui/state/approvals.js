@@ -10,6 +10,9 @@
 import { computed, signal } from "@preact/signals";
 import { onEvent, onSync, request } from "./connection.js";
 import { notifyError } from "./ui.js";
+import { groupByTask, liveIndex, normalise } from "./approval_model.js";
+
+export { callKey } from "./approval_model.js";
 
 /** Every pending approval known, oldest first. */
 export const approvals = signal(/** @type {PendingApproval[]} */ ([]));
@@ -17,55 +20,16 @@ export const approvals = signal(/** @type {PendingApproval[]} */ ([]));
 export const deciding = signal(/** @type {Set<string>} */ (new Set()));
 
 /** Live approvals by `${taskId}:${callId}`, for the tool cards. */
-export const liveByCall = computed(() => {
-  /** @type {Map<string, PendingApproval>} */
-  const m = new Map();
-  for (const a of approvals.value) if (a.live) m.set(callKey(a.taskId, a.call.id), a);
-  return m;
-});
+export const liveByCall = computed(() => liveIndex(approvals.value));
 
 /** Live approvals grouped by task (in order of the oldest), for the banner. */
-export const waitingTasks = computed(() => {
-  /** @type {Map<string, PendingApproval[]>} */
-  const m = new Map();
-  for (const a of approvals.value) {
-    if (!a.live) continue;
-    const list = m.get(a.taskId);
-    if (list) list.push(a);
-    else m.set(a.taskId, [a]);
-  }
-  return m;
-});
+export const waitingTasks = computed(() => groupByTask(approvals.value));
 
 /** Approvals from before a restart, waiting for Continue / Allow / Reject / Ignore. */
 export const recoverable = computed(() => approvals.value.filter((a) => !a.live));
 
 /** Ids of tasks with any pending approval (live or recoverable), for the sidebar dot. */
 export const approvalTaskIds = computed(() => new Set(approvals.value.map((a) => a.taskId)));
-
-/**
- * @param {string} taskId
- * @param {string} callId
- */
-export function callKey(taskId, callId) {
-  return `${taskId}:${callId}`;
-}
-
-/**
- * Sorts and keeps only well-formed entries (a bad one must not break the views).
- * @param {unknown} list
- * @returns {PendingApproval[]}
- */
-export function normalise(list) {
-  if (!Array.isArray(list)) return [];
-  return list
-    .filter((a) =>
-      a && typeof a.id === "string" && typeof a.taskId === "string" && a.call &&
-      typeof a.call.id === "string" && typeof a.call.name === "string"
-    )
-    .map((a) => ({ ...a, call: { ...a.call, args: a.call.args ?? {} } }))
-    .sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0));
-}
 
 /** Counts pushed lists so a slower `approvals.list` answer never overwrites a newer one. */
 let pushes = 0;
@@ -90,7 +54,11 @@ export async function loadApprovals() {
   }
 }
 
-onSync(() => loadApprovals());
+// After a replayed resume the `approvals` events missed meanwhile were delivered;
+// otherwise (first connection, new server process, unknown gap) fetch the list.
+onSync((replayed) => {
+  if (!replayed) loadApprovals();
+}, () => ["approvals"]);
 
 /**
  * @param {string} id

@@ -54,8 +54,8 @@ const listeners = new Set();
 let onSynced = () => {};
 /** @type {() => string[]} */
 let topicsProvider = () => ["tasks"];
-/** @type {Set<(replayed: boolean) => void>} */
-const syncListeners = new Set();
+/** @type {Map<(replayed: boolean) => void, () => string[]>} listener → its topics */
+const syncListeners = new Map();
 
 /**
  * Delay before reconnection attempt `n` (1-based): 250 ms doubling up to 5 s, ±10 %.
@@ -94,18 +94,20 @@ export function configure(hooks) {
 
 /**
  * Also runs `fn(replayed)` after each (re)connection, after the `configure` hook (for
- * state modules besides tasks, e.g. approvals); returns an unsubscribe function.
+ * state modules besides tasks, e.g. approvals); `topics()` names further topics whose
+ * missed events `events.resume` should replay. Returns an unsubscribe function.
  * @param {(replayed: boolean) => void} fn
+ * @param {() => string[]} [topics]
  */
-export function onSync(fn) {
-  syncListeners.add(fn);
+export function onSync(fn, topics = () => []) {
+  syncListeners.set(fn, topics);
   return () => syncListeners.delete(fn);
 }
 
 /** @param {boolean} replayed */
 function synced(replayed) {
   onSynced(replayed);
-  for (const fn of syncListeners) {
+  for (const fn of syncListeners.keys()) {
     try {
       fn(replayed);
     } catch (e) {
@@ -220,7 +222,9 @@ async function onHello(hello) {
     const r = await request("events.resume", {
       epoch: prevEpoch,
       afterSeq: lastSeq,
-      topics: topicsProvider(),
+      topics: [
+        ...new Set([...topicsProvider(), ...[...syncListeners.values()].flatMap((f) => f())]),
+      ],
     });
     replayed = r.replayed === true;
     noteSeq(r.seq);

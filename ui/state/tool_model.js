@@ -182,6 +182,28 @@ export function changePreview(name, args, max = 40) {
   return { lines: /** @type {DiffLine[]} */ (cut), more: Math.max(0, lines.length - max) };
 }
 
+const PARTIAL_KEYS = ["path", "command", "pattern", "url", "query"];
+
+/**
+ * The string arguments that already arrived complete in a tool call's streaming JSON
+ * (`{"path":"a.md","content":"…` gives `{path: "a.md"}`), so a card can name its file
+ * or command before the whole call is there.
+ * @param {string} argsText
+ * @returns {Record<string, string>}
+ */
+export function partialArgs(argsText) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  for (const k of PARTIAL_KEYS) {
+    const m = new RegExp(`"${k}"\\s*:\\s*("(?:[^"\\\\]|\\\\.)*")`).exec(argsText);
+    if (!m) continue;
+    try {
+      out[k] = JSON.parse(m[1]);
+    } catch { /* not complete JSON yet */ }
+  }
+  return out;
+}
+
 /**
  * A URL without its scheme and with a long path shortened, for a card head.
  * @param {string} url

@@ -25,9 +25,7 @@ export function ApprovalCard({ approval }) {
   const { name, args } = approval.call;
   const cp = changePreview(name, args);
   const preview = cp && (cp.lines.length > 0 || cp.more > 0) ? cp : null;
-  const command = name === "exec_command" && typeof args.command === "string"
-    ? args.command
-    : null;
+  const command = name === "exec_command" && typeof args.command === "string" ? args.command : null;
   useEffect(() => {
     if (rejecting) input.current?.focus();
   }, [rejecting]);
@@ -44,7 +42,9 @@ export function ApprovalCard({ approval }) {
       <p class="approval-title">
         <${IconHand} size=${15} />
         <span>${t("approval.needed")}</span>
-        <span class="approval-kind">${t(/** @type {any} */ (`approval.kind.${approval.kind}`))}</span>
+        <span class="approval-kind">${t(
+          /** @type {any} */ (`approval.kind.${approval.kind}`),
+        )}</span>
       </p>
       ${command === null && !preview &&
         html`<p class="approval-summary" data-testid="approval-summary">${approval.summary}</p>`}

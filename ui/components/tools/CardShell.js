@@ -7,7 +7,7 @@
  * @typedef {"running"|"waiting"|"done"|"failed"|"none"} CallStatus
  * @typedef {{name: string, status: CallStatus, summary: any, badges?: any, sub?: any,
  *   ms?: number, body: (() => any) | null, open?: boolean, approval?: PendingApproval,
- *   kind?: string}} Props
+ *   kind?: string, receiving?: number}} Props
  */
 import { useState } from "preact/hooks";
 import { html } from "../../html.js";
@@ -35,6 +35,14 @@ function StateIcon({ status }) {
   `;
 }
 
+/** @param {number} chars */
+const fmtSize = (chars) =>
+  chars < 1000
+    ? `${chars}`
+    : chars < 1e6
+    ? `${(chars / 1000).toFixed(1)}K`
+    : `${(chars / 1e6).toFixed(1)}M`;
+
 /** @param {Props} props */
 export function CardShell(props) {
   const { name, status, summary, badges, sub, ms, body, approval, kind } = props;
@@ -60,6 +68,12 @@ export function CardShell(props) {
         <span class="tool-name">${name}</span>
         <span class="tool-arg" data-testid="tool-arg">${summary}</span>
         ${badges}
+        ${props.receiving !== undefined &&
+          html`<span class="tool-badge" data-testid="tool-receiving">${
+            props.receiving
+              ? t("tool.receiving", { size: fmtSize(props.receiving) })
+              : t("tool.receivingStart")
+          }</span>`}
         ${Number.isFinite(ms) &&
           html`<span class="tool-ms">${(/** @type {number} */ (ms) / 1000).toFixed(1)}s</span>`}
         ${!approval && body !== null &&

@@ -29,7 +29,7 @@ function chipLabel(name, meta, ok) {
 }
 
 /** @param {CardProps} props */
-export function ChangeCard({ name, args, result, status, ms, approval }) {
+export function ChangeCard({ name, args, result, status, ms, approval, receiving }) {
   const meta = resultMeta(result);
   const diff = status === "done" ? diffOf(meta) : null;
   const path = String(meta.path ?? args.path ?? "");
@@ -41,24 +41,25 @@ export function ChangeCard({ name, args, result, status, ms, approval }) {
     badges = html`<span class="tool-badge">${tn("tool.lineCount", n)}</span>`;
   }
   const text = resultText(result);
-  const body = diff
-    ? () => html`<${DiffView} diff=${diff} />`
-    : result
+  const body = diff ? () => html`<${DiffView} diff=${diff} />` : result
     ? () =>
-      html`<pre
-        class=${status === "failed" ? "tool-out tool-out-error" : "tool-out"}
-        data-testid="tool-output"
-      >${text || t("tool.noOutput")}</pre>`
+      html`
+        <pre
+          class=${status === "failed" ? "tool-out tool-out-error" : "tool-out"}
+          data-testid="tool-output"
+        >${text || t("tool.noOutput")}</pre>
+      `
     : null;
   return html`
     <${CardShell}
       name=${name}
       kind="change"
       status=${status}
-      summary=${html`<${FileChip} path=${path} label=${label} tone=${tone} />`}
+      summary=${path && html`<${FileChip} path=${path} label=${label} tone=${tone} />`}
       badges=${badges}
       ms=${ms}
       approval=${approval}
+      receiving=${receiving}
       body=${body}
     />
   `;

@@ -69,7 +69,10 @@ export function DiffPreview({ lines, more }) {
 /** `+N −N` with an accessible description. @param {{added: number, removed: number}} props */
 export function DiffStats({ added, removed }) {
   return html`
-    <span class="diff-stats" data-testid="diff-stats" title=${t("tool.diffStats", { added, removed })}>
+    <span class="diff-stats" data-testid="diff-stats" title=${t("tool.diffStats", {
+      added,
+      removed,
+    })}>
       <span class="stat-add">+${added}</span>${" "}<span class="stat-del">−${removed}</span>
     </span>
   `;

@@ -10,14 +10,15 @@ import { t } from "../../i18n/index.js";
 import { exitBadge, resultMeta, resultText, splitExecOutput } from "../../state/tool_model.js";
 import { CardShell } from "./CardShell.js";
 import { ExecOutput } from "./ExecOutput.js";
-import { IconTerminal } from "./ToolIcons.js";
 
 /** @param {CardProps} props */
-export function ExecCard({ name, args, result, status, ms, approval }) {
+export function ExecCard({ name, args, result, status, ms, approval, receiving }) {
   const meta = resultMeta(result);
   const command = String(args.command ?? "");
   const badge = result ? exitBadge(meta) : null;
   const { output, notes } = splitExecOutput(resultText(result));
+  // The workspace root goes without saying.
+  const cwd = typeof meta.cwd === "string" && meta.cwd !== "." ? meta.cwd : "";
   const hasRun = typeof meta.exitCode === "number" || meta.timedOut || meta.stopped ||
     typeof meta.signal === "string";
   const body = result
@@ -30,10 +31,10 @@ export function ExecCard({ name, args, result, status, ms, approval }) {
               resultText(result)
             }</pre>`}
           ${notes.map((n) => html`<p class="exec-note">${n}</p>`)}
-          ${(meta.cwd || meta.sandbox) &&
+          ${(cwd || meta.sandbox) &&
             html`
               <p class="exec-meta">
-                ${meta.cwd && html`<span>${t("tool.cwd", { cwd: meta.cwd })}</span>`}
+                ${cwd && html`<span>${t("tool.cwd", { cwd })}</span>`}
                 ${meta.sandbox &&
                   html`<span class="exec-sandbox" data-testid="exec-sandbox">${
                     t("tool.sandbox", { label: meta.sandbox })
@@ -48,16 +49,14 @@ export function ExecCard({ name, args, result, status, ms, approval }) {
       name=${name}
       kind="exec"
       status=${status}
-      summary=${html`<span class="exec-cmd"><${IconTerminal} size=${13} /><span
-        class="exec-dollar"
-        aria-hidden="true"
-      >$</span>${command}</span>`}
+      summary=${html`<span class="exec-cmd"><span class="exec-dollar">$</span>${command}</span>`}
       badges=${badge &&
         html`<span class=${`tool-badge tone-${badge.tone}`} data-testid="exit-badge">${
           t(/** @type {any} */ (badge.key), badge.params)
         }</span>`}
       ms=${ms}
       approval=${approval}
+      receiving=${receiving}
       open=${badge?.tone === "bad"}
       body=${body}
     />

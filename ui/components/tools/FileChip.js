@@ -20,8 +20,10 @@ export function FileChip({ path, dir = false, label, tone = "" }) {
       <span class="file-path"><span class="file-dir">${head}</span><span class="file-base"
         >${base}</span></span>
       ${label &&
-        html`<span class=${`file-label${tone ? ` file-label-${tone}` : ""}`} data-testid="file-label"
-          >${label}</span>`}
+        html`
+          <span class=${`file-label${tone ? ` file-label-${tone}` : ""}`} data-testid="file-label"
+          >${label}</span>
+        `}
     </span>
   `;
 }

@@ -11,7 +11,7 @@ import { resultText } from "../../state/tool_model.js";
 import { CardShell } from "./CardShell.js";
 
 /** @param {CardProps} props */
-export function GenericCard({ name, args, result, status, ms, approval }) {
+export function GenericCard({ name, args, result, status, ms, approval, receiving }) {
   const output = result ? resultText(result) || t("tool.noOutput") : JSON.stringify(args, null, 2);
   return html`
     <${CardShell}
@@ -20,11 +20,14 @@ export function GenericCard({ name, args, result, status, ms, approval }) {
       summary=${argSummary(args)}
       ms=${ms}
       approval=${approval}
+      receiving=${receiving}
       body=${() =>
-        html`<pre
-          class=${status === "failed" ? "tool-out tool-out-error" : "tool-out"}
-          data-testid="tool-output"
-        >${output}</pre>`}
+        html`
+          <pre
+            class=${status === "failed" ? "tool-out tool-out-error" : "tool-out"}
+            data-testid="tool-output"
+          >${output}</pre>
+        `}
     />
   `;
 }

@@ -32,31 +32,32 @@ function rangeLabel(meta, args) {
 }
 
 /** @param {CardProps} props */
-export function ReadCard({ name, args, result, status, ms, approval }) {
+export function ReadCard({ name, args, result, status, ms, approval, receiving }) {
   const meta = resultMeta(result);
   const dir = name === "list_dir";
   const path = String(meta.path ?? args.path ?? (dir ? "." : ""));
   const label = dir ? "" : status === "failed" ? "" : rangeLabel(meta, args);
   const badges = dir && Number.isFinite(meta.count) && html`
-    <span class="tool-badge" data-testid="tool-count">${
-    tn("tool.entries", meta.count)
-  }</span>
+    <span class="tool-badge" data-testid="tool-count">${tn("tool.entries", meta.count)}</span>
   `;
   return html`
     <${CardShell}
       name=${name}
       kind=${dir ? "list" : "read"}
       status=${status}
-      summary=${html`<${FileChip} path=${path} dir=${dir} label=${label} />`}
+      summary=${path && html`<${FileChip} path=${path} dir=${dir} label=${label} />`}
       badges=${badges}
       ms=${ms}
       approval=${approval}
+      receiving=${receiving}
       body=${result
         ? () =>
-          html`<pre
-            class=${status === "failed" ? "tool-out tool-out-error" : "tool-out"}
-            data-testid="tool-output"
-          >${resultText(result) || t("tool.noOutput")}</pre>`
+          html`
+            <pre
+              class=${status === "failed" ? "tool-out tool-out-error" : "tool-out"}
+              data-testid="tool-output"
+            >${resultText(result) || t("tool.noOutput")}</pre>
+          `
         : null}
     />
   `;

@@ -24,7 +24,7 @@ function hits(name, meta) {
 }
 
 /** @param {CardProps} props */
-export function SearchCard({ name, args, result, status, ms, approval }) {
+export function SearchCard({ name, args, result, status, ms, approval, receiving }) {
   const meta = status === "done" ? resultMeta(result) : {};
   const where = [
     typeof args.include === "string" && args.include ? args.include : "",
@@ -38,8 +38,10 @@ export function SearchCard({ name, args, result, status, ms, approval }) {
       kind="search"
       status=${status}
       summary=${html`<span class="search-sum"><${IconSearch} size=${13} /><span class="search-pat"
-        >${String(args.pattern ?? "")}</span>${where &&
-        html`<span class="search-where">${where}</span>`}</span>`}
+        >${String(args.pattern ?? "")}</span>${
+        where &&
+        html`<span class="search-where">${where}</span>`
+      }</span>`}
       badges=${count &&
         html`<span class="tool-badge" data-testid="tool-count">${count}${
           meta.truncated ? html`<span class="badge-more">${t("tool.truncated")}</span>` : ""
@@ -52,12 +54,15 @@ export function SearchCard({ name, args, result, status, ms, approval }) {
         }</span>`}
       ms=${ms}
       approval=${approval}
+      receiving=${receiving}
       body=${result
         ? () =>
-          html`<pre
-            class=${status === "failed" ? "tool-out tool-out-error" : "tool-out"}
-            data-testid="tool-output"
-          >${resultText(result) || t("tool.noOutput")}</pre>`
+          html`
+            <pre
+              class=${status === "failed" ? "tool-out tool-out-error" : "tool-out"}
+              data-testid="tool-output"
+            >${resultText(result) || t("tool.noOutput")}</pre>
+          `
         : null}
     />
   `;

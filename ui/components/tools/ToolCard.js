@@ -9,12 +9,12 @@
  * @typedef {import("../../../server/protocol.ts").PendingApproval} PendingApproval
  * @typedef {{name: string, args: Record<string, any>, result: Entry|undefined,
  *   status: import("./CardShell.js").CallStatus, ms: number|undefined,
- *   approval: PendingApproval|undefined}} CardProps
+ *   approval: PendingApproval|undefined, receiving: number|undefined}} CardProps
  */
 import { html } from "../../html.js";
 import { callKey, liveByCall } from "../../state/approvals.js";
 import { currentId } from "../../state/tasks.js";
-import { callStatus, toolKind } from "../../state/tool_model.js";
+import { callStatus, partialArgs, toolKind } from "../../state/tool_model.js";
 import { ChangeCard } from "./ChangeCard.js";
 import { ExecCard } from "./ExecCard.js";
 import { GenericCard } from "./GenericCard.js";
@@ -36,6 +36,7 @@ const CARDS = {
 export function ToolCard({ part, result, live }) {
   const data = part.data ?? {};
   const name = String(data.name ?? "?");
+  const streaming = data.streaming === true;
   const args = data.args && typeof data.args === "object" ? data.args : {};
   const taskId = currentId.value;
   // Only a call of the running turn without a result can be the one waiting (call ids
@@ -44,15 +45,20 @@ export function ToolCard({ part, result, live }) {
     ? liveByCall.value.get(callKey(taskId, String(data.id ?? "")))
     : undefined;
   const ms = Number(result?.meta?.durationMs);
+  // While the model still streams the arguments (a whole file, say), show how much came
+  // and what is already known (the path, the command).
+  const argsText = String(data.argsText ?? "");
+  const receiving = streaming ? argsText.length : undefined;
   const Card = CARDS[toolKind(name)];
   return html`
     <${Card}
       name=${name}
-      args=${args}
+      args=${streaming ? { ...partialArgs(argsText), ...args } : args}
       result=${result}
       status=${callStatus(result, live, !!approval)}
       ms=${Number.isFinite(ms) ? ms : undefined}
       approval=${approval}
+      receiving=${receiving}
     />
   `;
 }

@@ -30,8 +30,6 @@ export const IconFile = (/** @type {P} */ p) =>
   html`<${ToolIcon} ...${p} d=${["M6 3h8l4 4v14H6z", "M14 3v4h4"]} />`;
 export const IconFolder = (/** @type {P} */ p) =>
   html`<${ToolIcon} ...${p} d=${["M3 6h6l2 2h10v11H3z"]} />`;
-export const IconTerminal = (/** @type {P} */ p) =>
-  html`<${ToolIcon} ...${p} d=${["M4 5h16v14H4z", "M8 10l3 2-3 2", "M13 15h3"]} />`;
 export const IconSearch = (/** @type {P} */ p) =>
   html`<${ToolIcon} ...${p} d=${["M11 18a7 7 0 100-14 7 7 0 000 14z", "M16 16l4.5 4.5"]} />`;
 export const IconWeb = (/** @type {P} */ p) =>
@@ -45,8 +43,6 @@ export const IconWeb = (/** @type {P} */ p) =>
       ]}
     />
   `;
-export const IconShield = (/** @type {P} */ p) =>
-  html`<${ToolIcon} ...${p} d=${["M12 3l7 3v5c0 4.5-3 8.3-7 10-4-1.7-7-5.5-7-10V6z"]} />`;
 export const IconHand = (/** @type {P} */ p) =>
   html`
     <${ToolIcon}

@@ -20,24 +20,28 @@ function badges(name, meta, status) {
   const out = [];
   if (name === "webfetch" && Number.isFinite(meta.status)) {
     const tone = meta.status >= 400 ? "bad" : "ok";
-    out.push(html`<span class=${`tool-badge tone-${tone}`} data-testid="web-status">${
-      t("tool.http", { status: meta.status })
-    }</span>`);
+    out.push(
+      html`<span class=${`tool-badge tone-${tone}`} data-testid="web-status">${
+        t("tool.http", { status: meta.status })
+      }</span>`,
+    );
   }
   if (meta.cached) out.push(html`<span class="tool-badge">${t("tool.cached")}</span>`);
   if (name === "webfetch" && meta.blocked && status === "failed") {
     out.push(html`<span class="tool-badge tone-bad">${t("tool.blocked")}</span>`);
   }
   if (name === "websearch" && Number.isFinite(meta.count)) {
-    out.push(html`<span class="tool-badge" data-testid="tool-count">${
-      tn("tool.results", meta.count)
-    }</span>`);
+    out.push(
+      html`<span class="tool-badge" data-testid="tool-count">${
+        tn("tool.results", meta.count)
+      }</span>`,
+    );
   }
   return out;
 }
 
 /** @param {CardProps} props */
-export function WebCard({ name, args, result, status, ms, approval }) {
+export function WebCard({ name, args, result, status, ms, approval, receiving }) {
   const meta = resultMeta(result);
   const target = name === "websearch"
     ? `“${String(args.query ?? meta.query ?? "")}”`
@@ -53,12 +57,15 @@ export function WebCard({ name, args, result, status, ms, approval }) {
       badges=${badges(name, meta, status)}
       ms=${ms}
       approval=${approval}
+      receiving=${receiving}
       body=${result
         ? () =>
-          html`<pre
-            class=${status === "failed" ? "tool-out tool-out-error" : "tool-out"}
-            data-testid="tool-output"
-          >${resultText(result) || t("tool.noOutput")}</pre>`
+          html`
+            <pre
+              class=${status === "failed" ? "tool-out tool-out-error" : "tool-out"}
+              data-testid="tool-output"
+            >${resultText(result) || t("tool.noOutput")}</pre>
+          `
         : null}
     />
   `;

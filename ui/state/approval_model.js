@@ -1,0 +1,63 @@
+/**
+ * Pure logic of the pending-approvals list (no signals, no socket): validation and
+ * order of a pushed list, and the groupings the cards and banners need.
+ *
+ * @typedef {import("../../server/protocol.ts").PendingApproval} PendingApproval
+ */
+
+/**
+ * Key of a call within a task (call ids alone may repeat across tasks and turns).
+ * @param {string} taskId
+ * @param {string} callId
+ */
+export function callKey(taskId, callId) {
+  return `${taskId}:${callId}`;
+}
+
+/**
+ * Keeps only well-formed entries, oldest first (a bad one must not break the views).
+ * @param {unknown} list
+ * @returns {PendingApproval[]}
+ */
+export function normalise(list) {
+  if (!Array.isArray(list)) return [];
+  return list
+    .filter((a) =>
+      a && typeof a.id === "string" && typeof a.taskId === "string" && a.call &&
+      typeof a.call.id === "string" && typeof a.call.name === "string"
+    )
+    .map((a) => ({
+      ...a,
+      live: a.live !== false,
+      summary: String(a.summary ?? ""),
+      call: { ...a.call, args: a.call.args && typeof a.call.args === "object" ? a.call.args : {} },
+    }))
+    .sort((a, b) => (Number(a.createdAt) || 0) - (Number(b.createdAt) || 0));
+}
+
+/**
+ * Live approvals by {@link callKey}.
+ * @param {PendingApproval[]} list
+ */
+export function liveIndex(list) {
+  /** @type {Map<string, PendingApproval>} */
+  const m = new Map();
+  for (const a of list) if (a.live) m.set(callKey(a.taskId, a.call.id), a);
+  return m;
+}
+
+/**
+ * Live approvals grouped by task, tasks in order of their oldest approval.
+ * @param {PendingApproval[]} list ordered oldest first
+ */
+export function groupByTask(list) {
+  /** @type {Map<string, PendingApproval[]>} */
+  const m = new Map();
+  for (const a of list) {
+    if (!a.live) continue;
+    const group = m.get(a.taskId);
+    if (group) group.push(a);
+    else m.set(a.taskId, [a]);
+  }
+  return m;
+}
