@@ -111,7 +111,7 @@ Deno.test("ask mode: a write waits; allow runs it; the task shows waiting meanwh
     assertEquals([p.call.name, p.kind, p.summary], [
       "write_file",
       "write",
-      "write_file out.txt (1 lines)",
+      "write_file out.txt (1 line)",
     ]);
     assertEquals(s.deps.store.repos!.tasks.get(task.id)!.status, "waiting");
     await Deno.stat(`${s.ws}/out.txt`).then(

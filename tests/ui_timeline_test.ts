@@ -14,6 +14,7 @@ import {
   applyTimelineEvent,
   entries,
   flushDeltas,
+  liveOutput,
   resetTimeline,
   runState,
 } from "../ui/state/timeline.js";
@@ -235,4 +236,17 @@ Deno.test("argSummary and durationParts", () => {
   assertEquals(durationParts(228_000), { h: 0, m: 3, s: 48 });
   assertEquals(durationParts(3_723_000), { h: 1, m: 2, s: 3 });
   assertEquals(durationParts(-5), { h: 0, m: 0, s: 0 });
+});
+
+Deno.test("live command output accumulates per call and is cleared with the timeline", () => {
+  resetTimeline({ entries: [], total: 0, run: null });
+  applyTimelineEvent({ kind: "output", callId: "c1", text: "first\n" });
+  applyTimelineEvent({ kind: "output", callId: "c2", text: "other" });
+  applyTimelineEvent({ kind: "output", callId: "c1", text: "second\n" });
+  assertEquals(liveOutput.value.get("c1"), "first\nsecond\n");
+  assertEquals(liveOutput.value.get("c2"), "other");
+  applyTimelineEvent({ kind: "output", callId: "c1", text: "x".repeat(70_000) });
+  assertEquals(liveOutput.value.get("c1")!.length, 64 * 1024, "bounded");
+  resetTimeline(null);
+  assertEquals(liveOutput.value.size, 0);
 });

@@ -54,7 +54,8 @@ export function summarise(call: Pick<ToolCall, "name" | "args">): string {
   const s = (v: unknown) => String(v ?? "").replace(/\s+/g, " ").slice(0, 160);
   if (typeof a.command === "string") return `$ ${s(a.command)}`;
   if (typeof a.path === "string") {
-    const lines = typeof a.content === "string" ? ` (${a.content.split("\n").length} lines)` : "";
+    const n = typeof a.content === "string" ? a.content.replace(/\n$/, "").split("\n").length : 0;
+    const lines = typeof a.content === "string" ? ` (${n} line${n === 1 ? "" : "s"})` : "";
     return `${call.name} ${s(a.path)}${lines}`;
   }
   if (typeof a.url === "string") return `${call.name} ${s(a.url)}`;

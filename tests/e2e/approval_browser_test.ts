@@ -255,7 +255,7 @@ Deno.test(
       assertMatch(await banner.innerText(), /^Waiting since before the restart: /);
       assertEquals(
         await banner.locator("[data-testid=recovery-summary]").innerText(),
-        "write_file alpha.txt (2 lines)",
+        "write_file alpha.txt (1 line)",
       );
       assertEquals(await p.locator("[data-testid=approval-card]").count(), 0, "not live any more");
       await strip(lastTurn(p)).and(p.locator("[data-state=stopped]")).waitFor();

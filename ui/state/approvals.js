@@ -82,7 +82,7 @@ async function busy(id, fn, errorKey) {
 }
 
 /**
- * Answers a live approval.
+ * Answers a live approval (for a plan: allow = approve, reject = refuse with feedback).
  * @param {string} id
  * @param {"allow"|"always"|"reject"} decision
  * @param {string} [feedback] only with "reject"
@@ -92,6 +92,19 @@ export function decide(id, decision, feedback) {
   return busy(
     id,
     () => request("approval.decide", { id, decision, ...(text ? { feedback: text } : {}) }),
+    "approval.error.decide",
+  );
+}
+
+/**
+ * Answers an ask_user_question item: per question the chosen labels or free text.
+ * @param {string} id
+ * @param {{question: string, answers: string[]}[]} answers
+ */
+export function answerQuestions(id, answers) {
+  return busy(
+    id,
+    () => request("approval.decide", { id, decision: "allow", answers }),
     "approval.error.decide",
   );
 }

@@ -17,6 +17,9 @@ export const entries = signal(/** @type {Entry[]} */ ([]));
 export const entriesTotal = signal(0);
 /** The shown task's active run, or null when it is idle. */
 export const runState = signal(/** @type {RunState|null} */ (null));
+/** Output of commands still running, by tool call id (the result replaces it). */
+export const liveOutput = signal(/** @type {Map<string, string>} */ (new Map()));
+const LIVE_OUTPUT_CAP = 64 * 1024;
 
 /** @type {Delta[]} */
 let pending = [];
@@ -92,6 +95,13 @@ export function applyTimelineEvent(data) {
       flushDeltas();
       runState.value = data.run ?? null;
       return true;
+    case "output": {
+      if (typeof data.callId !== "string" || typeof data.text !== "string") return true;
+      const next = new Map(liveOutput.value);
+      next.set(data.callId, ((next.get(data.callId) ?? "") + data.text).slice(-LIVE_OUTPUT_CAP));
+      liveOutput.value = next;
+      return true;
+    }
   }
   flushDeltas();
   return false;
@@ -110,5 +120,6 @@ export function resetTimeline(snap) {
     entries.value = snap ? [...snap.entries].sort((a, b) => a.pos - b.pos) : [];
     entriesTotal.value = snap?.total ?? 0;
     runState.value = snap?.run ?? null;
+    liveOutput.value = new Map();
   });
 }

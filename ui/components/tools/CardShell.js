@@ -1,13 +1,14 @@
 /**
  * The frame every tool card shares: a head button (state, tool name, what it works on,
  * badges, duration, chevron) that shows or hides the body; a failure starts expanded.
- * While the call waits for the user, the Approval card replaces the body.
+ * While the call waits for the user, the Approval card replaces the body (or `pending`,
+ * the card's own view of the wait: questions, a plan to review).
  *
  * @typedef {import("../../../server/protocol.ts").PendingApproval} PendingApproval
  * @typedef {"running"|"waiting"|"done"|"failed"|"none"} CallStatus
  * @typedef {{name: string, status: CallStatus, summary: any, badges?: any, sub?: any,
  *   ms?: number, body: (() => any) | null, open?: boolean, approval?: PendingApproval,
- *   kind?: string, receiving?: number}} Props
+ *   kind?: string, receiving?: number, pending?: any}} Props
  */
 import { useState } from "preact/hooks";
 import { html } from "../../html.js";
@@ -47,6 +48,8 @@ const fmtSize = (chars) =>
 export function CardShell(props) {
   const { name, status, summary, badges, sub, ms, body, approval, kind } = props;
   const [open, setOpen] = useState(/** @type {boolean|null} */ (null));
+  const waitView = approval &&
+    (props.pending ?? html`<${ApprovalCard} approval=${approval} />`);
   const expanded = !approval && body !== null && (open ?? (props.open || status === "failed"));
   return html`
     <div
@@ -80,7 +83,7 @@ export function CardShell(props) {
           html`<span class="chev"><${IconChevron} size=${14} /></span>`}
       </button>
       ${sub && html`<div class="tool-sub">${sub}</div>`}
-      ${approval && html`<${ApprovalCard} approval=${approval} />`}
+      ${waitView}
       ${expanded && body && body()}
     </div>
   `;

@@ -10,9 +10,10 @@ import { t } from "../../i18n/index.js";
 import { exitBadge, resultMeta, resultText, splitExecOutput } from "../../state/tool_model.js";
 import { CardShell } from "./CardShell.js";
 import { ExecOutput } from "./ExecOutput.js";
+import { liveOutput } from "../../state/timeline.js";
 
 /** @param {CardProps} props */
-export function ExecCard({ name, args, result, status, ms, approval, receiving }) {
+export function ExecCard({ name, args, result, status, ms, approval, receiving, callId }) {
   const meta = resultMeta(result);
   const command = String(args.command ?? "");
   const badge = result ? exitBadge(meta) : null;
@@ -21,7 +22,16 @@ export function ExecCard({ name, args, result, status, ms, approval, receiving }
   const cwd = typeof meta.cwd === "string" && meta.cwd !== "." ? meta.cwd : "";
   const hasRun = typeof meta.exitCode === "number" || meta.timedOut || meta.stopped ||
     typeof meta.signal === "string";
-  const body = result
+  // While the command runs, its output streams in (the result replaces it).
+  const live = !result && callId ? liveOutput.value.get(callId) : undefined;
+  const body = live !== undefined
+    ? () =>
+      html`
+        <div class="exec-body">
+          <${ExecOutput} text=${live} />
+        </div>
+      `
+    : result
     ? () =>
       html`
         <div class="exec-body">
@@ -57,7 +67,7 @@ export function ExecCard({ name, args, result, status, ms, approval, receiving }
       ms=${ms}
       approval=${approval}
       receiving=${receiving}
-      open=${badge?.tone === "bad"}
+      open=${badge?.tone === "bad" || live !== undefined}
       body=${body}
     />
   `;

@@ -9,7 +9,7 @@
  * @typedef {import("../../../server/protocol.ts").PendingApproval} PendingApproval
  * @typedef {{name: string, args: Record<string, any>, result: Entry|undefined,
  *   status: import("./CardShell.js").CallStatus, ms: number|undefined,
- *   approval: PendingApproval|undefined, receiving: number|undefined}} CardProps
+ *   approval: PendingApproval|undefined, receiving: number|undefined, callId?: string}} CardProps
  */
 import { html } from "../../html.js";
 import { callKey, liveByCall } from "../../state/approvals.js";
@@ -59,6 +59,7 @@ export function ToolCard({ part, result, live }) {
       ms=${Number.isFinite(ms) ? ms : undefined}
       approval=${approval}
       receiving=${receiving}
+      callId=${String(data.id ?? "")}
     />
   `;
 }

@@ -1,0 +1,241 @@
+/**
+ * Pure logic of the interactive parts (no DOM, no signals): the questions of an
+ * `ask_user_question` call and the answers sent back (SPEC §5.11), the outcome of a
+ * refused plan or skipped question, the task's todo list for the progress capsule
+ * (SPEC §5.10) and what a rewind plan allows (SPEC §3.13).
+ *
+ * @typedef {import("../../server/protocol.ts").Entry} Entry
+ * @typedef {import("../../server/protocol.ts").RewindPlan} RewindPlan
+ * @typedef {{label: string, description: string, recommended: boolean}} QOption
+ * @typedef {{question: string, header: string, multi: boolean, options: QOption[]}} Question
+ * @typedef {{picked: string[], other: string, otherOn: boolean}} QState
+ * @typedef {{question: string, answers: string[]}} QAnswer
+ * @typedef {{content: string, status: "pending"|"in_progress"|"completed"}} Todo
+ * @typedef {{todos: Todo[], done: number, total: number, current: string|null}} TodoProgress
+ */
+
+/** Limits of `approval.decide` answers (server/protocol.ts). */
+export const ANSWER_LIMITS = { questions: 4, answers: 8, chars: 4000, question: 2000 };
+
+/** @param {unknown} v */
+const str = (v) => (typeof v === "string" ? v : "");
+
+/**
+ * The well-formed questions of a call's arguments (a bad one must not break the card).
+ * @param {Record<string, unknown>} args
+ * @returns {Question[]}
+ */
+export function questionsOf(args) {
+  const qs = Array.isArray(args?.questions) ? args.questions : [];
+  /** @type {Question[]} */
+  const out = [];
+  for (const q of qs.slice(0, ANSWER_LIMITS.questions)) {
+    const question = str(q?.question).trim();
+    if (!question) continue;
+    const options = (Array.isArray(q.options) ? q.options : [])
+      .filter((o) => str(o?.label).trim())
+      .map((o) => ({
+        label: str(o.label).trim(),
+        description: str(o.description).trim(),
+        recommended: o.recommended === true,
+      }));
+    out.push({ question, header: str(q.header).trim(), multi: q.multi_select === true, options });
+  }
+  return out;
+}
+
+/**
+ * A tab's label: the question's `header`, else Q1, Q2…
+ * @param {Question} q
+ * @param {number} i
+ */
+export const tabLabel = (q, i) => q.header || `Q${i + 1}`;
+
+/** @returns {QState} */
+export const emptyState = () => ({ picked: [], other: "", otherOn: false });
+
+/**
+ * Picks an option: replaces the choice of a single-select question (and leaves
+ * "Other"), toggles it in a multi-select one.
+ * @param {QState} s
+ * @param {Question} q
+ * @param {string} label
+ * @returns {QState}
+ */
+export function pickOption(s, q, label) {
+  if (!q.multi) return { ...s, picked: [label], otherOn: false };
+  const picked = s.picked.includes(label)
+    ? s.picked.filter((l) => l !== label)
+    : [...s.picked, label];
+  return { ...s, picked };
+}
+
+/**
+ * Turns "Other" on or off (on in a single-select question clears the options).
+ * @param {QState} s
+ * @param {Question} q
+ * @param {boolean} on
+ * @returns {QState}
+ */
+export function setOtherOn(s, q, on) {
+  return { ...s, otherOn: on, picked: on && !q.multi ? [] : s.picked };
+}
+
+/**
+ * Types into "Other": typing selects it.
+ * @param {QState} s
+ * @param {Question} q
+ * @param {string} text
+ * @returns {QState}
+ */
+export function setOtherText(s, q, text) {
+  const next = { ...s, other: text.slice(0, ANSWER_LIMITS.chars) };
+  return text.trim() && !s.otherOn ? setOtherOn(next, q, true) : next;
+}
+
+/**
+ * The answers of one question: the picked labels, then the "Other" text.
+ * @param {QState} s
+ * @returns {string[]}
+ */
+export function answersOf(s) {
+  const other = s.otherOn ? s.other.trim() : "";
+  return [...s.picked, ...(other ? [other] : [])].slice(0, ANSWER_LIMITS.answers);
+}
+
+/**
+ * The `answers` argument of `approval.decide`, one item per question.
+ * @param {Question[]} questions
+ * @param {QState[]} states
+ * @returns {QAnswer[]}
+ */
+export function buildAnswers(questions, states) {
+  return questions.map((q, i) => ({
+    question: q.question.slice(0, ANSWER_LIMITS.question),
+    answers: answersOf(states[i] ?? emptyState()),
+  }));
+}
+
+/**
+ * The answers a finished ask_user_question result recorded (its `meta.answers`).
+ * @param {Record<string, any>} meta
+ * @returns {QAnswer[]}
+ */
+export function recordedAnswers(meta) {
+  const list = Array.isArray(meta?.answers) ? meta.answers : [];
+  return list
+    .filter((a) => typeof a?.question === "string" && Array.isArray(a.answers))
+    .map((a) => ({ question: a.question, answers: a.answers.map(String) }));
+}
+
+/**
+ * Why an interactive call came back refused, from the gate's result text (the server
+ * gives refusals no structured reason yet): the plan was not approved, the questions
+ * were skipped, or the run was stopped while it waited.
+ * @param {string} text
+ * @returns {"rejected"|"skipped"|"stopped"|null}
+ */
+export function refusal(text) {
+  if (/did not approve the plan/.test(text)) return "rejected";
+  if (/skipped the questions/.test(text)) return "skipped";
+  if (/was stopped while/.test(text)) return "stopped";
+  return null;
+}
+
+/**
+ * The user's feedback quoted in a refusal ("… Their feedback: <text> You are still…").
+ * @param {string} text
+ */
+export function feedbackOf(text) {
+  const m = /Their feedback: ([\s\S]*?)(?: You are still in plan mode[\s\S]*)?$/.exec(text);
+  return m ? m[1].trim() : "";
+}
+
+// ---------- todos ----------
+
+const STATUSES = ["pending", "in_progress", "completed"];
+
+/**
+ * A well-formed todo list, or null.
+ * @param {unknown} v
+ * @returns {Todo[]|null}
+ */
+export function todosOf(v) {
+  if (!Array.isArray(v)) return null;
+  const list = v.filter((t) => str(t?.content).trim() && STATUSES.includes(t.status));
+  return list.length === v.length
+    ? list.map((t) => ({ content: t.content, status: t.status }))
+    : null;
+}
+
+/**
+ * @param {Todo[]} todos
+ * @returns {TodoProgress}
+ */
+export function progressOf(todos) {
+  const done = todos.filter((t) => t.status === "completed").length;
+  const current = todos.find((t) => t.status === "in_progress")?.content ?? null;
+  return { todos, done, total: todos.length, current };
+}
+
+/**
+ * The list written by the task's latest successful `todo_write` (its result's
+ * `meta.todos`), or null when there is none.
+ * @param {Entry[]} entries ordered by pos
+ * @returns {TodoProgress|null}
+ */
+export function latestTodos(entries) {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i];
+    if (e.role !== "tool") continue;
+    const data = e.parts[0]?.data;
+    if (data?.name !== "todo_write" || data.isError === true || e.status === "error") continue;
+    const todos = todosOf(/** @type {any} */ (data.meta)?.todos);
+    if (todos) return progressOf(todos);
+  }
+  return null;
+}
+
+/**
+ * The capsule shows while a list has open items, or while the run that completed
+ * them still goes on.
+ * @param {TodoProgress|null} p
+ * @param {boolean} running
+ */
+export function capsuleShown(p, running) {
+  return !!p && p.total > 0 && (p.done < p.total || running);
+}
+
+// ---------- rewind ----------
+
+/** @param {unknown} v */
+const strings = (v) => (Array.isArray(v) ? v.map(String) : []);
+/** @param {unknown} v */
+const reasons = (v) =>
+  Array.isArray(v) ? v.map((c) => ({ path: str(c?.path), reason: str(c?.reason) })) : [];
+
+/**
+ * A rewind plan as the server sent it, made safe to render.
+ * @param {any} raw
+ * @returns {RewindPlan}
+ */
+export function normalisePlan(raw) {
+  return {
+    restore: strings(raw?.restore),
+    remove: strings(raw?.remove),
+    conflicts: reasons(raw?.conflicts),
+    unrewindable: reasons(raw?.unrewindable),
+    note: str(raw?.note),
+  };
+}
+
+/**
+ * What a plan allows: nothing to do, blocked (conflicts or changes that cannot be
+ * rewound — the rewind is all-or-nothing), or ready.
+ * @param {RewindPlan} p
+ * @returns {"empty"|"blocked"|"ready"}
+ */
+export function planState(p) {
+  if (p.conflicts.length || p.unrewindable.length) return "blocked";
+  return p.restore.length || p.remove.length ? "ready" : "empty";
+}
