@@ -9,6 +9,7 @@ import { Banners } from "./Banners.js";
 import { Composer } from "./Composer.js";
 import { EmptyState } from "./EmptyState.js";
 import { Header } from "./Header.js";
+import { RewindDialog } from "./interact/RewindDialog.js";
 import { Sidebar } from "./Sidebar.js";
 import { Timeline } from "./Timeline.js";
 
@@ -38,6 +39,7 @@ export function App() {
           <${Banners} />
           ${currentId.value === null ? html`<${EmptyState} />` : html`<${Timeline} />`}
           <${Composer} />
+          <${RewindDialog} />
         `}
       </main>
     </div>

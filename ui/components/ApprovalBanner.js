@@ -3,7 +3,8 @@
  * tasks (SPEC §4.6): with ≥ 2 tasks waiting, "N tasks waiting" with Allow all / Reject
  * all (each confirmed inline) and a row per task that opens it; with one other task
  * waiting, its title and what it asks, and Open. The task shown now answers in its
- * tool card, so it alone needs no banner.
+ * tool card, so it alone needs no banner. Plans and questions need their own answer:
+ * Allow all / Reject all count only tool calls (and are absent without any).
  */
 import { useState } from "preact/hooks";
 import { html } from "../html.js";
@@ -13,6 +14,9 @@ import { currentId, openTask, tasksById } from "../state/tasks.js";
 import { IconHand } from "./tools/ToolIcons.js";
 
 const ROWS = 3;
+
+/** @param {{kind: string}} a */
+const isToolCall = (a) => a.kind === "read" || a.kind === "write" || a.kind === "exec";
 
 /** @param {string} id */
 function open(id) {
@@ -24,7 +28,7 @@ export function ApprovalBanner() {
   const groups = [...waitingTasks.value.entries()];
   const here = currentId.value;
   if (groups.length === 0 || (groups.length === 1 && groups[0][0] === here)) return null;
-  const calls = groups.reduce((n, [, list]) => n + list.length, 0);
+  const calls = groups.reduce((n, [, list]) => n + list.filter(isToolCall).length, 0);
   const busy = deciding.value.has("*");
   const title = (/** @type {string} */ id, /** @type {string} */ fallback) =>
     tasksById.value.get(id)?.title || fallback || t("task.untitled");
@@ -52,7 +56,7 @@ export function ApprovalBanner() {
         n: groups.length,
       })}</strong></p>
       <div class="approval-banner-actions">
-        ${confirm
+        ${calls === 0 ? null : confirm
           ? html`
             <span class="approval-confirm-text">${tn(
               confirm === "allow" ? "approvals.confirmAllow" : "approvals.confirmReject",

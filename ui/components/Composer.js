@@ -3,7 +3,7 @@
  * Shift+Enter adds a line, Enter while an IME is composing is left to the IME.
  * The text stays while the connection is down. Below the text: the task's model,
  * effort and approval selectors, and Send — or Stop while the task runs (sending
- * while it runs is not possible yet).
+ * while it runs is not possible yet). Above it, the task's todo progress capsule.
  */
 import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import { LIMITS } from "../../server/protocol.ts";
@@ -15,6 +15,7 @@ import { isRunning, stopping, stopRun } from "../state/run_actions.js";
 import { currentId } from "../state/tasks.js";
 import { composerFocus, composerText } from "../state/ui.js";
 import { ComposerTools } from "./ComposerTools.js";
+import { TodoCapsule } from "./interact/TodoCapsule.js";
 import { IconSend } from "./Icons.js";
 import { IconStop } from "./RunIcons.js";
 
@@ -66,6 +67,7 @@ export function Composer() {
         if (canSend) sendMessage();
       }}
     >
+      ${currentId.value !== null && html`<${TodoCapsule} />`}
       <div class="composer-card">
         <textarea
           ref=${ref}

@@ -11,7 +11,8 @@ import { IconX } from "./RunIcons.js";
 /**
  * @param {{testid: string, title: string, value: string, button: any, tone?: string,
  *   onOpen?: () => void, children: (close: () => void) => any}} props
- *   `value` names the current choice for the button's accessible name and tooltip.
+ *   `value` names the current choice for the button's accessible name and tooltip
+ *   (empty for a menu of actions).
  */
 export function Menu({ testid, title, value, button, tone = "", onOpen, children }) {
   const [open, setOpen] = useState(false);
@@ -67,8 +68,8 @@ export function Menu({ testid, title, value, button, tone = "", onOpen, children
         data-testid=${testid}
         aria-haspopup="menu"
         aria-expanded=${open ? "true" : "false"}
-        aria-label=${`${title}: ${value}`}
-        title=${`${title}: ${value}`}
+        aria-label=${value ? `${title}: ${value}` : title}
+        title=${value ? `${title}: ${value}` : title}
         onClick=${() => {
           if (!open) onOpen?.();
           setOpen(!open);

@@ -4,16 +4,18 @@ import { IconCheck } from "./RunIcons.js";
 
 /**
  * @param {{checked: boolean, title: string, desc?: string, icon?: any, badges?: any,
- *   tone?: string, testid?: string, value?: string, onSelect: () => void}} props
+ *   tone?: string, testid?: string, value?: string, disabled?: boolean,
+ *   role?: string, onSelect: () => void}} props `role` "menuitem" for actions.
  */
 export function MenuItem(
-  { checked, title, desc, icon, badges, tone = "", testid, value, onSelect },
+  { checked, title, desc, icon, badges, tone = "", testid, value, disabled, role, onSelect },
 ) {
   return html`
     <button
       type="button"
-      role="menuitemradio"
-      aria-checked=${checked ? "true" : "false"}
+      role=${role ?? "menuitemradio"}
+      aria-checked=${role ? undefined : checked ? "true" : "false"}
+      disabled=${disabled}
       class=${`opt-item ${tone}`}
       data-testid=${testid}
       data-value=${value}

@@ -1,9 +1,11 @@
 /**
  * The conversation of the shown task, as turns (see Turn.js). Follows the bottom
- * while the reader is there; scrolling up stops following until they come back down.
- * Only the live turn re-renders while a run streams.
+ * while the reader is there — also when content grows without a new entry (an
+ * approval, a question or a plan to review appearing in a card); scrolling up stops
+ * following until they come back down. Only the live turn re-renders while a run
+ * streams.
  */
-import { useLayoutEffect, useMemo, useRef } from "preact/hooks";
+import { useEffect, useLayoutEffect, useMemo, useRef } from "preact/hooks";
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
 import { connState } from "../state/connection.js";
@@ -25,6 +27,7 @@ const NEAR_BOTTOM_PX = 80;
 export function Timeline() {
   const ref = useRef(/** @type {HTMLDivElement|null} */ (null));
   const follow = useRef(true);
+  const lastTop = useRef(0);
   const shownId = useRef(/** @type {string|null} */ (null));
   const list = entries.value;
   const status = timelineStatus.value;
@@ -44,9 +47,26 @@ export function Timeline() {
     if (follow.current) el.scrollTop = el.scrollHeight;
   }, [list, id, run]);
 
+  // Cards re-render on their own (signals): follow their growth too.
+  useEffect(() => {
+    const el = ref.current;
+    const box = /** @type {Element|null|undefined} */ (el?.firstElementChild);
+    if (!el || !box || typeof ResizeObserver === "undefined") return;
+    const ro = new ResizeObserver(() => {
+      if (follow.current) el.scrollTop = el.scrollHeight;
+    });
+    ro.observe(box);
+    return () => ro.disconnect();
+  }, []);
+
+  // Only the reader scrolling up stops following: the browser may move the view down
+  // on its own (scroll anchoring) while content grows.
   const onScroll = () => {
     const el = ref.current;
-    if (el) follow.current = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
+    if (!el) return;
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX) follow.current = true;
+    else if (el.scrollTop < lastTop.current) follow.current = false;
+    lastTop.current = el.scrollTop;
   };
   const older = entriesTotal.value - list.length;
 

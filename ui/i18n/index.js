@@ -12,9 +12,11 @@ import runEn from "./run.en-US.js";
 import runZh from "./run.zh-CN.js";
 import toolsEn from "./tools.en-US.js";
 import toolsZh from "./tools.zh-CN.js";
+import interactEn from "./interact.en-US.js";
+import interactZh from "./interact.zh-CN.js";
 
-const en = { ...baseEn, ...runEn, ...toolsEn };
-const zh = { ...baseZh, ...runZh, ...toolsZh };
+const en = { ...baseEn, ...runEn, ...toolsEn, ...interactEn };
+const zh = { ...baseZh, ...runZh, ...toolsZh, ...interactZh };
 
 /** @type {Record<string, Record<string, string>>} */
 export const DICTS = { "en-US": en, "zh-CN": zh };

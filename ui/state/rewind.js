@@ -62,7 +62,7 @@ export function openRewind(entryId) {
 export async function confirmRewind() {
   const s = rewindState.value;
   if (!s || s.phase !== "preview" || !s.plan || planState(s.plan) !== "ready") return;
-  if (isRunning.value) return update({ error: "" });
+  if (isRunning.value) return; // the button says why
   const g = gen;
   update({ phase: "applying", error: "" });
   try {
@@ -79,3 +79,9 @@ export function closeRewind() {
   gen++;
   rewindState.value = null;
 }
+
+// Leaving the task closes its dialog.
+currentId.subscribe((id) => {
+  const s = rewindState.peek();
+  if (s && s.taskId !== id) closeRewind();
+});

@@ -8,28 +8,23 @@
  *
  * @typedef {import("../../../server/protocol.ts").PendingApproval} PendingApproval
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { decide, deciding } from "../../state/approvals.js";
 import { changePreview } from "../../state/tool_model.js";
+import { FeedbackForm } from "../interact/FeedbackForm.js";
 import { DiffPreview } from "./DiffView.js";
 import { IconHand } from "./ToolIcons.js";
 
 /** @param {{approval: PendingApproval}} props */
 export function ApprovalCard({ approval }) {
   const [rejecting, setRejecting] = useState(false);
-  const [feedback, setFeedback] = useState("");
-  const input = useRef(/** @type {HTMLTextAreaElement|null} */ (null));
   const busy = deciding.value.has(approval.id) || deciding.value.has("*");
   const { name, args } = approval.call;
   const cp = changePreview(name, args);
   const preview = cp && (cp.lines.length > 0 || cp.more > 0) ? cp : null;
   const command = name === "exec_command" && typeof args.command === "string" ? args.command : null;
-  useEffect(() => {
-    if (rejecting) input.current?.focus();
-  }, [rejecting]);
-  const reject = () => decide(approval.id, "reject", feedback);
 
   return html`
     <div
@@ -53,50 +48,16 @@ export function ApprovalCard({ approval }) {
       ${preview && html`<${DiffPreview} lines=${preview.lines} more=${preview.more} />`}
       ${rejecting
         ? html`
-          <form
-            class="approval-reject"
-            onSubmit=${(/** @type {Event} */ e) => {
-              e.preventDefault();
-              reject();
-            }}
-          >
-            <textarea
-              ref=${input}
-              class="approval-feedback"
-              data-testid="approval-feedback"
-              rows="2"
-              maxlength="4000"
-              aria-label=${t("approval.feedback")}
-              placeholder=${t("approval.feedback")}
-              value=${feedback}
-              onInput=${(/** @type {Event} */ e) =>
-                setFeedback(/** @type {HTMLTextAreaElement} */ (e.currentTarget).value)}
-              onKeyDown=${(/** @type {KeyboardEvent} */ e) => {
-                if (e.isComposing || e.keyCode === 229) return;
-                if (e.key === "Escape") {
-                  e.preventDefault();
-                  setRejecting(false);
-                } else if (e.key === "Enter" && !e.shiftKey) {
-                  e.preventDefault();
-                  reject();
-                }
-              }}
-            ></textarea>
-            <div class="approval-actions">
-              <button
-                type="submit"
-                class="ap-btn ap-reject"
-                data-testid="approval-reject-send"
-                disabled=${busy}
-              >
-                ${t("approval.rejectSend")}
-              </button>
-              <button type="button" class="ap-btn" onClick=${() => setRejecting(false)}>
-                ${t("approval.cancel")}
-              </button>
-              <span class="approval-hint">${t("approval.feedbackHint")}</span>
-            </div>
-          </form>
+          <${FeedbackForm}
+            testid="approval"
+            label=${t("approval.feedback")}
+            send=${t("approval.rejectSend")}
+            cancel=${t("approval.cancel")}
+            hint=${t("approval.feedbackHint")}
+            busy=${busy}
+            onSend=${(/** @type {string} */ text) => decide(approval.id, "reject", text)}
+            onCancel=${() => setRejecting(false)}
+          />
         `
         : html`
           <div class="approval-actions">

@@ -1,6 +1,7 @@
 /**
  * A tool call as a card chosen by the tool's kind (SPEC §7.4): read/list, file
- * changes with diffs, commands, searches, web, or a generic card. While the call
+ * changes with diffs, commands, searches, web, the interactive tools (questions,
+ * plan review, todos), or a generic card. While the call
  * waits for the user's approval, the card shows the Approval card (the list of
  * pending approvals is a signal, so only the cards re-render when it changes).
  *
@@ -18,8 +19,11 @@ import { callStatus, partialArgs, toolKind } from "../../state/tool_model.js";
 import { ChangeCard } from "./ChangeCard.js";
 import { ExecCard } from "./ExecCard.js";
 import { GenericCard } from "./GenericCard.js";
+import { PlanCard } from "./PlanCard.js";
+import { QuestionCard } from "./QuestionCard.js";
 import { ReadCard } from "./ReadCard.js";
 import { SearchCard } from "./SearchCard.js";
+import { TodoCard } from "./TodoCard.js";
 import { WebCard } from "./WebCard.js";
 
 const CARDS = {
@@ -30,6 +34,13 @@ const CARDS = {
   search: SearchCard,
   web: WebCard,
   other: GenericCard,
+};
+
+/** Tools with a card of their own, whatever their permission kind. */
+const BY_NAME = {
+  ask_user_question: QuestionCard,
+  exit_plan_mode: PlanCard,
+  todo_write: TodoCard,
 };
 
 /** @param {{part: Part, result?: Entry, live: boolean}} props */
@@ -49,7 +60,9 @@ export function ToolCard({ part, result, live }) {
   // and what is already known (the path, the command).
   const argsText = String(data.argsText ?? "");
   const receiving = streaming ? argsText.length : undefined;
-  const Card = CARDS[toolKind(name)];
+  const Card = Object.hasOwn(BY_NAME, name)
+    ? BY_NAME[/** @type {keyof typeof BY_NAME} */ (name)]
+    : CARDS[toolKind(name)];
   return html`
     <${Card}
       name=${name}

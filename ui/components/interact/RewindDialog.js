@@ -1,0 +1,149 @@
+/**
+ * The "Rewind code to before this turn" dialog (SPEC §3.13): the server's preview —
+ * files to restore, files to delete, conflicts (red, with the reason), changes that
+ * cannot be rewound, the note about shell commands — and Confirm, which is disabled
+ * (with the reason said) while anything blocks the all-or-nothing rewind or the task
+ * runs. Then the result with counts, or the server's error.
+ *
+ * @typedef {import("../../../server/protocol.ts").RewindPlan} RewindPlan
+ */
+import { html } from "../../html.js";
+import { t, tn } from "../../i18n/index.js";
+import { planState } from "../../state/interact_model.js";
+import { closeRewind, confirmRewind, rewindState } from "../../state/rewind.js";
+import { isRunning } from "../../state/run_actions.js";
+import { currentId } from "../../state/tasks.js";
+import { Dialog } from "./Dialog.js";
+
+/** Server reasons the UI can say in the reader's language. */
+const REASONS = {
+  "changed outside the agent since": "rewind.reason.changed",
+  "is now a symbolic link": "rewind.reason.symlink",
+};
+
+/** @param {string} r */
+const reasonText = (r) =>
+  Object.hasOwn(REASONS, r) ? t(/** @type {any} */ (REASONS[/** @type {never} */ (r)])) : r;
+
+/**
+ * @param {{testid: string, title: string, tone?: string,
+ *   items: {path: string, reason?: string}[]}} props
+ */
+function Section({ testid, title, tone = "", items }) {
+  if (!items.length) return null;
+  return html`
+    <section class=${`rw-section ${tone}`} data-testid=${testid}>
+      <h3 class="rw-head">${title}</h3>
+      <ul class="rw-list">
+        ${items.map((it) =>
+          html`
+            <li class="rw-item">
+              <span class="rw-path" data-testid="rewind-path">${it.path}</span>
+              ${it.reason && html`<span class="rw-reason">${reasonText(it.reason)}</span>`}
+            </li>
+          `
+        )}
+      </ul>
+    </section>
+  `;
+}
+
+/** @param {{plan: RewindPlan}} props */
+function PlanView({ plan }) {
+  const paths = (/** @type {string[]} */ l) => l.map((path) => ({ path }));
+  return html`
+    <${Section}
+      testid="rewind-conflicts"
+      tone="rw-bad"
+      title=${tn("rewind.conflicts", plan.conflicts.length)}
+      items=${plan.conflicts}
+    />
+    <${Section}
+      testid="rewind-unrewindable"
+      tone="rw-bad"
+      title=${tn("rewind.unrewindable", plan.unrewindable.length)}
+      items=${plan.unrewindable}
+    />
+    <${Section}
+      testid="rewind-restore"
+      title=${tn("rewind.restore", plan.restore.length)}
+      items=${paths(plan.restore)}
+    />
+    <${Section}
+      testid="rewind-remove"
+      title=${tn("rewind.remove", plan.remove.length)}
+      items=${paths(plan.remove)}
+    />
+  `;
+}
+
+export function RewindDialog() {
+  const s = rewindState.value;
+  if (!s || s.taskId !== currentId.value) return null;
+  const running = isRunning.value;
+  const plan = s.plan;
+  const state = plan ? planState(plan) : null;
+  const showPlan = plan && (s.phase === "preview" || s.phase === "applying");
+  const canConfirm = s.phase === "preview" && state === "ready" && !running;
+
+  const why = state === "blocked"
+    ? plan?.conflicts.length ? t("rewind.blockedConflicts") : t("rewind.blockedUnrewindable")
+    : running && s.phase === "preview" && state === "ready"
+    ? t("rewind.running")
+    : "";
+
+  const footer = s.phase === "done" || s.phase === "failed" || state === "empty"
+    ? html`
+      <button type="button" class="ap-btn" data-testid="rewind-close" onClick=${closeRewind}>
+        ${t("dialog.close")}
+      </button>
+    `
+    : html`
+      <button type="button" class="ap-btn" data-testid="rewind-cancel" onClick=${closeRewind}>
+        ${t("approval.cancel")}
+      </button>
+      <button
+        type="button"
+        class="ap-btn ap-allow"
+        data-testid="rewind-confirm"
+        disabled=${!canConfirm}
+        aria-describedby=${why ? "rewind-why" : undefined}
+        onClick=${confirmRewind}
+      >
+        ${s.phase === "applying" ? t("rewind.applying") : t("rewind.confirm")}
+      </button>
+    `;
+
+  return html`
+    <${Dialog}
+      title=${t("rewind.title")}
+      testid="rewind-dialog"
+      onClose=${closeRewind}
+      footer=${footer}
+    >
+      <div class="rw" data-phase=${s.phase} data-state=${state ?? ""}>
+        ${s.phase === "loading" &&
+          html`<p class="rw-status"><span class="spinner" aria-hidden="true"></span>${
+            t("rewind.loading")
+          }</p>`}
+        ${s.error &&
+          html`<p class="rw-error" role="alert" data-testid="rewind-error">${s.error}</p>`}
+        ${s.phase === "done" && s.result &&
+          html`<p class="rw-done" role="status" data-testid="rewind-done">${
+            t("rewind.done", { restored: s.result.restore.length, removed: s.result.remove.length })
+          }</p>`}
+        ${showPlan && state === "empty" &&
+          html`<p class="rw-empty" data-testid="rewind-empty">${t("rewind.nothing")}</p>`}
+        ${showPlan && state !== "empty" && html`<${PlanView} plan=${plan} />`}
+        ${why && html`<p class="rw-why" id="rewind-why" data-testid="rewind-why">${why}</p>`}
+        ${showPlan && state !== "empty" &&
+          html`
+            <p class="rw-note" data-testid="rewind-note">
+              ${plan.note && html`<span>${plan.note}</span>`}
+              <span>${t("rewind.keepsChat")}</span>
+            </p>
+          `}
+      </div>
+      <//>
+  `;
+}

@@ -1,0 +1,132 @@
+/**
+ * exit_plan_mode (SPEC §4.4, §5.12): the plan as Markdown. While it waits for review:
+ * Approve plan (the server switches the task to Ask and the run goes on) or Reject
+ * with feedback. Afterwards: "Plan approved — mode switched to Ask", or "Not approved"
+ * with the feedback given; the plan stays readable (shown open).
+ *
+ * @typedef {import("./ToolCard.js").CardProps} CardProps
+ * @typedef {import("../../../server/protocol.ts").PendingApproval} PendingApproval
+ */
+import { useState } from "preact/hooks";
+import { html } from "../../html.js";
+import { t } from "../../i18n/index.js";
+import { decide, deciding } from "../../state/approvals.js";
+import { feedbackOf, refusal } from "../../state/interact_model.js";
+import { resultMeta, resultText } from "../../state/tool_model.js";
+import { FeedbackForm } from "../interact/FeedbackForm.js";
+import { Markdown } from "../Markdown.js";
+import { IconPlan } from "../RunIcons.js";
+import { CardShell } from "./CardShell.js";
+
+/** @param {{plan: string}} props */
+const PlanText = ({ plan }) =>
+  html`
+    <div class="plan-text" data-testid="plan-text">
+      <${Markdown} text=${plan} />
+    </div>
+  `;
+
+/** @param {{approval: PendingApproval, plan: string}} props */
+function PlanReview({ approval, plan }) {
+  const [rejecting, setRejecting] = useState(false);
+  const busy = deciding.value.has(approval.id);
+  return html`
+    <div class="plan-review" data-testid="plan-card" data-approval-id=${approval.id}>
+      <p class="approval-title">
+        <${IconPlan} size=${15} />
+        <span>${t("plan.ready")}</span>
+      </p>
+      <${PlanText} plan=${plan} />
+      ${rejecting
+        ? html`
+          <${FeedbackForm}
+            testid="plan"
+            label=${t("plan.feedback")}
+            send=${t("plan.rejectSend")}
+            cancel=${t("approval.cancel")}
+            hint=${t("plan.feedbackHint")}
+            busy=${busy}
+            onSend=${(/** @type {string} */ text) => decide(approval.id, "reject", text)}
+            onCancel=${() => setRejecting(false)}
+          />
+        `
+        : html`
+          <div class="approval-actions">
+            <button
+              type="button"
+              class="ap-btn ap-allow"
+              data-testid="plan-approve"
+              disabled=${busy}
+              onClick=${() => decide(approval.id, "allow")}
+            >
+              ${t("plan.approve")}
+            </button>
+            <button
+              type="button"
+              class="ap-btn ap-reject-outline"
+              data-testid="plan-reject"
+              disabled=${busy}
+              onClick=${() => setRejecting(true)}
+            >
+              ${t("plan.reject")}
+            </button>
+            <span class="approval-hint">${t("plan.approveHint")}</span>
+          </div>
+        `}
+    </div>
+  `;
+}
+
+/** @param {CardProps} props */
+export function PlanCard({ name, args, result, status, ms, approval, receiving }) {
+  const plan = typeof args.plan === "string" ? args.plan : "";
+  const text = resultText(result);
+  const approved = status === "done" && resultMeta(result).approved === true;
+  const rejected = status === "failed" && refusal(text) === "rejected";
+  const feedback = rejected ? feedbackOf(text) : "";
+  const badge = approved
+    ? html`<span class="tool-badge tone-ok" data-testid="plan-badge">${
+      t("plan.approvedBadge")
+    }</span>`
+    : rejected
+    ? html`<span class="tool-badge tone-bad" data-testid="plan-badge">${
+      t("plan.rejectedBadge")
+    }</span>`
+    : null;
+  const sub = approved
+    ? html`<span class="plan-outcome plan-ok" data-testid="plan-outcome">${
+      t("plan.approved")
+    }</span>`
+    : rejected
+    ? html`<span class="plan-outcome plan-bad" data-testid="plan-outcome">${
+      feedback ? t("plan.rejectedWith", { feedback }) : t("plan.rejected")
+    }</span>`
+    : null;
+  const failure = status === "failed" && !rejected;
+  const body = plan || result
+    ? () =>
+      html`
+        <div class="plan-body">
+          ${plan && html`<${PlanText} plan=${plan} />`}
+          ${failure &&
+            html`<pre class="tool-out tool-out-error" data-testid="tool-output">${text}</pre>`}
+        </div>
+      `
+    : null;
+  return html`
+    <${CardShell}
+      name=${name}
+      kind="plan"
+      status=${status}
+      summary=${t("plan.summary")}
+      badges=${badge}
+      sub=${sub}
+      ms=${ms}
+      approval=${approval}
+      receiving=${receiving}
+      open=${!rejected}
+      body=${body}
+      pending=${approval && html`<${PlanReview} approval=${approval} plan=${plan} />`}
+    />
+  `;
+}
