@@ -70,7 +70,7 @@ export interface PendingApproval {
   taskId: string;
   taskTitle: string;
   call: { id: string; name: string; args: Record<string, unknown> };
-  /** read | write | exec */
+  /** read | write | exec (a tool call), plan (exit_plan_mode), question (ask_user_question) */
   kind: string;
   /** One line for the card, e.g. `write_file src/a.ts (12 lines)`. */
   summary: string;

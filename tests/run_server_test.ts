@@ -38,8 +38,10 @@ Deno.test("two clients see the same stream; the second one stops the run", async
       message: "go",
       options: { model: { providerId: "mock", modelId: "slow" } },
     });
+    // b joins mid-stream (a, the creator, follows from the start).
+    await a.until(() => streamedText(a, task.id).length > 60, "streaming on a");
     const snapB = await b.request("task.subscribe", { id: task.id });
-    await b.until(() => streamedText(b, task.id, snapB.entries).length > 100, "streaming on b");
+    await b.until(() => streamedText(b, task.id, snapB.entries).length > 200, "streaming on b");
     const t0 = performance.now();
     const r = await b.request("task.stop", { id: task.id });
     assertEquals(r.stopped, true);
@@ -67,6 +69,17 @@ Deno.test("two clients see the same stream; the second one stops the run", async
     await b.until(() => final(b)?.status === "stopped", "b sees stopped");
     const textA = final(a)!.parts[0].text!;
     assertEquals(final(b)!.parts[0].text, textA, "both clients agree");
+    // b joined mid-stream: snapshot + deltas must rebuild the text exactly (none lost,
+    // none twice) — rebuild it from the events that came before the final entry.
+    const beforeFinal = b.events.slice(
+      0,
+      b.events.findIndex((e) =>
+        (e.data as TaskEvent).kind === "entry" &&
+        (e.data as { entry: Entry }).entry.status === "stopped"
+      ),
+    );
+    const rebuilt = streamedText({ events: beforeFinal } as TestClient, task.id, snapB.entries);
+    assertEquals(rebuilt, textA, "mid-stream subscribe loses nothing");
     assert(textA.length > 100 && textA.length < 1500, `partial text kept (${textA.length})`);
     const runEnded = (c: TestClient) =>
       c.events.some((e) =>

@@ -222,6 +222,13 @@ export class TimelineWriter {
     this.publishEntry(last);
   }
 
+  /** Writes the streaming entry now (so a snapshot taken next is complete). */
+  persistNow(): void {
+    if (!this.live) return;
+    this.live.updatedAt = this.now();
+    this.entries.upsert(this.live);
+  }
+
   private schedulePersist(): void {
     this.timer ??= setTimeout(() => {
       this.timer = undefined;

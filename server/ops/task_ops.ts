@@ -71,7 +71,11 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
   },
   "tasks.markRead": (ctx, a) => ({ task: needTasks(ctx).markRead(a.id) }),
   "task.subscribe": (ctx, a) => {
-    // Snapshot and subscription happen in the same tick: no event can fall between.
+    // One tick, in this order: send what is queued (to the others), write the streaming
+    // entry, snapshot, subscribe — so the snapshot ends exactly where this client's
+    // events begin (no delta lost, none applied twice).
+    ctx.hub.flush();
+    ctx.runs?.persistLive(a.id);
     const snap = needTasks(ctx).snapshot(a.id, LIMITS.entryPage);
     ctx.client.topics.add(taskTopic(a.id));
     return { ...snap, seq: ctx.hub.lastSeq, run: needRuns(ctx).state(a.id) };

@@ -69,6 +69,7 @@ const concatText = (a: unknown, b: unknown) => {
 interface ActiveRun {
   abort: AbortController;
   state: RunState;
+  writer?: TimelineWriter;
   done: Promise<LoopOutcome | null>;
 }
 
@@ -180,6 +181,11 @@ export class RunManager {
     return run.done;
   }
 
+  /** Persists the streaming entry of the task's run now (before a snapshot). */
+  persistLive(taskId: string): void {
+    this.runs.get(taskId)?.writer?.persistNow();
+  }
+
   /** Stops the task's run; resolves once it has ended (or was not running). */
   async stop(taskId: string): Promise<boolean> {
     const run = this.runs.get(taskId);
@@ -208,6 +214,7 @@ export class RunManager {
   private async execute(task: TaskSummary, run: ActiveRun): Promise<LoopOutcome | null> {
     const { repos, hub, newId, now } = this.d;
     const writer = new TimelineWriter(task.id, repos.entries, hub, newId, now);
+    run.writer = writer;
     let outcome: LoopOutcome | null = null;
     try {
       let resolved: { provider: ProviderConfig; model: ModelInfo };
