@@ -4,8 +4,11 @@
  */
 import { html } from "../html.js";
 
-/** @param {{d: string | string[], size?: number}} props */
-function Icon({ d, size = 18 }) {
+/**
+ * The one SVG icon component; other icon sets only pick their paths and sizes.
+ * @param {{d: string | string[], size?: number, fill?: boolean}} props
+ */
+export function Icon({ d, size = 18, fill = false }) {
   const paths = Array.isArray(d) ? d : [d];
   return html`
     <svg
@@ -13,7 +16,7 @@ function Icon({ d, size = 18 }) {
       width=${size}
       height=${size}
       viewBox="0 0 24 24"
-      fill="none"
+      fill=${fill ? "currentColor" : "none"}
       stroke="currentColor"
       stroke-width="1.8"
       stroke-linecap="round"

@@ -3,28 +3,11 @@
  * around each icon carries the accessible name.
  */
 import { html } from "../html.js";
+import { Icon } from "./Icons.js";
 
 /** @param {{d: string | string[], size?: number, fill?: boolean}} props */
-function RunIcon({ d, size = 16, fill = false }) {
-  const paths = Array.isArray(d) ? d : [d];
-  return html`
-    <svg
-      class="icon"
-      width=${size}
-      height=${size}
-      viewBox="0 0 24 24"
-      fill=${fill ? "currentColor" : "none"}
-      stroke="currentColor"
-      stroke-width="1.8"
-      stroke-linecap="round"
-      stroke-linejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      ${paths.map((p) => html`<path d=${p} />`)}
-    </svg>
-  `;
-}
+const RunIcon = ({ d, size = 16, fill = false }) =>
+  html`<${Icon} d=${d} size=${size} fill=${fill} />`;
 
 /** @typedef {{size?: number}} P */
 export const IconChevron = (/** @type {P} */ p) => html`<${RunIcon} ...${p} d="M9 6l6 6-6 6" />`;

@@ -4,27 +4,10 @@
  * the accessible name.
  */
 import { html } from "../../html.js";
+import { Icon as BaseIcon } from "../Icons.js";
 
-/** @param {{d: string[], size?: number}} props */
-function Icon({ d, size = 16 }) {
-  return html`
-    <svg
-      class="icon"
-      width=${size}
-      height=${size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      stroke-width="1.8"
-      stroke-linecap="round"
-      stroke-linejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      ${d.map((p) => html`<path d=${p} />`)}
-    </svg>
-  `;
-}
+/** @param {{d: string | string[], size?: number}} props */
+const Icon = ({ d, size = 16 }) => html`<${BaseIcon} d=${d} size=${size} />`;
 
 /** @typedef {{size?: number}} P */
 export const IconRewind = (/** @type {P} */ p) =>

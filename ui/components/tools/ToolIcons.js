@@ -3,27 +3,10 @@
  * Decorative: the element around each icon carries the accessible name.
  */
 import { html } from "../../html.js";
+import { Icon } from "../Icons.js";
 
 /** @param {{d: string[], size?: number}} props */
-function ToolIcon({ d, size = 14 }) {
-  return html`
-    <svg
-      class="icon"
-      width=${size}
-      height=${size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      stroke-width="1.8"
-      stroke-linecap="round"
-      stroke-linejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      ${d.map((p) => html`<path d=${p} />`)}
-    </svg>
-  `;
-}
+const ToolIcon = ({ d, size = 14 }) => html`<${Icon} d=${d} size=${size} />`;
 
 /** @typedef {{size?: number}} P */
 export const IconFile = (/** @type {P} */ p) =>
