@@ -1,6 +1,6 @@
 /** `delete_file`: regular files only; the runner requires a prior read and checkpoints it. */
 import { fail, ok, type Tool } from "./types.ts";
-import { displayPath, outsideRoots, resolvePath } from "./paths.ts";
+import { toolPath } from "./paths.ts";
 
 export const deleteFile: Tool = {
   name: "delete_file",
@@ -18,13 +18,9 @@ export const deleteFile: Tool = {
   },
   kind: "write",
   async execute(args, ctx) {
-    if (typeof args.path !== "string" || !args.path) {
-      return fail("delete_file needs a `path` string.");
-    }
-    const abs = resolvePath(args.path, ctx.workspace);
-    const shown = displayPath(abs, ctx.workspace);
-    const denied = await outsideRoots(abs, ctx.roots ?? [ctx.workspace]);
-    if (denied) return fail(denied);
+    const target = await toolPath("delete_file", args, ctx);
+    if ("error" in target) return fail(target.error);
+    const { abs, shown } = target;
     try {
       const st = await Deno.lstat(abs);
       if (!st.isFile) {

@@ -4,7 +4,7 @@
  * has not changed since (stale-read check).
  */
 import { fail, ok, type Tool } from "./types.ts";
-import { displayPath, outsideRoots, resolvePath } from "./paths.ts";
+import { toolPath } from "./paths.ts";
 import { stampOf } from "./file_stamp.ts";
 import { lineDiff } from "./diff.ts";
 
@@ -34,8 +34,10 @@ export const editFile: Tool = {
   },
   kind: "write",
   async execute(args, ctx) {
-    const { path, old_string: oldS, new_string: newS } = args as Record<string, unknown>;
-    if (typeof path !== "string" || !path) return fail("edit_file needs a `path` string.");
+    const { old_string: oldS, new_string: newS } = args as Record<string, unknown>;
+    const target = await toolPath("edit_file", args, ctx);
+    if ("error" in target) return fail(target.error);
+    const { abs, shown } = target;
     if (typeof oldS !== "string" || typeof newS !== "string") {
       return fail("edit_file needs `old_string` and `new_string` strings.");
     }
@@ -45,10 +47,6 @@ export const editFile: Tool = {
       );
     }
     if (oldS === newS) return fail("old_string and new_string are identical; nothing to change.");
-    const abs = resolvePath(path, ctx.workspace);
-    const shown = displayPath(abs, ctx.workspace);
-    const denied = await outsideRoots(abs, ctx.roots ?? [ctx.workspace]);
-    if (denied) return fail(denied);
     let text: string;
     try {
       const st = await Deno.lstat(abs);

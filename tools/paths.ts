@@ -56,3 +56,21 @@ export async function outsideRoots(path: string, roots: string[]): Promise<strin
   return `Access denied: ${path}${via} is outside the workspace ${roots[0]}. ` +
     "Only files inside the workspace (or folders the user allowed) can be used.";
 }
+
+/**
+ * The file a tool call names: `args.path` resolved against the workspace, checked to
+ * stay inside the allowed roots. Returns the absolute and shown paths, or the error
+ * text for the model.
+ */
+export async function toolPath(
+  tool: string,
+  args: Record<string, unknown>,
+  ctx: { workspace: string; roots?: string[] },
+): Promise<{ abs: string; shown: string } | { error: string }> {
+  if (typeof args.path !== "string" || !args.path) {
+    return { error: `${tool} needs a \`path\` string.` };
+  }
+  const abs = resolvePath(args.path, ctx.workspace);
+  const denied = await outsideRoots(abs, ctx.roots ?? [ctx.workspace]);
+  return denied ? { error: denied } : { abs, shown: displayPath(abs, ctx.workspace) };
+}

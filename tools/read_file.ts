@@ -1,6 +1,6 @@
 /** `read_file`: a window of lines (≤ 2000 lines / 256 KB per call), binary detection. */
 import { fail, ok, type Tool } from "./types.ts";
-import { displayPath, outsideRoots, resolvePath } from "./paths.ts";
+import { toolPath } from "./paths.ts";
 import { stampOf } from "./file_stamp.ts";
 
 const MAX_LINES = 2000;
@@ -33,13 +33,9 @@ export const readFile: Tool = {
   },
   kind: "read",
   async execute(args, ctx) {
-    if (typeof args.path !== "string" || !args.path) {
-      return fail("read_file needs a `path` string.");
-    }
-    const path = resolvePath(args.path, ctx.workspace);
-    const shown = displayPath(path, ctx.workspace);
-    const denied = await outsideRoots(path, ctx.roots ?? [ctx.workspace]);
-    if (denied) return fail(denied);
+    const target = await toolPath("read_file", args, ctx);
+    if ("error" in target) return fail(target.error);
+    const { abs: path, shown } = target;
     const offset = Number.isInteger(args.offset) && (args.offset as number) > 0
       ? args.offset as number
       : 1;

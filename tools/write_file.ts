@@ -1,7 +1,7 @@
 /** `write_file`: create or overwrite a file (parent folders created). Checkpointed by the runner. */
 import { dirname } from "node:path";
 import { fail, ok, type Tool } from "./types.ts";
-import { displayPath, outsideRoots, resolvePath } from "./paths.ts";
+import { toolPath } from "./paths.ts";
 import { stampOf } from "./file_stamp.ts";
 import { lineDiff } from "./diff.ts";
 
@@ -26,14 +26,10 @@ export const writeFile: Tool = {
   },
   kind: "write",
   async execute(args, ctx) {
-    if (typeof args.path !== "string" || !args.path) {
-      return fail("write_file needs a `path` string.");
-    }
+    const target = await toolPath("write_file", args, ctx);
+    if ("error" in target) return fail(target.error);
+    const { abs, shown } = target;
     if (typeof args.content !== "string") return fail("write_file needs a `content` string.");
-    const abs = resolvePath(args.path, ctx.workspace);
-    const shown = displayPath(abs, ctx.workspace);
-    const denied = await outsideRoots(abs, ctx.roots ?? [ctx.workspace]);
-    if (denied) return fail(denied);
     const bytes = new TextEncoder().encode(args.content);
     if (bytes.length > MAX_BYTES) {
       return fail(`Content is too large (${bytes.length} bytes > 10 MB).`);
