@@ -15,6 +15,7 @@ import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { IconCheck, IconChevron, IconTool, IconX } from "../RunIcons.js";
 import { ApprovalCard } from "./ApprovalCard.js";
+import { resultText } from "../../state/tool_model.js";
 import { IconHand } from "./ToolIcons.js";
 
 /** @param {{status: CallStatus}} props */
@@ -45,6 +46,22 @@ const fmtSize = (chars) =>
     : `${(chars / 1e6).toFixed(1)}M`;
 
 /** @param {Props} props */
+/**
+ * The usual expanded body: the result text in a monospace box (red when failed).
+ * @param {import("../../../server/protocol.ts").Entry|undefined} result
+ * @param {string} status
+ */
+export function resultBody(result, status) {
+  if (!result) return null;
+  return () =>
+    html`
+      <pre
+        class=${status === "failed" ? "tool-out tool-out-error" : "tool-out"}
+        data-testid="tool-output"
+      >${resultText(result) || t("tool.noOutput")}</pre>
+    `;
+}
+
 export function CardShell(props) {
   const { name, status, summary, badges, sub, ms, body, approval, kind } = props;
   const [open, setOpen] = useState(/** @type {boolean|null} */ (null));

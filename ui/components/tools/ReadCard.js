@@ -6,8 +6,8 @@
  */
 import { html } from "../../html.js";
 import { t, tn } from "../../i18n/index.js";
-import { resultMeta, resultText } from "../../state/tool_model.js";
-import { CardShell } from "./CardShell.js";
+import { resultMeta } from "../../state/tool_model.js";
+import { CardShell, resultBody } from "./CardShell.js";
 import { FileChip } from "./FileChip.js";
 
 /**
@@ -50,15 +50,7 @@ export function ReadCard({ name, args, result, status, ms, approval, receiving }
       ms=${ms}
       approval=${approval}
       receiving=${receiving}
-      body=${result
-        ? () =>
-          html`
-            <pre
-              class=${status === "failed" ? "tool-out tool-out-error" : "tool-out"}
-              data-testid="tool-output"
-            >${resultText(result) || t("tool.noOutput")}</pre>
-          `
-        : null}
+      body=${resultBody(result, status)}
     />
   `;
 }

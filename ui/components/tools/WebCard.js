@@ -7,8 +7,8 @@
  */
 import { html } from "../../html.js";
 import { t, tn } from "../../i18n/index.js";
-import { resultMeta, resultText, shortUrl } from "../../state/tool_model.js";
-import { CardShell } from "./CardShell.js";
+import { resultMeta, shortUrl } from "../../state/tool_model.js";
+import { CardShell, resultBody } from "./CardShell.js";
 import { IconWeb } from "./ToolIcons.js";
 
 /**
@@ -58,15 +58,7 @@ export function WebCard({ name, args, result, status, ms, approval, receiving })
       ms=${ms}
       approval=${approval}
       receiving=${receiving}
-      body=${result
-        ? () =>
-          html`
-            <pre
-              class=${status === "failed" ? "tool-out tool-out-error" : "tool-out"}
-              data-testid="tool-output"
-            >${resultText(result) || t("tool.noOutput")}</pre>
-          `
-        : null}
+      body=${resultBody(result, status)}
     />
   `;
 }
