@@ -2,7 +2,7 @@
  * Small controls of the Settings view: icons, a switch, an inline two-step confirm
  * and a token-count formatter. Stroke icons use `currentColor` so they follow the theme.
  */
-import { useEffect, useRef } from "preact/hooks";
+import { useLayoutEffect, useRef } from "preact/hooks";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 
@@ -90,7 +90,9 @@ export function Switch({ checked, label, onChange, testid, disabled }) {
  */
 export function InlineConfirm({ text, confirmLabel, onConfirm, onCancel, testid }) {
   const ref = useRef(/** @type {HTMLDivElement|null} */ (null));
-  useEffect(() => {
+  // Layout effect: the listeners must be in place before the next key press (an Esc
+  // right after the click was lost under load with a plain effect).
+  useLayoutEffect(() => {
     /** @type {HTMLButtonElement|null|undefined} */ (ref.current?.querySelector(
       ".btn:not(.btn-danger)",
     ))
