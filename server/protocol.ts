@@ -13,8 +13,18 @@
 
 import { arr, bool, int, json, nullable, obj, oneOf, type Schema, str } from "./schema.ts";
 import { PROVIDER_OP_ARGS, type ProviderOpResults } from "./protocol_providers.ts";
+import { PROJECT_OP_ARGS, type ProjectOpResults } from "./protocol_projects.ts";
+import { COMPOSER_OP_ARGS, type ComposerOpResults } from "./protocol_composer.ts";
+import { HISTORY_OP_ARGS, type HistoryOpResults } from "./protocol_history.ts";
+import { SEARCH_OP_ARGS, type SearchOpResults } from "./protocol_search.ts";
+import { PANEL_OP_ARGS, type PanelOpResults } from "./protocol_panel.ts";
 
 export * from "./protocol_providers.ts";
+export * from "./protocol_projects.ts";
+export * from "./protocol_composer.ts";
+export * from "./protocol_history.ts";
+export * from "./protocol_search.ts";
+export * from "./protocol_panel.ts";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -305,12 +315,24 @@ export const OP_ARGS = {
     policy: nullable(oneOf(TOOL_POLICIES)),
   }),
   ...PROVIDER_OP_ARGS,
+  ...PROJECT_OP_ARGS,
+  ...COMPOSER_OP_ARGS,
+  ...HISTORY_OP_ARGS,
+  ...SEARCH_OP_ARGS,
+  ...PANEL_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
 
 /** Results of each op, for typed clients. */
-export interface OpResults extends ProviderOpResults {
+export interface OpResults
+  extends
+    ProviderOpResults,
+    ProjectOpResults,
+    ComposerOpResults,
+    HistoryOpResults,
+    SearchOpResults,
+    PanelOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   "tasks.create": { task: TaskSummary; entry: Entry | null };
   "tasks.rename": { task: TaskSummary };

@@ -8,8 +8,21 @@ import type { OpContext } from "./context.ts";
 import type { Handler, OpHandlers } from "./types.ts";
 import { TASK_HANDLERS } from "./task_ops.ts";
 import { PROVIDER_HANDLERS } from "./provider_ops.ts";
+import { PROJECT_HANDLERS } from "./projects_ops.ts";
+import { COMPOSER_HANDLERS } from "./composer_ops.ts";
+import { HISTORY_HANDLERS } from "./history_ops.ts";
+import { SEARCH_HANDLERS } from "./search_ops.ts";
+import { PANEL_HANDLERS } from "./panel_ops.ts";
 
-const HANDLERS: OpHandlers<OpName> = { ...TASK_HANDLERS, ...PROVIDER_HANDLERS };
+const HANDLERS: OpHandlers<OpName> = {
+  ...TASK_HANDLERS,
+  ...PROVIDER_HANDLERS,
+  ...PROJECT_HANDLERS,
+  ...COMPOSER_HANDLERS,
+  ...HISTORY_HANDLERS,
+  ...SEARCH_HANDLERS,
+  ...PANEL_HANDLERS,
+};
 
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };
 

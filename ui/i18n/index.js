@@ -14,9 +14,39 @@ import toolsEn from "./tools.en-US.js";
 import toolsZh from "./tools.zh-CN.js";
 import interactEn from "./interact.en-US.js";
 import interactZh from "./interact.zh-CN.js";
+import projectsEn from "./projects.en-US.js";
+import projectsZh from "./projects.zh-CN.js";
+import composerEn from "./composer.en-US.js";
+import composerZh from "./composer.zh-CN.js";
+import historyEn from "./history.en-US.js";
+import historyZh from "./history.zh-CN.js";
+import searchEn from "./search.en-US.js";
+import searchZh from "./search.zh-CN.js";
+import panelEn from "./panel.en-US.js";
+import panelZh from "./panel.zh-CN.js";
 
-const en = { ...baseEn, ...runEn, ...toolsEn, ...interactEn };
-const zh = { ...baseZh, ...runZh, ...toolsZh, ...interactZh };
+const en = {
+  ...baseEn,
+  ...runEn,
+  ...toolsEn,
+  ...interactEn,
+  ...projectsEn,
+  ...composerEn,
+  ...historyEn,
+  ...searchEn,
+  ...panelEn,
+};
+const zh = {
+  ...baseZh,
+  ...runZh,
+  ...toolsZh,
+  ...interactZh,
+  ...projectsZh,
+  ...composerZh,
+  ...historyZh,
+  ...searchZh,
+  ...panelZh,
+};
 
 /** @type {Record<string, Record<string, string>>} */
 export const DICTS = { "en-US": en, "zh-CN": zh };

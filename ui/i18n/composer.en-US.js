@@ -1,0 +1,2 @@
+/** Composer strings (en-US). */
+export default {};

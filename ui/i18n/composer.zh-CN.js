@@ -1,0 +1,2 @@
+/** Composer strings (zh-CN). */
+export default {};

@@ -1,0 +1,2 @@
+/** History strings (en-US). */
+export default {};

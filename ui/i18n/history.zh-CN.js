@@ -1,0 +1,2 @@
+/** History strings (zh-CN). */
+export default {};

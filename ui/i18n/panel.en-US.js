@@ -1,0 +1,2 @@
+/** Panel strings (en-US). */
+export default {};

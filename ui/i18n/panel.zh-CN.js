@@ -1,0 +1,2 @@
+/** Panel strings (zh-CN). */
+export default {};

@@ -1,0 +1,2 @@
+/** Project strings (en-US). */
+export default {};

@@ -1,0 +1,2 @@
+/** Project strings (zh-CN). */
+export default {};

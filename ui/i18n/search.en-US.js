@@ -1,0 +1,2 @@
+/** Search strings (en-US). */
+export default {};

@@ -1,0 +1,2 @@
+/** Search strings (zh-CN). */
+export default {};

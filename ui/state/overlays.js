@@ -1,0 +1,32 @@
+/**
+ * Which overlays and side views are open. Shared by the components that open them
+ * (sidebar, shortcuts, tool cards) and the components that render them.
+ */
+import { signal } from "@preact/signals";
+
+/** The search dialog across tasks (Ctrl/Cmd+K, sidebar search entry). */
+export const searchOpen = signal(false);
+/** The find bar in the conversation (Ctrl/Cmd+F). */
+export const findOpen = signal(false);
+
+/**
+ * What the right panel shows; null = closed.
+ * - `{kind:"file", taskId, path}`: preview of a workspace file
+ * - `{kind:"diff", taskId, path, callId}`: the diff a tool call produced
+ * @typedef {{kind: "file", taskId: string, path: string}
+ *   | {kind: "diff", taskId: string, path: string, callId: string}} PanelView
+ */
+export const rightPanel = signal(/** @type {PanelView|null} */ (null));
+
+/**
+ * Asks the timeline to bring an entry into view (and render it if it is virtualised
+ * away). `nonce` makes a repeated request for the same entry count again.
+ * @typedef {{entryId: string, nonce: number}} ScrollTarget
+ */
+export const scrollTarget = signal(/** @type {ScrollTarget|null} */ (null));
+let scrollNonce = 0;
+
+/** @param {string} entryId */
+export function scrollToEntry(entryId) {
+  scrollTarget.value = { entryId, nonce: ++scrollNonce };
+}
