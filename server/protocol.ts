@@ -14,7 +14,12 @@
 import { arr, bool, int, json, nullable, obj, oneOf, type Schema, str } from "./schema.ts";
 import { PROVIDER_OP_ARGS, type ProviderOpResults } from "./protocol_providers.ts";
 import { PROJECT_OP_ARGS, type ProjectOpResults } from "./protocol_projects.ts";
-import { COMPOSER_OP_ARGS, type ComposerOpResults } from "./protocol_composer.ts";
+import {
+  attachmentIds,
+  COMPOSER_OP_ARGS,
+  type ComposerOpResults,
+  type QueuedMessage,
+} from "./protocol_composer.ts";
 import { HISTORY_OP_ARGS, type HistoryOpResults } from "./protocol_history.ts";
 import { SEARCH_OP_ARGS, type SearchOpResults } from "./protocol_search.ts";
 import { PANEL_OP_ARGS, type PanelOpResults } from "./protocol_panel.ts";
@@ -89,14 +94,64 @@ export interface PendingApproval {
   live: boolean;
 }
 
+/**
+ * Why a tool call was refused (approval gate, sandbox, restart), in the tool result's
+ * `data.meta.refusal`; the model reads the English text, the UI translates the code.
+ */
+export const REFUSAL_CODES = [
+  "plan_mode", // plan mode is read-only
+  "policy_deny", // the task's tool policy denies the tool
+  "rejected", // the user rejected the call (feedback?)
+  "mode_changed", // the approval mode changed while it waited (params.mode)
+  "plan_rejected", // the user did not approve the plan (feedback?)
+  "not_plan_mode", // exit_plan_mode outside plan mode
+  "plan_empty",
+  "plan_too_long", // params.length, params.max
+  "questions_invalid", // params.problem (English, from the validator)
+  "questions_skipped",
+  "stopped", // the run was stopped while the call waited
+  "interrupted", // the app restarted while the call waited
+  "task_gone",
+  "outside_workspace", // params.path
+  "sandbox", // the sandbox denied an operation
+] as const;
+export type RefusalCode = typeof REFUSAL_CODES[number];
+export interface Refusal {
+  code: RefusalCode;
+  feedback?: string;
+  params?: Record<string, string | number>;
+}
+
+/** Why a file cannot be rewound (conflict or unrewindable); the UI translates the code. */
+export const REWIND_REASON_CODES = [
+  "changed", // changed outside the agent since
+  "symlink", // is now a symbolic link
+  "too_large", // params.mb: larger than the per-file cap
+  "task_full", // params.mb: the task's checkpoint space is full
+  "not_regular", // not a regular file
+  "snapshot_full", // the shell snapshot's cap was reached
+  "other", // `reason` only
+] as const;
+export type RewindReasonCode = typeof REWIND_REASON_CODES[number];
+export interface RewindReason {
+  path: string;
+  /** English, for the CLI and the API. */
+  reason: string;
+  code: RewindReasonCode;
+  params?: Record<string, number>;
+}
+
 /** Rewind preview/result: paths are shown relative to the workspace when inside it. */
 export interface RewindPlan {
   restore: string[];
   remove: string[];
-  conflicts: { path: string; reason: string }[];
-  unrewindable: { path: string; reason: string }[];
-  /** Shell commands are covered by workspace snapshots; say what that means. */
+  conflicts: RewindReason[];
+  unrewindable: RewindReason[];
+  /** Shell commands are covered by workspace snapshots; say what that means (English). */
   note: string;
+  /** The note as a code + params for the UI (`shell_snapshot`, params.mb = per-file cap). */
+  noteCode: "shell_snapshot";
+  noteParams: Record<string, number>;
 }
 
 /** Topic `approvals`: the full list of pending approvals, after every change. */
@@ -223,6 +278,13 @@ export type TaskEvent =
   | { kind: "run"; run: RunState | null }
   /** Live output of a running command (tool call `callId`), appended in order. */
   | { kind: "output"; callId: string; text: string }
+  /**
+   * The timeline was cut (edit & resend, retry): every entry with `pos > afterPos` is
+   * gone; `total` is the task's new entry count.
+   */
+  | { kind: "truncate"; afterPos: number; total: number }
+  /** The task's steering queue changed (the whole queue, in order). */
+  | { kind: "queue"; queue: QueuedMessage[] }
   | { kind: "deleted" };
 
 export const taskTopic = (id: string): string => `task:${id}`;
@@ -253,6 +315,8 @@ export const OP_ARGS = {
     "title?": title,
     "projectPath?": nullable(path),
     "message?": text,
+    /** Uploaded attachments of the first message (ids from POST /api/uploads). */
+    "attachments?": attachmentIds,
     "options?": options,
   }),
   "tasks.rename": obj({ id: taskId, title }),
@@ -263,7 +327,8 @@ export const OP_ARGS = {
   "task.subscribe": obj({ id: taskId }),
   "task.unsubscribe": obj({ id: taskId }),
   /** Appends a user message and starts the agent. */
-  "task.send": obj({ id: taskId, text }),
+  /** While the task runs, the message is queued instead (sent when the run completes). */
+  "task.send": obj({ id: taskId, text, "attachments?": attachmentIds }),
   /** Aborts the running turn (provider stream, tools) within 1 s. */
   "task.stop": obj({ id: taskId }),
   /** Runs the agent again on the current history (after max steps, an error, a stop). */
@@ -345,9 +410,12 @@ export interface OpResults
     total: number;
     seq: number;
     run: RunState | null;
+    /** The steering queue: messages waiting for the run to complete. */
+    queue: QueuedMessage[];
   };
   "task.unsubscribe": { id: string };
-  "task.send": { entry: Entry };
+  /** `entry` when sent, `queued` when the task was running. */
+  "task.send": { entry: Entry | null; queued: QueuedMessage | null };
   "task.stop": { id: string; stopped: boolean };
   "task.continue": { id: string };
   "task.setOptions": { task: TaskSummary };

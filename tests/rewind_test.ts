@@ -5,6 +5,7 @@ import { startMockLlm } from "../scripts/mock-llm.ts";
 import { createServices } from "../server/services.ts";
 import { runOp } from "../server/ops/dispatch.ts";
 import type { HubClient } from "../server/sessions/hub.ts";
+import { stopAllJobs } from "../tools/exec/background.ts";
 
 const exists = (p: string) => Deno.stat(p).then(() => true, () => false);
 
@@ -103,6 +104,87 @@ Deno.test("rewind to before turn 2 restores exactly, shell changes included; out
       (await op("task.rewindPreview", { id: task.id, entryId: "nope" }).catch((e) => e)).code ===
         "not_found",
     );
+  } finally {
+    await deps.runs!.stopAll();
+    deps.hub.close();
+    deps.store.close();
+    await mock.close();
+  }
+});
+
+Deno.test("background commands: files they change after returning are rewound with the turn that started them", async () => {
+  const home = await Deno.makeTempDir({ prefix: "ra-rewind-bg-" });
+  const ws = `${home}/DefaultProject`;
+  await Deno.mkdir(ws);
+  await Deno.writeTextFile(`${ws}/keep.txt`, "original\n");
+  const mock = startMockLlm({ quiet: true });
+  mock.register("bg", {
+    turns: [
+      // turn 1: writes after a delay, long after background_bash returned (and the turn ended)
+      {
+        toolCalls: [{
+          name: "background_bash",
+          args: { command: "sleep 0.4; echo late > late.txt; echo more >> keep.txt" },
+        }],
+      },
+      { text: "turn 1 done" },
+      // turn 2: still running when the turn ends; its change is recorded at the turn's end
+      {
+        toolCalls: [{
+          name: "background_bash",
+          args: { command: "sleep 0.2; echo early > early.txt; sleep 30" },
+        }],
+      },
+      { text: "turn 2 done, slowly", chunk: 2, delayMs: 60 },
+    ],
+  });
+  const deps = createServices({ home, flushMs: 5 });
+  deps.store.repos!.providers.put(mockProvider(mock.base, ["bg"]));
+  const client: HubClient = { id: "t", topics: new Set(), deliver: () => {} };
+  const op = async (name: string, args: unknown) => {
+    const r = await runOp({ ...deps, client }, name, args);
+    if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
+    // deno-lint-ignore no-explicit-any
+    return r.result as any;
+  };
+  const waitFor = async (cond: () => Promise<boolean>, what: string) => {
+    for (let i = 0; i < 100 && !(await cond()); i++) await new Promise((r) => setTimeout(r, 50));
+    assert(await cond(), what);
+  };
+  try {
+    const { task, entry: turn1 } = deps.tasks!.create({
+      title: "bg",
+      message: "turn one",
+      options: { model: { providerId: "mock", modelId: "bg" }, approval: "full" },
+    });
+    assertEquals((await deps.runs!.start(task.id))?.kind, "done");
+    assertEquals(await exists(`${ws}/late.txt`), false, "the turn ended before the job wrote");
+    await waitFor(() => exists(`${ws}/late.txt`), "the job wrote late.txt");
+    // The job's exit records its changes (give it a moment after the write).
+    await waitFor(async () => {
+      const p = await op("task.rewindPreview", { id: task.id, entryId: turn1!.id });
+      return p.remove.length === 1 && p.restore.length === 1;
+    }, "the exit recorded the job's changes");
+    const preview = await op("task.rewindPreview", { id: task.id, entryId: turn1!.id });
+    assertEquals([preview.restore, preview.remove, preview.conflicts], [
+      ["keep.txt"],
+      ["late.txt"],
+      [],
+    ]);
+
+    const turn2 = deps.tasks!.send(task.id, "turn two");
+    assertEquals((await deps.runs!.start(task.id))?.kind, "done");
+    assertEquals(await Deno.readTextFile(`${ws}/early.txt`), "early\n");
+    // Recorded at the end of turn 2, while the job still runs.
+    const p2 = await op("task.rewindPreview", { id: task.id, entryId: turn2.id });
+    assertEquals([p2.restore, p2.remove], [[], ["early.txt"]]);
+    await stopAllJobs();
+
+    const done = await op("task.rewind", { id: task.id, entryId: turn1!.id });
+    assertEquals(done.remove.sort(), ["early.txt", "late.txt"]);
+    assertEquals(await Deno.readTextFile(`${ws}/keep.txt`), "original\n");
+    assertEquals(await exists(`${ws}/late.txt`), false);
+    assertEquals(await exists(`${ws}/early.txt`), false);
   } finally {
     await deps.runs!.stopAll();
     deps.hub.close();

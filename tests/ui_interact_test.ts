@@ -1,26 +1,31 @@
 /** UI logic of questions, plan refusals, todos and rewind plans (pure modules) and their strings. */
-import { assert, assertEquals } from "./helpers/assert.ts";
-import type { Entry } from "../server/protocol.ts";
+import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
+import { type Entry, REFUSAL_CODES, REWIND_REASON_CODES } from "../server/protocol.ts";
 import {
   answersOf,
   buildAnswers,
   capsuleShown,
   emptyState,
-  feedbackOf,
   latestTodos,
   normalisePlan,
   pickOption,
   planState,
   questionsOf,
   recordedAnswers,
-  refusal,
+  refusalMessage,
+  refusalOf,
+  rewindNoteMessage,
+  rewindReasonMessage,
   setOtherOn,
   setOtherText,
   tabLabel,
   todosOf,
 } from "../ui/state/interact_model.js";
+import { policyList } from "../ui/state/approval_model.js";
 import interactEn from "../ui/i18n/interact.en-US.js";
 import interactZh from "../ui/i18n/interact.zh-CN.js";
+import toolsEn from "../ui/i18n/tools.en-US.js";
+import toolsZh from "../ui/i18n/tools.zh-CN.js";
 import { DICTS, tn } from "../ui/i18n/index.js";
 import { lang } from "../ui/state/prefs.js";
 
@@ -81,22 +86,85 @@ Deno.test("answers: single select replaces, multi toggles, Other text selects Ot
   assertEquals(setOtherText(emptyState(), single, "x".repeat(5000)).other.length, 4000);
 });
 
-Deno.test("recorded answers, refusals and feedback from result texts", () => {
+const refused = (text: string, refusal?: unknown): Entry => ({
+  id: "r",
+  taskId: "t",
+  pos: 1,
+  role: "tool",
+  status: "error",
+  createdAt: 0,
+  updatedAt: 0,
+  parts: [{
+    type: "tool_result",
+    text,
+    data: { toolCallId: "c", name: "x", isError: true, meta: refusal ? { refusal } : {} },
+  }],
+  meta: {},
+});
+
+Deno.test("recorded answers; refusals come from the structured code, never the text", () => {
   assertEquals(recordedAnswers({ answers: [{ question: "Q", answers: ["a", 2] }, { bad: 1 }] }), [
     { question: "Q", answers: ["a", "2"] },
   ]);
   assertEquals(recordedAnswers({}), []);
-  const rejected = "The user did not approve the plan. Their feedback: Add tests first. " +
-    "You are still in plan mode: revise the plan and call exit_plan_mode again.";
-  assertEquals(refusal(rejected), "rejected");
-  assertEquals(feedbackOf(rejected), "Add tests first.");
-  assertEquals(feedbackOf("The user did not approve the plan. You are still in plan mode."), "");
+  // The English text alone says nothing any more (it is for the model).
+  assertEquals(refusalOf(refused("The user did not approve the plan.")), null);
+  const plan = refusalOf(refused("…", { code: "plan_rejected", feedback: " Add tests first. " }));
+  assertEquals(plan, { code: "plan_rejected", feedback: "Add tests first.", params: {} });
+  assertEquals(refusalMessage(plan!), {
+    key: "refusal.plan_rejected.feedback",
+    params: { feedback: "Add tests first." },
+  });
+  const mode = refusalOf(refused("…", { code: "mode_changed", params: { mode: "plan", x: {} } }));
+  assertEquals(refusalMessage(mode!), { key: "refusal.mode_changed", params: { mode: "plan" } });
+  assertEquals(refusalOf(refused("…", { code: "nonsense" })), null, "unknown code: fall back");
+  assertEquals(refusalOf(refused("…", "stopped")), null, "not an object");
+  // Every code the server can send has its strings (and the quoting variants).
+  for (const code of REFUSAL_CODES) {
+    assert(Object.hasOwn(toolsEn, `refusal.${code}`), `en-US refusal.${code}`);
+    assert(Object.hasOwn(toolsZh, `refusal.${code}`), `zh-CN refusal.${code}`);
+    assertEquals(
+      refusalMessage({ code, feedback: "", params: {} }).key,
+      `refusal.${code}`,
+    );
+  }
+  for (const code of ["rejected", "plan_rejected"]) {
+    const key = refusalMessage({ code, feedback: "f", params: {} }).key;
+    assert(Object.hasOwn(toolsEn, key) && Object.hasOwn(toolsZh, key), key);
+  }
   assertEquals(
-    refusal("The user skipped the questions. Proceed with your best judgement"),
-    "skipped",
+    refusalMessage({ code: "stopped", feedback: "f", params: {} }).key,
+    "refusal.stopped",
+    "only rejections quote feedback",
   );
-  assertEquals(refusal("The run was stopped while the plan waited for review."), "stopped");
-  assertEquals(refusal("exit_plan_mode is only allowed in plan mode"), null);
+});
+
+Deno.test("rewind reasons and the shell note are codes the UI says in both languages", () => {
+  const plan = normalisePlan({
+    conflicts: [{ path: "a", reason: "changed outside the agent since", code: "changed" }],
+    unrewindable: [
+      { path: "big", reason: "larger than 32 MB", code: "too_large", params: { mb: 32 } },
+      { path: "odd", reason: "something new", code: "from_the_future" },
+    ],
+    note: "Files changed by shell commands …",
+    noteParams: { mb: 2 },
+  });
+  assertEquals(rewindReasonMessage(plan.conflicts[0]), {
+    key: "rewind.reason.changed",
+    params: {},
+  });
+  assertEquals(rewindReasonMessage(plan.unrewindable[0]), {
+    key: "rewind.reason.too_large",
+    params: { mb: 32 },
+  });
+  assertEquals(plan.unrewindable[1].code, "other");
+  assertEquals(rewindReasonMessage(plan.unrewindable[1]), null, "unknown: the English text");
+  assertEquals(rewindNoteMessage(plan), { key: "rewind.note.shell", params: { mb: 2 } });
+  for (const code of REWIND_REASON_CODES.filter((c) => c !== "other")) {
+    assert(Object.hasOwn(interactEn, `rewind.reason.${code}`), `en-US ${code}`);
+    assert(Object.hasOwn(interactZh, `rewind.reason.${code}`), `zh-CN ${code}`);
+  }
+  assertMatch((interactZh as Record<string, string>)["rewind.note.shell"], /快照/);
 });
 
 const todoEntry = (pos: number, todos: unknown, isError = false): Entry => ({
@@ -138,7 +206,15 @@ Deno.test("latestTodos: the last successful todo_write wins; capsule visibility"
 
 Deno.test("rewind plans: normalised; empty, blocked or ready", () => {
   const plan = normalisePlan({ restore: ["a.txt"], remove: [], conflicts: null, note: 3 });
-  assertEquals(plan, { restore: ["a.txt"], remove: [], conflicts: [], unrewindable: [], note: "" });
+  assertEquals(plan, {
+    restore: ["a.txt"],
+    remove: [],
+    conflicts: [],
+    unrewindable: [],
+    note: "",
+    noteCode: "shell_snapshot",
+    noteParams: {},
+  });
   assertEquals(planState(plan), "ready");
   assertEquals(planState(normalisePlan({})), "empty");
   assertEquals(
@@ -195,4 +271,16 @@ Deno.test("interact strings: same keys in both languages, placeholders, every us
   } finally {
     lang.value = before;
   }
+});
+
+Deno.test("policyList: a task's tool rules, sorted, malformed ones left out", () => {
+  assertEquals(
+    policyList({
+      toolPolicies: { write_file: "allow", exec_command: "deny", bad: "maybe", "": "allow" },
+    }),
+    [{ tool: "exec_command", policy: "deny" }, { tool: "write_file", policy: "allow" }],
+  );
+  assertEquals(policyList({}), []);
+  assertEquals(policyList(null), []);
+  assertEquals(policyList({ toolPolicies: ["allow"] }), []);
 });

@@ -10,6 +10,7 @@ import { dirname, join } from "node:path";
 import type { CheckpointRepo, CheckpointRow } from "../../store/checkpoints.ts";
 import { sha256Hex } from "../../tools/file_stamp.ts";
 import { walk } from "../../tools/walk.ts";
+import type { RewindReason } from "../protocol.ts";
 
 export const BLOB_CAP = 32 * 1024 * 1024;
 export const TASK_CAP = 512 * 1024 * 1024;
@@ -18,9 +19,42 @@ export const SHELL_FILE_CAP = 2 * 1024 * 1024;
 export interface RewindPreview {
   restore: string[];
   remove: string[];
-  conflicts: { path: string; reason: string }[];
+  conflicts: RewindReason[];
   /** Changes whose earlier content was not kept (too large, cap, symlink). */
-  unrewindable: { path: string; reason: string }[];
+  unrewindable: RewindReason[];
+}
+
+const MB = 1048576;
+
+/**
+ * The English texts of skipped checkpoints (stored with each row, shown by the CLI)
+ * and how they map to the codes the UI translates.
+ */
+export const SKIP_TEXT = {
+  tooLarge: (bytes: number) => `larger than ${bytes / MB} MB`,
+  taskFull: (bytes: number) => `the task's checkpoint space (${bytes / MB} MB) is full`,
+  notRegular: "not a regular file",
+  snapshotFull: "the snapshot cap was reached",
+};
+const CONFLICT_TEXT = {
+  changed: "changed outside the agent since",
+  symlink: "is now a symbolic link",
+};
+
+/** A stored reason (this file's own texts, also from older rows) as a code + params. */
+export function reasonOf(path: string, reason: string): RewindReason {
+  let m: RegExpExecArray | null;
+  if ((m = /^larger than ([\d.]+) MB$/.exec(reason))) {
+    return { path, reason, code: "too_large", params: { mb: Number(m[1]) } };
+  }
+  if ((m = /^the task's checkpoint space \(([\d.]+) MB\) is full$/.exec(reason))) {
+    return { path, reason, code: "task_full", params: { mb: Number(m[1]) } };
+  }
+  if (reason === SKIP_TEXT.notRegular) return { path, reason, code: "not_regular" };
+  if (reason === SKIP_TEXT.snapshotFull) return { path, reason, code: "snapshot_full" };
+  if (reason === CONFLICT_TEXT.changed) return { path, reason, code: "changed" };
+  if (reason === CONFLICT_TEXT.symlink) return { path, reason, code: "symlink" };
+  return { path, reason, code: "other" };
 }
 
 interface Snapshot {
@@ -30,6 +64,8 @@ interface Snapshot {
 export class Checkpointer {
   /** Per task+turn: the workspace snapshot used to attribute shell changes. */
   private snapshots = new Map<string, Snapshot>();
+  /** Per task+turn: the comparison under way (a background job's and a command's may meet). */
+  private comparing = new Map<string, Promise<unknown>>();
 
   constructor(
     private repo: CheckpointRepo,
@@ -88,12 +124,12 @@ export class Checkpointer {
     };
     if (!st) return this.repo.insert({ ...row, preHash: null, preSize: 0, skipped: null });
     if (st.isSymlink || !st.isFile) {
-      return this.repo.insert({ ...row, preHash: null, preSize: 0, skipped: "not a regular file" });
+      return this.repo.insert({ ...row, preHash: null, preSize: 0, skipped: SKIP_TEXT.notRegular });
     }
     const skipped = st.size > this.caps.blob
-      ? `larger than ${this.caps.blob / 1048576} MB`
+      ? SKIP_TEXT.tooLarge(this.caps.blob)
       : this.repo.bytes(taskId) + st.size > this.caps.task
-      ? `the task's checkpoint space (${this.caps.task / 1048576} MB) is full`
+      ? SKIP_TEXT.taskFull(this.caps.task)
       : null;
     const preHash = skipped
       ? sha256Hex(await Deno.readFile(abs))
@@ -130,8 +166,8 @@ export class Checkpointer {
       const size = e.size ?? 0;
       let hash: string | null = null;
       let skipped: string | null = null;
-      if (size > this.caps.shellFile) skipped = `larger than ${this.caps.shellFile / 1048576} MB`;
-      else if (size > budget) skipped = "the snapshot cap was reached";
+      if (size > this.caps.shellFile) skipped = SKIP_TEXT.tooLarge(this.caps.shellFile);
+      else if (size > budget) skipped = SKIP_TEXT.snapshotFull;
       else {
         hash = await this.putBlob(await Deno.readFile(abs));
         budget -= size;
@@ -146,16 +182,32 @@ export class Checkpointer {
    * After a shell command: records every file it created, changed or deleted.
    * Returns the changes that cannot be rewound (for the exec card).
    */
-  async afterShell(
+  afterShell(
     taskId: string,
     turn: { id: string; pos: number },
     workspace: string,
-  ): Promise<{ changed: string[]; unrewindable: { path: string; reason: string }[] }> {
+  ): Promise<{ changed: string[]; unrewindable: RewindReason[] }> {
+    // One comparison at a time per turn: two at once would record a change twice.
+    const key = `${taskId}\0${turn.id}`;
+    const prev = this.comparing.get(key) ?? Promise.resolve();
+    const next = prev.catch(() => {}).then(() => this.compare(taskId, turn, workspace));
+    this.comparing.set(key, next);
+    next.finally(() => {
+      if (this.comparing.get(key) === next) this.comparing.delete(key);
+    }).catch(() => {});
+    return next;
+  }
+
+  private async compare(
+    taskId: string,
+    turn: { id: string; pos: number },
+    workspace: string,
+  ): Promise<{ changed: string[]; unrewindable: RewindReason[] }> {
     const snap = this.snapshots.get(`${taskId}\0${turn.id}`);
     if (!snap) return { changed: [], unrewindable: [] };
     const seen = new Set<string>();
     const changed: string[] = [];
-    const unrewindable: { path: string; reason: string }[] = [];
+    const unrewindable: RewindReason[] = [];
     const record = async (
       abs: string,
       before: { hash: string | null; skipped: string | null } | undefined,
@@ -176,7 +228,7 @@ export class Checkpointer {
         });
       } else this.repo.setPost(taskId, turn.id, abs, post);
       const reason = existing?.skipped ?? before?.skipped;
-      if (reason) unrewindable.push({ path: abs, reason });
+      if (reason) unrewindable.push(reasonOf(abs, reason));
       changed.push(abs);
     };
     for await (const e of walk(workspace, { stat: true })) {
@@ -214,15 +266,14 @@ export class Checkpointer {
     for (const [path, f] of first) {
       const skipped = rows.find((r) => r.path === path && r.skipped)?.skipped;
       if (skipped) {
-        out.unrewindable.push({ path, reason: skipped });
+        out.unrewindable.push(reasonOf(path, skipped));
         continue;
       }
       const expected = last.get(path)!.postHash;
       const now = await this.currentHash(path);
-      if (now === "symlink") out.conflicts.push({ path, reason: "is now a symbolic link" });
-      else if (now !== expected) {
-        out.conflicts.push({ path, reason: "changed outside the agent since" });
-      } else if (f.preHash === null) {
+      if (now === "symlink") out.conflicts.push(reasonOf(path, CONFLICT_TEXT.symlink));
+      else if (now !== expected) out.conflicts.push(reasonOf(path, CONFLICT_TEXT.changed));
+      else if (f.preHash === null) {
         if (now !== null) out.remove.push(path);
       } else if (now !== f.preHash) out.restore.push(path);
     }

@@ -9,6 +9,7 @@ import { abortedError, ProviderError, type ProviderErrorInfo } from "../provider
 import type { ToolRegistry } from "../../tools/registry.ts";
 import type { ToolResult } from "../../tools/types.ts";
 import type { TimelineWriter } from "./timeline_writer.ts";
+import type { Refusal } from "../protocol.ts";
 
 export interface ToolCall {
   id: string;
@@ -22,7 +23,8 @@ export type Gate = (
   call: ToolCall,
   signal: AbortSignal,
 ) => Promise<
-  { allow: true; extraArgs?: Record<string, unknown> } | { allow: false; reason: string }
+  | { allow: true; extraArgs?: Record<string, unknown> }
+  | { allow: false; reason: string; refusal?: Refusal }
 >;
 
 export interface LoopHost {
@@ -197,7 +199,11 @@ async function runOne(h: LoopHost, call: ToolCall): Promise<{ result: ToolResult
   let run = call;
   if (h.gate) {
     const verdict = await h.gate(call, h.signal);
-    if (!verdict.allow) return done({ content: verdict.reason, isError: true });
+    if (!verdict.allow) {
+      // The model reads the text; the UI translates the refusal's code.
+      const meta = verdict.refusal ? { refusal: verdict.refusal } : undefined;
+      return done({ content: verdict.reason, isError: true, ...(meta ? { meta } : {}) });
+    }
     // Extra arguments (the user's answers) reach the tool only, never the model's history.
     if (verdict.extraArgs) run = { ...call, args: { ...call.args, ...verdict.extraArgs } };
   }

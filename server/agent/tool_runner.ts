@@ -4,11 +4,12 @@
  * a permission-narrowed worker, others here — and bookkeeping of what it read/wrote.
  */
 import type { ToolRegistry } from "../../tools/registry.ts";
-import type { Tool, ToolContext, ToolResult } from "../../tools/types.ts";
-import { displayPath, resolvePath } from "../../tools/paths.ts";
+import type { Placement, Tool, ToolContext, ToolResult } from "../../tools/types.ts";
+import { displayPath, outsideRoots, resolvePath } from "../../tools/paths.ts";
 import type { SandboxPool } from "../../tools/sandbox/pool.ts";
 import type { FileTracker } from "./file_tracker.ts";
 import type { ToolCall } from "./loop.ts";
+import type { RewindReason } from "../protocol.ts";
 
 export interface RunnerContext extends ToolContext {
   roots: string[];
@@ -19,13 +20,19 @@ export interface RunnerContext extends ToolContext {
   afterWrite?(abs: string): Promise<void>;
   /** Around shell commands: snapshot before, attribute changed files after. */
   beforeShell?(): Promise<void>;
-  afterShell?(): Promise<{ changed: string[]; unrewindable: { path: string; reason: string }[] }>;
+  afterShell?(): Promise<{ changed: string[]; unrewindable: RewindReason[] }>;
   /** Extra context for main-process tools (exec output streaming, etc.). */
   extra?: Record<string, unknown>;
 }
 
 const NEEDS_READ: Record<string, string> = { edit_file: "edit", delete_file: "delete" };
 const WRITES_PATH = new Set(["write_file", "edit_file", "delete_file"]);
+
+/** Where a tool runs (its own choice, else by permission kind). */
+function placementOf(tool: Tool): Placement {
+  return tool.placement ??
+    (tool.kind === "read" ? "worker-read" : tool.kind === "write" ? "worker-write" : "main");
+}
 
 export class ToolRunner {
   constructor(private registry: ToolRegistry, private pool: SandboxPool) {}
@@ -39,6 +46,24 @@ export class ToolRunner {
     const path = typeof call.args.path === "string" && call.args.path
       ? resolvePath(call.args.path, ctx.workspace)
       : null;
+    // File tools never reach outside the workspace (also through symlinks): refused here
+    // with a code the UI can translate, before any checkpoint or worker is involved.
+    const placement = placementOf(tool);
+    if (path && (placement === "worker-read" || placement === "worker-write")) {
+      const denied = await outsideRoots(path, ctx.roots);
+      if (denied) {
+        return {
+          content: denied,
+          isError: true,
+          meta: {
+            refusal: {
+              code: "outside_workspace",
+              params: { path: displayPath(path, ctx.workspace) },
+            },
+          },
+        };
+      }
+    }
     if (path && NEEDS_READ[tool.name]) {
       const stale = await ctx.tracker.staleness(
         path,
@@ -50,6 +75,9 @@ export class ToolRunner {
     if (path && WRITES_PATH.has(tool.name)) await ctx.beforeWrite?.(path);
     if (tool.kind === "exec") await ctx.beforeShell?.();
     const result = await this.dispatch(tool, call, ctx);
+    if (result.isError && result.meta?.sandboxDenied === true && !result.meta.refusal) {
+      result.meta = { ...result.meta, refusal: { code: "sandbox" } };
+    }
     if (tool.kind === "exec" && ctx.afterShell) {
       const rewind = await ctx.afterShell();
       result.meta = {
@@ -77,8 +105,7 @@ export class ToolRunner {
   }
 
   private dispatch(tool: Tool, call: ToolCall, ctx: RunnerContext): Promise<ToolResult> {
-    const placement = tool.placement ??
-      (tool.kind === "read" ? "worker-read" : tool.kind === "write" ? "worker-write" : "main");
+    const placement = placementOf(tool);
     if (placement === "main") return tool.execute(call.args, { ...ctx, ...(ctx.extra ?? {}) });
     return this.pool.run(
       placement === "worker-read" ? "read" : placement === "worker-net" ? "net" : "write",

@@ -1,9 +1,14 @@
 /** Handlers for task, timeline, kv, events and server ops. */
 import {
+  type COMPOSER_OP_ARGS,
+  type HISTORY_OP_ARGS,
   LIMITS,
   type OpName,
+  type PANEL_OP_ARGS,
+  type PROJECT_OP_ARGS,
   type PROVIDER_OP_ARGS,
   type RewindPlan,
+  type SEARCH_OP_ARGS,
   taskTopic,
 } from "../protocol.ts";
 import { OpError } from "../errors.ts";
@@ -11,11 +16,21 @@ import type { OpContext } from "./context.ts";
 import type { TaskService } from "../sessions/task_service.ts";
 import type { OpHandlers } from "./types.ts";
 import type { RunManager } from "../sessions/runs.ts";
-import type { RewindPreview } from "../agent/checkpoints.ts";
+import { type RewindPreview, SHELL_FILE_CAP } from "../agent/checkpoints.ts";
 import { displayPath } from "../../tools/paths.ts";
 import { join } from "node:path";
+import { composerOf } from "../composer/composer_service.ts";
 
-type TaskOpName = Exclude<OpName, keyof typeof PROVIDER_OP_ARGS>;
+/** Ops of the other areas have their own handler modules (see dispatch.ts). */
+type TaskOpName = Exclude<
+  OpName,
+  | keyof typeof PROVIDER_OP_ARGS
+  | keyof typeof PROJECT_OP_ARGS
+  | keyof typeof COMPOSER_OP_ARGS
+  | keyof typeof HISTORY_OP_ARGS
+  | keyof typeof SEARCH_OP_ARGS
+  | keyof typeof PANEL_OP_ARGS
+>;
 
 export function needTasks(ctx: OpContext): TaskService {
   if (!ctx.tasks) {
@@ -49,14 +64,23 @@ function withNote(ctx: OpContext, taskId: string, p: RewindPreview): RewindPlan 
     unrewindable: p.unrewindable.map((c) => ({ ...c, path: rel(c.path) })),
     note:
       "Files changed by shell commands are covered by a snapshot of the workspace taken before the turn's " +
-      "first command (files up to 2 MB, skipping .git and node_modules).",
+      `first command (files up to ${SHELL_FILE_CAP / 1048576} MB, skipping .git and node_modules).`,
+    noteCode: "shell_snapshot",
+    noteParams: { mb: SHELL_FILE_CAP / 1048576 },
   };
 }
 
 export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
   "tasks.list": (ctx) => ({ tasks: needTasks(ctx).list(), seq: ctx.hub.lastSeq }),
-  "tasks.create": (ctx, a) => {
-    const out = needTasks(ctx).create(a);
+  "tasks.create": async (ctx, a) => {
+    needTasks(ctx);
+    const composer = composerOf(ctx);
+    const atts = a.message ? await composer!.attachments(a.attachments) : [];
+    const parts = atts.length
+      ? (await composer!.userParts(a.projectPath ?? null, a.message, atts)).slice(1)
+      : [];
+    const out = needTasks(ctx).create({ ...a, parts });
+    if (a.message) composer?.rememberPrompt(out.task.projectPath, a.message);
     // The creator follows its new task from the first event on (no race with the run).
     ctx.client.topics.add(taskTopic(out.task.id));
     if (out.entry) startRun(ctx, out.task.id);
@@ -67,6 +91,7 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
   "tasks.delete": async (ctx, a) => {
     await needRuns(ctx).stop(a.id); // never write into a task that is gone
     needTasks(ctx).delete(a.id);
+    composerOf(ctx)?.forget(a.id);
     return { id: a.id };
   },
   "tasks.markRead": (ctx, a) => ({ task: needTasks(ctx).markRead(a.id) }),
@@ -78,19 +103,23 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
     ctx.runs?.persistLive(a.id);
     const snap = needTasks(ctx).snapshot(a.id, LIMITS.entryPage);
     ctx.client.topics.add(taskTopic(a.id));
-    return { ...snap, seq: ctx.hub.lastSeq, run: needRuns(ctx).state(a.id) };
+    return {
+      ...snap,
+      seq: ctx.hub.lastSeq,
+      run: needRuns(ctx).state(a.id),
+      queue: composerOf(ctx)!.list(a.id),
+    };
   },
   "task.unsubscribe": (ctx, a) => {
     ctx.client.topics.delete(taskTopic(a.id));
     return { id: a.id };
   },
-  "task.send": (ctx, a) => {
-    if (needRuns(ctx).isRunning(a.id)) {
-      throw new OpError("busy", "the task is running; wait for it or stop it");
-    }
-    const entry = needTasks(ctx).send(a.id, a.text);
-    startRun(ctx, a.id);
-    return { entry };
+  "task.send": async (ctx, a) => {
+    needRuns(ctx);
+    const composer = composerOf(ctx)!;
+    const atts = await composer.attachments(a.attachments);
+    // While the task runs the message waits in its steering queue (composer_service.ts).
+    return await composer.send(a.id, a.text, atts, (id) => startRun(ctx, id));
   },
   "task.stop": async (ctx, a) => {
     needTasks(ctx).get(a.id);
@@ -148,6 +177,8 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
     needTasks(ctx);
     const p = ctx.approvals!.dismiss(a.id);
     if (!p) throw new OpError("not_found", `no approval ${a.id} waiting for recovery`);
+    // "Allow & continue" on a recovered plan approves it exactly like a live approval.
+    if (a.action === "allow" && p.kind === "plan") ctx.approvals!.planApproved(p.taskId);
     if (a.action !== "ignore") await needRuns(ctx).recoverCall(p.taskId, p.call, a.action);
     return { id: a.id };
   },

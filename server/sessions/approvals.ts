@@ -2,9 +2,16 @@
  * The approval gate (SPEC §4.4–4.6). For every tool call it reads the task's mode and
  * tool policies LIVE, then allows, refuses, or asks the user. Questions wait here,
  * are persisted (a restart offers them for recovery) and can be answered from any
- * client. Changing a task's mode re-judges what it is waiting on.
+ * client. Changing a task's mode re-judges what it is waiting on. Every refusal carries
+ * a code (`Refusal`, server/protocol.ts) besides the English text the model reads.
  */
-import type { PendingApproval, TaskSettings, ToolPolicy } from "../protocol.ts";
+import type {
+  PendingApproval,
+  Refusal,
+  RefusalCode,
+  TaskSettings,
+  ToolPolicy,
+} from "../protocol.ts";
 import type { Repos } from "../../store/store.ts";
 import type { EventHub } from "./hub.ts";
 import type { IdFn } from "../../store/ids.ts";
@@ -15,9 +22,33 @@ import { PLAN_MAX, type QuestionAnswer, questionProblems } from "../../tools/int
 /** `extraArgs` reach the tool but are not part of the model's call (e.g. the user's answers). */
 export type Verdict =
   | { allow: true; extraArgs?: Record<string, unknown> }
-  | { allow: false; reason: string };
+  | { allow: false; reason: string; refusal: Refusal };
 type Decision = "allow" | "always" | "reject";
-type Answer = { decision: Decision; feedback?: string; answers?: QuestionAnswer[] };
+type Answer = {
+  decision: Decision;
+  feedback?: string;
+  answers?: QuestionAnswer[];
+  /** Set when the server, not the user, settled it (a mode change). */
+  refusal?: Refusal;
+};
+
+/** A refusal: the English text the model reads and the code the UI translates. */
+export function refuse(
+  code: RefusalCode,
+  reason: string,
+  extra: { feedback?: string; params?: Record<string, string | number> } = {},
+): { allow: false; reason: string; refusal: Refusal } {
+  const refusal: Refusal = { code };
+  if (extra.feedback) refusal.feedback = extra.feedback;
+  if (extra.params) refusal.params = extra.params;
+  return { allow: false, reason, refusal };
+}
+
+/** The English text of a user's rejection of a tool call (also used by recovery). */
+export function rejectionText(tool: string, feedback?: string): string {
+  const fb = feedback ? ` Their feedback: ${feedback}` : "";
+  return `The user rejected this ${tool} call.${fb} Do not retry the same call; adjust your approach or ask the user.`;
+}
 
 const TOOL_KINDS = new Set(["read", "write", "exec"]);
 
@@ -97,7 +128,7 @@ export class ApprovalCenter {
   /** The gate used by a task's run. */
   async check(taskId: string, call: ToolCall, kind: string, signal: AbortSignal): Promise<Verdict> {
     const task = this.repos.tasks.get(taskId);
-    if (!task) return { allow: false, reason: "The task no longer exists." };
+    if (!task) return refuse("task_gone", "The task no longer exists.");
     const mode = this.modeOf(task.settings);
     if (call.name === "exit_plan_mode") {
       return await this.planReview(task.id, task.title, call, mode, signal);
@@ -107,18 +138,15 @@ export class ApprovalCenter {
     }
     const verdict = judge(task.settings, mode, call.name, kind);
     if (verdict === "allow") return { allow: true };
-    if (verdict === "deny") return { allow: false, reason: this.denial(call.name, task.settings) };
+    if (verdict === "deny") return this.denial(call.name, task.settings);
     const answer = await this.wait(task.id, task.title, call, kind, summarise(call), signal);
     if (!answer) {
-      return { allow: false, reason: "The run was stopped while this call waited for approval." };
+      return refuse("stopped", "The run was stopped while this call waited for approval.");
     }
     if (answer.decision === "reject") {
-      const fb = answer.feedback ? ` Their feedback: ${answer.feedback}` : "";
-      return {
-        allow: false,
-        reason:
-          `The user rejected this ${call.name} call.${fb} Do not retry the same call; adjust your approach or ask the user.`,
-      };
+      const text = rejectionText(call.name, answer.feedback);
+      if (answer.refusal) return { allow: false, reason: text, refusal: answer.refusal };
+      return refuse("rejected", text, { feedback: answer.feedback });
     }
     if (answer.decision === "always") this.setPolicy(taskId, call.name, "allow");
     return { allow: true };
@@ -133,37 +161,42 @@ export class ApprovalCenter {
     signal: AbortSignal,
   ): Promise<Verdict> {
     if (mode !== "plan") {
-      return {
-        allow: false,
-        reason: "exit_plan_mode is only allowed in plan mode; you are not in plan mode.",
-      };
+      return refuse(
+        "not_plan_mode",
+        "exit_plan_mode is only allowed in plan mode; you are not in plan mode.",
+      );
     }
     const plan = typeof call.args.plan === "string" ? call.args.plan : "";
-    if (!plan.trim()) return { allow: false, reason: "exit_plan_mode needs a non-empty `plan`." };
+    if (!plan.trim()) return refuse("plan_empty", "exit_plan_mode needs a non-empty `plan`.");
     if (plan.length > PLAN_MAX) {
-      return {
-        allow: false,
-        reason: `The plan is too long (${plan.length} > ${PLAN_MAX} characters); shorten it.`,
-      };
+      return refuse(
+        "plan_too_long",
+        `The plan is too long (${plan.length} > ${PLAN_MAX} characters); shorten it.`,
+        { params: { length: plan.length, max: PLAN_MAX } },
+      );
     }
     const answer = await this.wait(taskId, title, call, "plan", "Plan ready for review", signal);
     if (!answer) {
-      return { allow: false, reason: "The run was stopped while the plan waited for review." };
+      return refuse("stopped", "The run was stopped while the plan waited for review.");
     }
     if (answer.decision === "reject") {
       const fb = answer.feedback ? ` Their feedback: ${answer.feedback}` : "";
-      return {
-        allow: false,
-        reason:
-          `The user did not approve the plan.${fb} You are still in plan mode: revise the plan and call exit_plan_mode again.`,
-      };
+      return refuse(
+        "plan_rejected",
+        `The user did not approve the plan.${fb} You are still in plan mode: revise the plan and call exit_plan_mode again.`,
+        { feedback: answer.feedback },
+      );
     }
-    const task = this.repos.tasks.get(taskId);
-    if (task) {
-      this.repos.tasks.setSettings(taskId, { ...task.settings, approval: "ask" });
-      this.settingsChanged(taskId);
-    }
+    this.planApproved(taskId);
     return { allow: true };
+  }
+
+  /** An approved plan (live, or recovered after a restart) switches the task to ask mode. */
+  planApproved(taskId: string): void {
+    const task = this.repos.tasks.get(taskId);
+    if (!task) return;
+    this.repos.tasks.setSettings(taskId, { ...task.settings, approval: "ask" });
+    this.settingsChanged(taskId);
   }
 
   /** ask_user_question: waits for answers (or a skip). */
@@ -174,7 +207,11 @@ export class ApprovalCenter {
     signal: AbortSignal,
   ): Promise<Verdict> {
     const problem = questionProblems(call.args);
-    if (problem) return { allow: false, reason: `Invalid questions: ${problem}` };
+    if (problem) {
+      return refuse("questions_invalid", `Invalid questions: ${problem}`, {
+        params: { problem },
+      });
+    }
     const n = (call.args.questions as unknown[]).length;
     const answer = await this.wait(
       taskId,
@@ -185,17 +222,13 @@ export class ApprovalCenter {
       signal,
     );
     if (!answer) {
-      return {
-        allow: false,
-        reason: "The run was stopped while the questions waited for an answer.",
-      };
+      return refuse("stopped", "The run was stopped while the questions waited for an answer.");
     }
     if (answer.decision === "reject" || !answer.answers) {
-      return {
-        allow: false,
-        reason:
-          "The user skipped the questions. Proceed with your best judgement, or ask differently.",
-      };
+      return refuse(
+        "questions_skipped",
+        "The user skipped the questions. Proceed with your best judgement, or ask differently.",
+      );
     }
     return { allow: true, extraArgs: { __answer: answer.answers } };
   }
@@ -239,12 +272,18 @@ export class ApprovalCenter {
     return answer;
   }
 
-  private denial(tool: string, settings: TaskSettings): string {
+  private denial(tool: string, settings: TaskSettings): Verdict {
     if (settings.toolPolicies?.[tool] === "deny") {
-      return `The user has denied the ${tool} tool in this task.`;
+      return refuse("policy_deny", `The user has denied the ${tool} tool in this task.`, {
+        params: { tool },
+      });
     }
-    return `Plan mode is read-only: ${tool} is not allowed. Research with read-only tools, then call ` +
-      "exit_plan_mode with your plan for the user to approve.";
+    return refuse(
+      "plan_mode",
+      `Plan mode is read-only: ${tool} is not allowed. Research with read-only tools, then call ` +
+        "exit_plan_mode with your plan for the user to approve.",
+      { params: { tool } },
+    );
   }
 
   private hasLive(taskId: string): boolean {
@@ -253,10 +292,16 @@ export class ApprovalCenter {
 
   /** Answers a live approval. */
   /** Answers a live item (for a question: `answers`; reject = skip). */
-  decide(id: string, decision: Decision, feedback?: string, answers?: QuestionAnswer[]): boolean {
+  decide(
+    id: string,
+    decision: Decision,
+    feedback?: string,
+    answers?: QuestionAnswer[],
+    refusal?: Refusal,
+  ): boolean {
     const w = this.waiting.get(id);
     if (!w) return false;
-    w.resolve({ decision, feedback, answers });
+    w.resolve({ decision, feedback, answers, refusal });
     return true;
   }
 
@@ -279,7 +324,20 @@ export class ApprovalCenter {
       const v = judge(task.settings, this.modeOf(task.settings), p.call.name, p.kind);
       if (v === "allow") this.decide(p.id, "allow");
       else if (v === "deny") {
-        this.decide(p.id, "reject", `the approval mode changed to ${this.modeOf(task.settings)}`);
+        const mode = this.modeOf(task.settings);
+        const policy = task.settings.toolPolicies?.[p.call.name] === "deny";
+        const feedback = policy
+          ? `the ${p.call.name} tool was denied for this task`
+          : `the approval mode changed to ${mode}`;
+        this.decide(
+          p.id,
+          "reject",
+          feedback,
+          undefined,
+          policy
+            ? { code: "policy_deny", params: { tool: p.call.name } }
+            : { code: "mode_changed", params: { mode } },
+        );
       }
     }
   }
@@ -291,6 +349,7 @@ export class ApprovalCenter {
     if (policy) policies[tool] = policy;
     else delete policies[tool];
     this.repos.tasks.setSettings(taskId, { ...task.settings, toolPolicies: policies });
+    this.settingsChanged(taskId); // every client's list of the task's policies follows
   }
 
   /** Removes a recovered (not live) approval. */

@@ -11,12 +11,14 @@ import type { Repos } from "../../store/store.ts";
 import type { IdFn } from "../../store/ids.ts";
 import type { EventHub } from "./hub.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
+import type { ToolResult } from "../../tools/types.ts";
 import type { ModelInfo, ProviderConfig } from "../providers/types.ts";
 import { adapterFor } from "../providers/index.ts";
 import { resolveMaxTokens, stepBudget } from "../providers/effort.ts";
 import { OpError } from "../errors.ts";
 import { TimelineWriter } from "../agent/timeline_writer.ts";
-import { toConversation } from "../agent/history.ts";
+import { INTERRUPTED, toConversation } from "../agent/history.ts";
+import { loadAttachmentData } from "../agent/attachments.ts";
 import {
   environmentOf,
   readAgentsFile,
@@ -25,13 +27,13 @@ import {
   withReminder,
 } from "../agent/prompt.ts";
 import { type LoopOutcome, runLoop, type ToolCall } from "../agent/loop.ts";
-import type { Verdict } from "./approvals.ts";
+import { rejectionText, type Verdict } from "./approvals.ts";
 import { maybeGenerateTitle } from "../agent/title.ts";
 import { type RunnerContext, ToolRunner } from "../agent/tool_runner.ts";
 import { Checkpointer, type RewindPreview } from "../agent/checkpoints.ts";
 import { FileTracker } from "../agent/file_tracker.ts";
 import { SandboxPool } from "../../tools/sandbox/pool.ts";
-import { stopAllJobs } from "../../tools/exec/background.ts";
+import { recaptureJobs, stopAllJobs } from "../../tools/exec/background.ts";
 
 export interface RunDeps {
   repos: Repos;
@@ -59,6 +61,27 @@ export interface RunDeps {
   ): Promise<Verdict>;
 }
 
+/** The result of a call rejected from the recovery banner (after a restart). */
+function recoveredRejection(name: string): ToolResult {
+  if (name === "exit_plan_mode") {
+    return {
+      content:
+        "The user did not approve the plan. You are still in plan mode: revise the plan and call exit_plan_mode again.",
+      isError: true,
+      meta: { refusal: { code: "plan_rejected" } },
+    };
+  }
+  if (name === "ask_user_question") {
+    return {
+      content:
+        "The user skipped the questions. Proceed with your best judgement, or ask differently.",
+      isError: true,
+      meta: { refusal: { code: "questions_skipped" } },
+    };
+  }
+  return { content: rejectionText(name), isError: true, meta: { refusal: { code: "rejected" } } };
+}
+
 /** Live output streamed per command; the rest arrives with the result. */
 const LIVE_OUTPUT_CAP = 64 * 1024;
 const concatText = (a: unknown, b: unknown) => {
@@ -82,6 +105,7 @@ export class RunManager {
   private trackers = new Map<string, FileTracker>();
   private runner: ToolRunner;
   private checkpoints: Checkpointer;
+  private finishHooks: ((taskId: string, natural: boolean) => void)[] = [];
 
   constructor(private d: RunDeps) {
     this.runner = new ToolRunner(d.tools, this.pool);
@@ -115,8 +139,14 @@ export class RunManager {
       roots: [workspace],
       signal,
       tracker: this.trackerOf(taskId),
-      // Shell commands: the sandbox level the user chose (read at each call).
-      extra: { sandbox: this.d.defaults().sandbox, network: this.d.defaults().network, onOutput },
+      // Shell commands: the sandbox level the user chose (read at each call). Background
+      // jobs record their later file changes against this turn's snapshot.
+      extra: {
+        sandbox: this.d.defaults().sandbox,
+        network: this.d.defaults().network,
+        onOutput,
+        jobOwner: { taskId, recapture: () => cp.afterShell(taskId, turn, workspace) },
+      },
       beforeWrite: (abs) => cp.beforeWrite(taskId, turn, abs),
       afterWrite: (abs) => cp.afterWrite(taskId, turn, abs),
       beforeShell: () => cp.beforeShell(taskId, turn, workspace, signal),
@@ -178,7 +208,29 @@ export class RunManager {
       this.runs.delete(taskId);
       this.publishRun(taskId, null);
     });
+    run.done.then(
+      (o) => this.finished(taskId, o?.kind === "done" && !abort.signal.aborted),
+      () => {}, // reported by whoever awaits start()
+    );
     return run.done;
+  }
+
+  /**
+   * Calls `fn` after each run ended (and is no longer running); `natural` is true when
+   * the model finished on its own (not stopped, failed or cut at max steps).
+   */
+  onFinish(fn: (taskId: string, natural: boolean) => void): void {
+    this.finishHooks.push(fn);
+  }
+
+  private finished(taskId: string, natural: boolean): void {
+    for (const fn of this.finishHooks) {
+      try {
+        fn(taskId, natural);
+      } catch (e) {
+        console.error(`after-run hook of task ${taskId} failed:`, e);
+      }
+    }
   }
 
   /** Persists the streaming entry of the task's run now (before a snapshot). */
@@ -269,7 +321,10 @@ export class RunManager {
           effort,
           maxTokens: resolveMaxTokens(resolved.model.maxOutput),
         }),
-        messages: toConversation(history),
+        messages: toConversation(
+          history,
+          await loadAttachmentData(history, this.d.home, resolved.model.vision === true),
+        ),
         tools: this.d.tools,
         runTool: (call, signal) =>
           this.runner.run(call, this.toolContext(task.id, workspace, turn, signal, call.id)),
@@ -301,6 +356,8 @@ export class RunManager {
           this.publishRun(task.id, run.state);
         },
       });
+      // Background commands still running: record what they changed so far.
+      await recaptureJobs(task.id);
       return outcome;
     } catch (e) {
       // A bug or an unexpected failure: report it in the timeline, never silently.
@@ -341,11 +398,16 @@ export class RunManager {
       this.d.now,
     );
     if (action === "reject") {
-      writer.toolResult(call, {
-        content: `The user rejected this ${call.name} call.`,
-        isError: true,
-      }, 0);
+      writer.toolResult(call, recoveredRejection(call.name), 0);
       return;
+    }
+    if (action === "continue") {
+      // Said explicitly (the model would get the same text): the card shows why.
+      writer.toolResult(call, {
+        content: INTERRUPTED,
+        isError: true,
+        meta: { refusal: { code: "interrupted" } },
+      }, 0);
     }
     if (action === "allow") {
       const workspace = await this.workspaceOf(task);

@@ -8,7 +8,7 @@
  * Confirm disabled. Screenshots: desktop-interact-rewind*.png, phone-interact-*.png.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { noHorizontalScroll, openApp, screenshot } from "./browser.ts";
+import { noHorizontalScroll, openApp, screenshot, watchErrors } from "./browser.ts";
 import { bigTargets, DESKTOP, newPage, PHONE } from "./approval_helpers.ts";
 import { lastTurn, send, strip } from "./run_helpers.ts";
 import { listed, openRewind, OTHER, startTask, userMsg, withServer } from "./interact_helpers.ts";
@@ -72,9 +72,13 @@ Deno.test(
       await Deno.writeTextFile(`${ws}/story.txt`, "edited by hand\n");
       await dialog.locator("[data-testid=rewind-confirm]").click();
       await dialog.locator("[data-testid=rewind-conflicts]").waitFor();
-      assertMatch(
+      assertEquals(
         await dialog.locator("[data-testid=rewind-error]").innerText(),
-        /story\.txt \(changed outside the agent since\)/,
+        "Nothing was rewound: files changed since the preview. Here is the current state.",
+      );
+      assertEquals(
+        await dialog.locator("[data-testid=rewind-reason]").getAttribute("data-code"),
+        "changed",
       );
       assertEquals(await listed(dialog, "conflicts"), ["story.txt"]);
       assert(await dialog.locator("[data-testid=rewind-confirm]").isDisabled(), "confirm enabled");
@@ -82,8 +86,11 @@ Deno.test(
       await screenshot(d, "desktop-interact-rewind-conflict");
       await dialog.locator("[data-testid=rewind-cancel]").click();
 
-      // On the phone: the ⋯ menu, a bottom sheet with the conflict and Confirm disabled.
-      const phone = await newPage(browser, PHONE);
+      // On the phone, in Chinese: the ⋯ menu, a bottom sheet with the conflict (its
+      // reason and the shell note in Chinese) and Confirm disabled.
+      const zhContext = await browser.newContext({ viewport: PHONE, locale: "zh-CN" });
+      const zhPage = await zhContext.newPage();
+      const phone = { page: zhPage, errors: watchErrors(zhPage) };
       const p = phone.page;
       await openApp(p, d.url().replace(/^.*#/, `${server.url}#`));
       await userMsg(p, 0).waitFor();
@@ -95,10 +102,8 @@ Deno.test(
       await p.locator("[data-testid=msg-menu-menu]").waitFor({ state: "detached" });
       dialog = await openRewind(p, 0, true);
       assertEquals(await listed(dialog, "conflicts"), ["story.txt"]);
-      assertMatch(
-        await dialog.locator(".rw-reason").innerText(),
-        /changed outside the agent since/,
-      );
+      assertEquals(await dialog.locator(".rw-reason").innerText(), "此后在智能体之外被修改过");
+      assertMatch(await dialog.locator("[data-testid=rewind-note]").innerText(), /快照.*2 MB/);
       assert(await dialog.locator("[data-testid=rewind-confirm]").isDisabled(), "confirm enabled");
       await dialog.locator("[data-testid=rewind-why]").waitFor();
       const box = await dialog.boundingBox();

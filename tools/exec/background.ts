@@ -3,6 +3,11 @@
  * (dev servers, watchers). Started at once with an id; output kept in a 256 KB ring
  * buffer addressed by absolute byte offsets; stop = TERM to the group, KILL after 2 s
  * (done by runCommand). Jobs live in this server process.
+ *
+ * Rewind: a job changes files after background_bash has returned, so the run hands
+ * each job an owner whose `recapture` compares the workspace again against the
+ * snapshot of the turn that started it; it runs when the job exits, on task_output
+ * and task_stop, and at the end of each turn of its task.
  */
 import { fail, ok, type Tool } from "../types.ts";
 import { displayPath, resolvePath } from "../paths.ts";
@@ -11,6 +16,13 @@ import { DEFAULT_SANDBOX_LEVEL, type ExecContext, runCommand } from "./exec_comm
 export const RING_BYTES = 256 * 1024;
 const NO_TIMEOUT_MS = 7 * 24 * 3600 * 1000;
 const MAX_JOBS = 32;
+
+/** Who started a job and how its later file changes are recorded (checkpoints). */
+export interface JobOwner {
+  taskId: string;
+  /** Records the files changed since the last look, for the turn that started the job. */
+  recapture(): Promise<unknown>;
+}
 
 interface Job {
   id: string;
@@ -25,6 +37,7 @@ interface Job {
   exitCode: number | null;
   abort: AbortController;
   done: Promise<void>;
+  owner?: JobOwner;
 }
 
 const jobs = new Map<string, Job>();
@@ -36,6 +49,26 @@ function append(job: Job, text: string): void {
     const drop = job.buf.length - RING_BYTES;
     job.buf = job.buf.slice(drop);
     job.start += drop;
+  }
+}
+
+/** Records a job's later file changes; a failure is logged, never thrown at the caller. */
+async function recapture(job: Job): Promise<void> {
+  if (!job.owner) return;
+  try {
+    await job.owner.recapture();
+  } catch (e) {
+    console.error(`recording the file changes of ${job.id} failed:`, e);
+  }
+}
+
+/**
+ * Records what the task's background jobs changed so far (end of a turn). Jobs that
+ * ended already were recorded when they exited.
+ */
+export async function recaptureJobs(taskId: string): Promise<void> {
+  for (const j of jobs.values()) {
+    if (j.owner?.taskId === taskId && j.status === "running") await recapture(j);
   }
 }
 
@@ -78,7 +111,7 @@ export const backgroundBash: Tool = {
   kind: "exec",
   placement: "main",
   execute(args, baseCtx) {
-    const ctx = baseCtx as ExecContext;
+    const ctx = baseCtx as ExecContext & { jobOwner?: JobOwner };
     if (typeof args.command !== "string" || !args.command.trim()) {
       return Promise.resolve(fail("background_bash needs a `command` string."));
     }
@@ -104,6 +137,7 @@ export const backgroundBash: Tool = {
       exitCode: null,
       abort: new AbortController(),
       done: Promise.resolve(),
+      owner: ctx.jobOwner,
     };
     job.done = runCommand({
       command: args.command,
@@ -121,7 +155,7 @@ export const backgroundBash: Tool = {
     }, (e) => {
       append(job, `\n[could not start: ${(e as Error).message}]\n`);
       job.status = "exited";
-    });
+    }).then(() => recapture(job)); // what it changed up to its exit (before `done` resolves)
     jobs.set(job.id, job);
     return Promise.resolve(
       ok(
@@ -147,9 +181,10 @@ export const taskOutput: Tool = {
   },
   kind: "read",
   placement: "main",
-  execute(args) {
+  async execute(args) {
     const job = jobs.get(String(args.id));
-    if (!job) return Promise.resolve(fail(`No background command with id "${args.id}".`));
+    if (!job) return fail(`No background command with id "${args.id}".`);
+    if (job.status === "running") await recapture(job);
     const from = Number.isInteger(args.offset) ? Math.max(0, args.offset as number) : 0;
     const lost = from < job.start ? job.start - from : 0;
     const text = job.buf.slice(Math.max(0, from - job.start));
@@ -157,13 +192,9 @@ export const taskOutput: Tool = {
     const status = job.status === "running"
       ? "running"
       : `${job.status}${job.exitCode !== null ? ` (exit code ${job.exitCode})` : ""}`;
-    return Promise.resolve(
-      ok(`${head}${text || "(no new output)"}\n\nStatus: ${status}. Next offset: ${job.total}`, {
-        id: job.id,
-        status: job.status,
-        exitCode: job.exitCode,
-        next: job.total,
-      }),
+    return ok(
+      `${head}${text || "(no new output)"}\n\nStatus: ${status}. Next offset: ${job.total}`,
+      { id: job.id, status: job.status, exitCode: job.exitCode, next: job.total },
     );
   },
 };

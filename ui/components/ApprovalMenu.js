@@ -1,16 +1,60 @@
 /**
  * The composer's approval-mode menu (SPEC §4.4): plan / ask / edit / full, each with
- * an icon, a title and a one-line description; `full` in the warning colour.
+ * an icon, a title and a one-line description; `full` in the warning colour. Below,
+ * for a task, its tool rules ("Always allow" and the like, SPEC §4.5), each with a
+ * Remove that sends the tool back to what the mode says.
  */
 import { APPROVAL_MODES } from "../../server/protocol.ts";
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
+import { deciding, policyList, removePolicy } from "../state/approvals.js";
 import { activeOptions, setOption } from "../state/run_actions.js";
+import { currentId, currentTask } from "../state/tasks.js";
 import { Menu } from "./Menu.js";
 import { MenuItem } from "./MenuItem.js";
-import { IconAsk, IconBolt, IconChevronDown, IconEdit, IconPlan } from "./RunIcons.js";
+import { IconAsk, IconBolt, IconChevronDown, IconEdit, IconPlan, IconX } from "./RunIcons.js";
 
 const ICONS = { plan: IconPlan, ask: IconAsk, edit: IconEdit, full: IconBolt };
+
+/** The shown task's tool rules, each removable. */
+function Policies() {
+  const taskId = currentId.value;
+  const list = taskId ? policyList(currentTask.value?.settings) : [];
+  if (!taskId || !list.length) return null;
+  const mode = t(/** @type {any} */ (`approval.${activeOptions.value.approval}`));
+  return html`
+    <div class="opt-group" data-testid="policy-list">
+      <div class="opt-group-label">${t("policies.title")}</div>
+      <p class="policy-hint">${t("policies.hint", { mode })}</p>
+      ${list.map(({ tool, policy }) => {
+        const busy = deciding.value.has(`policy:${taskId}:${tool}`);
+        return html`
+          <div class="policy-row" data-testid="policy-row" data-tool=${tool} data-policy=${policy}>
+            <span class="policy-text">
+              <span class="policy-tool" title=${tool}>${tool}</span>
+              <span class=${`policy-kind policy-${policy}`}>${t(
+                /** @type {any} */ (`policies.${policy}`),
+              )}</span>
+            </span>
+            <button
+              type="button"
+              role="menuitem"
+              class="policy-remove"
+              data-testid="policy-remove"
+              disabled=${busy}
+              aria-label=${t("policies.removeTitle", { tool, mode })}
+              title=${t("policies.removeTitle", { tool, mode })}
+              onClick=${() => removePolicy(taskId, tool)}
+            >
+              <${IconX} size=${14} />
+              <span>${t("policies.remove")}</span>
+            </button>
+          </div>
+        `;
+      })}
+    </div>
+  `;
+}
 
 export function ApprovalMenu() {
   const opts = activeOptions.value;
@@ -31,24 +75,29 @@ export function ApprovalMenu() {
       `}
     >
       ${(/** @type {() => void} */ close) =>
-        APPROVAL_MODES.map((m) => {
-          const ModeIcon = ICONS[m];
-          return html`
-            <${MenuItem}
-              testid="approval-option"
-              value=${m}
-              checked=${m === mode}
-              tone=${m === "full" ? "mi-warn" : ""}
-              icon=${html`<${ModeIcon} size=${18} />`}
-              title=${t(/** @type {any} */ (`approval.${m}`))}
-              desc=${t(/** @type {any} */ (`approval.${m}.desc`))}
-              onSelect=${() => {
-                close();
-                if (m !== mode || opts.inherited.approval) setOption("approval", m);
-              }}
-            />
-          `;
-        })}
+        html`
+          <div class="opt-group">
+            ${APPROVAL_MODES.map((m) => {
+              const ModeIcon = ICONS[m];
+              return html`
+                <${MenuItem}
+                  testid="approval-option"
+                  value=${m}
+                  checked=${m === mode}
+                  tone=${m === "full" ? "mi-warn" : ""}
+                  icon=${html`<${ModeIcon} size=${18} />`}
+                  title=${t(/** @type {any} */ (`approval.${m}`))}
+                  desc=${t(/** @type {any} */ (`approval.${m}.desc`))}
+                  onSelect=${() => {
+                    close();
+                    if (m !== mode || opts.inherited.approval) setOption("approval", m);
+                  }}
+                />
+              `;
+            })}
+          </div>
+          <${Policies} />
+        `}
     <//>
   `;
 }

@@ -61,6 +61,14 @@ export default {
   "rewind.unrewindable.one": "1 change cannot be rewound",
   "rewind.reason.changed": "changed outside the agent since",
   "rewind.reason.symlink": "is now a symbolic link",
+  "rewind.reason.too_large": "larger than {mb} MB, so its earlier content was not kept",
+  "rewind.reason.task_full": "the task's checkpoint space ({mb} MB) was full",
+  "rewind.reason.not_regular": "not a regular file",
+  "rewind.reason.snapshot_full": "the workspace snapshot's size cap was reached",
+  "rewind.note.shell":
+    "Files changed by shell commands are covered by a snapshot of the workspace taken before the turn's first command (files up to {mb} MB, skipping .git and node_modules).",
+  "rewind.conflictOnApply":
+    "Nothing was rewound: files changed since the preview. Here is the current state.",
   "rewind.blockedConflicts":
     "Files changed since the agent wrote them. Rewind is all-or-nothing: put them back or keep your edits elsewhere, then try again.",
   "rewind.blockedUnrewindable":

@@ -52,6 +52,13 @@ export default {
   "rewind.unrewindable": "{n} 处变更无法回退",
   "rewind.reason.changed": "此后在智能体之外被修改过",
   "rewind.reason.symlink": "现在是符号链接",
+  "rewind.reason.too_large": "大于 {mb} MB，未保存其早先内容",
+  "rewind.reason.task_full": "本任务的检查点空间（{mb} MB）已满",
+  "rewind.reason.not_regular": "不是普通文件",
+  "rewind.reason.snapshot_full": "工作区快照已达到大小上限",
+  "rewind.note.shell":
+    "Shell 命令改动的文件由本轮第一条命令执行前的工作区快照覆盖（单个文件不超过 {mb} MB，跳过 .git 和 node_modules）。",
+  "rewind.conflictOnApply": "未回退任何内容：预览之后有文件被修改。下面是当前状态。",
   "rewind.blockedConflicts":
     "这些文件在智能体写入后又被修改过。回退是全有或全无的：请先还原它们或另存你的修改，然后重试。",
   "rewind.blockedUnrewindable": "部分早先的内容没有保存，因此无法整体回退本轮。",

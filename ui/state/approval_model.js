@@ -61,3 +61,20 @@ export function groupByTask(list) {
   }
   return m;
 }
+
+const POLICIES = ["allow", "ask", "deny"];
+
+/**
+ * A task's per-tool policies ("Always allow" and friends) as a list sorted by tool
+ * name; malformed entries are left out.
+ * @param {unknown} settings the task's settings
+ * @returns {{tool: string, policy: "allow"|"ask"|"deny"}[]}
+ */
+export function policyList(settings) {
+  const p = /** @type {any} */ (settings)?.toolPolicies;
+  if (!p || typeof p !== "object" || Array.isArray(p)) return [];
+  return Object.entries(p)
+    .filter(([tool, policy]) => tool && POLICIES.includes(/** @type {string} */ (policy)))
+    .map(([tool, policy]) => ({ tool, policy: /** @type {"allow"|"ask"|"deny"} */ (policy) }))
+    .sort((a, b) => a.tool.localeCompare(b.tool));
+}

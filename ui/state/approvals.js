@@ -11,8 +11,9 @@ import { computed, signal } from "@preact/signals";
 import { onEvent, onSync, request } from "./connection.js";
 import { notifyError } from "./ui.js";
 import { groupByTask, liveIndex, normalise } from "./approval_model.js";
+import { upsertTask } from "./tasks.js";
 
-export { callKey } from "./approval_model.js";
+export { callKey, policyList } from "./approval_model.js";
 
 /** Every pending approval known, oldest first. */
 export const approvals = signal(/** @type {PendingApproval[]} */ ([]));
@@ -124,4 +125,21 @@ export function decideAll(decision) {
  */
 export function recover(id, action) {
   return busy(id, () => request("approval.recover", { id, action }), "approval.error.recover");
+}
+
+/**
+ * Removes a task's rule for one tool ("Always allow" undone): the tool goes back to
+ * what the approval mode says.
+ * @param {string} taskId
+ * @param {string} tool
+ */
+export function removePolicy(taskId, tool) {
+  return busy(
+    `policy:${taskId}:${tool}`,
+    async () => {
+      const r = await request("task.setToolPolicy", { id: taskId, tool, policy: null });
+      if (r?.task) upsertTask(r.task);
+    },
+    "policies.error",
+  );
 }

@@ -11,6 +11,8 @@
  * @typedef {{picked: string[], other: string, otherOn: boolean}} QState
  * @typedef {{question: string, answers: string[]}} QAnswer
  * @typedef {{content: string, status: "pending"|"in_progress"|"completed"}} Todo
+ * @typedef {{code: string, feedback: string, params: Record<string, string|number>}} Refusal
+ * @typedef {import("../../server/protocol.ts").RewindReason} RewindReason
  * @typedef {{todos: Todo[], done: number, total: number, current: string|null}} TodoProgress
  */
 
@@ -128,27 +130,55 @@ export function recordedAnswers(meta) {
     .map((a) => ({ question: a.question, answers: a.answers.map(String) }));
 }
 
+/** Refusal codes the UI can say (server/protocol.ts REFUSAL_CODES). */
+export const REFUSAL_CODES = new Set([
+  "plan_mode",
+  "policy_deny",
+  "rejected",
+  "mode_changed",
+  "plan_rejected",
+  "not_plan_mode",
+  "plan_empty",
+  "plan_too_long",
+  "questions_invalid",
+  "questions_skipped",
+  "stopped",
+  "interrupted",
+  "task_gone",
+  "outside_workspace",
+  "sandbox",
+]);
+
 /**
- * Why an interactive call came back refused, from the gate's result text (the server
- * gives refusals no structured reason yet): the plan was not approved, the questions
- * were skipped, or the run was stopped while it waited.
- * @param {string} text
- * @returns {"rejected"|"skipped"|"stopped"|null}
+ * Why a call came back refused (the approval gate, the sandbox, a restart): the
+ * structured `meta.refusal` of its result, or null. Unknown codes count as none, so
+ * the card falls back to the result text.
+ * @param {Entry|undefined} result
+ * @returns {Refusal|null}
  */
-export function refusal(text) {
-  if (/did not approve the plan/.test(text)) return "rejected";
-  if (/skipped the questions/.test(text)) return "skipped";
-  if (/was stopped while/.test(text)) return "stopped";
-  return null;
+export function refusalOf(result) {
+  const r = /** @type {any} */ (result?.parts[0]?.data?.meta)?.refusal;
+  if (!r || typeof r !== "object" || !REFUSAL_CODES.has(r.code)) return null;
+  /** @type {Record<string, string|number>} */
+  const params = {};
+  if (r.params && typeof r.params === "object") {
+    for (const [k, v] of Object.entries(r.params)) {
+      if (typeof v === "string" || typeof v === "number") params[k] = v;
+    }
+  }
+  return { code: r.code, feedback: str(r.feedback).trim(), params };
 }
 
 /**
- * The user's feedback quoted in a refusal ("… Their feedback: <text> You are still…").
- * @param {string} text
+ * The i18n key and parameters that say a refusal in the reader's language; with the
+ * user's feedback the `.feedback` variant quotes it.
+ * @param {Refusal} r
+ * @returns {{key: string, params: Record<string, string|number>}}
  */
-export function feedbackOf(text) {
-  const m = /Their feedback: ([\s\S]*?)(?: You are still in plan mode[\s\S]*)?$/.exec(text);
-  return m ? m[1].trim() : "";
+export function refusalMessage(r) {
+  const quoted = !!r.feedback && (r.code === "rejected" || r.code === "plan_rejected");
+  const key = `refusal.${r.code}${quoted ? ".feedback" : ""}`;
+  return { key, params: { ...r.params, ...(r.feedback ? { feedback: r.feedback } : {}) } };
 }
 
 // ---------- todos ----------
@@ -210,9 +240,39 @@ export function capsuleShown(p, running) {
 
 /** @param {unknown} v */
 const strings = (v) => (Array.isArray(v) ? v.map(String) : []);
+/** Rewind reason codes the UI can say (server/protocol.ts REWIND_REASON_CODES). */
+const REWIND_CODES = new Set([
+  "changed",
+  "symlink",
+  "too_large",
+  "task_full",
+  "not_regular",
+  "snapshot_full",
+]);
+
 /** @param {unknown} v */
+const numbers = (v) => {
+  /** @type {Record<string, number>} */
+  const out = {};
+  if (v && typeof v === "object") {
+    for (const [k, n] of Object.entries(v)) if (Number.isFinite(n)) out[k] = Number(n);
+  }
+  return out;
+};
+
+/**
+ * @param {unknown} v
+ * @returns {RewindReason[]}
+ */
 const reasons = (v) =>
-  Array.isArray(v) ? v.map((c) => ({ path: str(c?.path), reason: str(c?.reason) })) : [];
+  Array.isArray(v)
+    ? v.map((c) => ({
+      path: str(c?.path),
+      reason: str(c?.reason),
+      code: REWIND_CODES.has(c?.code) ? c.code : "other",
+      params: numbers(c?.params),
+    }))
+    : [];
 
 /**
  * A rewind plan as the server sent it, made safe to render.
@@ -226,7 +286,31 @@ export function normalisePlan(raw) {
     conflicts: reasons(raw?.conflicts),
     unrewindable: reasons(raw?.unrewindable),
     note: str(raw?.note),
+    noteCode: "shell_snapshot",
+    noteParams: numbers(raw?.noteParams),
   };
+}
+
+/**
+ * The i18n key and parameters of a rewind reason; null for a reason the UI does not
+ * know (then the server's English text is shown as it is).
+ * @param {{code?: string, params?: Record<string, number>}} r
+ * @returns {{key: string, params: Record<string, number>}|null}
+ */
+export function rewindReasonMessage(r) {
+  if (!r.code || !REWIND_CODES.has(r.code)) return null;
+  return { key: `rewind.reason.${r.code}`, params: r.params ?? {} };
+}
+
+/**
+ * The plan's shell note (files up to N MB are snapshotted), or null when the server
+ * sent none.
+ * @param {RewindPlan} p
+ * @returns {{key: string, params: Record<string, number>}|null}
+ */
+export function rewindNoteMessage(p) {
+  if (!p.note && !Number.isFinite(p.noteParams?.mb)) return null;
+  return { key: "rewind.note.shell", params: { mb: p.noteParams?.mb ?? 2 } };
 }
 
 /**

@@ -12,6 +12,7 @@
  */
 import { signal } from "@preact/signals";
 import { request } from "./connection.js";
+import { t } from "../i18n/index.js";
 import { normalisePlan, planState } from "./interact_model.js";
 import { isRunning } from "./run_actions.js";
 import { currentId } from "./tasks.js";
@@ -70,7 +71,8 @@ export async function confirmRewind() {
     if (g === gen) update({ phase: "done", result: normalisePlan(r) });
   } catch (e) {
     if (g !== gen) return;
-    if (/** @type {any} */ (e).code === "conflict") await preview(g, messageOf(e));
+    // The server's message is English (CLI/API); the refreshed preview lists the files.
+    if (/** @type {any} */ (e).code === "conflict") await preview(g, t("rewind.conflictOnApply"));
     else update({ phase: "preview", error: messageOf(e) });
   }
 }

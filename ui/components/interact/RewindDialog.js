@@ -9,25 +9,25 @@
  */
 import { html } from "../../html.js";
 import { t, tn } from "../../i18n/index.js";
-import { planState } from "../../state/interact_model.js";
+import { planState, rewindNoteMessage, rewindReasonMessage } from "../../state/interact_model.js";
 import { closeRewind, confirmRewind, rewindState } from "../../state/rewind.js";
 import { isRunning } from "../../state/run_actions.js";
 import { currentId } from "../../state/tasks.js";
 import { Dialog } from "./Dialog.js";
 
-/** Server reasons the UI can say in the reader's language. */
-const REASONS = {
-  "changed outside the agent since": "rewind.reason.changed",
-  "is now a symbolic link": "rewind.reason.symlink",
+/**
+ * A reason by its code in the reader's language; the server's English text for a
+ * reason the UI does not know.
+ * @param {{reason?: string, code?: string, params?: Record<string, number>}} it
+ */
+const reasonText = (it) => {
+  const m = rewindReasonMessage(it);
+  return m ? t(/** @type {any} */ (m.key), m.params) : it.reason ?? "";
 };
-
-/** @param {string} r */
-const reasonText = (r) =>
-  Object.hasOwn(REASONS, r) ? t(/** @type {any} */ (REASONS[/** @type {never} */ (r)])) : r;
 
 /**
  * @param {{testid: string, title: string, tone?: string,
- *   items: {path: string, reason?: string}[]}} props
+ *   items: {path: string, reason?: string, code?: string, params?: Record<string, number>}[]}} props
  */
 function Section({ testid, title, tone = "", items }) {
   if (!items.length) return null;
@@ -39,7 +39,10 @@ function Section({ testid, title, tone = "", items }) {
           html`
             <li class="rw-item">
               <span class="rw-path" data-testid="rewind-path">${it.path}</span>
-              ${it.reason && html`<span class="rw-reason">${reasonText(it.reason)}</span>`}
+              ${(it.reason || it.code) &&
+                html`<span class="rw-reason" data-testid="rewind-reason" data-code=${it.code}>${
+                  reasonText(it)
+                }</span>`}
             </li>
           `
         )}
@@ -86,6 +89,7 @@ export function RewindDialog() {
   const showPlan = plan && (s.phase === "preview" || s.phase === "applying");
   const canConfirm = s.phase === "preview" && state === "ready" && !running;
 
+  const note = plan ? rewindNoteMessage(plan) : null;
   const why = state === "blocked"
     ? plan?.conflicts.length ? t("rewind.blockedConflicts") : t("rewind.blockedUnrewindable")
     : running && s.phase === "preview" && state === "ready"
@@ -139,7 +143,7 @@ export function RewindDialog() {
         ${showPlan && state !== "empty" &&
           html`
             <p class="rw-note" data-testid="rewind-note">
-              ${plan.note && html`<span>${plan.note}</span>`}
+              ${note && html`<span>${t(/** @type {any} */ (note.key), note.params)}</span>`}
               <span>${t("rewind.keepsChat")}</span>
             </p>
           `}

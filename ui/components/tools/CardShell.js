@@ -17,6 +17,7 @@ import { IconCheck, IconChevron, IconTool, IconX } from "../RunIcons.js";
 import { ApprovalCard } from "./ApprovalCard.js";
 import { resultText } from "../../state/tool_model.js";
 import { IconHand } from "./ToolIcons.js";
+import { RefusalNote } from "./RefusalNote.js";
 
 /** @param {{status: CallStatus}} props */
 function StateIcon({ status }) {
@@ -100,6 +101,7 @@ export function CardShell(props) {
           html`<span class="chev"><${IconChevron} size=${14} /></span>`}
       </button>
       ${sub && html`<div class="tool-sub">${sub}</div>`}
+      <${RefusalNote} />
       ${waitView}
       ${expanded && body && body()}
     </div>

@@ -11,7 +11,7 @@ import { useState } from "preact/hooks";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { decide, deciding } from "../../state/approvals.js";
-import { feedbackOf, refusal } from "../../state/interact_model.js";
+import { refusalMessage, refusalOf } from "../../state/interact_model.js";
 import { resultMeta, resultText } from "../../state/tool_model.js";
 import { FeedbackForm } from "../interact/FeedbackForm.js";
 import { Markdown } from "../Markdown.js";
@@ -82,8 +82,9 @@ export function PlanCard({ name, args, result, status, ms, approval, receiving }
   const plan = typeof args.plan === "string" ? args.plan : "";
   const text = resultText(result);
   const approved = status === "done" && resultMeta(result).approved === true;
-  const rejected = status === "failed" && refusal(text) === "rejected";
-  const feedback = rejected ? feedbackOf(text) : "";
+  const why = status === "failed" ? refusalOf(result) : null;
+  const rejected = why?.code === "plan_rejected";
+  const feedback = rejected ? why?.feedback ?? "" : "";
   const badge = approved
     ? html`<span class="tool-badge tone-ok" data-testid="plan-badge">${
       t("plan.approvedBadge")
@@ -103,12 +104,19 @@ export function PlanCard({ name, args, result, status, ms, approval, receiving }
     }</span>`
     : null;
   const failure = status === "failed" && !rejected;
+  // Another refusal (stopped, restart, not in plan mode …) is said in the reader's
+  // language; an unknown failure shows the text the model got.
+  const other = failure && why ? refusalMessage(why) : null;
   const body = plan || result
     ? () =>
       html`
         <div class="plan-body">
           ${plan && html`<${PlanText} plan=${plan} />`}
-          ${failure &&
+          ${other &&
+            html`<p class="tool-refusal" data-testid="tool-refusal" data-code=${why?.code}>${
+              t(/** @type {any} */ (other.key), other.params)
+            }</p>`}
+          ${failure && !other &&
             html`<pre class="tool-out tool-out-error" data-testid="tool-output">${text}</pre>`}
         </div>
       `

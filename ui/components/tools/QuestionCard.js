@@ -9,7 +9,13 @@
  */
 import { html } from "../../html.js";
 import { t, tn } from "../../i18n/index.js";
-import { questionsOf, recordedAnswers, refusal, tabLabel } from "../../state/interact_model.js";
+import {
+  questionsOf,
+  recordedAnswers,
+  refusalMessage,
+  refusalOf,
+  tabLabel,
+} from "../../state/interact_model.js";
 import { resultMeta, resultText } from "../../state/tool_model.js";
 import { QuestionForm } from "../interact/QuestionForm.js";
 import { CardShell } from "./CardShell.js";
@@ -51,21 +57,29 @@ export function QuestionCard({ name, args, result, status, ms, approval, receivi
   const questions = questionsOf(args);
   const answers = status === "done" ? recordedAnswers(resultMeta(result)) : [];
   const text = resultText(result);
-  const why = status === "failed" ? refusal(text) : null;
+  const why = status === "failed" ? refusalOf(result) : null;
+  const skipped = why?.code === "questions_skipped";
+  const stopped = why?.code === "stopped" || why?.code === "interrupted";
   const badge = answers.length
     ? html`<span class="tool-badge tone-ok" data-testid="question-badge">${
       t("ask.answered")
     }</span>`
-    : why === "skipped" || why === "stopped"
+    : skipped || stopped
     ? html`<span class="tool-badge tone-warn" data-testid="question-badge">${
-      t(why === "skipped" ? "ask.skipped" : "ask.stopped")
+      t(skipped ? "ask.skipped" : "ask.stopped")
     }</span>`
     : null;
+  const said = why ? refusalMessage(why) : null;
   const body = answers.length
     ? () => html`<${AnswerSummary} answers=${answers} questions=${questions} />`
+    : result && said
+    ? () =>
+      html`<p class="tool-refusal" data-testid="tool-refusal" data-code=${why?.code}>${
+        t(/** @type {any} */ (said.key), said.params)
+      }</p>`
     : result
     ? () =>
-      html`<pre class=${why ? "tool-out" : "tool-out tool-out-error"} data-testid="tool-output">${
+      html`<pre class="tool-out tool-out-error" data-testid="tool-output">${
         text || t("tool.noOutput")
       }</pre>`
     : questions.length

@@ -25,6 +25,8 @@ import { ReadCard } from "./ReadCard.js";
 import { SearchCard } from "./SearchCard.js";
 import { TodoCard } from "./TodoCard.js";
 import { WebCard } from "./WebCard.js";
+import { RefusalContext } from "./RefusalNote.js";
+import { refusalOf } from "../../state/interact_model.js";
 
 const CARDS = {
   read: ReadCard,
@@ -63,16 +65,22 @@ export function ToolCard({ part, result, live }) {
   const Card = Object.hasOwn(BY_NAME, name)
     ? BY_NAME[/** @type {keyof typeof BY_NAME} */ (name)]
     : CARDS[toolKind(name)];
+  const status = callStatus(result, live, !!approval);
+  // Refused calls say why in the reader's language (plan and question cards do it
+  // their own way).
+  const refusal = status === "failed" && !Object.hasOwn(BY_NAME, name) ? refusalOf(result) : null;
   return html`
-    <${Card}
-      name=${name}
-      args=${streaming ? { ...partialArgs(argsText), ...args } : args}
-      result=${result}
-      status=${callStatus(result, live, !!approval)}
-      ms=${Number.isFinite(ms) ? ms : undefined}
-      approval=${approval}
-      receiving=${receiving}
-      callId=${String(data.id ?? "")}
-    />
+    <${RefusalContext.Provider} value=${refusal}>
+      <${Card}
+        name=${name}
+        args=${streaming ? { ...partialArgs(argsText), ...args } : args}
+        result=${result}
+        status=${status}
+        ms=${Number.isFinite(ms) ? ms : undefined}
+        approval=${approval}
+        receiving=${receiving}
+        callId=${String(data.id ?? "")}
+      />
+      <//>
   `;
 }
