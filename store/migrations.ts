@@ -108,4 +108,47 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX checkpoint_task ON checkpoint(task_id, turn_pos);
     `,
   },
+  {
+    version: 5,
+    name: "projects: user-added workspace folders",
+    sql: `
+      CREATE TABLE project (
+        id          TEXT PRIMARY KEY,
+        path        TEXT NOT NULL UNIQUE,
+        name        TEXT NOT NULL,
+        sort        INTEGER NOT NULL,
+        created_at  INTEGER NOT NULL,
+        updated_at  INTEGER NOT NULL
+      );
+    `,
+  },
+  {
+    version: 6,
+    name: "search: FTS5 trigram index over user and assistant entries",
+    // search_doc maps an entry to its FTS row (rowid); deleting a message (or, by
+    // cascade, its task) removes the document and, by trigger, its FTS row.
+    sql: `
+      CREATE TABLE search_doc (
+        id          INTEGER PRIMARY KEY,
+        message_id  TEXT NOT NULL UNIQUE REFERENCES message(id) ON DELETE CASCADE,
+        task_id     TEXT NOT NULL
+      );
+      CREATE INDEX search_doc_task ON search_doc(task_id);
+      CREATE VIRTUAL TABLE search_fts USING fts5(body, tokenize = 'trigram');
+      CREATE TRIGGER search_doc_gone AFTER DELETE ON search_doc BEGIN
+        DELETE FROM search_fts WHERE rowid = OLD.id;
+      END;
+      INSERT INTO search_doc (message_id, task_id)
+        SELECT m.id, m.task_id FROM message m
+        WHERE m.role IN ('user', 'assistant') AND EXISTS (
+          SELECT 1 FROM part p WHERE p.message_id = m.id AND p.type = 'text' AND p.text <> ''
+        )
+        ORDER BY m.task_id, m.pos;
+      INSERT INTO search_fts (rowid, body)
+        SELECT d.id, (
+          SELECT group_concat(p.text, char(10) ORDER BY p.idx) FROM part p
+          WHERE p.message_id = d.message_id AND p.type = 'text' AND p.text <> ''
+        ) FROM search_doc d;
+    `,
+  },
 ];

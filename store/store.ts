@@ -6,6 +6,7 @@ import { KvRepo } from "./kv.ts";
 import { ProviderRepo } from "./providers.ts";
 import { PendingRepo } from "./pending.ts";
 import { CheckpointRepo } from "./checkpoints.ts";
+import { ProjectRepo } from "./projects.ts";
 import type { StoreHealth } from "../server/protocol.ts";
 import type { DatabaseSync } from "node:sqlite";
 
@@ -16,6 +17,7 @@ export interface Repos {
   providers: ProviderRepo;
   pending: PendingRepo;
   checkpoints: CheckpointRepo;
+  projects: ProjectRepo;
 }
 
 export class Store {
@@ -36,6 +38,7 @@ export class Store {
         providers: new ProviderRepo(db, now),
         pending: new PendingRepo(db, now),
         checkpoints: new CheckpointRepo(db, now),
+        projects: new ProjectRepo(db, now),
       }
       : null;
   }

@@ -9,7 +9,9 @@ import { sysDefaults } from "../state/models.js";
 import { activeOptions } from "../state/run_actions.js";
 import { drawerOpen, setDrawer } from "../state/ui.js";
 import { DemoBadge } from "./DemoBadge.js";
+import { ProjectChip } from "./sidebar/ProjectChip.js";
 import { IconMenu, IconPlus } from "./Icons.js";
+import { FindButton } from "./search/FindBar.js";
 
 export function Header() {
   const task = currentTask.value;
@@ -32,9 +34,11 @@ export function Header() {
         <${IconMenu} />
       </button>
       <h1 class="header-title" data-testid="header-title">${title}</h1>
+      <${ProjectChip} />
       ${activeOptions.value.isDemo &&
         (sysDefaults.value !== null || !activeOptions.value.inherited.model) &&
         html`<${DemoBadge} />`}
+      <${FindButton} />
       <button
         type="button"
         class="icon-btn phone-only"

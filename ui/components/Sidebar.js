@@ -1,46 +1,171 @@
 /**
- * The left sidebar (an off-canvas drawer under 768 px): brand, New task, the task
- * list (pinned first, then most recent) and a footer with theme, language, version.
+ * The left sidebar (an off-canvas drawer under 768 px): brand, New task and Search,
+ * then two sections — Projects (each folder with its tasks nested) and Tasks (tasks
+ * without a project, or whose project was removed) — each collapsible and
+ * re-orderable by its drag handle (layout kept on the server), and a footer with
+ * settings, theme, language and version.
  */
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
 import { serverVersion, storeHealth } from "../state/connection.js";
-import { currentId, newTask, sortedTasks, tasksLoaded } from "../state/tasks.js";
+import { currentId, sortedTasks, tasksLoaded } from "../state/tasks.js";
 import { drawerOpen, setDrawer } from "../state/ui.js";
+import { searchOpen } from "../state/overlays.js";
+import {
+  draftProject,
+  isCollapsed,
+  layout,
+  looseTasks,
+  newTaskIn,
+  projects,
+  tasksByProject,
+  toggleCollapsed,
+} from "../state/projects.js";
 import { IconClose, IconPlus } from "./Icons.js";
 import { LangToggle, ThemeToggle } from "./Toggles.js";
 import { closeSettings, openSettings, settingsOpen } from "../state/settings.js";
 import { IconGear } from "./settings/controls.js";
 import { TaskRow } from "./TaskRow.js";
+import { SectionHead } from "./sidebar/SectionHead.js";
+import { ProjectGroup } from "./sidebar/ProjectGroup.js";
+import { FolderBrowser } from "./sidebar/FolderBrowser.js";
+import { Portal } from "./sidebar/Portal.js";
+import { reorderStatus } from "./sidebar/ReorderHandle.js";
+import { IconChat, IconFolderPlus, IconSearch } from "./sidebar/icons.js";
 
-/**
- * @param {{label: string, tasks: import("../../server/protocol.ts").TaskSummary[]}} props
- */
-function Section({ label, tasks }) {
-  if (tasks.length === 0) return null;
+/** @param {{onAdd: () => void}} props */
+function ProjectsSection({ onAdd }) {
+  const collapsed = isCollapsed("projects");
+  const list = projects.value;
+  const byPath = tasksByProject.value;
   return html`
-    <section class="task-section">
-      <h2 class="task-section-label">${label}</h2>
-      <ul class="task-list" role="list">
-        ${tasks.map((task) =>
-          html`<${TaskRow} key=${task.id} task=${task} active=${task.id === currentId.value} />`
-        )}
-      </ul>
+    <section
+      class="sb-section"
+      data-reorder-item
+      data-section="projects"
+      data-testid="section-projects"
+      aria-label=${t("projects.section")}
+    >
+      <${SectionHead}
+        id="projects"
+        label=${t("projects.section")}
+        collapsed=${collapsed}
+        count=${list.length}
+        onToggle=${() => toggleCollapsed("projects")}
+      >
+        <button
+          type="button"
+          class="icon-btn"
+          data-testid="add-project"
+          aria-label=${t("projects.add")}
+          title=${t("projects.add")}
+          onClick=${onAdd}
+        >
+          <${IconFolderPlus} size=${16} />
+        </button>
+      <//>
+      ${!collapsed &&
+        html`
+          <div id="section-body-projects" class="sb-section-body">
+            ${list.length === 0
+              ? html`<p class="sidebar-note" data-testid="no-projects">${t("projects.empty")}</p>`
+              : html`
+                <ul class="project-list" role="list">
+                  ${list.map((p, i) =>
+                    html`
+                      <${ProjectGroup}
+                        key=${p.id}
+                        project=${p}
+                        index=${i}
+                        tasks=${byPath.get(p.path) ?? []}
+                      />
+                    `
+                  )}
+                </ul>
+              `}
+          </div>
+        `}
+    </section>
+  `;
+}
+
+function TasksSection() {
+  const collapsed = isCollapsed("tasks");
+  const list = looseTasks.value;
+  const drafting = currentId.value === null && draftProject.value === null;
+  return html`
+    <section
+      class=${`sb-section${tasksLoaded.value ? " task-section" : ""}`}
+      data-reorder-item
+      data-section="tasks"
+      data-testid="section-tasks"
+      aria-label=${t("projects.tasksSection")}
+    >
+      <${SectionHead}
+        id="tasks"
+        label=${t("projects.tasksSection")}
+        collapsed=${collapsed}
+        count=${list.length}
+        onToggle=${() => toggleCollapsed("tasks")}
+      >
+        <button
+          type="button"
+          class=${`icon-btn${drafting && !settingsOpen.value ? " on" : ""}`}
+          data-testid="tasks-new-task"
+          aria-label=${t("projects.newTaskNoProject")}
+          title=${t("projects.newTaskNoProject")}
+          onClick=${() => {
+            // Draft first: it replaces the settings URL, so no history move can undo it.
+            newTaskIn(null);
+            closeSettings();
+          }}
+        >
+          <${IconChat} size=${16} />
+        </button>
+      <//>
+      ${!collapsed &&
+        html`
+          <div id="section-body-tasks" class="sb-section-body">
+            ${!tasksLoaded.value && list.length === 0
+              ? html`<p class="sidebar-note">${t("sidebar.loading")}</p>`
+              : list.length === 0
+              ? html`<p class="sidebar-note" data-testid="no-tasks">
+                ${
+                storeHealth.value?.ok === false
+                  ? t("sidebar.unavailable")
+                  : sortedTasks.value.length > 0
+                  ? t("projects.noLooseTasks")
+                  : t("sidebar.empty")
+              }
+              </p>`
+              : html`
+                <ul class="task-list" role="list">
+                  ${list.map((task) =>
+                    html`<${TaskRow} key=${task.id} task=${task} active=${
+                      task.id === currentId.value
+                    } />`
+                  )}
+                </ul>
+              `}
+          </div>
+        `}
     </section>
   `;
 }
 
 export function Sidebar() {
-  const all = sortedTasks.value;
-  const pinned = all.filter((x) => x.pinned);
-  const recent = all.filter((x) => !x.pinned);
   const open = drawerOpen.value;
+  const [browsing, setBrowsing] = useState(false);
   const newRef = useRef(/** @type {HTMLButtonElement|null} */ (null));
   useEffect(() => {
     // The drawer slides in: move keyboard focus into it.
     if (open) newRef.current?.focus({ preventScroll: true });
   }, [open]);
+  const sections = {
+    projects: html`<${ProjectsSection} key="projects" onAdd=${() => setBrowsing(true)} />`,
+    tasks: html`<${TasksSection} key="tasks" />`,
+  };
   return html`
     <aside
       id="sidebar"
@@ -61,36 +186,45 @@ export function Sidebar() {
           <${IconClose} />
         </button>
       </div>
-      <button
-        type="button"
-        ref=${newRef}
-        class="new-task"
-        data-testid="new-task"
-        aria-current=${currentId.value === null && !settingsOpen.value ? "page" : undefined}
-        onClick=${() => {
-          newTask();
-          closeSettings();
-        }}
-      >
-        <${IconPlus} size=${16} />
-        <span>${t("sidebar.newTask")}</span>
-      </button>
+      <div class="sidebar-actions">
+        <button
+          type="button"
+          ref=${newRef}
+          class="new-task"
+          data-testid="new-task"
+          aria-current=${currentId.value === null && !settingsOpen.value ? "page" : undefined}
+          onClick=${() => {
+            // Draft first: it replaces the settings URL, so no history move can undo it.
+            newTaskIn(null);
+            closeSettings();
+          }}
+        >
+          <${IconPlus} size=${16} />
+          <span>${t("sidebar.newTask")}</span>
+        </button>
+        <button
+          type="button"
+          class="icon-btn sidebar-search"
+          data-testid="open-search"
+          aria-label=${t("projects.search")}
+          title=${t("projects.searchHint")}
+          onClick=${() => {
+            setDrawer(false);
+            searchOpen.value = true;
+          }}
+        >
+          <${IconSearch} size=${18} />
+        </button>
+      </div>
       <nav
         class="sidebar-scroll"
+        aria-label=${t("projects.nav")}
         onClick=${(/** @type {MouseEvent} */ e) =>
           /** @type {Element} */ (e.target).closest?.(".task-open") && closeSettings()}
       >
-        ${!tasksLoaded.value && all.length === 0
-          ? html`<p class="sidebar-note">${t("sidebar.loading")}</p>`
-          : all.length === 0
-          ? html`<p class="sidebar-note" data-testid="no-tasks">
-            ${storeHealth.value?.ok === false ? t("sidebar.unavailable") : t("sidebar.empty")}
-          </p>`
-          : html`
-            <${Section} label=${t("sidebar.pinned")} tasks=${pinned} />
-            <${Section} label=${t("sidebar.recent")} tasks=${recent} />
-          `}
+        ${layout.value.order.map((id) => sections[id])}
       </nav>
+      <p class="sr-only" aria-live="polite" data-testid="reorder-status">${reorderStatus.value}</p>
       <footer class="sidebar-foot">
         <button
           type="button"
@@ -110,6 +244,12 @@ export function Sidebar() {
             v${serverVersion.value}
           </span>`}
       </footer>
+      ${browsing &&
+        html`
+          <${Portal}>
+            <${FolderBrowser} onClose=${() => setBrowsing(false)} />
+            <//>
+        `}
     </aside>
   `;
 }

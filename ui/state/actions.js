@@ -6,7 +6,7 @@
 import { signal } from "@preact/signals";
 import { LIMITS } from "../../server/protocol.ts";
 import { connState, request } from "./connection.js";
-import { clearDraftOptions, isRunning, takeDraftOptions } from "./run_actions.js";
+import { clearDraftOptions, takeDraftOptions } from "./run_actions.js";
 import {
   currentId,
   leaveToDraft,
@@ -17,25 +17,35 @@ import {
   upsertTask,
 } from "./tasks.js";
 import { composerText, notifyError } from "./ui.js";
+import { draftProjectArgs } from "./projects.js";
 
 /** True while a message is on its way (blocks a second send creating a second task). */
 export const sending = signal(false);
 
 /**
- * Sends the composer text: creates the task first when in the draft view.
+ * Sends the composer text (with uploaded `attachments` ids): creates the task first
+ * when in the draft view; while the task runs the server queues it (steering queue).
  * The text goes back into the composer if sending fails.
+ * @param {string[]} [attachments]
+ * @returns {Promise<{taskId: string, queued: any} | null>} null when not sent
  */
-export async function sendMessage() {
+export async function sendMessage(attachments = []) {
   const text = composerText.value.replace(/^\s*\n/, "").trimEnd();
-  if (!text.trim() || text.length > LIMITS.messageChars) return;
-  if (sending.value || connState.value !== "open" || isRunning.value) return;
+  if (!text.trim() || text.length > LIMITS.messageChars) return null;
+  if (sending.value || connState.value !== "open") return null;
+  const atts = attachments.length ? { attachments } : {};
   const id = currentId.value;
   sending.value = true;
   composerText.value = "";
   try {
     if (id === null) {
       const options = takeDraftOptions();
-      const r = await request("tasks.create", { message: text, ...(options ? { options } : {}) });
+      const r = await request("tasks.create", {
+        message: text,
+        ...atts,
+        ...(options ? { options } : {}),
+        ...draftProjectArgs(),
+      });
       clearDraftOptions();
       upsertTask(r.task);
       if (currentId.value === null) {
@@ -43,13 +53,16 @@ export async function sendMessage() {
         if (r.entry) upsertEntry(r.entry);
         subscribe(r.task.id);
       }
+      return { taskId: r.task.id, queued: null };
     } else {
-      const r = await request("task.send", { id, text });
+      const r = await request("task.send", { id, text, ...atts });
       if (currentId.value === id && r?.entry) upsertEntry(r.entry);
+      return { taskId: id, queued: r?.queued ?? null };
     }
   } catch (e) {
     if (!composerText.value) composerText.value = text;
     notifyError(id === null ? "error.create" : "error.send", e);
+    return null;
   } finally {
     sending.value = false;
   }

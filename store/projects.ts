@@ -1,0 +1,96 @@
+/**
+ * Projects (SPEC §3.1): folders the user added as workspaces, in the user's order.
+ * A task belongs to a project by its `project_path`; removing a project never touches
+ * tasks (they keep their path and list under "Tasks" until the folder is added again).
+ * All project SQL lives here.
+ */
+import type { DatabaseSync } from "node:sqlite";
+import type { Project } from "../server/protocol_projects.ts";
+
+interface ProjectRow {
+  id: string;
+  path: string;
+  name: string;
+  sort: number;
+  created_at: number;
+  updated_at: number;
+  task_count: number;
+}
+
+const SELECT = `SELECT p.id, p.path, p.name, p.sort, p.created_at, p.updated_at,
+  (SELECT count(*) FROM task t WHERE t.project_path = p.path) AS task_count FROM project p`;
+
+const toProject = (r: ProjectRow): Project => ({
+  id: r.id,
+  path: r.path,
+  name: r.name,
+  sort: r.sort,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  taskCount: r.task_count,
+});
+
+export class ProjectRepo {
+  constructor(private db: DatabaseSync, private now: () => number = Date.now) {}
+
+  /** In the user's order (then oldest first). */
+  list(): Project[] {
+    const rows = this.db.prepare(`${SELECT} ORDER BY p.sort, p.created_at, p.id`).all();
+    return (rows as unknown as ProjectRow[]).map(toProject);
+  }
+
+  get(id: string): Project | null {
+    const row = this.db.prepare(`${SELECT} WHERE p.id = ?`).get(id) as ProjectRow | undefined;
+    return row ? toProject(row) : null;
+  }
+
+  byPath(path: string): Project | null {
+    const row = this.db.prepare(`${SELECT} WHERE p.path = ?`).get(path) as
+      | ProjectRow
+      | undefined;
+    return row ? toProject(row) : null;
+  }
+
+  /** Appends a project at the end of the list. The path must not be listed yet. */
+  add(p: { id: string; path: string; name: string }): Project {
+    const at = this.now();
+    const sort = (this.db.prepare("SELECT COALESCE(MAX(sort), 0) + 1 AS s FROM project").get() as {
+      s: number;
+    }).s;
+    this.db.prepare(
+      "INSERT INTO project (id, path, name, sort, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+    ).run(p.id, p.path, p.name, sort, at, at);
+    return this.get(p.id)!;
+  }
+
+  /** Returns the renamed project, or null when it does not exist. */
+  rename(id: string, name: string): Project | null {
+    const r = this.db.prepare("UPDATE project SET name = ?, updated_at = ? WHERE id = ?")
+      .run(name, this.now(), id);
+    return r.changes === 0 ? null : this.get(id);
+  }
+
+  /** Removes the project row only (its tasks are kept). False when it did not exist. */
+  remove(id: string): boolean {
+    return this.db.prepare("DELETE FROM project WHERE id = ?").run(id).changes > 0;
+  }
+
+  /**
+   * Sets the order: `ids` must name every project exactly once (checked by the
+   * caller). Runs in one transaction.
+   */
+  reorder(ids: string[]): Project[] {
+    const at = this.now();
+    const stmt = this.db.prepare("UPDATE project SET sort = ?, updated_at = ? WHERE id = ?");
+    this.db.exec("SAVEPOINT project_reorder");
+    try {
+      ids.forEach((id, i) => stmt.run(i + 1, at, id));
+      this.db.exec("RELEASE project_reorder");
+    } catch (e) {
+      this.db.exec("ROLLBACK TO project_reorder");
+      this.db.exec("RELEASE project_reorder");
+      throw e;
+    }
+    return this.list();
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * One project in the sidebar: its head (drag handle, collapse toggle with the folder
+ * name — full path as tooltip —, new task in it, rename, remove) and its tasks.
+ * Rename and remove work inline like task rows: Enter saves, Esc cancels; removing
+ * asks once more in place (Esc or a click elsewhere cancels) and keeps the tasks.
+ *
+ * @typedef {import("../../../server/protocol.ts").Project} Project
+ * @typedef {import("../../../server/protocol.ts").TaskSummary} TaskSummary
+ */
+import { useEffect, useRef, useState } from "preact/hooks";
+import { html } from "../../html.js";
+import { t } from "../../i18n/index.js";
+import {
+  draftProject,
+  isCollapsed,
+  moveProject,
+  newTaskIn,
+  projects,
+  removeProject,
+  renameProject,
+  saveProjectOrder,
+  toggleCollapsed,
+} from "../../state/projects.js";
+import { currentId } from "../../state/tasks.js";
+import { closeSettings } from "../../state/settings.js";
+import { IconPencil, IconTrash } from "../Icons.js";
+import { TaskRow } from "../TaskRow.js";
+import { ReorderHandle } from "./ReorderHandle.js";
+import { IconChat, IconChevronRight, IconFolder } from "./icons.js";
+
+/** @param {{project: Project, onDone: () => void}} props */
+function RenameProject({ project, onDone }) {
+  const ref = useRef(/** @type {HTMLInputElement|null} */ (null));
+  const finished = useRef(false);
+  useEffect(() => {
+    ref.current?.focus();
+    ref.current?.select();
+  }, []);
+  const finish = async (/** @type {boolean} */ save) => {
+    if (finished.current) return;
+    finished.current = true;
+    const value = ref.current?.value ?? "";
+    if (save && value.trim() && value.trim() !== project.name) {
+      await renameProject(project.id, value);
+    }
+    onDone();
+  };
+  return html`
+    <input
+      ref=${ref}
+      class="task-rename"
+      data-testid="project-rename-input"
+      aria-label=${t("projects.renameLabel")}
+      maxlength="80"
+      value=${project.name}
+      onKeyDown=${(/** @type {KeyboardEvent} */ e) => {
+        if (e.isComposing || e.keyCode === 229) return;
+        if (e.key === "Enter") {
+          e.preventDefault();
+          finish(true);
+        } else if (e.key === "Escape") {
+          e.preventDefault();
+          e.stopPropagation();
+          finish(false);
+        }
+      }}
+      onBlur=${() => finish(true)}
+    />
+  `;
+}
+
+/** @param {{project: Project, tasks: TaskSummary[], index: number}} props */
+export function ProjectGroup({ project, tasks, index }) {
+  const [mode, setMode] = useState(/** @type {"view"|"rename"|"confirm"} */ ("view"));
+  const headRef = useRef(/** @type {HTMLDivElement|null} */ (null));
+  const cancelRef = useRef(/** @type {HTMLButtonElement|null} */ (null));
+  const key = `project:${project.id}`;
+  const collapsed = isCollapsed(key);
+  const drafting = currentId.value === null && draftProject.value === project.path;
+
+  useEffect(() => {
+    if (mode !== "confirm") return;
+    cancelRef.current?.focus();
+    const onDown = (/** @type {Event} */ e) => {
+      if (!headRef.current?.contains(/** @type {Node} */ (e.target))) setMode("view");
+    };
+    const onKey = (/** @type {KeyboardEvent} */ e) => {
+      if (e.key === "Escape") setMode("view");
+    };
+    document.addEventListener("pointerdown", onDown, true);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("pointerdown", onDown, true);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [mode]);
+
+  let head;
+  if (mode === "rename") {
+    head = html`<${RenameProject} project=${project} onDone=${() => setMode("view")} />`;
+  } else if (mode === "confirm") {
+    head = html`
+      <span class="confirm-text" title=${t("projects.removeHint")}>
+        ${t("projects.removeConfirm")}
+      </span>
+      <button
+        type="button"
+        class="btn btn-small btn-danger"
+        data-testid="confirm-remove-project"
+        onClick=${() => {
+          setMode("view");
+          removeProject(project.id);
+        }}
+      >
+        ${t("projects.remove")}
+      </button>
+      <button
+        type="button"
+        ref=${cancelRef}
+        class="btn btn-small"
+        data-testid="cancel-remove-project"
+        onClick=${() => setMode("view")}
+      >
+        ${t("task.cancel")}
+      </button>
+    `;
+  } else {
+    head = html`
+      <${ReorderHandle}
+        label=${t("projects.moveProject", { name: project.name })}
+        name=${project.name}
+        index=${index}
+        count=${projects.value.length}
+        testid="reorder-project"
+        onMove=${(/** @type {number} */ to) => moveProject(project.id, to)}
+        onDrop=${saveProjectOrder}
+      />
+      <button
+        type="button"
+        class="project-toggle"
+        data-testid="project-toggle"
+        aria-expanded=${collapsed ? "false" : "true"}
+        title=${project.path}
+        onClick=${() => toggleCollapsed(key)}
+        onDblClick=${() => setMode("rename")}
+      >
+        <span class="chevron" data-open=${collapsed ? "false" : "true"}>
+          <${IconChevronRight} size=${12} />
+        </span>
+        <${IconFolder} size=${15} />
+        <span class="project-name" data-testid="project-name">${project.name}</span>
+        ${collapsed && tasks.length > 0 && html`<span class="sb-count">${tasks.length}</span>`}
+      </button>
+      <span class="task-actions project-actions">
+        <button
+          type="button"
+          class="icon-btn"
+          data-testid="project-rename"
+          aria-label=${t("projects.rename")}
+          title=${t("projects.rename")}
+          onClick=${() => setMode("rename")}
+        >
+          <${IconPencil} size=${15} />
+        </button>
+        <button
+          type="button"
+          class="icon-btn"
+          data-testid="project-remove"
+          aria-label=${t("projects.remove")}
+          title=${t("projects.remove")}
+          onClick=${() => setMode("confirm")}
+        >
+          <${IconTrash} size=${15} />
+        </button>
+      </span>
+      <button
+        type="button"
+        class=${`icon-btn project-new${drafting ? " on" : ""}`}
+        data-testid="project-new-task"
+        aria-label=${t("projects.newTaskIn", { name: project.name })}
+        title=${t("projects.newTaskIn", { name: project.name })}
+        onClick=${() => {
+          // Draft first: it replaces the settings URL, so no history move can undo it.
+          newTaskIn(project.path);
+          closeSettings();
+        }}
+      >
+        <${IconChat} size=${16} />
+      </button>
+    `;
+  }
+
+  return html`
+    <li
+      class="project"
+      data-reorder-item
+      data-testid="project"
+      data-project-id=${project.id}
+      data-path=${project.path}
+    >
+      <div
+        ref=${headRef}
+        class=${`project-head${
+          mode !== "view" ? ` ${mode === "rename" ? "editing" : "confirming"}` : ""
+        }${drafting ? " drafting" : ""}`}
+      >
+        ${head}
+      </div>
+      ${!collapsed &&
+        html`
+          <ul class="task-list project-tasks" role="list" data-testid="project-tasks">
+            ${tasks.length === 0
+              ? html`<li class="sidebar-note project-empty">${t("projects.noTasks")}</li>`
+              : tasks.map((task) =>
+                html`<${TaskRow} key=${task.id} task=${task} active=${
+                  task.id === currentId.value
+                } />`
+              )}
+          </ul>
+        `}
+    </li>
+  `;
+}
