@@ -14,6 +14,7 @@ import { defaultTools, type ToolRegistry } from "../tools/registry.ts";
 import { getSettings, resolveModel } from "./providers/catalog.ts";
 import type { ServerDeps } from "./ops/context.ts";
 import { VERSION } from "./version.ts";
+import { composerOf } from "./composer/composer_service.ts";
 
 export interface ServiceOptions {
   home: string;
@@ -74,6 +75,8 @@ export function createServices(opts: ServiceOptions): ServerDeps {
       gate: (taskId, call, kind, signal) => approvals!.check(taskId, call, kind, signal),
     })
     : null;
+  // The steering queue hooks into run ends from the start (queued messages survive restarts).
+  composerOf({ home: opts.home, store, hub, tasks, runs });
   return { version: VERSION, home: opts.home, store, hub, tasks, runs, approvals };
 }
 

@@ -134,8 +134,12 @@ Deno.test("websocket: a subscribed client sees messages sent by another; bad req
     assertEquals(entry.parts[0].text, "hello from A");
     const snap = await b.request("task.subscribe", { id: task.id });
     assertEquals(snap.entries[0].parts[0].text, "hello from A");
-    // The first message started a (Demo) run: sending now is refused, nothing appended.
-    assertEquals((await a.failure("task.send", { id: task.id, text: "too early" })).code, "busy");
+    // The first message started a (Demo) run: a message sent now waits in the steering
+    // queue (not appended); removed from the queue, it is never sent.
+    const early = await a.request("task.send", { id: task.id, text: "too early" });
+    assertEquals(early.entry, null);
+    assertEquals(early.queued.text, "too early");
+    await a.request("queue.remove", { id: task.id, itemId: early.queued.id });
     type Evt = { kind: string; run?: unknown; entry?: { role: string; parts: { text: string }[] } };
     const mine = () =>
       b.events.filter((e) => e.topic === `task:${task.id}`).map((e) => e.data as Evt);

@@ -4,7 +4,14 @@
  * calls without a result get a synthetic "interrupted" result.
  */
 import type { Entry } from "../protocol.ts";
-import type { LlmMessage, TextBlock, ThinkingBlock, ToolCallBlock } from "../providers/types.ts";
+import type {
+  ImageBlock,
+  LlmMessage,
+  TextBlock,
+  ThinkingBlock,
+  ToolCallBlock,
+} from "../providers/types.ts";
+import { attachmentBlocks, type AttachmentData, emptyAttachmentData } from "./attachments.ts";
 
 export const INTERRUPTED =
   "The tool call was interrupted before it produced a result (the run was stopped or the app restarted).";
@@ -34,7 +41,14 @@ export function assistantMessage(e: Entry): AssistantMessage | null {
   return content.length ? { role: "assistant", content } : null;
 }
 
-export function toConversation(entries: Entry[]): LlmMessage[] {
+/**
+ * @param attachments bytes of image/file parts (see `attachments.ts`); without it images
+ *   and files become path references.
+ */
+export function toConversation(
+  entries: Entry[],
+  attachments: AttachmentData = emptyAttachmentData(),
+): LlmMessage[] {
   const out: LlmMessage[] = [];
   /** Calls of the latest assistant message still waiting for a result. */
   let open = new Map<string, string>();
@@ -48,10 +62,13 @@ export function toConversation(entries: Entry[]): LlmMessage[] {
   for (const e of entries) {
     if (e.role === "user") {
       closeOpen();
-      const content = e.parts.filter((p) => p.type === "text" && p.text).map((p) => ({
-        type: "text" as const,
-        text: p.text!,
-      }));
+      const content: (TextBlock | ImageBlock)[] = [];
+      for (const p of e.parts) {
+        if (p.type === "text" && p.text) content.push({ type: "text", text: p.text });
+        else if (p.type === "image" || p.type === "file") {
+          content.push(...attachmentBlocks(p, attachments));
+        }
+      }
       if (content.length) out.push({ role: "user", content });
     } else if (e.role === "assistant") {
       closeOpen();

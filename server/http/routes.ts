@@ -6,6 +6,7 @@ import type { Auth } from "./auth.ts";
 import type { Lockout } from "./lockout.ts";
 import { ASSETS, gzipped } from "./assets.ts";
 import { attachSocket } from "./ws.ts";
+import { handleUploads } from "./uploads.ts";
 import type { ServerDeps } from "../ops/context.ts";
 
 export interface RouteDeps extends ServerDeps {
@@ -88,7 +89,10 @@ function serveAsset(req: Request, path: string): Response | null {
 }
 
 export function makeHandler(deps: RouteDeps) {
-  return (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>): Response => {
+  return (
+    req: Request,
+    info: Deno.ServeHandlerInfo<Deno.NetAddr>,
+  ): Response | Promise<Response> => {
     const url = new URL(req.url);
     const ip = info.remoteAddr.hostname;
     if (deps.lockout.isBlocked(ip)) return denied(429, url);
@@ -142,6 +146,11 @@ export function makeHandler(deps: RouteDeps) {
         version: deps.version,
         store: deps.store.health,
       });
+    }
+    if (url.pathname === "/api/uploads" || url.pathname.startsWith("/api/uploads/")) {
+      return handleUploads(req, url, deps.home, originAllowed(req)).then((r) =>
+        r ?? json(404, { error: { code: "not_found", message: `no such path ${url.pathname}` } })
+      );
     }
     if (req.method !== "GET" && req.method !== "HEAD") {
       return json(405, {

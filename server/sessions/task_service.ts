@@ -2,7 +2,7 @@
  * Task lifecycle and timeline writes. The one place that changes tasks, so every
  * change is persisted first and then published to the clients.
  */
-import type { Entry, TaskSettings, TaskSummary } from "../protocol.ts";
+import type { Entry, Part, TaskSettings, TaskSummary } from "../protocol.ts";
 import { taskTopic } from "../protocol.ts";
 import type { Repos } from "../../store/store.ts";
 import type { IdFn } from "../../store/ids.ts";
@@ -34,6 +34,8 @@ export class TaskService {
       title?: string;
       projectPath?: string | null;
       message?: string;
+      /** Attachment parts of the first message (after its text). */
+      parts?: Part[];
       options?: Partial<TaskSettings>;
     },
   ): {
@@ -54,7 +56,7 @@ export class TaskService {
           ...(args.title ? { titleLocked: true } : {}),
         },
       });
-      const entry = args.message ? this.appendUser(t.id, args.message) : null;
+      const entry = args.message ? this.appendUser(t.id, args.message, args.parts) : null;
       return { task: tasks.get(t.id)!, entry };
     });
     this.publishTask(out.task);
@@ -101,10 +103,10 @@ export class TaskService {
     this.hub.publish(taskTopic(id), { kind: "deleted" });
   }
 
-  /** Appends a user message to an existing task. */
-  send(id: string, text: string): Entry {
+  /** Appends a user message to an existing task (`extra`: attachment parts after the text). */
+  send(id: string, text: string, extra: Part[] = []): Entry {
     this.get(id);
-    const entry = this.repos.entries.tx(() => this.appendUser(id, text));
+    const entry = this.repos.entries.tx(() => this.appendUser(id, text, extra));
     this.publishTask(this.repos.tasks.get(id)!);
     this.publishEntry(entry);
     return entry;
@@ -119,13 +121,13 @@ export class TaskService {
     };
   }
 
-  private appendUser(taskId: string, text: string): Entry {
+  private appendUser(taskId: string, text: string, extra: Part[] = []): Entry {
     const entry = this.repos.entries.append({
       id: this.newId("m"),
       taskId,
       role: "user",
       status: "done",
-      parts: [{ type: "text", text }],
+      parts: [{ type: "text", text }, ...extra],
     });
     this.repos.tasks.touch(taskId, false);
     return entry;

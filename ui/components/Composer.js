@@ -1,20 +1,30 @@
 /**
  * The message box at the bottom: multiline, grows with its text, Enter sends,
  * Shift+Enter adds a line, Enter while an IME is composing is left to the IME.
- * The text stays while the connection is down. Below the text: the task's model,
- * effort and approval selectors, and Send — or Stop while the task runs (sending
- * while it runs is not possible yet). Above it, the task's todo progress capsule.
+ * ↑ on the first line / ↓ on the last line walk the workspace's earlier prompts.
+ * Files can be attached with the paperclip, dropped, or pasted (images; text of
+ * 15 000 characters or more becomes a `.txt` attachment). While the task runs, a
+ * message sent waits in the steering queue shown above the box. The text and the
+ * attachments are autosaved as the view's draft. Below the text: attach, the task's
+ * model, effort and approval selectors, and Send / Stop.
  */
-import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { LIMITS } from "../../server/protocol.ts";
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
 import { connState } from "../state/connection.js";
-import { sending, sendMessage } from "../state/actions.js";
+import { addFiles, attachments, classifyPaste } from "../state/attachments.js";
+import { sendBlock, sendComposer, viewWorkspace } from "../state/composer_send.js";
+import { isBrowsing, navigate, refreshPrompts, stopBrowsing } from "../state/prompt_history.js";
+import { historyKey } from "./composer/keys.js";
+import { initQueue } from "../state/queue.js";
 import { isRunning, stopping, stopRun } from "../state/run_actions.js";
 import { currentId } from "../state/tasks.js";
-import { composerFocus, composerText } from "../state/ui.js";
+import { composerFocus, composerText, markDraftDirty, startDrafts } from "../state/ui.js";
 import { ComposerTools } from "./ComposerTools.js";
+import { AttachButton } from "./composer/AttachButton.js";
+import { AttachmentChips } from "./composer/AttachmentChips.js";
+import { QueueChips } from "./composer/QueueChips.js";
 import { TodoCapsule } from "./interact/TodoCapsule.js";
 import { IconSend } from "./Icons.js";
 import { IconStop } from "./RunIcons.js";
@@ -30,13 +40,24 @@ export function isSendKey(e) {
     !e.isComposing && e.keyCode !== 229;
 }
 
+let started = false;
+
 export function Composer() {
   const ref = useRef(/** @type {HTMLTextAreaElement|null} */ (null));
+  const [dragging, setDragging] = useState(false);
   const text = composerText.value;
   const online = connState.value === "open";
   const tooLong = text.length > LIMITS.messageChars;
   const running = isRunning.value;
-  const canSend = online && !sending.value && !running && !tooLong && text.trim().length > 0;
+  const block = sendBlock.value;
+  const canSend = block === "";
+
+  useEffect(() => {
+    if (started) return;
+    started = true;
+    startDrafts(currentId.value ?? "");
+    initQueue();
+  }, []);
 
   useLayoutEffect(() => {
     const el = ref.current;
@@ -52,23 +73,66 @@ export function Composer() {
     el.setSelectionRange(el.value.length, el.value.length);
   }, [composerFocus.value]);
 
+  // A new view: its own history walk.
+  useEffect(() => stopBrowsing(), [currentId.value]);
+
   const onKeyDown = (/** @type {KeyboardEvent} */ e) => {
-    if (!isSendKey(e)) return;
+    if (isSendKey(e)) {
+      e.preventDefault();
+      sendComposer();
+      return;
+    }
+    const el = /** @type {HTMLTextAreaElement} */ (e.currentTarget);
+    const dir = historyKey(e, el);
+    if (dir === 0 || (dir === 1 && !isBrowsing())) return;
+    const next = navigate(viewWorkspace.value, dir, el.value);
+    if (next === null) return;
     e.preventDefault();
-    if (canSend) sendMessage();
+    composerText.value = next;
+    el.value = next;
+    el.setSelectionRange(next.length, next.length);
   };
+
+  const onPaste = (/** @type {ClipboardEvent} */ e) => {
+    const got = classifyPaste(e.clipboardData);
+    if (!got) return;
+    e.preventDefault();
+    addFiles(got.files);
+    markDraftDirty();
+  };
+
+  const hasFiles = (/** @type {DragEvent} */ e) =>
+    [...(e.dataTransfer?.types ?? [])].includes("Files");
 
   return html`
     <form
-      class="composer"
+      class=${`composer${dragging ? " composer-drop" : ""}`}
       data-testid="composer"
       onSubmit=${(/** @type {Event} */ e) => {
         e.preventDefault();
-        if (canSend) sendMessage();
+        sendComposer();
+      }}
+      onDragOver=${(/** @type {DragEvent} */ e) => {
+        if (!hasFiles(e)) return;
+        e.preventDefault();
+        if (!dragging) setDragging(true);
+      }}
+      onDragLeave=${(/** @type {DragEvent} */ e) => {
+        const to = /** @type {Node|null} */ (e.relatedTarget);
+        if (!to || !(/** @type {HTMLElement} */ (e.currentTarget)).contains(to)) setDragging(false);
+      }}
+      onDrop=${(/** @type {DragEvent} */ e) => {
+        setDragging(false);
+        if (!hasFiles(e)) return;
+        e.preventDefault();
+        addFiles([...(e.dataTransfer?.files ?? [])]);
+        markDraftDirty();
       }}
     >
       ${currentId.value !== null && html`<${TodoCapsule} />`}
+      ${currentId.value !== null && html`<${QueueChips} />`}
       <div class="composer-card">
+        <${AttachmentChips} />
         <textarea
           ref=${ref}
           class="composer-input"
@@ -77,17 +141,41 @@ export function Composer() {
           aria-label=${t("composer.label")}
           placeholder=${currentId.value === null
             ? t("composer.placeholder")
+            : running
+            ? t("composer.placeholderQueue")
             : t("composer.placeholderReply")}
           value=${text}
-          onInput=${(/** @type {Event} */ e) =>
-            composerText.value = /** @type {HTMLTextAreaElement} */ (e.currentTarget).value}
+          onInput=${(/** @type {Event} */ e) => {
+            composerText.value = /** @type {HTMLTextAreaElement} */ (e.currentTarget).value;
+            stopBrowsing();
+            markDraftDirty();
+          }}
+          onFocus=${() => refreshPrompts(viewWorkspace.value)}
           onKeyDown=${onKeyDown}
+          onPaste=${onPaste}
         ></textarea>
         <div class="composer-bar">
+          <${AttachButton} />
           <${ComposerTools} />
-          <span class="composer-hint">${t("composer.hint")}</span>
-          ${running
-            ? html`
+          <span class="composer-hint">${running
+            ? t("composer.queueHint")
+            : t("composer.hint")}</span>
+          ${(!running || text.trim() || attachments.value.length > 0) &&
+            html`
+              <button
+                key="send"
+                type="submit"
+                class=${`send-btn${running ? " send-queue" : ""}`}
+                data-testid="send"
+                aria-label=${running ? t("composer.queue") : t("composer.send")}
+                title=${running ? t("composer.queue") : t("composer.send")}
+                disabled=${!canSend}
+              >
+                <${IconSend} size=${18} />
+              </button>
+            `}
+          ${running &&
+            html`
               <button
                 key="stop"
                 type="button"
@@ -100,19 +188,6 @@ export function Composer() {
               >
                 <${IconStop} size=${14} />
               </button>
-            `
-            : html`
-              <button
-                key="send"
-                type="submit"
-                class="send-btn"
-                data-testid="send"
-                aria-label=${t("composer.send")}
-                title=${t("composer.send")}
-                disabled=${!canSend}
-              >
-                <${IconSend} size=${18} />
-              </button>
             `}
         </div>
       </div>
@@ -120,9 +195,9 @@ export function Composer() {
         html`<p class="composer-note" role="status" data-testid="composer-offline">
           ${t("composer.offline")}
         </p>`}
-      ${running && text.trim() &&
-        html`<p class="composer-note" role="status" data-testid="composer-busy">
-          ${t("composer.busy")}
+      ${block === "failed" &&
+        html`<p class="composer-note composer-note-error" role="alert">
+          ${t("attach.removeFailed")}
         </p>`}
       ${tooLong &&
         html`<p class="composer-note composer-note-error" role="alert">

@@ -15,14 +15,36 @@ import { isRunning } from "../state/run_actions.js";
 import { IconMore, IconRewind } from "./interact/InteractIcons.js";
 import { Menu } from "./Menu.js";
 import { MenuItem } from "./MenuItem.js";
+import { PartAttachments } from "./composer/PartAttachments.js";
+import { copyText, editingId } from "../state/history.js";
+import { CopyButton } from "./timeline/CopyButton.js";
+import { IconCopy, IconEdit } from "./timeline/HistoryIcons.js";
+import { MessageEditor } from "./timeline/MessageEditor.js";
 
-/** @param {{entryId: string}} props */
-function MessageActions({ entryId }) {
+/** @param {Entry} entry the text a user message was sent with */
+const textOf = (entry) =>
+  entry.parts.filter((p) => p.type === "text").map((p) => p.text ?? "").join("\n");
+
+/** @param {{entryId: string, text: string}} props */
+function MessageActions({ entryId, text }) {
   const running = isRunning.value;
   const off = running || connState.value !== "open";
   const why = running ? t("rewind.disabledRunning") : t("rewind.desc");
+  const edit = () => (editingId.value = entryId);
   return html`
     <div class="msg-actions" data-testid="msg-actions">
+      <${CopyButton} text=${() => text} testid="copy-message" cls="msg-act" />
+      <button
+        type="button"
+        class="icon-btn msg-act"
+        data-testid="edit-message"
+        aria-label=${t("history.edit")}
+        title=${running ? t("history.disabledRunning") : t("history.edit")}
+        disabled=${off}
+        onClick=${edit}
+      >
+        <${IconEdit} size=${15} />
+      </button>
       <button
         type="button"
         class="icon-btn msg-act"
@@ -44,6 +66,30 @@ function MessageActions({ entryId }) {
         >
           ${(/** @type {() => void} */ close) =>
             html`
+              <${MenuItem}
+                role="menuitem"
+                testid="copy-message-item"
+                checked=${false}
+                icon=${html`<${IconCopy} size=${18} />`}
+                title=${t("history.copy")}
+                onSelect=${() => {
+                  close();
+                  copyText(text);
+                }}
+              />
+              <${MenuItem}
+                role="menuitem"
+                testid="edit-message-item"
+                checked=${false}
+                disabled=${off}
+                icon=${html`<${IconEdit} size=${18} />`}
+                title=${t("history.edit")}
+                desc=${running ? t("history.disabledRunning") : t("history.editHint")}
+                onSelect=${() => {
+                  close();
+                  edit();
+                }}
+              />
               <${MenuItem}
                 role="menuitem"
                 testid="rewind-turn-item"
@@ -74,17 +120,18 @@ export function UserMessage({ entry }) {
       data-entry-id=${entry.id}
       data-status=${entry.status}
     >
-      <div class="bubble">
-        ${entry.parts.map((p) => {
-          const name = String(p.data?.name ?? p.data?.path ?? "?");
-          if (p.type === "image") return html`<div class="part-chip">${t("part.image")}</div>`;
-          if (p.type === "file") {
-            return html`<div class="part-chip">${t("part.file", { name })}</div>`;
-          }
-          return html`<div class="part-text">${p.text ?? ""}</div>`;
-        })}
-      </div>
-      <${MessageActions} entryId=${entry.id} />
+      ${editingId.value === entry.id
+        ? html`<${MessageEditor} entryId=${entry.id} initial=${textOf(entry)} />`
+        : html`<div class="bubble">
+        <${PartAttachments} parts=${entry.parts} />
+        ${
+          entry.parts.filter((p) => p.type !== "image" && p.type !== "file").map((p) =>
+            html`<div class="part-text">${p.text ?? ""}</div>`
+          )
+        }
+      </div>`}
+      ${editingId.value !== entry.id &&
+        html`<${MessageActions} entryId=${entry.id} text=${textOf(entry)} />`}
     </article>
   `;
 }

@@ -1,2 +1,29 @@
-/** Composer strings (en-US). */
-export default {};
+/** Composer strings (en-US): attachments, steering queue, drafts. */
+export default {
+  "composer.placeholderQueue": "Add a message; it is sent when the run completes…",
+  "composer.queueHint": "Enter queues it until the run completes",
+  "composer.queue": "Queue message",
+  "attach.button": "Attach files",
+  "attach.full": "At most {max} attachments",
+  "attach.list": "Attachments",
+  "attach.remove": "Remove {name}",
+  "attach.uploading": "Uploading… {pct}%",
+  "attach.failed": "Upload failed: {message}",
+  "attach.tooMany": "At most {max} attachments per message.",
+  "attach.imageTooLarge": "{name} is too large: images may be at most {max}.",
+  "attach.fileTooLarge": "{name} is too large: files may be at most {max}.",
+  "attach.empty": "{name} is empty.",
+  "attach.removeFailed": "Remove the attachments that failed to upload before sending.",
+  "attach.imageAlt": "Attached image {name}",
+  "queue.label": "Queued messages",
+  "queue.waiting": "{n} queued · sent when the run completes",
+  "queue.idle": "{n} queued · the run did not complete; send or remove",
+  "queue.attachments": "+{n} files",
+  "queue.remove": "Remove from queue",
+  "queue.sendNow": "Send now",
+  "queue.error.load": "Could not load the queued messages: {message}",
+  "queue.error.remove": "Could not remove the queued message: {message}",
+  "queue.error.send": "Could not send the queued message: {message}",
+  "draft.error.save": "Could not save the draft: {message}",
+  "draft.error.load": "Could not load the draft: {message}",
+};

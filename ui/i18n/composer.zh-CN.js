@@ -1,2 +1,29 @@
-/** Composer strings (zh-CN). */
-export default {};
+/** Composer strings (zh-CN): attachments, steering queue, drafts. */
+export default {
+  "composer.placeholderQueue": "继续输入，运行完成后自动发送…",
+  "composer.queueHint": "Enter 排队，运行完成后发送",
+  "composer.queue": "加入队列",
+  "attach.button": "添加附件",
+  "attach.full": "最多 {max} 个附件",
+  "attach.list": "附件",
+  "attach.remove": "移除 {name}",
+  "attach.uploading": "上传中… {pct}%",
+  "attach.failed": "上传失败：{message}",
+  "attach.tooMany": "每条消息最多 {max} 个附件。",
+  "attach.imageTooLarge": "{name} 过大：图片最大 {max}。",
+  "attach.fileTooLarge": "{name} 过大：文件最大 {max}。",
+  "attach.empty": "{name} 是空文件。",
+  "attach.removeFailed": "发送前请先移除上传失败的附件。",
+  "attach.imageAlt": "附件图片 {name}",
+  "queue.label": "排队中的消息",
+  "queue.waiting": "{n} 条排队中 · 运行完成后发送",
+  "queue.idle": "{n} 条排队中 · 运行未正常完成，可发送或移除",
+  "queue.attachments": "+{n} 个文件",
+  "queue.remove": "从队列移除",
+  "queue.sendNow": "立即发送",
+  "queue.error.load": "无法加载排队消息：{message}",
+  "queue.error.remove": "无法移除排队消息：{message}",
+  "queue.error.send": "无法发送排队消息：{message}",
+  "draft.error.save": "无法保存草稿：{message}",
+  "draft.error.load": "无法加载草稿：{message}",
+};
