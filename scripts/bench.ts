@@ -6,6 +6,7 @@
  */
 import { ROOT, RUN_FLAGS } from "../tests/helpers/server.ts";
 import { benchAgentSteps } from "./bench_agent.ts";
+import { benchUi, reportUi } from "./bench_ui.ts";
 
 const TOKEN = "bench-token-0123456789abcdef";
 
@@ -73,4 +74,8 @@ if (import.meta.main) {
       agent.p95Ms.toFixed(2)
     } ms over ${agent.steps} steps (budget 5 ms) ${agent.medianMs <= 5 ? "OK" : "OVER"}`,
   );
+  // The timeline in headless Chromium (10 000 entries): first paint, scroll fps, input
+  // latency while streaming. Skipped without Chromium; `deno task bench:ui` runs it alone.
+  const ui = await benchUi();
+  if (ui) { for (const line of reportUi(ui)) console.log(line); }
 }

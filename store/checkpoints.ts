@@ -98,6 +98,33 @@ export class CheckpointRepo {
     );
   }
 
+  /**
+   * Folds the rows of turns after `turnPos` into the turn (`turnId`, `turnPos`) — used
+   * when those turns' entries are deleted (edit & resend, retry). Per path the earliest
+   * pre-image is kept, with the latest post-hash and any `skipped` reason, so "Rewind
+   * to before this turn" still covers every change the deleted turns made and no row
+   * names a deleted entry.
+   */
+  foldAfter(taskId: string, turnId: string, turnPos: number): void {
+    const later = this.db.prepare(
+      "SELECT * FROM checkpoint WHERE task_id = ? AND turn_pos > ? ORDER BY turn_pos, id",
+    ).all(taskId, turnPos) as unknown as Row[];
+    if (later.length === 0) return;
+    const byPath = new Map<string, Row[]>();
+    for (const r of later) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
+    const del = this.db.prepare("DELETE FROM checkpoint WHERE id = ?");
+    const set = this.db.prepare(
+      "UPDATE checkpoint SET turn_id = ?, turn_pos = ?, post_hash = ?, skipped = ? WHERE id = ?",
+    );
+    for (const [path, rows] of byPath) {
+      const own = this.find(taskId, turnId, path);
+      const keep = own ?? toRow(rows[0]);
+      const skipped = keep.skipped ?? rows.find((r) => r.skipped)?.skipped ?? null;
+      for (const r of rows) if (r.id !== keep.id) del.run(r.id);
+      set.run(turnId, turnPos, rows[rows.length - 1].post_hash, skipped, keep.id);
+    }
+  }
+
   /** Bytes of pre-images kept for a task (for the per-task cap). */
   bytes(taskId: string): number {
     const r = this.db.prepare(

@@ -4,6 +4,8 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { Entry, EntryRole, EntryStatus, Part } from "../server/protocol.ts";
+import { SearchIndexQueue, SearchRepo } from "./search.ts";
+import type { SearchResult } from "../server/protocol_search.ts";
 
 interface MessageRow {
   id: string;
@@ -102,6 +104,24 @@ export class EntryRepo {
     entry.parts.forEach((p, i) =>
       put.run(entry.id, i, p.type, p.text ?? null, p.data ? JSON.stringify(p.data) : null)
     );
+    // Search index: once the entry is final, never per streamed flush (batched).
+    if (entry.status !== "streaming") this.searchQueue.add(entry);
+  }
+
+  private queue: SearchIndexQueue | null = null;
+  private get searchQueue(): SearchIndexQueue {
+    return this.queue ??= new SearchIndexQueue(this.db);
+  }
+
+  /** Writes queued search-index updates now. */
+  flushSearchIndex(): void {
+    this.searchQueue.flush();
+  }
+
+  /** Search across tasks: titles, then the text of user and assistant entries. */
+  search(q: string): SearchResult {
+    this.searchQueue.flush();
+    return new SearchRepo(this.db).query(q);
   }
 
   count(taskId: string): number {
@@ -111,6 +131,19 @@ export class EntryRepo {
       n: number;
     };
     return r.n;
+  }
+
+  /** Entries of the task before `pos` (for "Load earlier (N left)"). */
+  countBefore(taskId: string, pos: number): number {
+    const r = this.db.prepare("SELECT count(*) AS n FROM message WHERE task_id = ? AND pos < ?")
+      .get(taskId, pos) as { n: number };
+    return r.n;
+  }
+
+  /** Deletes every entry (and its parts) after `pos`; returns how many. */
+  deleteAfter(taskId: string, pos: number): number {
+    const r = this.db.prepare("DELETE FROM message WHERE task_id = ? AND pos > ?").run(taskId, pos);
+    return Number(r.changes);
   }
 
   /** The latest `limit` entries (optionally only those before `beforePos`), oldest first. */
@@ -153,9 +186,16 @@ export class EntryRepo {
       .all() as {
         task_id: string;
       }[];
+    const live = this.db.prepare("SELECT id FROM message WHERE status = 'streaming'").all() as {
+      id: string;
+    }[];
     this.db.prepare(
       "UPDATE message SET status = 'stopped', updated_at = ?, meta = json_set(meta, '$.endedAt', ?) WHERE status = 'streaming'",
     ).run(this.now(), this.now());
+    for (const { id } of live) { // now final: searchable
+      const e = this.get(id);
+      if (e) this.searchQueue.add(e);
+    }
     return rows.map((r) => r.task_id);
   }
 }

@@ -1,5 +1,132 @@
-/** Handlers for the ops in `server/protocol_history.ts`. */
-import type { HISTORY_OP_ARGS } from "../protocol.ts";
+/**
+ * Handlers for the ops in `server/protocol_history.ts`: paging older entries, edit &
+ * resend, retry and branch. Every change is validated first (task exists, entry
+ * belongs to it with the right role, task not running) and written in one
+ * transaction; then every client is told (`truncate` + `entry` on the task topic,
+ * `upsert` on `tasks`) and the run starts.
+ */
+import { type Entry, type HISTORY_OP_ARGS, LIMITS, type Part, taskTopic } from "../protocol.ts";
+import { OpError } from "../errors.ts";
+import { makeIdGenerator } from "../../store/ids.ts";
+import type { OpContext } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
+import { needTasks } from "./task_ops.ts";
 
-export const HISTORY_HANDLERS: OpHandlers<keyof typeof HISTORY_OP_ARGS> = {};
+const newId = makeIdGenerator();
+
+function repos(ctx: OpContext) {
+  needTasks(ctx);
+  return ctx.store.repos!;
+}
+
+function notRunning(ctx: OpContext, id: string, what: string): void {
+  if (ctx.runs?.isRunning(id)) {
+    throw new OpError("busy", `the task is running; stop it before ${what}`);
+  }
+}
+
+/** The entry `entryId` of task `taskId` with role `role`, or `not_found`. */
+function entryOf(ctx: OpContext, taskId: string, entryId: string, role: Entry["role"]): Entry {
+  const e = repos(ctx).entries.get(entryId);
+  if (!e || e.taskId !== taskId || e.role !== role) {
+    const what = role === "user" ? "a user message" : "an assistant reply";
+    throw new OpError("not_found", `entry ${entryId} is not ${what} of task ${taskId}`);
+  }
+  return e;
+}
+
+/** The user message that starts the turn of entry `e` (the latest one before it). */
+function userOf(ctx: OpContext, e: Entry): Entry {
+  const { entries } = repos(ctx);
+  let before = e.pos;
+  // Walk back in pages; a turn is rarely longer than a page.
+  while (before > 1) {
+    const page = entries.latest(e.taskId, 200, before);
+    if (page.length === 0) break;
+    const u = page.findLast((x) => x.role === "user");
+    if (u) return u;
+    before = page[0].pos;
+  }
+  throw new OpError("not_found", `entry ${e.id} has no user message before it to re-send`);
+}
+
+/**
+ * Deletes every entry after user message `user` (and replaces its parts when given),
+ * folds the deleted turns' checkpoints into this turn, drops approvals left over
+ * from before a restart for the deleted calls, tells every client and starts a run.
+ */
+function cutAndRun(ctx: OpContext, user: Entry, parts: Part[] | null): Entry {
+  const r = repos(ctx);
+  const taskId = user.taskId;
+  const next: Entry = parts ? { ...user, parts, updatedAt: Date.now() } : user;
+  const total = r.entries.tx(() => {
+    r.entries.deleteAfter(taskId, user.pos);
+    if (parts) r.entries.upsert(next);
+    r.checkpoints.foldAfter(taskId, user.id, user.pos);
+    r.tasks.touch(taskId, false);
+    return r.entries.count(taskId);
+  });
+  for (const p of ctx.approvals?.list() ?? []) {
+    if (p.taskId === taskId && !p.live) ctx.approvals!.dismiss(p.id);
+  }
+  const topic = taskTopic(taskId);
+  ctx.hub.publish(topic, { kind: "truncate", afterPos: user.pos, total });
+  if (parts) ctx.hub.publish(topic, { kind: "entry", entry: next }, `entry:${next.id}`);
+  const task = r.tasks.get(taskId);
+  if (task) needTasks(ctx).publish(task);
+  ctx.runs!.start(taskId).catch((e) => console.error(`run ${taskId}:`, e));
+  return next;
+}
+
+export const HISTORY_HANDLERS: OpHandlers<keyof typeof HISTORY_OP_ARGS> = {
+  "task.entriesBefore": (ctx, a) => {
+    const { entries } = repos(ctx);
+    needTasks(ctx).get(a.id);
+    const page = entries.latest(a.id, a.limit ?? LIMITS.entryPage, a.beforePos);
+    const remaining = page.length ? entries.countBefore(a.id, page[0].pos) : 0;
+    return { entries: page, total: entries.count(a.id), remaining };
+  },
+  "task.editResend": (ctx, a) => {
+    needTasks(ctx).get(a.id);
+    notRunning(ctx, a.id, "editing a message");
+    const user = entryOf(ctx, a.id, a.entryId, "user");
+    // Attachments (images, files) stay; the text parts become the new text.
+    const kept = user.parts.filter((p) => p.type !== "text");
+    const parts: Part[] = [{ type: "text", text: a.text }, ...kept];
+    return { entry: cutAndRun(ctx, user, parts) };
+  },
+  "task.retry": (ctx, a) => {
+    needTasks(ctx).get(a.id);
+    notRunning(ctx, a.id, "retrying");
+    const reply = entryOf(ctx, a.id, a.entryId, "assistant");
+    return { entry: cutAndRun(ctx, userOf(ctx, reply), null) };
+  },
+  "task.branch": (ctx, a) => {
+    const src = needTasks(ctx).get(a.id);
+    notRunning(ctx, a.id, "branching");
+    const reply = entryOf(ctx, a.id, a.entryId, "assistant");
+    const r = repos(ctx);
+    const title = [...`Branch: ${src.title}`].slice(0, LIMITS.titleChars).join("");
+    const task = r.entries.tx(() => {
+      const t = r.tasks.create({
+        id: newId("t"),
+        title,
+        projectPath: src.projectPath,
+        settings: { ...src.settings, titleLocked: true },
+      });
+      const list = r.entries.latest(src.id, Number.MAX_SAFE_INTEGER, reply.pos + 1);
+      for (const e of list) {
+        r.entries.upsert({
+          ...e,
+          id: newId("m"),
+          taskId: t.id,
+          status: e.status === "streaming" ? "stopped" : e.status,
+        });
+      }
+      r.tasks.touch(t.id, false);
+      return r.tasks.get(t.id)!;
+    });
+    needTasks(ctx).publish(task);
+    return { task };
+  },
+};

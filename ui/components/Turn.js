@@ -14,7 +14,9 @@
 import { Component } from "preact";
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
-import { analyseTurn } from "../state/timeline_model.js";
+import { analyseTurn, fileChanges } from "../state/timeline_model.js";
+import { CompactBand } from "./timeline/CompactBand.js";
+import { FileChanges } from "./timeline/FileChanges.js";
 import { EntryView } from "./EntryView.js";
 import { ErrorLine } from "./ErrorLine.js";
 import { FinalAnswer } from "./FinalAnswer.js";
@@ -113,7 +115,8 @@ export class Turn extends Component {
     const view = analyseTurn(turn, live);
     const open = this.state.open ?? live;
     const expandable = view.process.length > 0;
-    const showStrip = live || turn.items.length > 0;
+    const showStrip = live || turn.items.length > view.compactions.length;
+    const changes = live ? null : fileChanges(view);
     return html`
       <section class="turn" data-testid="turn" data-state=${view.status} data-turn-id=${turn.id}>
         ${turn.user && html`<${UserMessage} entry=${turn.user} />`}
@@ -142,6 +145,7 @@ export class Turn extends Component {
             </div>
           `}
         ${view.final && html`<${FinalAnswer} final=${view.final} />`}
+        ${changes && changes.files.length > 0 && html`<${FileChanges} ...${changes} />`}
         ${view.errors.map((e, i) =>
           html`
             <${ErrorLine}
@@ -152,6 +156,7 @@ export class Turn extends Component {
           `
         )}
         ${view.maxSteps && !live && html`<${TurnNotice} canContinue=${canAct} />`}
+        ${view.compactions.map((e) => html`<${CompactBand} key=${e.id} entry=${e} />`)}
       </section>
     `;
   }

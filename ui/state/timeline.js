@@ -9,7 +9,13 @@
  * @typedef {import("./timeline_model.js").Delta} Delta
  */
 import { batch, signal } from "@preact/signals";
-import { applyDeltas, queueDelta, upsertInto } from "./timeline_model.js";
+import {
+  applyDeltas,
+  mergeOlder,
+  queueDelta,
+  truncateAfter,
+  upsertInto,
+} from "./timeline_model.js";
 
 /** Entries of the shown task, ordered by `pos`. */
 export const entries = signal(/** @type {Entry[]} */ ([]));
@@ -95,6 +101,16 @@ export function applyTimelineEvent(data) {
       flushDeltas();
       runState.value = data.run ?? null;
       return true;
+    case "truncate": {
+      flushDeltas();
+      if (typeof data.afterPos !== "number") return true;
+      batch(() => {
+        entries.value = truncateAfter(entries.value, data.afterPos);
+        if (typeof data.total === "number") entriesTotal.value = data.total;
+        liveOutput.value = new Map();
+      });
+      return true;
+    }
     case "output": {
       if (typeof data.callId !== "string" || typeof data.text !== "string") return true;
       const next = new Map(liveOutput.value);
@@ -105,6 +121,19 @@ export function applyTimelineEvent(data) {
   }
   flushDeltas();
   return false;
+}
+
+/**
+ * Adds a page of older entries (from `task.entriesBefore`) in front of the loaded ones.
+ * @param {Entry[]} older
+ * @param {number} total
+ */
+export function prependEntries(older, total) {
+  flushDeltas();
+  batch(() => {
+    entries.value = mergeOlder(entries.value, older);
+    entriesTotal.value = Math.max(total, entries.value.length);
+  });
 }
 
 /**

@@ -90,6 +90,28 @@ export function upsertInto(list, entry) {
 }
 
 /**
+ * The entries up to and including `afterPos` (a `truncate` event).
+ * @param {Entry[]} list
+ * @param {number} afterPos
+ */
+export function truncateAfter(list, afterPos) {
+  let n = list.length;
+  while (n > 0 && list[n - 1].pos > afterPos) n--;
+  return n === list.length ? list : list.slice(0, n);
+}
+
+/**
+ * Puts a page of older entries in front of `list`, skipping any already there.
+ * @param {Entry[]} list ordered by pos
+ * @param {Entry[]} older
+ */
+export function mergeOlder(list, older) {
+  const first = list.length ? list[0].pos : Infinity;
+  const add = older.filter((e) => e.pos < first).sort((a, b) => a.pos - b.pos);
+  return add.length ? [...add, ...list] : list;
+}
+
+/**
  * @typedef {{id: string, user: Entry|null, items: Entry[]}} Turn
  * A user entry and everything up to the next one; entries before the first user
  * entry form a turn without `user`.
@@ -127,6 +149,7 @@ export function groupTurns(entries) {
  * @typedef {{
  *   status: TurnStatus,
  *   process: ProcessItem[],
+ *   compactions: Entry[],
  *   final: FinalAnswer|null,
  *   errors: Entry[],
  *   maxSteps: boolean,
@@ -176,7 +199,10 @@ export function analyseTurn(turn, live) {
 
   let end = items.length;
   while (end > 0 && items[end - 1].role === "error") end--;
-  const last = items[end - 1];
+  // A compaction after the answer does not hide the answer (it shows as a band).
+  let lastAt = end - 1;
+  while (lastAt >= 0 && items[lastAt].role === "compact") lastAt--;
+  const last = items[lastAt];
   /** @type {FinalAnswer|null} */
   let final = null;
   let cut = -1;
@@ -193,6 +219,8 @@ export function analyseTurn(turn, live) {
 
   /** @type {ProcessItem[]} */
   const process = [];
+  /** @type {Entry[]} */
+  const compactions = [];
   for (let i = 0; i < end; i++) {
     const e = items[i];
     if (e.role === "assistant") {
@@ -214,6 +242,7 @@ export function analyseTurn(turn, live) {
     } else if (e.role === "tool") {
       if (!matched.has(e)) process.push({ kind: "orphan", entry: e });
     } else if (e.role === "error") process.push({ kind: "error", entry: e });
+    else if (e.role === "compact") compactions.push(e);
     else process.push({ kind: "note", entry: e });
   }
 
@@ -237,11 +266,63 @@ export function analyseTurn(turn, live) {
   return {
     status,
     process,
+    compactions,
     final,
     errors: items.slice(end),
     maxSteps,
     startedAt,
     endedAt,
+  };
+}
+
+const CHANGE_TOOLS = new Set(["write_file", "edit_file", "delete_file"]);
+
+/**
+ * @typedef {{path: string, added: number, removed: number, callId: string,
+ *   created: boolean, deleted: boolean}} FileChange
+ */
+
+/**
+ * The files a finished turn changed (SPEC §7.7), from its successful write_file,
+ * edit_file and delete_file calls: per path the summed line counts and the latest
+ * call (whose diff the review panel shows), in first-touched order.
+ * @param {TurnView} view
+ * @returns {{files: FileChange[], added: number, removed: number}}
+ */
+export function fileChanges(view) {
+  /** @type {Map<string, FileChange>} */
+  const byPath = new Map();
+  for (const item of view.process) {
+    if (item.kind !== "assistant") continue;
+    for (const j of item.parts) {
+      const p = item.entry.parts[j];
+      const name = String(p.data?.name ?? "");
+      if (p.type !== "tool_call" || !CHANGE_TOOLS.has(name)) continue;
+      const id = callId(p);
+      const r = item.results[id];
+      if (!r || r.status === "error" || r.parts[0]?.data?.isError === true) continue;
+      const meta = /** @type {Record<string, any>} */ (r.parts[0]?.data?.meta ?? {});
+      const path = String(meta.path ?? /** @type {any} */ (p.data?.args)?.path ?? "");
+      if (!path) continue;
+      const d = meta.diff;
+      const added = Number.isFinite(d?.added) ? d.added : 0;
+      const removed = Number.isFinite(d?.removed) ? d.removed : 0;
+      const prev = byPath.get(path);
+      byPath.set(path, {
+        path,
+        added: (prev?.added ?? 0) + added,
+        removed: (prev?.removed ?? 0) + removed,
+        callId: id,
+        created: prev ? prev.created : meta.created === true,
+        deleted: meta.deleted === true || name === "delete_file",
+      });
+    }
+  }
+  const files = [...byPath.values()];
+  return {
+    files,
+    added: files.reduce((n, f) => n + f.added, 0),
+    removed: files.reduce((n, f) => n + f.removed, 0),
   };
 }
 
