@@ -4,6 +4,7 @@ import { t } from "../i18n/index.js";
 import { ApprovalMenu } from "./ApprovalMenu.js";
 import { EffortMenu } from "./EffortMenu.js";
 import { ModelMenu } from "./ModelMenu.js";
+import { ContextRing } from "./search/ContextRing.js";
 
 export function ComposerTools() {
   return html`
@@ -13,6 +14,7 @@ export function ComposerTools() {
       <${ModelMenu} />
       <${EffortMenu} />
       <${ApprovalMenu} />
+      <${ContextRing} />
     </div>
   `;
 }

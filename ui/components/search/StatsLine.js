@@ -1,0 +1,75 @@
+/**
+ * The session stats line (SPEC §7.11): turns · steps · context % · duration · tokens ·
+ * cache hit, from the usage the providers reported. Unknown values say so.
+ */
+import { html } from "../../html.js";
+import { t, tn } from "../../i18n/index.js";
+import { currentId } from "../../state/tasks.js";
+import { compactTokens, currentStats, shortDuration } from "../../state/stats.js";
+
+/** @param {number} x 0…1 or 0…100 (see `scale`) */
+const pct = (x, scale = 100) => `${(Math.round(x * scale * 10) / 10).toString()}%`;
+
+export function StatsLine() {
+  if (currentId.value === null) return null;
+  const s = currentStats.value;
+  if (s.turns === 0 && s.steps === 0) return null;
+  const unknown = t("stats.unknown");
+  const ge = s.partial ? "≥" : "";
+  const c = s.context;
+  const tokensTitle = s.tokens === null ? unknown : [
+    t("stats.tokensDetail", {
+      input: compactTokens(s.input ?? 0),
+      output: compactTokens(s.output ?? 0),
+    }),
+    s.stepsWithoutUsage ? t("stats.noUsage", { n: s.stepsWithoutUsage }) : "",
+  ].filter(Boolean).join(" ");
+  const items = [
+    { key: "turns", text: ge + tn("stats.turns", s.turns) },
+    { key: "steps", text: ge + tn("stats.steps", s.steps) },
+    {
+      key: "context",
+      text: t("stats.context", { p: c.percent === null ? unknown : pct(c.percent, 1) }),
+      title: c.used === null
+        ? t("ctx.ringNone")
+        : c.limit === null
+        ? t("ctx.ringNoLimit", { used: compactTokens(c.used) })
+        : t("ctx.ring", {
+          used: compactTokens(c.used),
+          limit: compactTokens(c.limit),
+          p: pct(c.percent ?? 0, 1),
+        }),
+    },
+    {
+      key: "duration",
+      text: s.durationMs === null ? t("stats.durationUnknown") : ge + shortDuration(s.durationMs),
+    },
+    {
+      key: "tokens",
+      text: s.tokens === null
+        ? t("stats.tokensUnknown")
+        : t("stats.tokens", { n: ge + compactTokens(s.tokens) }),
+      title: tokensTitle,
+    },
+    {
+      key: "cache",
+      text: t("stats.cache", { p: s.cacheHit === null ? unknown : pct(s.cacheHit) }),
+    },
+  ];
+  return html`
+    <div
+      class="stats-line"
+      role="status"
+      aria-label=${t("stats.label")}
+      data-testid="stats-line"
+      title=${s.partial ? t("stats.partial") : undefined}
+    >
+      ${items.map((it, i) =>
+        html`
+          ${i > 0 && html`<span class="stats-sep" aria-hidden="true">·</span>`}
+          <span class="stats-item" data-stat=${it.key} title=${it.title}>${it.text}</span>
+        `
+      )}
+    </div>
+  `;
+}

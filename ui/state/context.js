@@ -1,0 +1,62 @@
+/**
+ * The context-usage panel's breakdown (SPEC §6.5): `task.contextBreakdown` for the
+ * shown task, fetched when the panel opens, and the exact text of one category on
+ * demand.
+ *
+ * @typedef {import("../../server/protocol.ts").ContextBreakdown} ContextBreakdown
+ * @typedef {import("../../server/protocol.ts").ContextCategory} ContextCategory
+ */
+import { signal } from "@preact/signals";
+import { request } from "./connection.js";
+
+export const breakdown = signal(/** @type {ContextBreakdown|null} */ (null));
+export const breakdownStatus = signal(
+  /** @type {"idle"|"loading"|"ready"|"error"} */ ("idle"),
+);
+export const breakdownError = signal("");
+/** The category whose text is shown; null = viewer closed. */
+export const viewing = signal(
+  /** @type {{key: ContextCategory, text: string|null, format: string, error: string}|null} */ (
+    null
+  ),
+);
+
+let gen = 0;
+
+/** @param {string} taskId */
+export async function loadBreakdown(taskId) {
+  const mine = ++gen;
+  breakdownStatus.value = "loading";
+  try {
+    const r = await request("task.contextBreakdown", { id: taskId });
+    if (mine !== gen) return;
+    breakdown.value = r;
+    breakdownStatus.value = "ready";
+  } catch (e) {
+    if (mine !== gen) return;
+    breakdownStatus.value = "error";
+    breakdownError.value = /** @type {Error} */ (e).message ?? String(e);
+  }
+}
+
+/**
+ * @param {string} taskId
+ * @param {ContextCategory} key
+ */
+export async function viewCategory(taskId, key) {
+  viewing.value = { key, text: null, format: "text", error: "" };
+  try {
+    const r = await request("task.contextBreakdown", { id: taskId, category: key });
+    if (viewing.value?.key !== key) return;
+    viewing.value = { key, text: r.text?.text ?? "", format: r.text?.format ?? "text", error: "" };
+  } catch (e) {
+    if (viewing.value?.key !== key) return;
+    viewing.value = { key, text: null, format: "text", error: /** @type {Error} */ (e).message };
+  }
+}
+
+export function closeViewer() {
+  viewing.value = null;
+}
+
+export { shares } from "./search_model.js";
