@@ -10,8 +10,11 @@ import { Composer } from "./Composer.js";
 import { EmptyState } from "./EmptyState.js";
 import { Header } from "./Header.js";
 import { RewindDialog } from "./interact/RewindDialog.js";
+import { RightPanel } from "./panel/RightPanel.js";
 import { Sidebar } from "./Sidebar.js";
 import { Timeline } from "./Timeline.js";
+import { SearchLayer } from "./search/SearchLayer.js";
+import { StatsLine } from "./search/StatsLine.js";
 
 export function App() {
   const open = drawerOpen.value;
@@ -38,10 +41,13 @@ export function App() {
           <${Header} />
           <${Banners} />
           ${currentId.value === null ? html`<${EmptyState} />` : html`<${Timeline} />`}
+          <${StatsLine} />
           <${Composer} />
           <${RewindDialog} />
         `}
       </main>
+      ${!settingsOpen.value && html`<${RightPanel} />`}
+      <${SearchLayer} />
     </div>
   `;
 }

@@ -1,6 +1,7 @@
 /**
- * Per-device display preferences (theme, language, font scale), kept in localStorage
- * and applied to `<html>` as `data-theme`, `lang` and the `--font-scale` variable.
+ * Per-device display preferences (theme, language, font scale, message theme), kept in
+ * localStorage and applied to `<html>` as `data-theme`, `lang`, the `--font-scale`
+ * variable and `data-message-theme`.
  */
 import { computed, effect, signal } from "@preact/signals";
 
@@ -10,8 +11,16 @@ import { computed, effect, signal } from "@preact/signals";
 export const LANGS = /** @type {const} */ (["en-US", "zh-CN"]);
 export const THEMES = /** @type {const} */ (["system", "light", "dark"]);
 export const FONT_SCALES = [0.9, 1, 1.1, 1.2];
+/** Looks of the conversation (seed: the default and an OpenCode-like palette). */
+export const MESSAGE_THEMES = /** @type {const} */ (["default", "opencode"]);
+/** @typedef {typeof MESSAGE_THEMES[number]} MessageTheme */
 
-const KEY = { theme: "reinagent.theme", lang: "reinagent.lang", font: "reinagent.fontScale" };
+const KEY = {
+  theme: "reinagent.theme",
+  lang: "reinagent.lang",
+  font: "reinagent.fontScale",
+  messageTheme: "reinagent.messageTheme",
+};
 
 /** @param {string} key */
 function load(key) {
@@ -64,6 +73,12 @@ export const lang = signal(
     : detectLang(navigator.languages?.length ? navigator.languages : [navigator.language ?? ""])),
 );
 export const fontScale = signal(FONT_SCALES.includes(storedFont) ? storedFont : 1);
+const storedMessageTheme = load(KEY.messageTheme);
+export const messageTheme = signal(
+  /** @type {MessageTheme} */ (MESSAGE_THEMES.includes(/** @type {any} */ (storedMessageTheme))
+    ? storedMessageTheme
+    : "default"),
+);
 
 const media = typeof matchMedia === "function" ? matchMedia("(prefers-color-scheme: dark)") : null;
 const systemDark = signal(media?.matches ?? false);
@@ -79,6 +94,27 @@ export function cycleTheme() {
   const i = THEMES.indexOf(themePref.value);
   themePref.value = THEMES[(i + 1) % THEMES.length];
   save(KEY.theme, themePref.value);
+}
+
+/** @param {ThemePref} pref */
+export function setThemePref(pref) {
+  if (!THEMES.includes(pref)) return;
+  themePref.value = pref;
+  save(KEY.theme, pref);
+}
+
+/** @param {Lang} l */
+export function setLang(l) {
+  if (!LANGS.includes(l)) return;
+  lang.value = l;
+  save(KEY.lang, l);
+}
+
+/** @param {MessageTheme} m */
+export function setMessageTheme(m) {
+  if (!MESSAGE_THEMES.includes(m)) return;
+  messageTheme.value = m;
+  save(KEY.messageTheme, m);
 }
 
 /** Switches between the UI languages. */
@@ -106,5 +142,8 @@ export function applyPrefs() {
   });
   effect(() => {
     root.style.setProperty("--font-scale", String(fontScale.value));
+  });
+  effect(() => {
+    root.dataset.messageTheme = messageTheme.value;
   });
 }

@@ -1,6 +1,8 @@
 /**
- * General settings: the system default model (used by new tasks), default reasoning
- * effort and default approval mode. Changing them never changes an existing task.
+ * General settings: appearance on this device (language, theme, text size, message
+ * theme — kept in the browser), then the system default model (used by new tasks),
+ * default reasoning effort, default approval mode and the shell sandbox. Changing them
+ * never changes an existing task.
  */
 import { APPROVAL_MODES, EFFORT_LEVELS, SANDBOX_LEVELS } from "../../../server/protocol.ts";
 import { html } from "../../html.js";
@@ -17,6 +19,93 @@ import {
   usableModels,
 } from "../../state/settings.js";
 import { notifyError } from "../../state/ui.js";
+import {
+  FONT_SCALES,
+  fontScale,
+  lang,
+  LANGS,
+  MESSAGE_THEMES,
+  messageTheme,
+  setFontScale,
+  setLang,
+  setMessageTheme,
+  setThemePref,
+  themePref,
+  THEMES,
+} from "../../state/prefs.js";
+
+const LANG_NAMES = { "en-US": "English", "zh-CN": "简体中文" };
+
+/** @param {Event} e */
+const valueOf = (e) => /** @type {HTMLSelectElement} */ (e.currentTarget).value;
+
+/** Language, theme, text size and message theme (per device). */
+function Appearance() {
+  return html`
+    <fieldset class="settings-group" data-testid="appearance-settings">
+      <legend class="settings-group-title">${t("settings.appearance")}</legend>
+      <div class="field">
+        <label class="field-label" for="pref-lang">${t("settings.language.label")}</label>
+        <select
+          id="pref-lang"
+          class="input"
+          data-testid="pref-lang"
+          value=${lang.value}
+          onChange=${(/** @type {Event} */ e) => setLang(/** @type {any} */ (valueOf(e)))}
+        >
+          ${LANGS.map((l) => html`<option value=${l}>${LANG_NAMES[l]}</option>`)}
+        </select>
+      </div>
+      <div class="field">
+        <label class="field-label" for="pref-theme">${t("settings.theme.label")}</label>
+        <select
+          id="pref-theme"
+          class="input"
+          data-testid="pref-theme"
+          value=${themePref.value}
+          onChange=${(/** @type {Event} */ e) => setThemePref(/** @type {any} */ (valueOf(e)))}
+        >
+          ${THEMES.map((m) =>
+            html`<option value=${m}>${t(/** @type {any} */ (`settings.theme.${m}`))}</option>`
+          )}
+        </select>
+      </div>
+      <div class="field">
+        <label class="field-label" for="pref-font">${t("settings.font.label")}</label>
+        <select
+          id="pref-font"
+          class="input"
+          data-testid="pref-font"
+          value=${String(fontScale.value)}
+          onChange=${(/** @type {Event} */ e) => setFontScale(Number(valueOf(e)))}
+        >
+          ${FONT_SCALES.map((f) =>
+            html`<option value=${String(f)}>${Math.round(f * 100)}%</option>`
+          )}
+        </select>
+      </div>
+      <div class="field">
+        <label class="field-label" for="pref-message-theme">${t(
+          "settings.messageTheme.label",
+        )}</label>
+        <select
+          id="pref-message-theme"
+          class="input"
+          data-testid="pref-message-theme"
+          value=${messageTheme.value}
+          onChange=${(/** @type {Event} */ e) => setMessageTheme(/** @type {any} */ (valueOf(e)))}
+        >
+          ${MESSAGE_THEMES.map((m) =>
+            html`<option value=${m}>${
+              t(/** @type {any} */ (`settings.messageTheme.${m}`))
+            }</option>`
+          )}
+        </select>
+        <p class="field-help">${t("settings.messageTheme.help")}</p>
+      </div>
+    </fieldset>
+  `;
+}
 
 /** Label of the current default, or a warning when it cannot be used. */
 function defaultStatus() {
@@ -37,6 +126,7 @@ export function GeneralSettings() {
   const status = defaultStatus();
   return html`
     <div class="settings-section" data-testid="general-settings">
+      <${Appearance} />
       <div class="field">
         <label class="field-label" for="default-model">${t("settings.default.model")}</label>
         <select

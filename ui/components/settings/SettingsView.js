@@ -1,5 +1,5 @@
 /**
- * The Settings view: a header with Back, tabs (Providers, General) and the tab's
+ * The Settings view: a header with Back, tabs (Providers, General, About) and the tab's
  * content. It replaces the conversation in the main column on desktop and phone.
  */
 import { useEffect } from "preact/hooks";
@@ -9,9 +9,10 @@ import { closeSettings, settingsLoaded, settingsTab } from "../../state/settings
 import { Banners } from "../Banners.js";
 import { IconBack } from "./controls.js";
 import { GeneralSettings } from "./GeneralSettings.js";
+import { AboutSettings } from "./AboutSettings.js";
 import { ProvidersPane } from "./ProvidersPane.js";
 
-const TABS = /** @type {const} */ (["providers", "general"]);
+const TABS = /** @type {const} */ (["providers", "general", "about"]);
 
 export function SettingsView() {
   const tab = settingsTab.value;
@@ -48,7 +49,7 @@ export function SettingsView() {
                   class="seg-btn"
                   data-testid=${`settings-tab-${id}`}
                   aria-selected=${tab === id ? "true" : "false"}
-                  onClick=${() => settingsTab.value = id}
+                  onClick=${() => settingsTab.value = /** @type {any} */ (id)}
                 >
                   ${t(/** @type {any} */ (`settings.tab.${id}`))}
                 </button>
@@ -59,6 +60,8 @@ export function SettingsView() {
             ? html`<p class="settings-note">${t("settings.loading")}</p>`
             : tab === "providers"
             ? html`<${ProvidersPane} />`
+            : tab === "about"
+            ? html`<${AboutSettings} />`
             : html`<${GeneralSettings} />`}
         </div>
       </div>

@@ -8,6 +8,8 @@
 import { html } from "../../html.js";
 import { t, tn } from "../../i18n/index.js";
 import { diffOf, resultMeta, resultText } from "../../state/tool_model.js";
+import { currentId } from "../../state/tasks.js";
+import { openDiff } from "../../state/panel.js";
 import { CardShell } from "./CardShell.js";
 import { DiffStats, DiffView } from "./DiffView.js";
 import { FileChip } from "./FileChip.js";
@@ -29,7 +31,7 @@ function chipLabel(name, meta, ok) {
 }
 
 /** @param {CardProps} props */
-export function ChangeCard({ name, args, result, status, ms, approval, receiving }) {
+export function ChangeCard({ name, args, result, status, ms, approval, receiving, callId }) {
   const meta = resultMeta(result);
   const diff = status === "done" ? diffOf(meta) : null;
   const path = String(meta.path ?? args.path ?? "");
@@ -41,7 +43,23 @@ export function ChangeCard({ name, args, result, status, ms, approval, receiving
     badges = html`<span class="tool-badge">${tn("tool.lineCount", n)}</span>`;
   }
   const text = resultText(result);
-  const body = diff ? () => html`<${DiffView} diff=${diff} />` : result
+  const taskId = currentId.value;
+  const body = diff
+    ? () =>
+      html`
+        <${DiffView} diff=${diff} />
+        ${callId && taskId && html`
+          <div class="change-actions">
+            <button
+              type="button"
+              class="btn btn-small"
+              data-testid="open-diff-panel"
+              onClick=${() => openDiff(taskId, path, callId)}
+            >${t("panel.openInPanel")}</button>
+          </div>
+        `}
+      `
+    : result
     ? () =>
       html`
         <pre
@@ -55,7 +73,16 @@ export function ChangeCard({ name, args, result, status, ms, approval, receiving
       name=${name}
       kind="change"
       status=${status}
-      summary=${path && html`<${FileChip} path=${path} label=${label} tone=${tone} />`}
+      summary=${path &&
+        html`
+          <${FileChip}
+            path=${path}
+            label=${label}
+            tone=${tone}
+            callId=${diff && callId ? callId : undefined}
+            open=${!!diff || name !== "delete_file"}
+          />
+        `}
       badges=${badges}
       ms=${ms}
       approval=${approval}

@@ -1,0 +1,97 @@
+/**
+ * Settings → About: version, data folder, database (path and health), how shell
+ * commands and file tools are sandboxed (said plainly when commands run unsandboxed),
+ * and the server process. Loaded from the server (`about.info`) each time it opens.
+ *
+ * @typedef {import("../../../server/protocol.ts").AboutInfo} AboutInfo
+ */
+import { useEffect, useState } from "preact/hooks";
+import { html } from "../../html.js";
+import { t } from "../../i18n/index.js";
+import { request } from "../../state/connection.js";
+import { copyText } from "../CodeBlock.js";
+
+/** @param {AboutInfo} a */
+function shellText(a) {
+  const s = a.shellSandbox;
+  if (!s.available) return t("about.shellNone", { reason: s.reason ?? "bwrap" });
+  if (s.level === "off") return t("about.shellOff");
+  const text = t("about.shellBwrap", {
+    version: s.version ?? s.path ?? "bwrap",
+    level: s.level ?? "?",
+    network: s.network ? t("about.on") : t("about.off"),
+  });
+  return s.networkIsolation === false
+    ? `${text}; ${t("about.shellNoNet", { reason: s.reason ?? "" })}`
+    : text;
+}
+
+/** @param {AboutInfo} a */
+function rows(a) {
+  return [
+    ["version", t("about.version"), a.version],
+    ["home", t("about.home"), a.home],
+    [
+      "database",
+      t("about.database"),
+      `${a.store.path} — ${
+        a.store.ok ? t("about.dbOk") : t("about.dbBad", { error: a.store.error ?? "?" })
+      }`,
+    ],
+    ["shell", t("about.shell"), shellText(a)],
+    ["files", t("about.files"), t("about.filesDetail")],
+    ["process", t("about.process"), t("about.processDetail", a)],
+  ];
+}
+
+export function AboutSettings() {
+  const [st, setSt] = useState(
+    /** @type {{state: "loading"} | {state: "ok", info: AboutInfo} | {state: "error", error: string}} */ ({
+      state: "loading",
+    }),
+  );
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    let live = true;
+    request("about.info", {}).then(
+      (info) => live && setSt({ state: "ok", info: /** @type {AboutInfo} */ (info) }),
+      (e) => live && setSt({ state: "error", error: String(e?.message ?? e) }),
+    );
+    return () => void (live = false);
+  }, []);
+  if (st.state === "loading") return html`<p class="settings-note">${t("about.loading")}</p>`;
+  if (st.state === "error") {
+    return html`<p class="settings-note field-error" role="alert">${
+      t("about.error", { error: st.error })
+    }</p>`;
+  }
+  const list = rows(st.info);
+  const shellWarn = !st.info.shellSandbox.available || st.info.shellSandbox.level === "off";
+  return html`
+    <section class="settings-section about" data-testid="about-settings" aria-labelledby="about-title">
+      <h2 class="about-title" id="about-title">${t("about.title")}</h2>
+      <dl class="about-list">
+        ${list.map(([id, label, value]) =>
+          html`
+            <div class="about-row" data-testid=${`about-${id}`}>
+              <dt>${label}</dt>
+              <dd class=${id === "shell" && shellWarn ? "about-warn" : ""}>${value}</dd>
+            </div>
+          `
+        )}
+      </dl>
+      <button
+        type="button"
+        class="btn btn-small"
+        data-testid="about-copy"
+        onClick=${() =>
+          copyText(list.map(([, l, v]) => `${l}: ${v}`).join("\n")).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          )}
+      >
+        <span aria-live="polite">${copied ? t("panel.copied") : t("about.copy")}</span>
+      </button>
+    </section>
+  `;
+}
