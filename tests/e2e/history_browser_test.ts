@@ -168,6 +168,19 @@ async function longTask(p: Page, name: string, phone: boolean) {
     await screenshot(p, `${name}-history-find`);
     await p.keyboard.press("Escape");
   }
+
+  // Scrolled up, the user sends a message: the view follows the bottom again.
+  await tl(p).evaluate((el) => el.scrollBy(0, -700));
+  await p.locator("[data-testid=back-to-bottom]").waitFor();
+  await send(p, "And now?");
+  await p.locator("[data-testid=back-to-bottom]").waitFor({ state: "detached" });
+  assertEquals(await tl(p).getAttribute("data-following"), "true");
+  await p.waitForFunction(() => {
+    const el = document.querySelector("[data-testid=timeline]")!;
+    return el.scrollHeight - el.scrollTop - el.clientHeight < 2;
+  });
+  await lastTurn(p).locator("[data-testid=entry][data-role=user]", { hasText: "And now?" })
+    .waitFor();
 }
 
 async function liveTask(p: Page, name: string, phone: boolean) {

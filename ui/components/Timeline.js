@@ -16,7 +16,7 @@ import { html } from "../html.js";
 import { t } from "../i18n/index.js";
 import { connState } from "../state/connection.js";
 import { loadEarlier, loadingEarlier, loadUntil } from "../state/history.js";
-import { scrollTarget } from "../state/overlays.js";
+import { bottomRequest, scrollTarget } from "../state/overlays.js";
 import { lang } from "../state/prefs.js";
 import { isRunning } from "../state/run_actions.js";
 import {
@@ -67,6 +67,15 @@ export function Timeline() {
 
   if (shownId.current !== id) {
     shownId.current = id;
+    follow.current = true;
+    anchor.current = null;
+    if (!following) setFollowing(true);
+  }
+
+  // A message sent from here: follow the bottom again even if the user had scrolled up.
+  const bottomSeen = useRef(bottomRequest.peek());
+  if (bottomSeen.current !== bottomRequest.value) {
+    bottomSeen.current = bottomRequest.value;
     follow.current = true;
     anchor.current = null;
     if (!following) setFollowing(true);

@@ -3,6 +3,7 @@
  * chosen there), rename, pin and delete. Failures become error notices; a failed
  * send gives its text back.
  */
+import { bottomRequest } from "./overlays.js";
 import { signal } from "@preact/signals";
 import { LIMITS } from "../../server/protocol.ts";
 import { connState, request } from "./connection.js";
@@ -55,6 +56,7 @@ export async function sendMessage(attachments = []) {
       }
       return { taskId: r.task.id, queued: null };
     } else {
+      bottomRequest.value++; // what the user just sent is what they want to see
       const r = await request("task.send", { id, text, ...atts });
       if (currentId.value === id && r?.entry) upsertEntry(r.entry);
       return { taskId: id, queued: r?.queued ?? null };

@@ -4,6 +4,7 @@
  * Components call these; the server's `truncate`/`entry` events update the timeline
  * of every client, this one included.
  */
+import { bottomRequest } from "./overlays.js";
 import { signal } from "@preact/signals";
 import { request } from "./connection.js";
 import { currentId, entries, entriesTotal, openTask } from "./tasks.js";
@@ -69,6 +70,7 @@ export async function loadUntil(entryId) {
 export async function editResend(entryId, text) {
   const id = currentId.value;
   if (!id) return;
+  bottomRequest.value++; // the re-run is what the user wants to see
   await request("task.editResend", { id, entryId, text });
   editingId.value = null;
 }
@@ -80,6 +82,7 @@ export async function editResend(entryId, text) {
 export async function retryReply(entryId) {
   const id = currentId.value;
   if (!id) return;
+  bottomRequest.value++; // the re-run is what the user wants to see
   await request("task.retry", { id, entryId });
 }
 

@@ -30,3 +30,6 @@ let scrollNonce = 0;
 export function scrollToEntry(entryId) {
   scrollTarget.value = { entryId, nonce: ++scrollNonce };
 }
+
+/** Incremented to make the timeline follow the bottom again (the user sent a message). */
+export const bottomRequest = signal(0);
