@@ -5,7 +5,9 @@
  *
  * @typedef {import("../../server/protocol.ts").TaskSummary} TaskSummary
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { InlineRename } from "./InlineRename.js";
+import { useDismiss } from "./useDismiss.js";
+import { useRef, useState } from "preact/hooks";
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
 import { deleteTask, pinTask, renameTask } from "../state/actions.js";
@@ -43,67 +45,13 @@ function StatusMarker({ task }) {
   return null;
 }
 
-/** @param {{task: TaskSummary, onDone: () => void}} props */
-function RenameInput({ task, onDone }) {
-  const ref = useRef(/** @type {HTMLInputElement|null} */ (null));
-  const finished = useRef(false);
-  useEffect(() => {
-    ref.current?.focus();
-    ref.current?.select();
-  }, []);
-  const finish = async (/** @type {boolean} */ save) => {
-    if (finished.current) return;
-    finished.current = true;
-    const value = ref.current?.value ?? "";
-    if (save && value.trim() && value.trim() !== task.title) await renameTask(task.id, value);
-    onDone();
-  };
-  return html`
-    <input
-      ref=${ref}
-      class="task-rename"
-      data-testid="rename-input"
-      aria-label=${t("task.renameLabel")}
-      maxlength="200"
-      value=${task.title}
-      onKeyDown=${(/** @type {KeyboardEvent} */ e) => {
-        if (e.isComposing || e.keyCode === 229) return;
-        if (e.key === "Enter") {
-          e.preventDefault();
-          finish(true);
-        } else if (e.key === "Escape") {
-          e.preventDefault();
-          e.stopPropagation();
-          finish(false);
-        }
-      }}
-      onBlur=${() => finish(true)}
-    />
-  `;
-}
-
 /** @param {{task: TaskSummary, active: boolean}} props */
 export function TaskRow({ task, active }) {
   const [mode, setMode] = useState(/** @type {"view"|"rename"|"confirm"} */ ("view"));
   const rowRef = useRef(/** @type {HTMLLIElement|null} */ (null));
   const cancelRef = useRef(/** @type {HTMLButtonElement|null} */ (null));
 
-  useEffect(() => {
-    if (mode !== "confirm") return;
-    cancelRef.current?.focus();
-    const onDown = (/** @type {Event} */ e) => {
-      if (!rowRef.current?.contains(/** @type {Node} */ (e.target))) setMode("view");
-    };
-    const onKey = (/** @type {KeyboardEvent} */ e) => {
-      if (e.key === "Escape") setMode("view");
-    };
-    document.addEventListener("pointerdown", onDown, true);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("pointerdown", onDown, true);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, [mode]);
+  useDismiss(mode === "confirm", rowRef, () => setMode("view"), cancelRef);
 
   const title = task.title || t("task.untitled");
   const common = { ref: rowRef, "data-testid": "task-row", "data-task-id": task.id };
@@ -111,7 +59,14 @@ export function TaskRow({ task, active }) {
   if (mode === "rename") {
     return html`
       <li ...${common} class="task-row editing">
-        <${RenameInput} task=${task} onDone=${() => setMode("view")} />
+        <${InlineRename}
+          value=${task.title}
+          label=${t("task.renameLabel")}
+          maxLength=${200}
+          testid="rename-input"
+          onSave=${(/** @type {string} */ v) => renameTask(task.id, v)}
+          onDone=${() => setMode("view")}
+        />
       </li>
     `;
   }

@@ -2,7 +2,8 @@
  * Small controls of the Settings view: icons, a switch, an inline two-step confirm
  * and a token-count formatter. Stroke icons use `currentColor` so they follow the theme.
  */
-import { useLayoutEffect, useRef } from "preact/hooks";
+import { useDismiss } from "../useDismiss.js";
+import { useRef } from "preact/hooks";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 
@@ -90,32 +91,16 @@ export function Switch({ checked, label, onChange, testid, disabled }) {
  */
 export function InlineConfirm({ text, confirmLabel, onConfirm, onCancel, testid }) {
   const ref = useRef(/** @type {HTMLDivElement|null} */ (null));
-  // Layout effect: the listeners must be in place before the next key press (an Esc
-  // right after the click was lost under load with a plain effect).
-  useLayoutEffect(() => {
-    /** @type {HTMLButtonElement|null|undefined} */ (ref.current?.querySelector(
-      ".btn:not(.btn-danger)",
-    ))
-      ?.focus();
-    const onDown = (/** @type {Event} */ e) => {
-      if (!ref.current?.contains(/** @type {Node} */ (e.target))) onCancel();
-    };
-    const onKey = (/** @type {KeyboardEvent} */ e) => {
-      if (e.key === "Escape") onCancel();
-    };
-    document.addEventListener("pointerdown", onDown, true);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("pointerdown", onDown, true);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, []);
+  const cancelRef = useRef(/** @type {HTMLButtonElement|null} */ (null));
+  useDismiss(true, ref, onCancel, cancelRef);
   return html`
     <div class="inline-confirm" ref=${ref} role="group" aria-label=${text}>
       <span class="confirm-text">${text}</span>
       <button type="button" class="btn btn-small btn-danger" data-testid=${testid}
         onClick=${onConfirm}>${confirmLabel}</button>
-      <button type="button" class="btn btn-small" onClick=${onCancel}>${t("task.cancel")}</button>
+      <button type="button" class="btn btn-small" ref=${cancelRef} onClick=${onCancel}>
+        ${t("task.cancel")}
+      </button>
     </div>
   `;
 }

@@ -7,7 +7,9 @@
  * @typedef {import("../../../server/protocol.ts").Project} Project
  * @typedef {import("../../../server/protocol.ts").TaskSummary} TaskSummary
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { InlineRename } from "../InlineRename.js";
+import { useDismiss } from "../useDismiss.js";
+import { useRef, useState } from "preact/hooks";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import {
@@ -28,47 +30,6 @@ import { TaskRow } from "../TaskRow.js";
 import { ReorderHandle } from "./ReorderHandle.js";
 import { IconChat, IconChevronRight, IconFolder } from "./icons.js";
 
-/** @param {{project: Project, onDone: () => void}} props */
-function RenameProject({ project, onDone }) {
-  const ref = useRef(/** @type {HTMLInputElement|null} */ (null));
-  const finished = useRef(false);
-  useEffect(() => {
-    ref.current?.focus();
-    ref.current?.select();
-  }, []);
-  const finish = async (/** @type {boolean} */ save) => {
-    if (finished.current) return;
-    finished.current = true;
-    const value = ref.current?.value ?? "";
-    if (save && value.trim() && value.trim() !== project.name) {
-      await renameProject(project.id, value);
-    }
-    onDone();
-  };
-  return html`
-    <input
-      ref=${ref}
-      class="task-rename"
-      data-testid="project-rename-input"
-      aria-label=${t("projects.renameLabel")}
-      maxlength="80"
-      value=${project.name}
-      onKeyDown=${(/** @type {KeyboardEvent} */ e) => {
-        if (e.isComposing || e.keyCode === 229) return;
-        if (e.key === "Enter") {
-          e.preventDefault();
-          finish(true);
-        } else if (e.key === "Escape") {
-          e.preventDefault();
-          e.stopPropagation();
-          finish(false);
-        }
-      }}
-      onBlur=${() => finish(true)}
-    />
-  `;
-}
-
 /** @param {{project: Project, tasks: TaskSummary[], index: number}} props */
 export function ProjectGroup({ project, tasks, index }) {
   const [mode, setMode] = useState(/** @type {"view"|"rename"|"confirm"} */ ("view"));
@@ -78,26 +39,20 @@ export function ProjectGroup({ project, tasks, index }) {
   const collapsed = isCollapsed(key);
   const drafting = currentId.value === null && draftProject.value === project.path;
 
-  useEffect(() => {
-    if (mode !== "confirm") return;
-    cancelRef.current?.focus();
-    const onDown = (/** @type {Event} */ e) => {
-      if (!headRef.current?.contains(/** @type {Node} */ (e.target))) setMode("view");
-    };
-    const onKey = (/** @type {KeyboardEvent} */ e) => {
-      if (e.key === "Escape") setMode("view");
-    };
-    document.addEventListener("pointerdown", onDown, true);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("pointerdown", onDown, true);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, [mode]);
+  useDismiss(mode === "confirm", headRef, () => setMode("view"), cancelRef);
 
   let head;
   if (mode === "rename") {
-    head = html`<${RenameProject} project=${project} onDone=${() => setMode("view")} />`;
+    head = html`
+      <${InlineRename}
+        value=${project.name}
+        label=${t("projects.renameLabel")}
+        maxLength=${80}
+        testid="project-rename-input"
+        onSave=${(/** @type {string} */ v) => renameProject(project.id, v)}
+        onDone=${() => setMode("view")}
+      />
+    `;
   } else if (mode === "confirm") {
     head = html`
       <span class="confirm-text" title=${t("projects.removeHint")}>
