@@ -7,6 +7,7 @@ import {
   changePreview,
   diffOf,
   diffRows,
+  execRewindNotes,
   exitBadge,
   partialArgs,
   resultMeta,
@@ -178,4 +179,14 @@ Deno.test("tools strings: same keys in both languages, used placeholders, plural
   } finally {
     lang.value = before;
   }
+});
+
+Deno.test("execRewindNotes: the English note gives way to the coded list", () => {
+  const notes = ["(background processes kept …)", "(Note: 1 file change(s) by this command …)"];
+  assertEquals(execRewindNotes(notes, {}), { notes, unrewindable: [] });
+  const u = [{ path: "big.bin", reason: "larger than 2 MB", code: "too_large", params: { mb: 2 } }];
+  assertEquals(execRewindNotes(notes, { unrewindable: u }), {
+    notes: ["(background processes kept …)"],
+    unrewindable: u,
+  });
 });

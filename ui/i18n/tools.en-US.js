@@ -34,6 +34,7 @@ export default {
   "tool.stopped": "stopped",
   "tool.cwd": "in {cwd}",
   "tool.sandbox": "sandbox: {label}",
+  "tool.unrewindable": "{n} file change(s) by this command cannot be rewound:",
   "tool.files": "{n} files",
   "tool.files.one": "1 file",
   "tool.matches": "{n} matches in {files}",

@@ -27,6 +27,7 @@ export default {
   "tool.stopped": "已停止",
   "tool.cwd": "目录 {cwd}",
   "tool.sandbox": "沙箱：{label}",
+  "tool.unrewindable": "此命令有 {n} 处文件改动无法回退：",
   "tool.files": "{n} 个文件",
   "tool.matches": "{files}中 {n} 处匹配",
   "tool.truncated": "+ 更多",

@@ -113,6 +113,19 @@ export function splitExecOutput(text) {
 }
 
 /**
+ * A command's file changes that cannot be rewound (from the result's meta), and its
+ * notes without the server's English line about them (the card translates them).
+ * @param {string[]} notes
+ * @param {Record<string, any>} meta
+ * @returns {{notes: string[], unrewindable: {path: string, reason?: string, code?: string, params?: Record<string, number>}[]}}
+ */
+export function execRewindNotes(notes, meta) {
+  const list = Array.isArray(meta.unrewindable) ? meta.unrewindable : [];
+  if (!list.length) return { notes, unrewindable: [] };
+  return { notes: notes.filter((n) => !n.startsWith("(Note: ")), unrewindable: list };
+}
+
+/**
  * The exec card's state badge: exit code, timed out, stopped or killed by a signal.
  * @param {Record<string, any>} meta
  * @returns {{key: string, params?: Record<string, unknown>, tone: "ok"|"bad"|"warn"}|null}

@@ -20,7 +20,7 @@ import { Dialog } from "./Dialog.js";
  * reason the UI does not know.
  * @param {{reason?: string, code?: string, params?: Record<string, number>}} it
  */
-const reasonText = (it) => {
+export const rewindReasonText = (it) => {
   const m = rewindReasonMessage(it);
   return m ? t(/** @type {any} */ (m.key), m.params) : it.reason ?? "";
 };
@@ -41,7 +41,7 @@ function Section({ testid, title, tone = "", items }) {
               <span class="rw-path" data-testid="rewind-path">${it.path}</span>
               ${(it.reason || it.code) &&
                 html`<span class="rw-reason" data-testid="rewind-reason" data-code=${it.code}>${
-                  reasonText(it)
+                  rewindReasonText(it)
                 }</span>`}
             </li>
           `

@@ -7,7 +7,14 @@
  */
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
-import { exitBadge, resultMeta, resultText, splitExecOutput } from "../../state/tool_model.js";
+import {
+  execRewindNotes,
+  exitBadge,
+  resultMeta,
+  resultText,
+  splitExecOutput,
+} from "../../state/tool_model.js";
+import { rewindReasonText } from "../interact/RewindDialog.js";
 import { CardShell } from "./CardShell.js";
 import { ExecOutput } from "./ExecOutput.js";
 import { liveOutput } from "../../state/timeline.js";
@@ -17,7 +24,9 @@ export function ExecCard({ name, args, result, status, ms, approval, receiving, 
   const meta = resultMeta(result);
   const command = String(args.command ?? "");
   const badge = result ? exitBadge(meta) : null;
-  const { output, notes } = splitExecOutput(resultText(result));
+  const split = splitExecOutput(resultText(result));
+  const { output } = split;
+  const { notes, unrewindable } = execRewindNotes(split.notes, meta);
   // The workspace root goes without saying.
   const cwd = typeof meta.cwd === "string" && meta.cwd !== "." ? meta.cwd : "";
   const hasRun = typeof meta.exitCode === "number" || meta.timedOut || meta.stopped ||
@@ -41,6 +50,17 @@ export function ExecCard({ name, args, result, status, ms, approval, receiving, 
               resultText(result)
             }</pre>`}
           ${notes.map((n) => html`<p class="exec-note">${n}</p>`)}
+          ${unrewindable.length > 0 &&
+            html`
+              <div class="exec-note" data-testid="exec-unrewindable">
+                ${t("tool.unrewindable", { n: unrewindable.length })}
+                <ul>
+                  ${unrewindable.map((u) =>
+                    html`<li><code>${u.path}</code> — ${rewindReasonText(u)}</li>`
+                  )}
+                </ul>
+              </div>
+            `}
           ${(cwd || meta.sandbox) &&
             html`
               <p class="exec-meta">
