@@ -10,12 +10,17 @@ import { t } from "./i18n/index.js";
 import { connect } from "./state/connection.js";
 import { applyPrefs } from "./state/prefs.js";
 import { currentId, currentTask, initNavigation } from "./state/tasks.js";
+import { homeActive } from "./components/home/phone.js";
 
 applyPrefs();
 initNavigation();
 effect(() => {
   const task = currentTask.value;
-  const what = currentId.value === null ? t("header.draft") : task?.title || t("task.untitled");
+  const what = homeActive.value
+    ? t("home.title")
+    : currentId.value === null
+    ? t("header.draft")
+    : task?.title || t("task.untitled");
   document.title = `${what} · ${t("brand")}`;
 });
 const root = document.getElementById("app");

@@ -1,4 +1,7 @@
-/** The whole workbench: sidebar (drawer on phones), header, notices, conversation, composer. */
+/**
+ * The whole workbench: sidebar (drawer on phones), header, notices, conversation,
+ * composer. On phones the start view is the task home (home/TaskHome.js).
+ */
 import { useEffect } from "preact/hooks";
 import { html } from "../html.js";
 import { currentId } from "../state/tasks.js";
@@ -8,6 +11,8 @@ import { SettingsView } from "./settings/SettingsView.js";
 import { Banners } from "./Banners.js";
 import { Composer } from "./Composer.js";
 import { EmptyState } from "./EmptyState.js";
+import { homeActive } from "./home/phone.js";
+import { TaskHome } from "./home/TaskHome.js";
 import { Header } from "./Header.js";
 import { RewindDialog } from "./interact/RewindDialog.js";
 import { RightPanel } from "./panel/RightPanel.js";
@@ -37,14 +42,18 @@ export function App() {
         onClick=${() => setDrawer(false)}
       ></div>
       <main class="main">
-        ${settingsOpen.value ? html`<${SettingsView} />` : html`
-          <${Header} />
-          <${Banners} />
-          ${currentId.value === null ? html`<${EmptyState} />` : html`<${Timeline} />`}
-          <${StatsLine} />
-          <${Composer} />
-          <${RewindDialog} />
-        `}
+        ${settingsOpen.value
+          ? html`<${SettingsView} />`
+          : homeActive.value
+          ? html`<${TaskHome} />`
+          : html`
+            <${Header} />
+            <${Banners} />
+            ${currentId.value === null ? html`<${EmptyState} />` : html`<${Timeline} />`}
+            <${StatsLine} />
+            <${Composer} />
+            <${RewindDialog} />
+          `}
       </main>
       ${!settingsOpen.value && html`<${RightPanel} />`}
       <${SearchLayer} />

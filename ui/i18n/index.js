@@ -24,6 +24,8 @@ import searchEn from "./search.en-US.js";
 import searchZh from "./search.zh-CN.js";
 import panelEn from "./panel.en-US.js";
 import panelZh from "./panel.zh-CN.js";
+import homeEn from "./home.en-US.js";
+import homeZh from "./home.zh-CN.js";
 
 const en = {
   ...baseEn,
@@ -35,6 +37,7 @@ const en = {
   ...historyEn,
   ...searchEn,
   ...panelEn,
+  ...homeEn,
 };
 const zh = {
   ...baseZh,
@@ -46,6 +49,7 @@ const zh = {
   ...historyZh,
   ...searchZh,
   ...panelZh,
+  ...homeZh,
 };
 
 /** @type {Record<string, Record<string, string>>} */

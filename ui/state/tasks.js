@@ -20,6 +20,11 @@ export const tasksById = signal(/** @type {Map<string, TaskSummary>} */ (new Map
 export const tasksLoaded = signal(false);
 /** Id of the task shown; null = the new-task draft (empty state). */
 export const currentId = signal(/** @type {string|null} */ (null));
+/**
+ * Phone start view while no task is open: true = the task home (the list), false = the
+ * new-task draft. Desktop always shows the draft and ignores it.
+ */
+export const homeShown = signal(true);
 /** "idle" (draft) | "loading" | "ready" | "error" */
 export const timelineStatus = signal(/** @type {"idle"|"loading"|"ready"|"error"} */ ("idle"));
 
@@ -198,11 +203,16 @@ configure({
 
 // ---------- navigation ----------
 
-/** @param {string|null} id */
-function writeHash(id) {
+/**
+ * @param {string|null} id
+ * @param {boolean} [push] add a history entry (Back returns to the view before)
+ */
+function writeHash(id, push = false) {
   const want = id ? `#/t/${id}` : "";
   if (location.hash === want) return;
-  history.replaceState(null, "", location.pathname + location.search + want);
+  const url = location.pathname + location.search + want;
+  if (push) history.pushState({ overHome: true }, "", url);
+  else history.replaceState(history.state, "", url);
 }
 
 /** The task id named by the URL hash (`#/t/<id>`), if any. */
@@ -214,8 +224,9 @@ export function hashTaskId() {
 /**
  * @param {string|null} id
  * @param {boolean} [unsub] whether to unsubscribe from the task shown before
+ * @param {boolean} [push] give the view its own history entry (phone home → task)
  */
-export function show(id, unsub = true) {
+export function show(id, unsub = true, push = false) {
   const prev = currentId.value;
   if (unsub && prev && prev !== id) unsubscribe(prev);
   openGen++;
@@ -226,24 +237,26 @@ export function show(id, unsub = true) {
     resetTimeline(null);
     timelineStatus.value = id ? "loading" : "idle";
   });
-  writeHash(id);
+  writeHash(id, push);
 }
 
 /**
  * Shows a task and subscribes to its timeline.
  * @param {string} id
+ * @param {boolean} [push] add a history entry, so Back returns (the phone home does)
  */
-export function openTask(id) {
+export function openTask(id, push = false) {
   drawerOpen.value = false;
   if (id === currentId.value && timelineStatus.value !== "error") return;
   swapDraft(currentId.value ?? "", id);
-  show(id);
+  show(id, true, push);
   if (connState.value === "open") subscribe(id);
 }
 
 /** Opens the new-task draft: an empty composer; the task is created on first send. */
 export function newTask() {
   drawerOpen.value = false;
+  homeShown.value = false;
   if (currentId.value !== null) {
     swapDraft(currentId.value, "");
     composerText.value = "";
@@ -252,10 +265,36 @@ export function newTask() {
   composerFocus.value++;
 }
 
-/** Leaves a task that no longer exists for the draft view. */
+/** Leaves a task that no longer exists for the draft view (the task home on phones). */
 export function leaveToDraft() {
+  homeShown.value = true;
   swapDraft(currentId.value ?? "", "");
   show(null, false);
+}
+
+/**
+ * Shows the phone task home (on desktop: the draft, like {@link newTask} but without
+ * taking focus — on a phone that would open the keyboard).
+ */
+export function showHome() {
+  drawerOpen.value = false;
+  homeShown.value = true;
+  if (currentId.value !== null) {
+    swapDraft(currentId.value, "");
+    composerText.value = "";
+    show(null);
+  }
+}
+
+/**
+ * Gives a draft opened from the phone home its own history entry (Back returns home);
+ * opened over Settings, it takes the place of Settings' entry.
+ */
+export function pushDraftEntry() {
+  const url = location.pathname + location.search;
+  const state = { draft: true, overHome: true };
+  if (location.hash === "#/settings") history.replaceState(state, "", url);
+  else history.pushState(state, "", url);
 }
 
 /** Restores the task named in the URL; call once at start-up. */
@@ -266,10 +305,17 @@ export function initNavigation() {
     const task = currentTask.value;
     if (task?.unread && timelineStatus.value === "ready") markRead(task.id);
   });
+  if (history.state?.draft === true && !currentId.value) homeShown.value = false;
   addEventListener("hashchange", () => {
     const id = hashTaskId();
     if (id === currentId.value) return;
     if (id) openTask(id);
-    else newTask();
+    else showHome();
+  });
+  // Back/Forward between the phone home and a draft opened from it (same URL, so no
+  // hashchange); history entries with a task hash are handled above.
+  addEventListener("popstate", (e) => {
+    if (hashTaskId() || currentId.value !== null || location.hash === "#/settings") return;
+    homeShown.value = e.state?.draft !== true;
   });
 }
