@@ -70,6 +70,31 @@ export function watchErrors(page: Page): string[] {
   return errors;
 }
 
+/**
+ * Runs `fn` with a browser and a server started with `serverOpts`; prints the server's
+ * output when `fn` fails; always closes both and then runs `cleanup` (also when there
+ * is no browser and the test is skipped).
+ */
+export async function withBrowserServer(
+  serverOpts: Parameters<typeof startTestServer>[0],
+  fn: (browser: Browser, server: TestServer) => Promise<void>,
+  cleanup: () => Promise<void> = async () => {},
+): Promise<void> {
+  const browser = await launchBrowser();
+  if (!browser) return await cleanup();
+  const server = await startTestServer(serverOpts);
+  try {
+    await fn(browser, server);
+  } catch (e) {
+    console.error(server.output());
+    throw e;
+  } finally {
+    await browser.close();
+    await server.stop();
+    await cleanup();
+  }
+}
+
 /** Runs `fn` with a fresh server and browser page; always cleans up. */
 export async function withPage(
   viewport: { width: number; height: number },

@@ -10,10 +10,15 @@
 import type { Browser, Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { homeWithProvider } from "../helpers/seed.ts";
-import { startTestServer } from "../helpers/server.ts";
 import { startMockLlm } from "../../scripts/mock-llm.ts";
 import { seedLongTask } from "../../scripts/bench_ui_seed.ts";
-import { launchBrowser, noHorizontalScroll, openApp, screenshot, watchErrors } from "./browser.ts";
+import {
+  noHorizontalScroll,
+  openApp,
+  screenshot,
+  watchErrors,
+  withBrowserServer,
+} from "./browser.ts";
 import { bigTargets, DESKTOP, PHONE } from "./approval_helpers.ts";
 import { lastTurn, pickModel, send, strip } from "./run_helpers.ts";
 
@@ -42,20 +47,10 @@ async function withSetup(
   const mock = startMock();
   const home = await homeWithProvider(mock.base, ["chat"]);
   seedLongTask(home, { id: "t-long", title: "Long task", count: LONG, compactEvery: 40 });
-  const browser = await launchBrowser();
-  if (!browser) return await mock.close();
-  const server = await startTestServer({ home });
-  try {
-    await fn(browser, server.url);
-  } catch (e) {
-    console.error(server.output());
-    throw e;
-  } finally {
-    await browser.close();
-    await server.stop();
+  await withBrowserServer({ home }, (browser, server) => fn(browser, server.url), async () => {
     await mock.close();
     await Deno.remove(home, { recursive: true });
-  }
+  });
 }
 
 const tl = (p: Page) => p.locator("[data-testid=timeline]");

@@ -6,9 +6,9 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { startMockLlm } from "../../scripts/mock-llm.ts";
 import { homeWithProvider } from "../helpers/seed.ts";
-import { startTestServer, type TestServer } from "../helpers/server.ts";
+import type { TestServer } from "../helpers/server.ts";
 import { pickApproval } from "./approval_helpers.ts";
-import { launchBrowser } from "./browser.ts";
+import { withBrowserServer } from "./browser.ts";
 import { pickModel } from "./run_helpers.ts";
 
 export const PLAN_V1 = "## Plan\n\n1. Write `plan.txt`\n2. Report back";
@@ -176,20 +176,14 @@ export async function withServer(
   const home = await homeWithProvider(mock.base, MODELS, {
     workspaceFiles: { "other.txt": OTHER },
   });
-  const browser = await launchBrowser();
-  if (!browser) return await mock.close();
-  const server = await startTestServer({ home });
-  try {
-    await fn({ browser, server, home, mock });
-  } catch (e) {
-    console.error(server.output());
-    throw e;
-  } finally {
-    await browser.close();
-    await server.stop();
-    await mock.close();
-    await Deno.remove(home, { recursive: true });
-  }
+  await withBrowserServer(
+    { home },
+    (browser, server) => fn({ browser, server, home, mock }),
+    async () => {
+      await mock.close();
+      await Deno.remove(home, { recursive: true });
+    },
+  );
 }
 
 /** The tool result texts the model received in its latest request that had any. */
