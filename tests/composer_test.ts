@@ -360,6 +360,16 @@ Deno.test("prompt history per workspace (30, no repeats in a row) and drafts", a
       "invalid_args",
     );
     assertEquals((await e.op("draft.get", { task: null })).draft.text, "new one", "unchanged");
+    // Sending clears the draft on the server (even if the client's own clear is lost).
+    await e.op("draft.set", { task: task.id, text: "about to send", attachments: [] });
+    await e.op("task.send", { id: task.id, text: "about to send" });
+    assertEquals((await e.op("draft.get", { task: task.id })).draft, null, "sent → no draft");
+    await until(() => !e.deps.runs!.isRunning(task.id), "run");
+    const t2 =
+      (await e.op("tasks.create", { message: "from the new-task view", options: { model } }))
+        .task;
+    assertEquals((await e.op("draft.get", { task: null })).draft, null, "created → no draft");
+    await until(() => !e.deps.runs!.isRunning(t2.id), "run");
     // uploads.info: metadata of known uploads; an unknown id is an error.
     assertEquals((await e.op("uploads.info", { ids: [img.id] })).attachments[0].mime, "image/png");
     assertEquals(

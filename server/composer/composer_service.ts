@@ -122,6 +122,7 @@ export class ComposerService {
   ): Promise<{ entry: Entry | null; queued: QueuedMessage | null }> {
     const task = this.d.tasks.get(taskId);
     this.rememberPrompt(task.projectPath, text);
+    this.clearDraft(taskId); // the draft became this message
     if (this.d.runs.isRunning(taskId)) {
       return { entry: null, queued: this.enqueue(taskId, text, atts) };
     }
@@ -259,6 +260,11 @@ export class ComposerService {
     const draft: Draft = { text, attachments, updatedAt: this.now() };
     this.d.repos.kv.set(draftKey(taskId), draft);
     return draft;
+  }
+
+  /** The draft was sent (`null` = the new-task view's draft). */
+  clearDraft(taskId: string | null): void {
+    this.d.repos.kv.delete(draftKey(taskId));
   }
 
   /** Drops what belongs to a deleted task. */

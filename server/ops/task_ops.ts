@@ -80,7 +80,10 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
       ? (await composer!.userParts(a.projectPath ?? null, a.message, atts)).slice(1)
       : [];
     const out = needTasks(ctx).create({ ...a, parts });
-    if (a.message) composer?.rememberPrompt(out.task.projectPath, a.message);
+    if (a.message) {
+      composer?.rememberPrompt(out.task.projectPath, a.message);
+      composer?.clearDraft(null); // the new-task draft became this task
+    }
     // The creator follows its new task from the first event on (no race with the run).
     ctx.client.topics.add(taskTopic(out.task.id));
     if (out.entry) startRun(ctx, out.task.id);

@@ -1,3 +1,20 @@
+/** Opens the sidebar drawer (phones). @param {{className: string}} props */
+export function DrawerButton({ className }) {
+  return html`
+    <button
+      type="button"
+      class=${className}
+      data-testid="open-drawer"
+      aria-label=${t("header.openDrawer")}
+      aria-controls="sidebar"
+      aria-expanded=${drawerOpen.value ? "true" : "false"}
+      onClick=${() => setDrawer(true)}
+    >
+      <${IconMenu} />
+    </button>
+  `;
+}
+
 /**
  * The bar above the conversation: drawer button (phone), task title, the Demo badge
  * while the Demo model is in use, new task (phone).
@@ -22,17 +39,7 @@ export function Header() {
     : "";
   return html`
     <header class="header">
-      <button
-        type="button"
-        class="icon-btn phone-only"
-        data-testid="open-drawer"
-        aria-label=${t("header.openDrawer")}
-        aria-controls="sidebar"
-        aria-expanded=${drawerOpen.value ? "true" : "false"}
-        onClick=${() => setDrawer(true)}
-      >
-        <${IconMenu} />
-      </button>
+      <${DrawerButton} className="icon-btn phone-only" />
       <h1 class="header-title" data-testid="header-title">${title}</h1>
       <${ProjectChip} />
       ${activeOptions.value.isDemo &&

@@ -214,8 +214,10 @@ export function draftSent(key, nextKey) {
   const composerEmpty = !composerText.value && !attachments.value.length;
   if (composerEmpty) dirty = false;
   if (connState.value === "open") {
+    // The server already dropped it with the send; this covers an older server copy.
     request("draft.set", { task: taskOf(key), text: "", attachments: [] }).catch((e) => {
-      if (/** @type {any} */ (e).code !== "not_found") notifyError("draft.error.save", e);
+      const code = /** @type {any} */ (e).code;
+      if (code !== "not_found" && code !== "disconnected") notifyError("draft.error.save", e);
     });
   }
   if (nextKey !== key) {

@@ -9,6 +9,7 @@
  * @typedef {import("../../../server/protocol.ts").TaskSummary} TaskSummary
  * @typedef {import("../../state/home_model.js").WorkspaceGroup} WorkspaceGroup
  */
+import { DrawerButton } from "../Header.js";
 import { html } from "../../html.js";
 import { t, tn } from "../../i18n/index.js";
 import { approvalTaskIds } from "../../state/approvals.js";
@@ -17,9 +18,8 @@ import { searchOpen } from "../../state/overlays.js";
 import { lang } from "../../state/prefs.js";
 import { layout, newTaskIn, projects } from "../../state/projects.js";
 import { sortedTasks, tasksLoaded } from "../../state/tasks.js";
-import { drawerOpen, setDrawer } from "../../state/ui.js";
 import { Banners } from "../Banners.js";
-import { IconMenu, IconPin, IconPlus } from "../Icons.js";
+import { IconPin, IconPlus } from "../Icons.js";
 import { IconChat, IconFolder, IconSearch } from "../sidebar/icons.js";
 import { useNow } from "../useNow.js";
 import { HomeRow } from "./HomeRow.js";
@@ -35,17 +35,7 @@ function startDraft(path) {
 function HomeHeader() {
   return html`
     <header class="header home-header">
-      <button
-        type="button"
-        class="icon-btn"
-        data-testid="open-drawer"
-        aria-label=${t("header.openDrawer")}
-        aria-controls="sidebar"
-        aria-expanded=${drawerOpen.value ? "true" : "false"}
-        onClick=${() => setDrawer(true)}
-      >
-        <${IconMenu} />
-      </button>
+      <${DrawerButton} className="icon-btn" />
       <h1 class="header-title" data-testid="header-title">${t("home.title")}</h1>
       <button
         type="button"
