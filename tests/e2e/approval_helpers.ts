@@ -6,7 +6,7 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { startMockLlm } from "../../scripts/mock-llm.ts";
-import { watchErrors } from "./browser.ts";
+import { clickNewTask, watchErrors } from "./browser.ts";
 import { pickModel } from "./run_helpers.ts";
 
 export const DESKTOP = { width: 1280, height: 800 };
@@ -71,7 +71,7 @@ export async function pickApproval(page: Page, mode: string, label: string): Pro
 
 /** Starts a task from the draft with a model in ask mode; returns its id. */
 export async function startAskTask(page: Page, model: string, text: string): Promise<string> {
-  await page.click("[data-testid=new-task], [data-testid=header-new-task] >> visible=true");
+  await clickNewTask(page);
   await page.waitForSelector("[data-testid=empty-state]");
   await pickModel(page, `mock/${model}`, model);
   await pickApproval(page, "ask", "Ask");

@@ -95,6 +95,16 @@ export async function withBrowserServer(
   }
 }
 
+/**
+ * Opens the new-task draft with whichever New task button is visible: the sidebar's
+ * (desktop), the header's (phone, in a task) or the phone task home's.
+ */
+export async function clickNewTask(page: Page): Promise<void> {
+  await page.click(
+    "[data-testid=new-task], [data-testid=header-new-task], [data-testid=home-new-task] >> visible=true",
+  );
+}
+
 /** Runs `fn` with a fresh server and browser page; always cleans up. */
 export async function withPage(
   viewport: { width: number; height: number },

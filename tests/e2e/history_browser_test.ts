@@ -13,6 +13,7 @@ import { homeWithProvider } from "../helpers/seed.ts";
 import { startMockLlm } from "../../scripts/mock-llm.ts";
 import { seedLongTask } from "../../scripts/bench_ui_seed.ts";
 import {
+  clickNewTask,
   noHorizontalScroll,
   openApp,
   screenshot,
@@ -179,7 +180,7 @@ async function longTask(p: Page, name: string, phone: boolean) {
 }
 
 async function liveTask(p: Page, name: string, phone: boolean) {
-  await p.click("[data-testid=new-task], [data-testid=header-new-task] >> visible=true");
+  await clickNewTask(p);
   await p.waitForSelector("[data-testid=empty-state]");
   await pickModel(p, "mock/chat", "chat");
   const input = p.locator("[data-testid=composer-input]");

@@ -8,7 +8,7 @@ import { startMockLlm } from "../../scripts/mock-llm.ts";
 import { homeWithProvider } from "../helpers/seed.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { pickApproval } from "./approval_helpers.ts";
-import { withBrowserServer } from "./browser.ts";
+import { clickNewTask, withBrowserServer } from "./browser.ts";
 import { pickModel } from "./run_helpers.ts";
 
 export const PLAN_V1 = "## Plan\n\n1. Write `plan.txt`\n2. Report back";
@@ -127,7 +127,7 @@ export async function startTask(
   label: string,
   text: string,
 ): Promise<string> {
-  await page.click("[data-testid=new-task], [data-testid=header-new-task] >> visible=true");
+  await clickNewTask(page);
   await page.waitForSelector("[data-testid=empty-state]");
   await pickModel(page, `mock/${model}`, model);
   await pickApproval(page, mode, label);

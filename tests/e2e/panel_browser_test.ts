@@ -11,7 +11,7 @@ import type { Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { homeWithMockProvider } from "../helpers/mock_home.ts";
 import { startMockLlm } from "../../scripts/mock-llm.ts";
-import { noHorizontalScroll, openApp, screenshot, withPage } from "./browser.ts";
+import { clickNewTask, noHorizontalScroll, openApp, screenshot, withPage } from "./browser.ts";
 import { lastTurn, pickModel, send, strip } from "./run_helpers.ts";
 import { bigTargets, card, DESKTOP, PHONE } from "./approval_helpers.ts";
 
@@ -234,7 +234,7 @@ Deno.test(
 
         // A binary file shows its size and type; a missing one a clear error.
         await page.click(tid("panel-close"));
-        await page.click("[data-testid=new-task], [data-testid=header-new-task] >> visible=true");
+        await clickNewTask(page);
         await pickModel(page, "mock/panel-bin", "panel-bin");
         await send(page, "Look at the logo");
         await strip(lastTurn(page)).and(page.locator("[data-state=done]")).waitFor({

@@ -3,6 +3,7 @@
  * thinking, a tool call and a Markdown answer; a slow stream; a 401), the workspace
  * files, and page helpers (draft, model choice, send, dangerous hrefs).
  */
+import { clickNewTask } from "./browser.ts";
 import type { Locator, Page } from "playwright-core";
 import { assertEquals } from "../helpers/assert.ts";
 import { startMockLlm } from "../../scripts/mock-llm.ts";
@@ -60,7 +61,7 @@ export const lastTurn = (page: Page) => page.locator("[data-testid=turn]").last(
 export const strip = (turn: Locator) => turn.locator("[data-testid=turn-status]");
 
 export async function newDraft(page: Page): Promise<void> {
-  await page.click("[data-testid=new-task], [data-testid=header-new-task] >> visible=true");
+  await clickNewTask(page);
   await page.waitForSelector("[data-testid=empty-state]");
 }
 
