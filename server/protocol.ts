@@ -294,6 +294,8 @@ export const taskTopic = (id: string): string => `task:${id}`;
 const taskId = str({ min: 1, max: 64, pattern: /^[A-Za-z0-9_-]+$/ });
 const title = str({ min: 1, max: LIMITS.titleChars });
 const text = str({ min: 1, max: LIMITS.messageChars });
+/** A message may be empty when it has attachments (checked by the op). */
+const messageText = str({ max: LIMITS.messageChars });
 const path = str({ min: 1, max: LIMITS.pathChars });
 /** Clients may only touch UI preferences; server-owned settings have their own ops. */
 const modelRef = obj({
@@ -314,7 +316,7 @@ export const OP_ARGS = {
   "tasks.create": obj({
     "title?": title,
     "projectPath?": nullable(path),
-    "message?": text,
+    "message?": messageText,
     /** Uploaded attachments of the first message (ids from POST /api/uploads). */
     "attachments?": attachmentIds,
     "options?": options,
@@ -328,7 +330,7 @@ export const OP_ARGS = {
   "task.unsubscribe": obj({ id: taskId }),
   /** Appends a user message and starts the agent. */
   /** While the task runs, the message is queued instead (sent when the run completes). */
-  "task.send": obj({ id: taskId, text, "attachments?": attachmentIds }),
+  "task.send": obj({ id: taskId, text: messageText, "attachments?": attachmentIds }),
   /** Aborts the running turn (provider stream, tools) within 1 s. */
   "task.stop": obj({ id: taskId }),
   /** Runs the agent again on the current history (after max steps, an error, a stop). */

@@ -273,6 +273,40 @@ Deno.test("attachments: a model without vision gets a path reference, never the 
   }
 });
 
+Deno.test("attachments only: a message may be just files; nothing at all is refused", async () => {
+  const e = await env();
+  try {
+    const model = e.model(
+      { turns: [{ text: "I see it" }], repeatLast: true },
+      "anthropic-messages",
+      true,
+    );
+    const img = await e.upload("only.png", "image/png", PNG_1PX);
+    // Empty text and no attachments: refused, nothing created or appended.
+    const tasksBefore = (await e.op("tasks.list", {})).tasks.length;
+    assertEquals((await e.fail("tasks.create", { message: "  " })).code, "invalid_args");
+    assertEquals((await e.op("tasks.list", {})).tasks.length, tasksBefore);
+    const { task, entry } = await e.op("tasks.create", {
+      message: "",
+      attachments: [img.id],
+      options: { model },
+    });
+    assertEquals(task.title, "only.png", "titled after the file");
+    assertEquals(entry.parts.map((p: { type: string }) => p.type), ["text", "image"]);
+    await until(() => !e.deps.runs!.isRunning(task.id), "run end");
+    const body = JSON.stringify(e.mock.requests(model.modelId)[0].body);
+    assert(body.includes(PNG_B64), "the image reaches the model");
+    assert(!body.includes('"text":""'), "no empty text block (Anthropic refuses those)");
+    const before = userTexts(e, task.id).length;
+    assertEquals((await e.fail("task.send", { id: task.id, text: " " })).code, "invalid_args");
+    assertEquals(userTexts(e, task.id).length, before);
+    await e.op("task.send", { id: task.id, text: "", attachments: [img.id] });
+    assertEquals(userTexts(e, task.id).length, before + 1);
+  } finally {
+    await e.close();
+  }
+});
+
 Deno.test("history: image and file parts become blocks (without data: references)", () => {
   const entry: Entry = {
     id: "m1",

@@ -70,17 +70,25 @@ function withNote(ctx: OpContext, taskId: string, p: RewindPreview): RewindPlan 
   };
 }
 
+/** A message needs words or at least one attachment. */
+function needContent(text: string, attachments: string[] | undefined): void {
+  if (!text.trim() && !attachments?.length) {
+    throw new OpError("invalid_args", "a message needs text or at least one attachment");
+  }
+}
+
 export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
   "tasks.list": (ctx) => ({ tasks: needTasks(ctx).list(), seq: ctx.hub.lastSeq }),
   "tasks.create": async (ctx, a) => {
     needTasks(ctx);
+    if (a.message !== undefined) needContent(a.message, a.attachments);
     const composer = composerOf(ctx);
-    const atts = a.message ? await composer!.attachments(a.attachments) : [];
+    const atts = a.message !== undefined ? await composer!.attachments(a.attachments) : [];
     const parts = atts.length
       ? (await composer!.userParts(a.projectPath ?? null, a.message, atts)).slice(1)
       : [];
     const out = needTasks(ctx).create({ ...a, parts });
-    if (a.message) {
+    if (a.message !== undefined) {
       composer?.rememberPrompt(out.task.projectPath, a.message);
       composer?.clearDraft(null); // the new-task draft became this task
     }
@@ -118,6 +126,7 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
     return { id: a.id };
   },
   "task.send": async (ctx, a) => {
+    needContent(a.text, a.attachments);
     needRuns(ctx);
     const composer = composerOf(ctx)!;
     const atts = await composer.attachments(a.attachments);

@@ -43,7 +43,13 @@ export class TaskService {
     entry: Entry | null;
   } {
     const { tasks, entries } = this.repos;
-    const title = args.title ?? (args.message ? quickTitle(args.message) : "New task");
+    const firstFile = args.parts?.find((p) => typeof p.data?.name === "string")?.data?.name;
+    const title = args.title ??
+      (args.message?.trim()
+        ? quickTitle(args.message)
+        : typeof firstFile === "string"
+        ? firstFile
+        : "New task");
     const out = entries.tx(() => {
       const t = tasks.create({
         id: this.newId("t"),
@@ -56,7 +62,9 @@ export class TaskService {
           ...(args.title ? { titleLocked: true } : {}),
         },
       });
-      const entry = args.message ? this.appendUser(t.id, args.message, args.parts) : null;
+      const entry = args.message !== undefined
+        ? this.appendUser(t.id, args.message, args.parts)
+        : null;
       return { task: tasks.get(t.id)!, entry };
     });
     this.publishTask(out.task);

@@ -72,8 +72,8 @@ function startMock() {
   const mock = startMockLlm({ quiet: true });
   mock.register("vision-echo", { turns: [{ text: "I see an image." }], repeatLast: true });
   mock.register("slowish", {
-    // The task already has one answer when it switches to this model: turn 1 is slow.
-    turns: [slow, slow, { text: "Queued answer." }],
+    // The task already has two answers when it switches to this model: turn 2 is slow.
+    turns: [slow, slow, slow, { text: "Queued answer." }],
     repeatLast: true,
   });
   return mock;
@@ -119,6 +119,18 @@ async function flow(page: Page, url: string, mock: ReturnType<typeof startMock>,
   assert(body.includes(`data:image/png;base64,${png}`), "the image reached the model");
   assert(body.includes("some notes"), "the text file was inlined");
   await screenshot(page, `${prefix}-composer-sent`);
+
+  // ---- an image alone (no text) is a message too ----
+  assert(await paste(page, { png }), "second image paste handled");
+  await allUploaded(page, 1);
+  assertEquals(await input(page).inputValue(), "");
+  await page.locator("[data-testid=send]:not([disabled])").click();
+  const second = page.locator("[data-testid=entry][data-role=user]").nth(1);
+  await second.locator("[data-testid=message-image]").waitFor();
+  assertEquals(await second.locator(".part-text").count(), 0, "no empty text line");
+  await page.locator("[data-testid=final-answer]").nth(1).waitFor();
+  await page.locator("[data-testid=send]").waitFor();
+  await screenshot(page, `${prefix}-composer-image-only`);
 
   // ---- steering queue: two messages while the run streams; one removed ----
   // The task's model changes through the server: wait for the label.

@@ -125,7 +125,7 @@ export function UserMessage({ entry }) {
         : html`<div class="bubble">
         <${PartAttachments} parts=${entry.parts} />
         ${
-          entry.parts.filter((p) => p.type !== "image" && p.type !== "file").map((p) =>
+          entry.parts.filter((p) => p.type !== "image" && p.type !== "file" && p.text).map((p) =>
             html`<div class="part-text">${p.text ?? ""}</div>`
           )
         }

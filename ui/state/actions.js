@@ -32,7 +32,7 @@ export const sending = signal(false);
  */
 export async function sendMessage(attachments = []) {
   const text = composerText.value.replace(/^\s*\n/, "").trimEnd();
-  if (!text.trim() || text.length > LIMITS.messageChars) return null;
+  if ((!text.trim() && !attachments.length) || text.length > LIMITS.messageChars) return null;
   if (sending.value || connState.value !== "open") return null;
   const atts = attachments.length ? { attachments } : {};
   const id = currentId.value;

@@ -28,7 +28,7 @@ export const sendBlock = computed(() => {
   if (uploading.value) return "uploading";
   if (attachments.value.some((c) => c.status === "error")) return "failed";
   if (text.length > LIMITS.messageChars) return "tooLong";
-  if (!text.trim()) return "empty";
+  if (!text.trim() && !attachments.value.length) return "empty";
   return "";
 });
 
