@@ -293,7 +293,6 @@ export const taskTopic = (id: string): string => `task:${id}`;
 
 const taskId = str({ min: 1, max: 64, pattern: /^[A-Za-z0-9_-]+$/ });
 const title = str({ min: 1, max: LIMITS.titleChars });
-const text = str({ min: 1, max: LIMITS.messageChars });
 /** A message may be empty when it has attachments (checked by the op). */
 const messageText = str({ max: LIMITS.messageChars });
 const path = str({ min: 1, max: LIMITS.pathChars });
