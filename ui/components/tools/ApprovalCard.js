@@ -8,18 +8,16 @@
  *
  * @typedef {import("../../../server/protocol.ts").PendingApproval} PendingApproval
  */
-import { useState } from "preact/hooks";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
-import { decide, deciding } from "../../state/approvals.js";
+import { deciding } from "../../state/approvals.js";
 import { changePreview } from "../../state/tool_model.js";
-import { FeedbackForm } from "../interact/FeedbackForm.js";
+import { DecisionActions } from "./DecisionActions.js";
 import { DiffPreview } from "./DiffView.js";
 import { IconHand } from "./ToolIcons.js";
 
 /** @param {{approval: PendingApproval}} props */
 export function ApprovalCard({ approval }) {
-  const [rejecting, setRejecting] = useState(false);
   const busy = deciding.value.has(approval.id) || deciding.value.has("*");
   const { name, args } = approval.call;
   const cp = changePreview(name, args);
@@ -46,51 +44,33 @@ export function ApprovalCard({ approval }) {
       ${command !== null &&
         html`<pre class="approval-command" data-testid="approval-summary">$ ${command}</pre>`}
       ${preview && html`<${DiffPreview} lines=${preview.lines} more=${preview.more} />`}
-      ${rejecting
-        ? html`
-          <${FeedbackForm}
-            testid="approval"
-            label=${t("approval.feedback")}
-            send=${t("approval.rejectSend")}
-            cancel=${t("approval.cancel")}
-            hint=${t("approval.feedbackHint")}
-            busy=${busy}
-            onSend=${(/** @type {string} */ text) => decide(approval.id, "reject", text)}
-            onCancel=${() => setRejecting(false)}
-          />
-        `
-        : html`
-          <div class="approval-actions">
-            <button
-              type="button"
-              class="ap-btn ap-allow"
-              data-testid="approval-allow"
-              disabled=${busy}
-              onClick=${() => decide(approval.id, "allow")}
-            >
-              ${t("approval.allow")}
-            </button>
-            <button
-              type="button"
-              class="ap-btn"
-              data-testid="approval-always"
-              title=${t("approval.alwaysTitle", { tool: name })}
-              disabled=${busy}
-              onClick=${() => decide(approval.id, "always")}
-            >
-              ${t("approval.always")}
-            </button>
-            <button
-              type="button"
-              class="ap-btn ap-reject-outline"
-              data-testid="approval-reject"
-              disabled=${busy}
-              onClick=${() => setRejecting(true)}
-            >
-              ${t("approval.reject")}
-            </button>
-          </div>
-        `}
+      <${DecisionActions}
+        approvalId=${approval.id}
+        busy=${busy}
+        testid="approval"
+        choices=${[
+          {
+            key: "allow",
+            label: t("approval.allow"),
+            testid: "approval-allow",
+            decision: "allow",
+            primary: true,
+          },
+          {
+            key: "always",
+            label: t("approval.always"),
+            testid: "approval-always",
+            decision: "always",
+            title: t("approval.alwaysTitle", { tool: name }),
+          },
+        ]}
+        reject=${{
+          label: t("approval.reject"),
+          feedback: t("approval.feedback"),
+          send: t("approval.rejectSend"),
+          hint: t("approval.feedbackHint"),
+        }}
+      />
     </div>
   `;
 }

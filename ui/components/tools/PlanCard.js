@@ -7,13 +7,12 @@
  * @typedef {import("./ToolCard.js").CardProps} CardProps
  * @typedef {import("../../../server/protocol.ts").PendingApproval} PendingApproval
  */
-import { useState } from "preact/hooks";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
-import { decide, deciding } from "../../state/approvals.js";
+import { deciding } from "../../state/approvals.js";
 import { refusalMessage, refusalOf } from "../../state/interact_model.js";
 import { resultMeta, resultText } from "../../state/tool_model.js";
-import { FeedbackForm } from "../interact/FeedbackForm.js";
+import { DecisionActions } from "./DecisionActions.js";
 import { Markdown } from "../Markdown.js";
 import { IconPlan } from "../RunIcons.js";
 import { CardShell } from "./CardShell.js";
@@ -28,7 +27,6 @@ const PlanText = ({ plan }) =>
 
 /** @param {{approval: PendingApproval, plan: string}} props */
 function PlanReview({ approval, plan }) {
-  const [rejecting, setRejecting] = useState(false);
   const busy = deciding.value.has(approval.id);
   return html`
     <div class="plan-review" data-testid="plan-card" data-approval-id=${approval.id}>
@@ -37,42 +35,27 @@ function PlanReview({ approval, plan }) {
         <span>${t("plan.ready")}</span>
       </p>
       <${PlanText} plan=${plan} />
-      ${rejecting
-        ? html`
-          <${FeedbackForm}
-            testid="plan"
-            label=${t("plan.feedback")}
-            send=${t("plan.rejectSend")}
-            cancel=${t("approval.cancel")}
-            hint=${t("plan.feedbackHint")}
-            busy=${busy}
-            onSend=${(/** @type {string} */ text) => decide(approval.id, "reject", text)}
-            onCancel=${() => setRejecting(false)}
-          />
-        `
-        : html`
-          <div class="approval-actions">
-            <button
-              type="button"
-              class="ap-btn ap-allow"
-              data-testid="plan-approve"
-              disabled=${busy}
-              onClick=${() => decide(approval.id, "allow")}
-            >
-              ${t("plan.approve")}
-            </button>
-            <button
-              type="button"
-              class="ap-btn ap-reject-outline"
-              data-testid="plan-reject"
-              disabled=${busy}
-              onClick=${() => setRejecting(true)}
-            >
-              ${t("plan.reject")}
-            </button>
-            <span class="approval-hint">${t("plan.approveHint")}</span>
-          </div>
-        `}
+      <${DecisionActions}
+        approvalId=${approval.id}
+        busy=${busy}
+        testid="plan"
+        choices=${[
+          {
+            key: "approve",
+            label: t("plan.approve"),
+            testid: "plan-approve",
+            decision: "allow",
+            primary: true,
+          },
+        ]}
+        reject=${{
+          label: t("plan.reject"),
+          feedback: t("plan.feedback"),
+          send: t("plan.rejectSend"),
+          hint: t("plan.feedbackHint"),
+        }}
+        hint=${t("plan.approveHint")}
+      />
     </div>
   `;
 }
