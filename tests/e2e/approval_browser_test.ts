@@ -9,7 +9,13 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { homeWithMockProvider } from "../helpers/mock_home.ts";
 import { startTestServer } from "../helpers/server.ts";
-import { launchBrowser, noHorizontalScroll, openApp, screenshot } from "./browser.ts";
+import {
+  launchBrowser,
+  noHorizontalScroll,
+  openApp,
+  screenshot,
+  withBrowserServer,
+} from "./browser.ts";
 import { lastTurn, pickModel, send, strip } from "./run_helpers.ts";
 import {
   bigTargets,
@@ -31,10 +37,7 @@ const MODELS = ["approve", "write-alpha", "write-beta", "write-gamma"];
 Deno.test("approvals: the phone approves, the desktop watches the diffs", opts, async () => {
   const mock = startApprovalMock();
   const home = await homeWithMockProvider(mock.base, MODELS);
-  const browser = await launchBrowser();
-  if (!browser) return await mock.close();
-  const server = await startTestServer({ home });
-  try {
+  await withBrowserServer({ home }, async (browser, server) => {
     const desk = await newPage(browser, DESKTOP);
     const phone = await newPage(browser, PHONE);
     const d = desk.page, p = phone.page;
@@ -130,15 +133,10 @@ Deno.test("approvals: the phone approves, the desktop watches the diffs", opts, 
     await screenshot(p, "phone-approval-done");
     assertEquals(desk.errors, [], "desktop page errors");
     assertEquals(phone.errors, [], "phone page errors");
-  } catch (e) {
-    console.error(server.output());
-    throw e;
-  } finally {
-    await browser.close();
-    await server.stop();
+  }, async () => {
     await mock.close();
     await Deno.remove(home, { recursive: true });
-  }
+  });
 });
 
 Deno.test(
@@ -147,10 +145,7 @@ Deno.test(
   async () => {
     const mock = startApprovalMock();
     const home = await homeWithMockProvider(mock.base, MODELS);
-    const browser = await launchBrowser();
-    if (!browser) return await mock.close();
-    const server = await startTestServer({ home });
-    try {
+    await withBrowserServer({ home }, async (browser, server) => {
       const desk = await newPage(browser, DESKTOP);
       const phone = await newPage(browser, PHONE);
       const d = desk.page, p = phone.page;
@@ -216,15 +211,10 @@ Deno.test(
       assert(!(await Deno.stat(`${home}/DefaultProject/gamma.txt`).catch(() => null)));
       assertEquals(desk.errors, [], "desktop page errors");
       assertEquals(phone.errors, [], "phone page errors");
-    } catch (e) {
-      console.error(server.output());
-      throw e;
-    } finally {
-      await browser.close();
-      await server.stop();
+    }, async () => {
       await mock.close();
       await Deno.remove(home, { recursive: true });
-    }
+    });
   },
 );
 

@@ -8,9 +8,14 @@
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { homeWithMockProvider } from "../helpers/mock_home.ts";
-import { startTestServer } from "../helpers/server.ts";
 import { startMockLlm } from "../../scripts/mock-llm.ts";
-import { launchBrowser, noHorizontalScroll, openApp, screenshot, watchErrors } from "./browser.ts";
+import {
+  noHorizontalScroll,
+  openApp,
+  screenshot,
+  watchErrors,
+  withBrowserServer,
+} from "./browser.ts";
 import { lastTurn, send, strip } from "./run_helpers.ts";
 import { bigTargets, card, DESKTOP, PHONE, startAskTask } from "./approval_helpers.ts";
 
@@ -50,10 +55,7 @@ Deno.test(
   async () => {
     const mock = startPolicyMock();
     const home = await homeWithMockProvider(mock.base, VIEWPORTS.map(([n]) => `policy-${n}`));
-    const browser = await launchBrowser();
-    if (!browser) return await mock.close();
-    const server = await startTestServer({ home });
-    try {
+    await withBrowserServer({ home }, async (browser, server) => {
       for (const [name, viewport] of VIEWPORTS) {
         const says = SAYS[name];
         const context = await browser.newContext({ viewport, locale: says.locale });
@@ -111,13 +113,8 @@ Deno.test(
         assertEquals(errors, [], `${name} page errors`);
         await p.context().close();
       }
-    } catch (e) {
-      console.error(server.output());
-      throw e;
-    } finally {
-      await browser.close();
-      await server.stop();
+    }, async () => {
       await mock.close();
-    }
+    });
   },
 );
