@@ -1,9 +1,8 @@
 /** The approval gate: modes × kinds, decisions, live mode changes, other clients, restarts. */
-import { mockProvider } from "./helpers/seed.ts";
+import { setup } from "./helpers/approval_harness.ts";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { judge, summarise } from "../server/sessions/approvals.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
-import { createServices } from "../server/services.ts";
 import { startTestServer } from "./helpers/server.ts";
 import { homeWithProvider } from "./helpers/seed.ts";
 import { TestClient } from "./helpers/ws_client.ts";
@@ -45,55 +44,6 @@ Deno.test("judge: every mode × permission kind, policies override, plan stays r
   );
   assertEquals(summarise({ name: "exec_command", args: { command: "ls  -la" } }), "$ ls -la");
 });
-
-async function setup(turns: unknown[]) {
-  const home = await Deno.makeTempDir({ prefix: "ra-appr-" });
-  await Deno.mkdir(`${home}/DefaultProject`);
-  const mock = startMockLlm({ quiet: true });
-  const model = `appr-${crypto.randomUUID()}`;
-  mock.register(model, { turns: turns as never, repeatLast: true });
-  const deps = createServices({ home, flushMs: 5 });
-  deps.store.repos!.providers.put(mockProvider(mock.base, [model]));
-  const ws = `${home}/DefaultProject`;
-  const start = (approval: "ask" | "edit" | "plan" | "full") => {
-    const { task } = deps.tasks!.create({
-      title: "t",
-      message: "go",
-      options: { model: { providerId: "mock", modelId: model }, approval },
-    });
-    return { task, done: deps.runs!.start(task.id) };
-  };
-  const seen = new Set<string>();
-  /** The next live approval not handed out before. */
-  const waitPending = async (): Promise<PendingApproval> => {
-    for (let i = 0; i < 200; i++) {
-      const p = deps.approvals!.list().find((x) => x.live && !seen.has(x.id));
-      if (p) {
-        seen.add(p.id);
-        return p;
-      }
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error("no pending approval appeared");
-  };
-  const results = (taskId: string) =>
-    deps.store.repos!.entries.latest(taskId, 100).filter((e) => e.role === "tool").map((e) =>
-      e.parts[0]
-    );
-  return {
-    deps,
-    ws,
-    start,
-    waitPending,
-    results,
-    async close() {
-      await deps.runs!.stopAll();
-      deps.hub.close();
-      deps.store.close();
-      await mock.close();
-    },
-  };
-}
 
 const WRITE_THEN_DONE = [
   {

@@ -3,10 +3,9 @@
  * machine-readable `meta.refusal` next to the English text the model reads; a recovered
  * plan's "Allow & continue" switches the task to ask mode like a live approval.
  */
-import { mockProvider } from "./helpers/seed.ts";
+import { setup } from "./helpers/approval_harness.ts";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
-import { createServices } from "../server/services.ts";
 import { startTestServer } from "./helpers/server.ts";
 import { homeWithProvider } from "./helpers/seed.ts";
 import { TestClient } from "./helpers/ws_client.ts";
@@ -16,57 +15,6 @@ import type { SandboxPool } from "../tools/sandbox/pool.ts";
 import { ToolRunner } from "../server/agent/tool_runner.ts";
 import { FileTracker } from "../server/agent/file_tracker.ts";
 import { defaultTools } from "../tools/registry.ts";
-
-async function setup(turns: unknown[]) {
-  const home = await Deno.makeTempDir({ prefix: "ra-refuse-" });
-  await Deno.mkdir(`${home}/DefaultProject`);
-  const mock = startMockLlm({ quiet: true });
-  const model = `refuse-${crypto.randomUUID()}`;
-  mock.register(model, { turns: turns as never, repeatLast: true });
-  const deps = createServices({ home, flushMs: 5 });
-  deps.store.repos!.providers.put(mockProvider(mock.base, [model]));
-  const start = (approval: "ask" | "edit" | "plan" | "full", toolPolicies?: object) => {
-    const { task } = deps.tasks!.create({
-      title: "t",
-      message: "go",
-      options: { model: { providerId: "mock", modelId: model }, approval },
-    });
-    if (toolPolicies) {
-      const t = deps.store.repos!.tasks.get(task.id)!;
-      deps.store.repos!.tasks.setSettings(task.id, { ...t.settings, toolPolicies } as never);
-    }
-    return { task, done: deps.runs!.start(task.id) };
-  };
-  const seen = new Set<string>();
-  const waitPending = async (): Promise<PendingApproval> => {
-    for (let i = 0; i < 300; i++) {
-      const p = deps.approvals!.list().find((x) => x.live && !seen.has(x.id));
-      if (p) {
-        seen.add(p.id);
-        return p;
-      }
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error("no pending approval appeared");
-  };
-  const results = (taskId: string): Part[] =>
-    deps.store.repos!.entries.latest(taskId, 100).filter((e) => e.role === "tool").map((e) =>
-      e.parts[0]
-    );
-  return {
-    home,
-    deps,
-    start,
-    waitPending,
-    results,
-    async close() {
-      await deps.runs!.stopAll();
-      deps.hub.close();
-      deps.store.close();
-      await mock.close();
-    },
-  };
-}
 
 // deno-lint-ignore no-explicit-any
 const refusalOf = (p: Part) => (p.data?.meta as any)?.refusal;
