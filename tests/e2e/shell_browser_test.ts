@@ -138,10 +138,7 @@ Deno.test(
         document.querySelector("[data-testid=task-row] [data-testid=task-title]")?.textContent ===
           "Renamed task"
       );
-      assertEquals(
-        await renamed.locator("[data-testid=pin-task]").getAttribute("aria-pressed"),
-        "true",
-      );
+      await renamed.locator("[data-testid=pin-task][aria-pressed=true]").waitFor();
 
       // Two-step delete: the first click only asks; Esc and a click elsewhere cancel.
       const second = page.locator("[data-testid=task-row]", { hasText: "Second task" });
