@@ -7,7 +7,7 @@
  *   GET  /v1/models                                    (rich metadata)
  * The model id names the scenario; the turn answered is the number of assistant turns
  * already in the request's history (so it is stateless and parallel-safe), except for
- * `fail.times`, counted per scenario turn.
+ * `fail.times` and `cut.times`, counted per scenario turn.
  *
  * Control: POST /_mock/scenarios {name, scenario}; GET /_mock/requests?model=NAME;
  * POST /_mock/reset.
@@ -15,7 +15,7 @@
  * Usage: deno task mock-llm [--port 8765]
  */
 import { BUILTIN_SCENARIOS, type Scenario } from "./mock_llm/scenario.ts";
-import { errorBody, type Format, framesFor } from "./mock_llm/formats.ts";
+import { END_FRAMES, errorBody, type Format, framesFor } from "./mock_llm/formats.ts";
 
 export interface RecordedRequest {
   path: string;
@@ -112,14 +112,23 @@ export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): Moc
       }
     }
     const frames = framesFor(format, turn, model);
+    let cutAt = Infinity;
+    if (turn.cut) {
+      const key = `cut:${model}#${index}`;
+      const n = (attempts.get(key) ?? 0) + 1;
+      attempts.set(key, n);
+      if (turn.cut.times === undefined || n <= turn.cut.times) {
+        cutAt = turn.cut.beforeEnd ? frames.length - END_FRAMES[format] : turn.cut.afterChunks ?? 0;
+      }
+    }
     const enc = new TextEncoder();
     const stream = new ReadableStream<Uint8Array>({
       async start(controller) {
         try {
           for (let i = 0; i < frames.length; i++) {
-            if (turn.cut && i >= turn.cut.afterChunks) {
+            if (i >= cutAt) {
               // Let the queued chunks go out first: erroring a stream drops its queue.
-              if (turn.cut.abrupt) {
+              if (turn.cut?.abrupt) {
                 await sleep(50);
                 controller.error(new Error("mock: connection cut"));
               } else controller.close();

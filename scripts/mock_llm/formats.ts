@@ -288,6 +288,17 @@ function geminiFrames(turn: MockTurn): string[] {
   return frames;
 }
 
+/**
+ * How many trailing frames carry each format's end marker: chat's finish_reason chunk,
+ * usage and `[DONE]`; `response.completed`; `message_stop`; Gemini's finishReason.
+ */
+export const END_FRAMES: Record<Format, number> = {
+  chat: 3,
+  responses: 1,
+  anthropic: 1,
+  gemini: 1,
+};
+
 export function framesFor(format: Format, turn: MockTurn, model: string): string[] {
   switch (format) {
     case "chat":

@@ -20,9 +20,11 @@ export interface MockTurn {
   delayMs?: number;
   /** Answer with this HTTP error `times` times before succeeding (forever when absent). */
   fail?: { status: number; message?: string; times?: number };
-  /** Stop after N chunks: `abrupt` breaks the connection, otherwise it ends cleanly
-   * without the format's end marker. */
-  cut?: { afterChunks: number; abrupt: boolean };
+  /** End the stream early: after `afterChunks` frames, or with `beforeEnd` just before
+   * the frames carrying the format's end marker (all content sent). `abrupt` breaks the
+   * connection, otherwise it ends cleanly. With `times`, only the first N attempts at
+   * this turn are cut (counted like `fail.times`). */
+  cut?: { afterChunks?: number; beforeEnd?: boolean; abrupt: boolean; times?: number };
   /** Interleave comments, blank data and unknown events (valid SSE noise). */
   noise?: boolean;
   /** Send one data line that is not JSON after the first chunk. */
