@@ -98,6 +98,22 @@ Deno.test("run: unknown model or bad flags fail fast with exit 2; a provider err
   }
 });
 
+Deno.test("run: a stream that ends before its end marker exits 1; the partial answer is printed", async () => {
+  const mock = startMockLlm({ quiet: true });
+  mock.register("cut", {
+    turns: [{ text: "Half of the answer and", chunk: 4, cut: { afterChunks: 4, abrupt: false } }],
+  });
+  try {
+    const home = await homeWithProvider(mock.base, ["cut"]);
+    const r = await cli(["run", "hi", "--home", home, "--model", "mock/cut"]);
+    assertEquals(r.code, 1, r.stderr);
+    assertMatch(r.stdout, /Half of/);
+    assertMatch(r.stderr, /error \(network\): the provider's stream ended before it finished/);
+  } finally {
+    await mock.close();
+  }
+});
+
 Deno.test("run: with a running instance, the server performs the run and other clients see it live", async () => {
   const mock = startMockLlm({ quiet: true });
   mock.register("tools", TOOL_SCENARIO);

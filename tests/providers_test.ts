@@ -30,6 +30,12 @@ const TOOL: ToolSpec = {
   },
 };
 
+/** Clean ends (no error on the connection) that leave out the format's end marker. */
+const CLEAN_CUTS: { how: string; cut: { afterChunks?: number; beforeEnd?: boolean } }[] = [
+  { how: "after some text", cut: { afterChunks: 3 } },
+  { how: "with all text sent", cut: { beforeEnd: true } },
+];
+
 let counter = 0;
 function request(
   format: ApiFormat,
@@ -71,6 +77,17 @@ async function collect(it: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
   const out: StreamEvent[] = [];
   for await (const e of it) out.push(e);
   return out;
+}
+
+/** The ProviderError `fn` rejects with (fails when it resolves or throws something else). */
+async function providerError(fn: () => Promise<unknown>): Promise<ProviderError> {
+  try {
+    await fn();
+  } catch (e) {
+    assert(e instanceof ProviderError, `expected a ProviderError, got ${e}`);
+    return e;
+  }
+  throw new Error("expected the stream to fail, but it finished");
 }
 
 const text = (evs: StreamEvent[], t: "text" | "thinking") =>
@@ -214,17 +231,75 @@ for (const format of FORMATS) {
       assertEquals(mock.requests(model).length, 1);
     }));
 
-  Deno.test(`${format}: a stream that ends without its end marker stops as "other"`, () =>
+  for (const { how, cut } of CLEAN_CUTS) {
+    Deno.test(`${format}: a clean end without the end marker ${how} is an error; text kept`, () =>
+      withMock(async (mock, name) => {
+        const full = "cut short here";
+        const model = name({ turns: [{ text: full, chunk: 4, cut: { ...cut, abrupt: false } }] });
+        const adapter = await adapterFor(format);
+        const got: StreamEvent[] = [];
+        const err = await providerError(async () => {
+          for await (
+            const e of withRetry(
+              () => adapter.stream(request(format, mock.base, model), new AbortController().signal),
+              new AbortController().signal,
+              () => {},
+            )
+          ) got.push(e);
+        });
+        assertEquals(err.info.category, "network");
+        assertMatch(err.message, /stream ended before it finished \(no .+\)/);
+        assert(full.startsWith(text(got, "text")) && text(got, "text").length > 0, "text kept");
+        if (cut.beforeEnd) assertEquals(text(got, "text"), full);
+        assert(!got.some((e) => e.type === "stop"), "no stop event: the answer did not finish");
+        assertEquals(mock.requests(model).length, 1, "never retried after content");
+      }));
+  }
+
+  // Gemini's first frame already carries text; the others open with a content-free frame.
+  const beforeContent = format === "google-generative-ai" ? 0 : 1;
+
+  Deno.test(`${format}: a clean end before any content is retried, then succeeds`, () =>
     withMock(async (mock, name) => {
       const model = name({
-        turns: [{ text: "cut short here", chunk: 4, cut: { afterChunks: 3, abrupt: false } }],
+        turns: [{
+          text: "whole answer",
+          cut: { afterChunks: beforeContent, abrupt: false, times: 2 },
+        }],
       });
       const adapter = await adapterFor(format);
+      const notices: string[] = [];
       const evs = await collect(
-        adapter.stream(request(format, mock.base, model), new AbortController().signal),
+        withRetry(
+          () => adapter.stream(request(format, mock.base, model), new AbortController().signal),
+          new AbortController().signal,
+          (n) => notices.push(`${n.attempt} ${n.error.info.category} ${n.error.message}`),
+          { random: () => 0 },
+        ),
       );
-      assert(text(evs, "text").length > 0);
-      assertEquals(evs.at(-1), { type: "stop", reason: "other" });
+      assertEquals(text(evs, "text"), "whole answer");
+      assertEquals(evs.at(-1), { type: "stop", reason: "end" });
+      assertEquals(notices.length, 2);
+      assertMatch(notices[0], /^1 network the provider's stream ended before it finished/);
+      assertEquals(mock.requests(model).length, 3);
+    }));
+
+  Deno.test(`${format}: a clean end before any content fails after the retries`, () =>
+    withMock(async (mock, name) => {
+      const model = name({
+        turns: [{ text: "never", cut: { afterChunks: beforeContent, abrupt: false } }],
+      });
+      const adapter = await adapterFor(format);
+      const err = await providerError(() =>
+        collect(withRetry(
+          () => adapter.stream(request(format, mock.base, model), new AbortController().signal),
+          new AbortController().signal,
+          () => {},
+          { max: 2, random: () => 0 },
+        ))
+      );
+      assertMatch(err.message, /stream ended before it finished/);
+      assertEquals(mock.requests(model).length, 3, "first try + 2 retries");
     }));
 
   Deno.test(`${format}: malformed SSE data fails with a clear error`, () =>

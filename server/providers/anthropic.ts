@@ -3,7 +3,7 @@ import type { Adapter, LlmMessage, StreamEvent, StreamRequest, Usage } from "./t
 import { anthropicThinking } from "./effort.ts";
 import { finishCall, type PendingCall } from "./tool_args.ts";
 import { postSse, sseJson } from "./http_stream.ts";
-import { ProviderError } from "./errors.ts";
+import { ProviderError, truncatedError } from "./errors.ts";
 import { v1 } from "./urls.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -79,6 +79,7 @@ export const anthropic: Adapter = {
     const blocks = new Map<number, { kind: string; call?: PendingCall }>();
     let calls = 0;
     let stop: string | null = null;
+    let ended = false;
     for await (const ev of postSse(url, headers, anthropicBody(req), signal)) {
       if (ev.event === "ping") continue;
       const d: Json = sseJson(ev.data, url);
@@ -121,6 +122,9 @@ export const anthropic: Adapter = {
           if (call) yield finishCall(call);
           break;
         }
+        case "message_stop":
+          ended = true;
+          break;
         case "message_delta":
           if (d.delta?.stop_reason) stop = d.delta.stop_reason;
           if (d.usage?.output_tokens !== undefined) usage.output = d.usage.output_tokens;
@@ -143,6 +147,7 @@ export const anthropic: Adapter = {
         }
       }
     }
+    if (!ended) throw truncatedError(url, "message_stop");
     yield { type: "usage", usage };
     yield {
       type: "stop",

@@ -122,6 +122,24 @@ export function networkError(e: unknown, url: string): ProviderError {
   }, true);
 }
 
+/**
+ * The stream ended cleanly but without the format's end marker (`missing`): a proxy or
+ * server cut it. Network-like, so it is retried when nothing was streamed yet.
+ */
+export function truncatedError(url: string, missing: string): ProviderError {
+  const message = `the provider's stream ended before it finished (no ${missing})`;
+  return new ProviderError({
+    category: "network",
+    message,
+    status: null,
+    url,
+    upstream: null,
+    hint:
+      "The connection closed before the answer was complete (often a proxy or gateway timeout). What arrived is kept; Retry to continue.",
+    chain: [`stream from ${url} ended early`, message],
+  }, true);
+}
+
 export function abortedError(): ProviderError {
   return new ProviderError({
     category: "aborted",

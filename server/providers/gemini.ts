@@ -2,7 +2,7 @@
 import type { Adapter, LlmMessage, StreamEvent, StreamRequest, Usage } from "./types.ts";
 import { geminiThinking } from "./effort.ts";
 import { postSse, sseJson } from "./http_stream.ts";
-import { ProviderError } from "./errors.ts";
+import { ProviderError, truncatedError } from "./errors.ts";
 import { normaliseBaseUrl } from "./urls.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -141,6 +141,7 @@ export const gemini: Adapter = {
         };
       }
     }
+    if (!finish) throw truncatedError(url, "finishReason");
     if (usage) yield { type: "usage", usage };
     yield {
       type: "stop",

@@ -5,7 +5,7 @@ import { openaiEffort } from "./effort.ts";
 import { ThinkTagSplitter } from "./think_tags.ts";
 import { finishCall, type PendingCall } from "./tool_args.ts";
 import { fromSdkError } from "./openai_errors.ts";
-import { abortedError } from "./errors.ts";
+import { abortedError, truncatedError } from "./errors.ts";
 import { v1 } from "./urls.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -106,6 +106,8 @@ export const openaiChat: Adapter = {
       const stream = await client.chat.completions.create(chatBody(req), { signal });
       for await (const chunk of stream as unknown as AsyncIterable<Json>) {
         if (chunk.usage) yield { type: "usage", usage: usageFromOpenAI(chunk.usage) };
+        const ended = chunk.choices?.find((c: Json) => c?.finish_reason);
+        if (ended) finish = ended.finish_reason;
         const choice = chunk.choices?.[0];
         if (!choice) continue;
         const d = choice.delta ?? {};
@@ -138,7 +140,6 @@ export const openaiChat: Adapter = {
             yield { type: "tool_call_delta", index: c.index, delta: piece };
           }
         }
-        if (choice.finish_reason) finish = choice.finish_reason;
       }
     } catch (e) {
       throw fromSdkError(e, url, signal);
@@ -149,6 +150,9 @@ export const openaiChat: Adapter = {
         ? { type: "text", delta: piece.delta }
         : { type: "thinking", delta: piece.delta };
     }
+    // The SDK swallows `[DONE]`, so a missing finish_reason is the sign of a cut stream;
+    // its half-streamed tool calls are not emitted.
+    if (finish === null) throw truncatedError(url, "finish_reason / [DONE]");
     for (const c of [...calls.values()].sort((a, b) => a.index - b.index)) yield finishCall(c);
     yield {
       type: "stop",

@@ -5,7 +5,7 @@ import { openaiEffort } from "./effort.ts";
 import { finishCall, type PendingCall } from "./tool_args.ts";
 import { fromSdkError } from "./openai_errors.ts";
 import { usageFromOpenAI } from "./openai_chat.ts";
-import { abortedError, ProviderError } from "./errors.ts";
+import { abortedError, ProviderError, truncatedError } from "./errors.ts";
 import { v1 } from "./urls.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -81,6 +81,7 @@ export const openaiResponses: Adapter = {
     });
     const calls = new Map<string, PendingCall>(); // by item id
     let status = "";
+    let ended = false;
     let n = 0;
     try {
       const stream = await client.responses.create(responsesBody(req), { signal });
@@ -120,6 +121,7 @@ export const openaiResponses: Adapter = {
             break;
           case "response.completed":
           case "response.incomplete":
+            ended = true;
             status = ev.response?.status ?? "";
             if (ev.response?.usage) {
               yield { type: "usage", usage: usageFromOpenAI(ev.response.usage) };
@@ -143,6 +145,7 @@ export const openaiResponses: Adapter = {
       throw fromSdkError(e, url, signal);
     }
     if (signal.aborted) throw abortedError(); // the SDK's stream may end quietly on abort
+    if (!ended) throw truncatedError(url, "response.completed");
     for (const c of calls.values()) yield finishCall(c); // calls whose done event never came
     yield {
       type: "stop",
