@@ -114,6 +114,8 @@ export const REFUSAL_CODES = [
   "task_gone",
   "outside_workspace", // params.path
   "sandbox", // the sandbox denied an operation
+  "hidden_path", // params.path: inside ReinAgent's data folder or a credential folder
+  "unsandboxed", // commands would run without a sandbox and the user did not agree
 ] as const;
 export type RefusalCode = typeof REFUSAL_CODES[number];
 export interface Refusal {

@@ -12,6 +12,9 @@
 import { arr, nullable, obj, type Schema, str } from "./schema.ts";
 
 /** Limits shared by the upload endpoint, the ops and the UI. */
+/** Where attachments are copied in the workspace, so the agent's tools can read them. */
+export const WORKSPACE_ATTACHMENTS = ".reinagent/attachments";
+
 export const COMPOSER_LIMITS = {
   /** Attachments per message (and per queued message / draft). */
   attachments: 9,

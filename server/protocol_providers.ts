@@ -29,6 +29,16 @@ import type { ModelRef } from "./protocol.ts";
 export type { ApiFormat, Effort, ModelInfo, ProviderErrorInfo, ProviderPreset };
 export { API_FORMATS, EFFORT_LEVELS };
 
+/** Sizes of the command-safety settings (Settings → General). */
+export const LIMITS_SAFETY = { envAllow: 64, hiddenPaths: 64 } as const;
+/** An environment variable name the allow-list may hold. */
+export const ENV_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+/** A hidden path: absolute, or `~/…` for the user's home; never the root itself. */
+// deno-lint-ignore no-control-regex
+export const HIDDEN_PATH_RE = /^(~\/|\/)(?!\/*$)[^\u0000-\u001f]{0,1022}$/;
+const envName = str({ min: 1, max: 128, pattern: ENV_NAME_RE });
+const hiddenPath = str({ min: 2, max: 1024, pattern: HIDDEN_PATH_RE });
+
 /** Context-window presets offered when editing a model (SPEC §2.5). */
 export const CONTEXT_PRESETS = [
   32_000,
@@ -59,6 +69,10 @@ export interface SystemSettings {
   sandboxLevel: SandboxLevelName;
   /** Network inside the shell sandbox. */
   sandboxNetwork: boolean;
+  /** Variable names let into commands although they look like secrets (e.g. GH_TOKEN). */
+  commandEnvAllow: string[];
+  /** Credential paths hidden inside the shell sandbox (`~/` = the user's home). */
+  hiddenPaths: string[];
 }
 
 export type ModelTestResult =
@@ -155,6 +169,8 @@ export const PROVIDER_OP_ARGS = {
     "defaultApproval?": oneOf(APPROVAL_MODES),
     "sandboxLevel?": oneOf(SANDBOX_LEVELS),
     "sandboxNetwork?": bool,
+    "commandEnvAllow?": arr(envName, LIMITS_SAFETY.envAllow),
+    "hiddenPaths?": arr(hiddenPath, LIMITS_SAFETY.hiddenPaths),
   }),
 } satisfies Record<string, Schema>;
 

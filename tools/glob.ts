@@ -10,7 +10,7 @@
  */
 import { isAbsolute } from "node:path";
 import { fail, ok, type Tool } from "./types.ts";
-import { outsideRoots } from "./paths.ts";
+import { hiddenBelow, hiddenPath, outsideRoots } from "./paths.ts";
 import { intArg, Pacer, resolveSearchRoot, walk } from "./walk.ts";
 
 const DEFAULT_LIMIT = 200;
@@ -240,13 +240,22 @@ export const glob: Tool = {
     const prefix = compiled.literalPrefix;
     const start = prefix ? `${root}/${prefix}` : root;
     // The literal prefix is entered directly: it must not lead out through a symlink.
-    const denied = prefix ? await outsideRoots(start, ctx.roots ?? [ctx.workspace]) : null;
+    const roots = ctx.roots ?? [ctx.workspace];
+    const denied = prefix
+      ? await outsideRoots(start, roots) ?? await hiddenPath(start, ctx.hidden ?? [], roots)
+      : null;
     if (denied) return fail(denied);
+    const skipPaths = await hiddenBelow(start, ctx.hidden ?? []);
     const found: { path: string; mtime: number }[] = [];
     let unreadable = 0;
     try {
       for await (
-        const e of walk(start, { signal: ctx.signal, pacer, onError: () => unreadable++ })
+        const e of walk(start, {
+          signal: ctx.signal,
+          pacer,
+          skipPaths,
+          onError: () => unreadable++,
+        })
       ) {
         if (e.type === "dir") continue;
         const rel = prefix ? `${prefix}/${e.path}` : e.path;

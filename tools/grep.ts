@@ -7,7 +7,7 @@
  * file is tested once and only files that match are split into lines.
  */
 import { fail, ok, type Tool } from "./types.ts";
-import { displayPath } from "./paths.ts";
+import { displayPath, hiddenBelow } from "./paths.ts";
 import { compileGlob, GlobError } from "./glob.ts";
 import { intArg, Pacer, readSearchText, resolveSearchRoot, walk } from "./walk.ts";
 
@@ -201,6 +201,7 @@ export const grep: Tool = {
           const e of walk(sr.root, {
             signal: ctx.signal,
             pacer,
+            skipPaths: await hiddenBelow(sr.root, ctx.hidden ?? []),
             onError: () => c.unreadable++,
           })
         ) {

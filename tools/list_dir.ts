@@ -1,6 +1,7 @@
 /** `list_dir`: entries with type and size, directories first, 8 KB cap. */
 import { fail, ok, type Tool } from "./types.ts";
-import { displayPath, outsideRoots, resolvePath } from "./paths.ts";
+import { join } from "node:path";
+import { displayPath, hiddenBelow, outsideRoots, resolvePath } from "./paths.ts";
 
 const CAP_BYTES = 8 * 1024;
 
@@ -25,8 +26,10 @@ export const listDir: Tool = {
     const denied = await outsideRoots(dir, ctx.roots ?? [ctx.workspace]);
     if (denied) return fail(denied);
     const entries: { name: string; dir: boolean; size: number; link: boolean }[] = [];
+    const hide = await hiddenBelow(dir, ctx.hidden ?? []);
     try {
       for await (const e of Deno.readDir(dir)) {
+        if (hide.has(join(dir, e.name))) continue;
         let size = 0;
         if (e.isFile) {
           try {

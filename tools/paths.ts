@@ -74,3 +74,48 @@ export async function toolPath(
   const denied = await outsideRoots(abs, ctx.roots ?? [ctx.workspace]);
   return denied ? { error: denied } : { abs, shown: displayPath(abs, ctx.workspace) };
 }
+
+/**
+ * Whether `path` (after resolving symlinks) lies in one of the `hidden` paths (the data
+ * folder, credential folders): the error text for the model, or null. As in the shell
+ * sandbox the deepest path decides, so a root inside a hidden folder (DefaultProject in
+ * the data folder) stays usable while a hidden folder inside a root stays hidden.
+ */
+export async function hiddenPath(
+  path: string,
+  hidden: readonly string[],
+  roots: readonly string[] = [],
+): Promise<string | null> {
+  if (!hidden.length) return null;
+  const real = await realOrAncestor(path);
+  let deepest = -1;
+  for (const r of roots) {
+    const rr = await realOrAncestor(r);
+    if (isInside(real, rr)) deepest = Math.max(deepest, rr.length);
+  }
+  for (const h of hidden) {
+    const rh = await realOrAncestor(h);
+    if (isInside(real, rh) && rh.length >= deepest) {
+      return `Access denied: ${path} is hidden from the agent (it is inside ${h}, ReinAgent's ` +
+        "data folder or a credential folder the user protects).";
+    }
+  }
+  return null;
+}
+
+/**
+ * The hidden paths that lie below `root`, spelled under `root` as given (it may be a
+ * symlink), for walkers to skip.
+ */
+export async function hiddenBelow(root: string, hidden: readonly string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  if (!hidden.length) return out;
+  const realRoot = await realOrAncestor(root);
+  for (const h of hidden) {
+    const real = await realOrAncestor(h);
+    if (real !== realRoot && isInside(real, realRoot)) {
+      out.add(join(root, relative(realRoot, real)));
+    }
+  }
+  return out;
+}

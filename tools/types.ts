@@ -8,6 +8,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Folders file tools may touch: the workspace first, then any the user allowed. */
   roots?: string[];
+  /** Paths no tool may read or list, even inside the roots (the data folder, credentials). */
+  hidden?: string[];
 }
 
 /** Where a tool runs: a permission-narrowed worker (read-only, read-write, or network only), or here. */

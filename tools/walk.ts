@@ -55,6 +55,8 @@ export interface WalkOptions {
   dirs?: boolean;
   /** Names of directories to skip; default {@link SKIP_DIRS}. */
   skipDirs?: ReadonlySet<string>;
+  /** Absolute paths (spelled under the walk root) never yielded nor entered: hidden ones. */
+  skipPaths?: ReadonlySet<string>;
   /** Share one pacer between the walk and the consumer's own work. */
   pacer?: Pacer;
   /** Called for a directory that could not be read (permission denied, vanished…). */
@@ -109,6 +111,7 @@ function typeOf(e: Deno.DirEntry): EntryType {
  */
 export async function* walk(root: string, opts: WalkOptions = {}): AsyncGenerator<WalkEntry> {
   const skip = opts.skipDirs ?? SKIP_DIRS;
+  const hide = opts.skipPaths ?? new Set<string>();
   const pacer = opts.pacer ?? new Pacer(opts.signal, root);
   const base = root.endsWith("/") ? root : root + "/";
   // Stack of relative directory paths ("" = root), processed depth-first.
@@ -133,6 +136,7 @@ export async function* walk(root: string, opts: WalkOptions = {}): AsyncGenerato
     for (const e of entries) {
       const type = typeOf(e);
       const path = prefix + e.name;
+      if (hide.size && hide.has(base + path)) continue;
       if (type === "dir") {
         if (skip.has(e.name)) continue;
         subdirs.push(path);

@@ -5,7 +5,7 @@
  */
 import type { ToolRegistry } from "../../tools/registry.ts";
 import type { Placement, Tool, ToolContext, ToolResult } from "../../tools/types.ts";
-import { displayPath, outsideRoots, resolvePath } from "../../tools/paths.ts";
+import { displayPath, hiddenPath, outsideRoots, resolvePath } from "../../tools/paths.ts";
 import type { SandboxPool } from "../../tools/sandbox/pool.ts";
 import type { FileTracker } from "./file_tracker.ts";
 import type { ToolCall } from "./loop.ts";
@@ -63,6 +63,16 @@ export class ToolRunner {
           },
         };
       }
+      const hidden = await hiddenPath(path, ctx.hidden ?? [], ctx.roots);
+      if (hidden) {
+        return {
+          content: hidden,
+          isError: true,
+          meta: {
+            refusal: { code: "hidden_path", params: { path: displayPath(path, ctx.workspace) } },
+          },
+        };
+      }
     }
     if (path && NEEDS_READ[tool.name]) {
       const stale = await ctx.tracker.staleness(
@@ -114,6 +124,7 @@ export class ToolRunner {
       call.args,
       ctx.workspace,
       ctx.signal,
+      ctx.hidden,
     );
   }
 }

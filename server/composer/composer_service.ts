@@ -12,7 +12,13 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import type { Entry, Part, QueuedMessage, TaskSummary } from "../protocol.ts";
-import { type Attachment, COMPOSER_LIMITS, type Draft, taskTopic } from "../protocol.ts";
+import {
+  type Attachment,
+  COMPOSER_LIMITS,
+  type Draft,
+  taskTopic,
+  WORKSPACE_ATTACHMENTS,
+} from "../protocol.ts";
 import type { Repos } from "../../store/store.ts";
 import type { EventHub } from "../sessions/hub.ts";
 import type { TaskService } from "../sessions/task_service.ts";
@@ -22,8 +28,6 @@ import { resolveUploads, uploadDataPath, UploadError } from "./uploads_store.ts"
 
 /** Prompts longer than this are not remembered for ↑/↓ (they are pastes, not prompts). */
 const PROMPT_KEEP_CHARS = 20_000;
-/** Where attachments are copied in the workspace, so the agent's tools can read them. */
-export const WORKSPACE_ATTACHMENTS = ".reinagent/attachments";
 
 export interface ComposerDeps {
   home: string;

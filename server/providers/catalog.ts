@@ -45,7 +45,26 @@ export const SETTINGS_KEYS = {
   defaultApproval: "settings.defaultApproval",
   sandboxLevel: "settings.sandboxLevel",
   sandboxNetwork: "settings.sandboxNetwork",
+  commandEnvAllow: "settings.commandEnvAllow",
+  hiddenPaths: "settings.hiddenPaths",
 } as const;
+
+/** Credential files and folders hidden from shell commands unless the user changes the list. */
+export const DEFAULT_HIDDEN_PATHS: readonly string[] = [
+  "~/.ssh",
+  "~/.aws",
+  "~/.azure",
+  "~/.config/gcloud",
+  "~/.config/gh",
+  "~/.netrc",
+  "~/.git-credentials",
+  "~/.docker/config.json",
+  "~/.kube",
+  "~/.gnupg",
+];
+
+const strings = (v: unknown): string[] | null =>
+  Array.isArray(v) && v.every((x) => typeof x === "string") ? v : null;
 
 export const DEFAULT_EFFORT: Effort = "default";
 export const DEFAULT_APPROVAL: ApprovalMode = "full";
@@ -292,6 +311,8 @@ export function getSettings(repos: CatalogRepos): SystemSettings {
       ? sandbox as SandboxLevelName
       : "workspace-write",
     sandboxNetwork: repos.kv.get(SETTINGS_KEYS.sandboxNetwork) !== false,
+    commandEnvAllow: strings(repos.kv.get(SETTINGS_KEYS.commandEnvAllow)) ?? [],
+    hiddenPaths: strings(repos.kv.get(SETTINGS_KEYS.hiddenPaths)) ?? [...DEFAULT_HIDDEN_PATHS],
   };
 }
 
@@ -309,8 +330,18 @@ export function setSettings(
     defaultApproval?: ApprovalMode;
     sandboxLevel?: SandboxLevelName;
     sandboxNetwork?: boolean;
+    commandEnvAllow?: string[];
+    hiddenPaths?: string[];
   },
 ): SystemSettings {
+  // Lists are kept sorted and without repeats, so a diff of two settings is meaningful.
+  if (patch.commandEnvAllow !== undefined) {
+    repos.kv.set(SETTINGS_KEYS.commandEnvAllow, [...new Set(patch.commandEnvAllow)].sort());
+  }
+  if (patch.hiddenPaths !== undefined) {
+    const clean = patch.hiddenPaths.map((p) => p.trim().replace(/\/+$/, "")).filter(Boolean);
+    repos.kv.set(SETTINGS_KEYS.hiddenPaths, [...new Set(clean)]);
+  }
   if (patch.sandboxLevel !== undefined) {
     if (!SANDBOX_LEVELS.includes(patch.sandboxLevel)) throw invalid("unknown sandbox level");
     repos.kv.set(SETTINGS_KEYS.sandboxLevel, patch.sandboxLevel);

@@ -4,7 +4,7 @@
  * it. Run state is published on the task topic; the task's status on `tasks`.
  */
 import { join } from "node:path";
-import type { ApprovalMode, Effort, ModelRef, RunState, TaskSummary } from "../protocol.ts";
+import type { ApprovalMode, Effort, Entry, ModelRef, RunState, TaskSummary } from "../protocol.ts";
 import type { SandboxLevelName } from "../constants.ts";
 import { taskTopic } from "../protocol.ts";
 import type { Repos } from "../../store/store.ts";
@@ -34,6 +34,17 @@ import { Checkpointer, type RewindPreview } from "../agent/checkpoints.ts";
 import { FileTracker } from "../agent/file_tracker.ts";
 import { SandboxPool } from "../../tools/sandbox/pool.ts";
 import { recaptureJobs, stopAllJobs } from "../../tools/exec/background.ts";
+import { attachmentMasks, commandPolicy } from "../agent/command_policy.ts";
+
+/** Ids of the attachments a task's user messages carry (their workspace copies stay visible). */
+function attachmentIds(entries: Entry[]): string[] {
+  const ids = new Set<string>();
+  for (const e of entries) {
+    if (e.role !== "user") continue;
+    for (const p of e.parts) if (typeof p.data?.id === "string") ids.add(p.data.id);
+  }
+  return [...ids];
+}
 
 export interface RunDeps {
   repos: Repos;
@@ -118,7 +129,8 @@ export class RunManager {
     workspace: string,
     turn: { id: string; pos: number },
     signal: AbortSignal,
-    callId?: string,
+    callId: string | undefined,
+    attachments: string[],
   ): RunnerContext {
     const cp = this.checkpoints;
     let streamed = 0;
@@ -134,9 +146,13 @@ export class RunManager {
         concatText,
       );
     };
+    // What commands may see: read at each call, so a settings change applies at once.
+    const policy = commandPolicy(this.d.repos, this.d.home);
+    const masks = attachmentMasks(workspace, attachments);
     return {
       workspace,
       roots: [workspace],
+      hidden: policy.hidden,
       signal,
       tracker: this.trackerOf(taskId),
       // Shell commands: the sandbox level the user chose (read at each call). Background
@@ -144,6 +160,9 @@ export class RunManager {
       extra: {
         sandbox: this.d.defaults().sandbox,
         network: this.d.defaults().network,
+        envPolicy: policy.envPolicy,
+        hidden: [...policy.hidden, ...masks.hidden],
+        visible: masks.visible,
         onOutput,
         jobOwner: { taskId, recapture: () => cp.afterShell(taskId, turn, workspace) },
       },
@@ -297,6 +316,7 @@ export class RunManager {
         agents: await readAgentsFile(workspace),
       });
       const history = repos.entries.latest(task.id, Number.MAX_SAFE_INTEGER);
+      const attachments = attachmentIds(history);
       // The turn = the latest user message: checkpoints are kept per turn.
       const lastUser = history.filter((e) => e.role === "user").at(-1);
       const turn = lastUser ? { id: lastUser.id, pos: lastUser.pos } : { id: "none", pos: 0 };
@@ -327,7 +347,10 @@ export class RunManager {
         ),
         tools: this.d.tools,
         runTool: (call, signal) =>
-          this.runner.run(call, this.toolContext(task.id, workspace, turn, signal, call.id)),
+          this.runner.run(
+            call,
+            this.toolContext(task.id, workspace, turn, signal, call.id, attachments),
+          ),
         gate: this.d.gate
           ? (call, signal) =>
             this.d.gate!(task.id, call, this.d.tools.get(call.name)?.kind ?? "write", signal)
@@ -412,13 +435,21 @@ export class RunManager {
     if (action === "allow") {
       const workspace = await this.workspaceOf(task);
       const t0 = this.d.now();
-      const users = this.d.repos.entries.latest(taskId, 500).filter((e) => e.role === "user");
+      const users = this.d.repos.entries.latest(taskId, Number.MAX_SAFE_INTEGER)
+        .filter((e) => e.role === "user");
       const turn = users.length
         ? { id: users.at(-1)!.id, pos: users.at(-1)!.pos }
         : { id: "none", pos: 0 };
       const result = await this.runner.run(
         call,
-        this.toolContext(taskId, workspace, turn, this.closing.signal),
+        this.toolContext(
+          taskId,
+          workspace,
+          turn,
+          this.closing.signal,
+          undefined,
+          attachmentIds(users),
+        ),
       );
       writer.toolResult(call, result, this.d.now() - t0);
     }

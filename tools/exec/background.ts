@@ -149,6 +149,9 @@ export const backgroundBash: Tool = {
       sandbox: ctx.sandbox ?? DEFAULT_SANDBOX_LEVEL,
       network: ctx.network ?? true,
       shell: ctx.shell,
+      envPolicy: ctx.envPolicy,
+      hidden: ctx.hidden,
+      visible: ctx.visible,
     }).then((r) => {
       job.status = r.stopped ? "stopped" : "exited";
       job.exitCode = r.exitCode;

@@ -132,17 +132,73 @@ export interface SandboxSpec {
   extraRoots?: string[];
   /** Absolute working directory of the command. */
   cwd: string;
+  /**
+   * Real paths masked inside the sandbox (the data folder, the user's credential
+   * files): a directory becomes an empty read-only tmpfs, a file reads as empty. A
+   * root or `visible` path inside one is bound back on top.
+   */
+  hidden?: Hidden[];
+  /** Paths bound back read-only although they lie inside a hidden folder. */
+  visible?: string[];
 }
 
-/** bwrap arguments (before `--` and the command) for a sandbox level. */
+export interface Hidden {
+  path: string;
+  dir: boolean;
+}
+
+const depth = (p: string) => p.split("/").filter(Boolean).length;
+
+/** Whether `p` is `root` or lies below it (plain string test on normalised paths). */
+const under = (p: string, root: string) =>
+  p === root || p.startsWith(root.endsWith("/") ? root : `${root}/`);
+
+/** Whether the cwd would only be reachable by uncovering a hidden path. */
+export function cwdHidden(spec: SandboxSpec): Hidden | null {
+  const roots = [spec.workspace, ...(spec.extraRoots ?? []), ...(spec.visible ?? [])];
+  // The deepest mount covering the cwd decides what it sees.
+  let best: { depth: number; hidden: Hidden | null } = { depth: -1, hidden: null };
+  for (const r of roots) {
+    if (under(spec.cwd, r) && depth(r) > best.depth) best = { depth: depth(r), hidden: null };
+  }
+  for (const h of spec.hidden ?? []) {
+    if (under(spec.cwd, h.path) && depth(h.path) >= best.depth) {
+      best = { depth: depth(h.path), hidden: h };
+    }
+  }
+  return best.hidden;
+}
+
+/**
+ * bwrap arguments (before `--` and the command) for a sandbox level. Mounts are
+ * ordered from the shallowest path to the deepest, so a deeper one wins: the workspace
+ * inside the hidden data folder (DefaultProject) is bound back, and a hidden folder
+ * inside the workspace stays hidden. At equal depth hiding comes last (safety wins).
+ */
 export function bwrapArgs(spec: SandboxSpec): string[] {
   if (spec.level === "off") throw new Error("bwrapArgs: level off has no sandbox");
   const args = [...BASE_FLAGS];
-  // Binds come after the tmpfs, so a workspace under /tmp stays visible.
   const roots = [spec.workspace, ...(spec.extraRoots ?? [])];
   const bind = spec.level === "workspace-write" ? "--bind" : "--ro-bind";
-  for (const r of roots) args.push(bind, r, r);
-  if (!roots.some((r) => isInside(spec.cwd, r))) args.push("--ro-bind", spec.cwd, spec.cwd);
+  type Mount = { path: string; flags: string[]; order: number };
+  const mounts: Mount[] = roots.map((r) => ({ path: r, flags: [bind, r, r], order: 0 }));
+  for (const v of spec.visible ?? []) {
+    mounts.push({ path: v, flags: ["--ro-bind", v, v], order: 0 });
+  }
+  if (!roots.some((r) => isInside(spec.cwd, r))) {
+    mounts.push({ path: spec.cwd, flags: ["--ro-bind", spec.cwd, spec.cwd], order: 0 });
+  }
+  for (const h of spec.hidden ?? []) {
+    mounts.push({
+      path: h.path,
+      flags: h.dir ? ["--tmpfs", h.path] : ["--ro-bind", "/dev/null", h.path],
+      order: 1,
+    });
+  }
+  mounts.sort((a, b) => depth(a.path) - depth(b.path) || a.order - b.order);
+  for (const m of mounts) args.push(...m.flags);
+  // Read-only last: binds inside a hidden folder needed their mount points created first.
+  for (const h of spec.hidden ?? []) if (h.dir) args.push("--remount-ro", h.path);
   if (!spec.network) args.push("--unshare-net");
   args.push("--chdir", spec.cwd);
   return args;

@@ -12,11 +12,14 @@ import { fail, ok, type Tool, type ToolContext } from "../types.ts";
 import { displayPath, resolvePath } from "../paths.ts";
 import {
   bwrapArgs,
+  cwdHidden,
   describeSandbox,
+  type Hidden,
   type SandboxLevel,
   type SandboxStatus,
   sandboxStatus,
 } from "./bwrap.ts";
+import { commandEnv, type EnvPolicy } from "./env_policy.ts";
 import { OutputBuffer, pumpText } from "./output.ts";
 import { pickShell, terminateGroup } from "./process.ts";
 
@@ -38,6 +41,12 @@ export interface ExecContext extends ToolContext {
   network?: boolean;
   /** The user's configured shell; default $SHELL, /bin/bash, /bin/sh. */
   shell?: string;
+  /** What the command's environment must not contain (see env_policy.ts). */
+  envPolicy?: EnvPolicy;
+  /** Paths masked inside the sandbox: the data folder, credential files. */
+  hidden?: string[];
+  /** Paths inside hidden ones that stay readable (this task's attachments). */
+  visible?: string[];
 }
 
 export interface RunOptions {
@@ -55,7 +64,15 @@ export interface RunOptions {
   shell?: string;
   /** Override the probed sandbox status (tests; a UI that forces "no sandbox"). */
   status?: SandboxStatus;
+  /** Applied with and without a sandbox; default: only the built-in rules. */
+  envPolicy?: EnvPolicy;
+  /** Masked inside the sandbox (resolved here; missing ones are skipped). */
+  hidden?: string[];
+  visible?: string[];
 }
+
+/** A command that cannot start as asked (reported to the model, nothing ran). */
+export class CommandRefused extends Error {}
 
 export interface RunResult {
   output: string;
@@ -72,6 +89,8 @@ export interface RunResult {
   outputHeldOpen: boolean;
   sandbox: string;
   shell: string;
+  /** How many environment variables were withheld. */
+  envWithheld: number;
 }
 
 const realOr = (p: string) => {
@@ -90,6 +109,20 @@ const isDir = (p: string) => {
   }
 };
 
+/** Hidden paths that exist, by real path, with their kind. */
+function existingHidden(paths: string[]): Hidden[] {
+  const out: Hidden[] = [];
+  for (const p of paths) {
+    try {
+      const real = Deno.realPathSync(p);
+      if (real === "/") continue; // never mask the whole system
+      const st = Deno.statSync(real);
+      if (!out.some((h) => h.path === real)) out.push({ path: real, dir: st.isDirectory });
+    } catch { /* missing: nothing to hide */ }
+  }
+  return out;
+}
+
 /** Runs one command to completion (or timeout/stop). Throws only if it cannot start. */
 export async function runCommand(o: RunOptions): Promise<RunResult> {
   const shell = pickShell(o.shell);
@@ -104,14 +137,26 @@ export async function runCommand(o: RunOptions): Promise<RunResult> {
       workspace: realOr(o.workspace),
       extraRoots: (o.extraRoots ?? []).filter(isDir).map(realOr),
       cwd: realOr(o.cwd),
+      hidden: existingHidden(o.hidden ?? []),
+      visible: (o.visible ?? []).filter(isDir).map(realOr),
     };
+    const masked = cwdHidden(spec);
+    if (masked) {
+      throw new CommandRefused(
+        `${o.cwd} is inside ${masked.path}, which is hidden from commands (ReinAgent's data ` +
+          "folder or a credential folder). Run the command in the workspace instead.",
+      );
+    }
     args = [...bwrapArgs(spec), "--", cmd, ...args];
     cmd = status.path;
   }
+  const env = commandEnv(Deno.env.toObject(), o.envPolicy);
   const started = performance.now();
   const child = new Deno.Command(cmd, {
     args,
     cwd: o.cwd,
+    clearEnv: true,
+    env: env.env,
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
@@ -170,6 +215,7 @@ export async function runCommand(o: RunOptions): Promise<RunResult> {
     outputHeldOpen: !drained,
     sandbox: sb.label,
     shell: shell.path,
+    envWithheld: env.withheld.length,
   };
 }
 
@@ -241,8 +287,17 @@ export const execCommand: Tool = {
         sandbox,
         network: ctx.network ?? true,
         shell: ctx.shell,
+        envPolicy: ctx.envPolicy,
+        hidden: ctx.hidden,
+        visible: ctx.visible,
       });
     } catch (e) {
+      if (e instanceof CommandRefused) {
+        return fail(e.message, {
+          cwd: shownCwd,
+          refusal: { code: "hidden_path", params: { path: shownCwd } },
+        });
+      }
       return fail(`Could not start the command: ${(e as Error).message}`, { cwd: shownCwd });
     }
     const notes = [statusLine(r, t)];

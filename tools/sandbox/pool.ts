@@ -55,6 +55,7 @@ export class SandboxPool {
     args: Record<string, unknown>,
     workspace: string,
     signal: AbortSignal,
+    hidden: string[] = [],
   ): Promise<ToolResult> {
     const key = `${profile}\0${roots.join("\0")}`;
     const slot = this.slots.get(key) ?? this.spawn(key, profile, roots);
@@ -71,7 +72,7 @@ export class SandboxPool {
         signal.removeEventListener("abort", onAbort);
         resolve(r);
       });
-      slot.worker.postMessage({ id, tool, args, workspace, roots });
+      slot.worker.postMessage({ id, tool, args, workspace, roots, hidden });
     }).finally(() => {
       if (slot.pending.size === 0) slot.idle = setTimeout(() => this.close(key), IDLE_MS);
     });

@@ -13,6 +13,7 @@ interface Job {
   args: Record<string, unknown>;
   workspace: string;
   roots: string[];
+  hidden: string[];
 }
 
 /** Jobs in flight, so a stop can abort a long search. */
@@ -34,6 +35,7 @@ self.onmessage = async (e: MessageEvent<Job | { cancel: number }>) => {
       result = await tool.execute(job.args, {
         workspace: job.workspace,
         roots: job.roots,
+        hidden: job.hidden ?? [],
         signal: abort.signal,
       });
     } catch (err) {

@@ -112,4 +112,7 @@ export default {
   "refusal.task_gone": "The task no longer exists",
   "refusal.outside_workspace": "Blocked: {path} is outside the workspace",
   "refusal.sandbox": "Blocked by the sandbox: the tool tried to reach outside what it may use",
+  "refusal.hidden_path":
+    "Blocked: {path} is hidden from the agent (ReinAgent's data folder or a credential folder)",
+  "refusal.unsandboxed": "You did not allow commands to run without a sandbox",
 };

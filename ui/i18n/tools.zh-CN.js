@@ -98,4 +98,6 @@ export default {
   "refusal.task_gone": "该任务已不存在",
   "refusal.outside_workspace": "已阻止：{path} 在工作区之外",
   "refusal.sandbox": "已被沙箱阻止：该工具试图访问不允许的范围",
+  "refusal.hidden_path": "已阻止：{path} 对智能体隐藏（ReinAgent 数据目录或凭据目录）",
+  "refusal.unsandboxed": "你未允许命令在没有沙箱的情况下运行",
 };

@@ -147,6 +147,8 @@ export const REFUSAL_CODES = new Set([
   "task_gone",
   "outside_workspace",
   "sandbox",
+  "hidden_path",
+  "unsandboxed",
 ]);
 
 /**
