@@ -36,11 +36,18 @@ export function mockProvider(
 export async function homeWithProvider(
   mockBase: string,
   modelIds: string[],
-  opts: { format?: ApiFormat; workspaceFiles?: Record<string, string> } = {},
+  opts: {
+    format?: ApiFormat;
+    workspaceFiles?: Record<string, string>;
+    /** Parent folder of the new home (default: the system temp folder). */
+    dir?: string;
+    apiKey?: string;
+  } = {},
 ): Promise<string> {
-  const home = await Deno.makeTempDir({ prefix: "ra-seeded-" });
+  const home = await Deno.makeTempDir({ prefix: "ra-seeded-", dir: opts.dir });
   const store = new Store(`${home}/reinagent.db`);
-  store.repos!.providers.put(mockProvider(mockBase, modelIds, opts.format));
+  const provider = mockProvider(mockBase, modelIds, opts.format);
+  store.repos!.providers.put(opts.apiKey ? { ...provider, apiKey: opts.apiKey } : provider);
   store.close();
   const ws = `${home}/DefaultProject`;
   await Deno.mkdir(ws, { recursive: true });
