@@ -23,6 +23,7 @@ import {
 import { HISTORY_OP_ARGS, type HistoryOpResults } from "./protocol_history.ts";
 import { SEARCH_OP_ARGS, type SearchOpResults } from "./protocol_search.ts";
 import { PANEL_OP_ARGS, type PanelOpResults } from "./protocol_panel.ts";
+import { SAFETY_OP_ARGS, type SafetyOpResults } from "./protocol_safety.ts";
 
 export * from "./protocol_providers.ts";
 export * from "./protocol_projects.ts";
@@ -30,6 +31,7 @@ export * from "./protocol_composer.ts";
 export * from "./protocol_history.ts";
 export * from "./protocol_search.ts";
 export * from "./protocol_panel.ts";
+export * from "./protocol_safety.ts";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -74,7 +76,11 @@ export interface TaskSettings {
   titleLocked?: boolean;
   /** Per-tool overrides of the approval mode ("Always allow" adds `allow`). */
   toolPolicies?: Record<string, ToolPolicy>;
+  /** The user agreed that this task's commands run without a sandbox (asked once). */
+  unsandboxedOk?: boolean;
 }
+
+export type UnsandboxedWhy = "off" | "unavailable";
 
 export const TOOL_POLICIES = ["allow", "ask", "deny"] as const;
 export type ToolPolicy = typeof TOOL_POLICIES[number];
@@ -85,8 +91,13 @@ export interface PendingApproval {
   taskId: string;
   taskTitle: string;
   call: { id: string; name: string; args: Record<string, unknown> };
-  /** read | write | exec (a tool call), plan (exit_plan_mode), question (ask_user_question) */
+  /**
+   * read | write | exec (a tool call), plan (exit_plan_mode), question (ask_user_question),
+   * unsandboxed (once per task in full mode: commands would run without a sandbox)
+   */
   kind: string;
+  /** Set for commands that would run without a sandbox: the level is off, or bwrap is unavailable. */
+  unsandboxed?: UnsandboxedWhy;
   /** One line for the card, e.g. `write_file src/a.ts (12 lines)`. */
   summary: string;
   createdAt: number;
@@ -388,6 +399,7 @@ export const OP_ARGS = {
   ...HISTORY_OP_ARGS,
   ...SEARCH_OP_ARGS,
   ...PANEL_OP_ARGS,
+  ...SAFETY_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
@@ -400,7 +412,8 @@ export interface OpResults
     ComposerOpResults,
     HistoryOpResults,
     SearchOpResults,
-    PanelOpResults {
+    PanelOpResults,
+    SafetyOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   "tasks.create": { task: TaskSummary; entry: Entry | null };
   "tasks.rename": { task: TaskSummary };

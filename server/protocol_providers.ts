@@ -177,7 +177,11 @@ export const PROVIDER_OP_ARGS = {
 type ProviderList = { providers: PublicProvider[]; defaultModel: ModelRef | null };
 
 export type ProviderOpResults = {
-  "settings.subscribe": ProviderList & SystemSettings & { seq: number };
+  "settings.subscribe": ProviderList & SystemSettings & {
+    seq: number;
+    /** Whether commands run sandboxed now: ok, the level is off, or bwrap is unavailable. */
+    shellSandbox: "ok" | "off" | "unavailable";
+  };
   "providers.list": ProviderList;
   "providers.presets": { presets: ProviderPreset[] };
   "providers.add": { provider: PublicProvider };

@@ -15,6 +15,8 @@ import { getSettings, resolveModel } from "./providers/catalog.ts";
 import type { ServerDeps } from "./ops/context.ts";
 import { VERSION } from "./version.ts";
 import { composerOf } from "./composer/composer_service.ts";
+import { SafetyLog } from "./sessions/safety.ts";
+import { sandboxStatus } from "../tools/exec/bwrap.ts";
 
 export interface ServiceOptions {
   home: string;
@@ -51,6 +53,11 @@ export function createServices(opts: ServiceOptions): ServerDeps {
         const t = repos.tasks.get(taskId);
         if (t) tasks.publish(t);
       },
+      async () => {
+        const s = getSettings(repos);
+        if (s.sandboxLevel === "off") return "off";
+        return (await sandboxStatus()).available ? null : "unavailable";
+      },
     )
     : null;
   const runs = repos && tasks
@@ -77,7 +84,8 @@ export function createServices(opts: ServiceOptions): ServerDeps {
     : null;
   // The steering queue hooks into run ends from the start (queued messages survive restarts).
   composerOf({ home: opts.home, store, hub, tasks, runs });
-  return { version: VERSION, home: opts.home, store, hub, tasks, runs, approvals };
+  const safety = new SafetyLog(hub, repos?.kv ?? null, now);
+  return { version: VERSION, home: opts.home, store, hub, tasks, runs, approvals, safety };
 }
 
 export const defaultProjectDir = (home: string) => join(home, "DefaultProject");

@@ -155,6 +155,21 @@ Deno.test({
         const settings = await c.request("settings.get");
         assertEquals(settings.sandboxLevel, level, "the sandbox level is unchanged");
       }
+      // Lowering safety for real is told to every client, naming who did it, and logged.
+      const other = await TestClient.connect(s.base, s.token);
+      await other.request("settings.set", { sandboxLevel: "off" });
+      await c.until(
+        () => c.events.some((e) => e.topic === "notices"),
+        "the safety notice",
+      );
+      const notice = c.events.find((e) => e.topic === "notices")!.data as {
+        by: string;
+        changes: { what: string; from: string; to: string }[];
+      };
+      assert(/^command line \(Deno\/[\d.]+\) from 127\.0\.0\.1$/.test(notice.by), notice.by);
+      assertEquals(notice.changes, [{ what: "sandboxLevel", from: "read-only", to: "off" }]);
+      assert(/safety lowered by command line/.test(s.output()), "written to the server log");
+      await other.close();
     } finally {
       await c.close();
       await s.stop();

@@ -1,3 +1,4 @@
+import { SafetyLog } from "../server/sessions/safety.ts";
 import { assert, assertEquals } from "./helpers/assert.ts";
 import { LIMITS, OP_ARGS, parseRequest, validateArgs } from "../server/protocol.ts";
 import { runOp } from "../server/ops/dispatch.ts";
@@ -104,14 +105,16 @@ Deno.test("runOp: an unavailable store answers store_unavailable", async () => {
   const dir = await Deno.makeTempDir();
   await Deno.writeTextFile(`${dir}/bad.db`, "garbage garbage garbage");
   const store = new Store(`${dir}/bad.db`);
+  const hub = new EventHub();
   const ctx: OpContext = {
     version: "t",
     home: dir,
     store,
-    hub: new EventHub(),
+    hub,
     tasks: null,
     runs: null,
     approvals: null,
+    safety: new SafetyLog(hub, null),
     client: { id: "c", topics: new Set(), deliver: () => {} },
   };
   for (

@@ -3,6 +3,7 @@
  * presets, base URL rules, the read-only Demo, settings, events, masking of keys and
  * model resolution without silent fallback.
  */
+import { DEFAULT_HIDDEN_PATHS } from "../server/providers/catalog.ts";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { opHarness } from "./helpers/op_context.ts";
 import { resolveModel, slugify, uniqueId } from "../server/providers/catalog.ts";
@@ -263,6 +264,8 @@ Deno.test("settings: defaults, validation, events on topic settings", async () =
       defaultApproval: "full",
       sandboxLevel: "workspace-write",
       sandboxNetwork: true,
+      commandEnvAllow: [],
+      hiddenPaths: [...DEFAULT_HIDDEN_PATHS],
     });
     const snap = await h.op("settings.subscribe");
     assert(h.topics.has("settings"), "settings.subscribe subscribes");

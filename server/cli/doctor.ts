@@ -6,6 +6,7 @@ import { dbPath, HOME_DIRS } from "../home.ts";
 import { Store } from "../../store/store.ts";
 import { getSettings, listProviders } from "../providers/catalog.ts";
 import { sandboxStatus } from "../../tools/exec/bwrap.ts";
+import { describeCommandEnv } from "../agent/command_policy.ts";
 import { SandboxPool } from "../../tools/sandbox/pool.ts";
 import { windowBackend } from "../window/open.ts";
 import { VERSION } from "../version.ts";
@@ -95,6 +96,21 @@ export async function runDoctor(home: string, print: (s: string) => void): Promi
         : `none — shell commands run unsandboxed (${
           sb.reason ?? "bwrap not available"
         }); level setting: ${s.sandboxLevel}`,
+    });
+    const env = describeCommandEnv(store.repos!, home);
+    checks.push({
+      name: "command environment",
+      ok: true,
+      detail: `${env.withheld.length} variables withheld from commands${
+        env.withheld.length
+          ? ` (${env.withheld.map((w) => `${w.name}: ${w.reason}`).join(", ")})`
+          : ""
+      }; allowed through: ${env.allow.length ? env.allow.join(", ") : "none"}`,
+    });
+    checks.push({
+      name: "hidden from commands",
+      ok: true,
+      detail: `${env.hidden.join(", ")} (inside the sandbox; with level off nothing is hidden)`,
     });
   }
   store.close();

@@ -7,6 +7,7 @@
  * Exit codes: 0 ok, 1 the operation failed (e.g. the provider answered an error),
  * 2 bad input.
  */
+import { recordKeyEnvName } from "../agent/command_policy.ts";
 import { dbPath, ensureHome, resolveHome } from "../home.ts";
 import { Store } from "../../store/store.ts";
 import { OpError } from "../errors.ts";
@@ -134,6 +135,8 @@ async function run(cmd: CatalogCommand, repos: CatalogRepos, io: CliIo): Promise
         apiKey,
         models: cmd.models,
       }));
+      // Commands the agent runs never get this variable (nor any holding the key).
+      if (cmd.apiKeyEnv) recordKeyEnvName(repos, cmd.apiKeyEnv);
       io.out(`Added provider ${p.id} "${p.name}" (${p.format}, ${p.baseUrl}).`);
       io.out(`  key: ${p.hasKey ? `stored (${p.apiKeyMasked})` : "none"}`);
       if (p.models.length) io.out(`  models: ${p.models.map((m) => m.id).join(", ")}`);

@@ -6,6 +6,7 @@ import {
   type EvtMsg,
   type HelloMsg,
   LIMITS,
+  NOTICES_TOPIC,
   parseRequest,
   PROTOCOL_VERSION,
   type ResMsg,
@@ -17,10 +18,11 @@ import { runOp } from "../ops/dispatch.ts";
 /** A client that falls this far behind is dropped; it resumes or re-snapshots. */
 const MAX_BUFFERED = 16 * 1024 * 1024;
 
-export function attachSocket(socket: WebSocket, deps: ServerDeps): void {
+export function attachSocket(socket: WebSocket, deps: ServerDeps, label?: string): void {
   const client: HubClient = {
     id: crypto.randomUUID(),
-    topics: new Set(["tasks", "approvals"]),
+    label,
+    topics: new Set(["tasks", "approvals", NOTICES_TOPIC]),
     deliver(events: EvtMsg[]) {
       if (socket.readyState !== WebSocket.OPEN) return;
       if (socket.bufferedAmount > MAX_BUFFERED) {

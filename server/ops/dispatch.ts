@@ -13,6 +13,7 @@ import { COMPOSER_HANDLERS } from "./composer_ops.ts";
 import { HISTORY_HANDLERS } from "./history_ops.ts";
 import { SEARCH_HANDLERS } from "./search_ops.ts";
 import { PANEL_HANDLERS } from "./panel_ops.ts";
+import { SAFETY_HANDLERS } from "./safety_ops.ts";
 
 const HANDLERS: OpHandlers<OpName> = {
   ...TASK_HANDLERS,
@@ -22,6 +23,7 @@ const HANDLERS: OpHandlers<OpName> = {
   ...HISTORY_HANDLERS,
   ...SEARCH_HANDLERS,
   ...PANEL_HANDLERS,
+  ...SAFETY_HANDLERS,
 };
 
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };

@@ -24,7 +24,9 @@ import {
   testModel,
   updateModel,
 } from "../providers/catalog_models.ts";
-import type { OpContext } from "./context.ts";
+import { type OpContext, whoIs } from "./context.ts";
+import { loweredSettings } from "../sessions/safety.ts";
+import { sandboxStatus } from "../../tools/exec/bwrap.ts";
 import type { OpHandlers } from "./types.ts";
 
 function repos(ctx: OpContext): CatalogRepos {
@@ -44,11 +46,14 @@ function changed<T>(ctx: OpContext, result: T, kind: SettingsEvent["kind"] = "pr
 }
 
 export const PROVIDER_HANDLERS: OpHandlers<keyof typeof PROVIDER_OP_ARGS> = {
-  "settings.subscribe": (ctx) => {
+  "settings.subscribe": async (ctx) => {
+    const probe = await sandboxStatus();
     // Snapshot and subscription in the same tick: no event can fall between them.
     const r = repos(ctx);
     ctx.client.topics.add(SETTINGS_TOPIC);
-    return { providers: listProviders(r), ...getSettings(r), seq: ctx.hub.lastSeq };
+    const s = getSettings(r);
+    const shellSandbox = s.sandboxLevel === "off" ? "off" : probe.available ? "ok" : "unavailable";
+    return { providers: listProviders(r), ...s, shellSandbox, seq: ctx.hub.lastSeq };
   },
   "providers.list": (ctx) => {
     const r = repos(ctx);
@@ -85,5 +90,10 @@ export const PROVIDER_HANDLERS: OpHandlers<keyof typeof PROVIDER_OP_ARGS> = {
       setDefaultModel(repos(ctx), { providerId: a.providerId, modelId: a.modelId }),
       "settings",
     ),
-  "settings.set": (ctx, a) => changed(ctx, setSettings(repos(ctx), a), "settings"),
+  "settings.set": (ctx, a) => {
+    const before = getSettings(repos(ctx));
+    const after = setSettings(repos(ctx), a);
+    ctx.safety.announce(whoIs(ctx), loweredSettings(before, after));
+    return changed(ctx, after, "settings");
+  },
 };

@@ -8,6 +8,7 @@ import {
   type PROJECT_OP_ARGS,
   type PROVIDER_OP_ARGS,
   type RewindPlan,
+  type SAFETY_OP_ARGS,
   type SEARCH_OP_ARGS,
   taskTopic,
 } from "../protocol.ts";
@@ -20,6 +21,21 @@ import { type RewindPreview, SHELL_FILE_CAP } from "../agent/checkpoints.ts";
 import { displayPath } from "../../tools/paths.ts";
 import { join } from "node:path";
 import { composerOf } from "../composer/composer_service.ts";
+import { getSettings } from "../providers/catalog.ts";
+import { APPROVAL_RANK } from "../sessions/safety.ts";
+import { whoIs } from "./context.ts";
+import type { TaskSummary } from "../protocol.ts";
+
+/** "Always allow" a tool in a task lowers safety: every client is told. */
+function announceAllow(ctx: OpContext, task: TaskSummary, tool: string): void {
+  ctx.safety.announce(whoIs(ctx), [{
+    what: "toolPolicy",
+    taskId: task.id,
+    taskTitle: task.title,
+    tool,
+    to: "allow",
+  }]);
+}
 
 /** Ops of the other areas have their own handler modules (see dispatch.ts). */
 type TaskOpName = Exclude<
@@ -30,6 +46,7 @@ type TaskOpName = Exclude<
   | keyof typeof HISTORY_OP_ARGS
   | keyof typeof SEARCH_OP_ARGS
   | keyof typeof PANEL_OP_ARGS
+  | keyof typeof SAFETY_OP_ARGS
 >;
 
 export function needTasks(ctx: OpContext): TaskService {
@@ -144,13 +161,28 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
     return { id: a.id };
   },
   "task.setOptions": (ctx, a) => {
+    const before = needTasks(ctx).get(a.id);
     const task = needTasks(ctx).setOptions(a.id, a);
     ctx.approvals?.reevaluate(a.id); // a mode change applies at once to what waits
+    const mode = (t: typeof task) =>
+      t.settings.approval ?? getSettings(ctx.store.repos!).defaultApproval;
+    if (APPROVAL_RANK[mode(task)] < APPROVAL_RANK[mode(before)]) {
+      ctx.safety.announce(whoIs(ctx), [{
+        what: "taskApproval",
+        taskId: task.id,
+        taskTitle: task.title,
+        from: mode(before),
+        to: mode(task),
+      }]);
+    }
     return { task };
   },
   "task.setToolPolicy": (ctx, a) => {
-    needTasks(ctx).get(a.id);
+    const before = needTasks(ctx).get(a.id);
     ctx.approvals!.setPolicy(a.id, a.tool, a.policy);
+    if (a.policy === "allow" && before.settings.toolPolicies?.[a.tool] !== "allow") {
+      announceAllow(ctx, before, a.tool);
+    }
     ctx.approvals!.reevaluate(a.id);
     const task = needTasks(ctx).get(a.id);
     needTasks(ctx).publish(task);
@@ -173,11 +205,16 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
   },
   "approval.decide": (ctx, a) => {
     needTasks(ctx);
+    const pending = ctx.approvals!.list().find((p) => p.id === a.id);
     if (!ctx.approvals!.decide(a.id, a.decision, a.feedback, a.answers)) {
       throw new OpError(
         "not_found",
         `no live approval ${a.id} (already answered, or from before a restart: use approval.recover)`,
       );
+    }
+    if (a.decision === "always" && pending) {
+      const task = ctx.store.repos!.tasks.get(pending.taskId);
+      if (task) announceAllow(ctx, task, pending.call.name);
     }
     return { id: a.id };
   },

@@ -11,6 +11,7 @@ import type {
   RefusalCode,
   TaskSettings,
   ToolPolicy,
+  UnsandboxedWhy,
 } from "../protocol.ts";
 import type { Repos } from "../../store/store.ts";
 import type { EventHub } from "./hub.ts";
@@ -110,6 +111,8 @@ export class ApprovalCenter {
     private waitingChanged: (taskId: string, waiting: boolean) => void,
     /** Called when this center changed a task's settings (plan approved → ask mode). */
     private settingsChanged: (taskId: string) => void = () => {},
+    /** Why commands would run without a sandbox now, or null when they are sandboxed. */
+    private unsandboxed: () => Promise<UnsandboxedWhy | null> = () => Promise.resolve(null),
   ) {
     // Approvals persisted by a previous process have no run waiting: offer recovery.
     for (const p of repos.pending.list()) {
@@ -137,9 +140,13 @@ export class ApprovalCenter {
       return await this.question(task.id, task.title, call, signal);
     }
     const verdict = judge(task.settings, mode, call.name, kind);
-    if (verdict === "allow") return { allow: true };
     if (verdict === "deny") return this.denial(call.name, task.settings);
-    const answer = await this.wait(task.id, task.title, call, kind, summarise(call), signal);
+    const bare = kind === "exec" ? await this.unsandboxed() : null;
+    if (verdict === "allow") {
+      if (!bare || task.settings.unsandboxedOk) return { allow: true };
+      return await this.confirmUnsandboxed(task.id, task.title, call, bare, signal);
+    }
+    const answer = await this.wait(task.id, task.title, call, kind, summarise(call), signal, bare);
     if (!answer) {
       return refuse("stopped", "The run was stopped while this call waited for approval.");
     }
@@ -149,6 +156,44 @@ export class ApprovalCenter {
       return refuse("rejected", text, { feedback: answer.feedback });
     }
     if (answer.decision === "always") this.setPolicy(taskId, call.name, "allow");
+    return { allow: true };
+  }
+
+  /**
+   * Commands would run unsandboxed (no bubblewrap, or the level is off) although nothing
+   * else asks (full mode, an allow rule): asked once per task, before the first command.
+   */
+  private async confirmUnsandboxed(
+    taskId: string,
+    title: string,
+    call: ToolCall,
+    reason: UnsandboxedWhy,
+    signal: AbortSignal,
+  ): Promise<Verdict> {
+    const answer = await this.wait(
+      taskId,
+      title,
+      call,
+      "unsandboxed",
+      summarise(call),
+      signal,
+      reason,
+    );
+    if (!answer) return refuse("stopped", "The run was stopped while this call waited.");
+    if (answer.decision === "reject") {
+      return refuse(
+        "unsandboxed",
+        "The user did not allow commands to run without a sandbox in this task." +
+          (answer.feedback ? ` Their feedback: ${answer.feedback}` : "") +
+          " Use the file tools instead, or ask the user to enable the sandbox.",
+        { feedback: answer.feedback },
+      );
+    }
+    const task = this.repos.tasks.get(taskId);
+    if (task) {
+      this.repos.tasks.setSettings(taskId, { ...task.settings, unsandboxedOk: true });
+      this.settingsChanged(taskId);
+    }
     return { allow: true };
   }
 
@@ -241,6 +286,7 @@ export class ApprovalCenter {
     kind: string,
     summary: string,
     signal: AbortSignal,
+    unsandboxed: UnsandboxedWhy | null = null,
   ): Promise<Answer | null> {
     const pending: PendingApproval = {
       id: this.newId("a"),
@@ -251,6 +297,7 @@ export class ApprovalCenter {
       summary,
       createdAt: this.now(),
       live: true,
+      ...(unsandboxed ? { unsandboxed } : {}),
     };
     this.repos.pending.put(pending);
     this.publish();

@@ -10,6 +10,8 @@ import type { EvtMsg } from "../protocol.ts";
 
 export interface HubClient {
   readonly id: string;
+  /** Who this is, for notices and the log ("Chrome on Android from 192.168.1.7"). */
+  readonly label?: string;
   readonly topics: Set<string>;
   /** Sends a batch of events (already ordered by seq). */
   deliver(events: EvtMsg[]): void;

@@ -5,6 +5,7 @@
 import { Store } from "../../store/store.ts";
 import { EventHub, type HubClient } from "../../server/sessions/hub.ts";
 import { runOp } from "../../server/ops/dispatch.ts";
+import { SafetyLog } from "../../server/sessions/safety.ts";
 import type { OpContext } from "../../server/ops/context.ts";
 import type { EvtMsg, ProtocolError } from "../../server/protocol.ts";
 
@@ -43,6 +44,7 @@ export async function opHarness(opts: { home?: string } = {}): Promise<OpHarness
     hub,
     tasks: null,
     runs: null,
+    safety: new SafetyLog(hub, store.repos?.kv ?? null),
     client,
   } as unknown as OpContext;
   return {

@@ -10,6 +10,7 @@ import { t } from "../i18n/index.js";
 import { deciding, policyList, removePolicy } from "../state/approvals.js";
 import { activeOptions, setOption } from "../state/run_actions.js";
 import { currentId, currentTask } from "../state/tasks.js";
+import { shellSandbox } from "../state/settings.js";
 import { Menu } from "./Menu.js";
 import { MenuItem } from "./MenuItem.js";
 import { IconAsk, IconBolt, IconChevronDown, IconEdit, IconPlan, IconX } from "./RunIcons.js";
@@ -96,6 +97,12 @@ export function ApprovalMenu() {
               `;
             })}
           </div>
+          ${shellSandbox.value !== "ok" &&
+            html`<p class="approval-menu-note" data-testid="approval-unsandboxed-note">${
+              t(
+                /** @type {any} */ (`approval.menu.unsandboxed.${shellSandbox.value}`),
+              )
+            }</p>`}
           <${Policies} />
         `}
     <//>

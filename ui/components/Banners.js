@@ -11,6 +11,7 @@ import { dismissNotice, notices } from "../state/ui.js";
 import { ApprovalBanner } from "./ApprovalBanner.js";
 import { IconClose } from "./Icons.js";
 import { RecoveryBanner } from "./RecoveryBanner.js";
+import { SafetyBanner } from "./SafetyBanner.js";
 
 export function Banners() {
   const store = storeHealth.value;
@@ -36,6 +37,7 @@ export function Banners() {
             ${t("conn.reconnecting", { n: attempt.value })}
           </div>
         `}
+      <${SafetyBanner} />
       <${RecoveryBanner} />
       <${ApprovalBanner} />
       ${notices.value.map((n) =>

@@ -26,6 +26,8 @@ import panelEn from "./panel.en-US.js";
 import panelZh from "./panel.zh-CN.js";
 import homeEn from "./home.en-US.js";
 import homeZh from "./home.zh-CN.js";
+import safetyEn from "./safety.en-US.js";
+import safetyZh from "./safety.zh-CN.js";
 
 const en = {
   ...baseEn,
@@ -38,6 +40,7 @@ const en = {
   ...searchEn,
   ...panelEn,
   ...homeEn,
+  ...safetyEn,
 };
 const zh = {
   ...baseZh,
@@ -50,6 +53,7 @@ const zh = {
   ...searchZh,
   ...panelZh,
   ...homeZh,
+  ...safetyZh,
 };
 
 /** @type {Record<string, Record<string, string>>} */

@@ -24,6 +24,12 @@ export const defaultApproval = signal("full");
 /** Shell-command sandbox level and network switch (bubblewrap when available). */
 export const sandboxLevel = signal("workspace-write");
 export const sandboxNetwork = signal(true);
+/** Whether commands run sandboxed now: "ok", "off" (the level) or "unavailable" (no bwrap). */
+export const shellSandbox = signal(/** @type {"ok"|"off"|"unavailable"} */ ("ok"));
+/** Variable names let into commands although they look like secrets. */
+export const commandEnvAllow = signal(/** @type {string[]} */ ([]));
+/** Credential paths hidden from commands. */
+export const hiddenPaths = signal(/** @type {string[]} */ ([]));
 export const presetList = signal(/** @type {ProviderPreset[]} */ ([]));
 export const settingsLoaded = signal(false);
 
@@ -79,6 +85,9 @@ function applySettings(s) {
   if (s.defaultApproval) defaultApproval.value = s.defaultApproval;
   if (s.sandboxLevel) sandboxLevel.value = s.sandboxLevel;
   if (typeof s.sandboxNetwork === "boolean") sandboxNetwork.value = s.sandboxNetwork;
+  if (s.shellSandbox) shellSandbox.value = s.shellSandbox;
+  if (Array.isArray(s.commandEnvAllow)) commandEnvAllow.value = s.commandEnvAllow;
+  if (Array.isArray(s.hiddenPaths)) hiddenPaths.value = s.hiddenPaths;
 }
 
 let loadGen = 0;
@@ -298,7 +307,10 @@ export async function setDefaultModel(providerId, modelId) {
   return r.error;
 }
 
-/** @param {{defaultEffort?: string, defaultApproval?: string, sandboxLevel?: string, sandboxNetwork?: boolean}} patch */
+/**
+ * @param {{defaultEffort?: string, defaultApproval?: string, sandboxLevel?: string,
+ *   sandboxNetwork?: boolean, commandEnvAllow?: string[], hiddenPaths?: string[]}} patch
+ */
 export async function setGeneral(patch) {
   const r = await call("settings.set", patch);
   if (r.error === null) applySettings(r.result);

@@ -19,6 +19,7 @@ import {
   usableModels,
 } from "../../state/settings.js";
 import { notifyError } from "../../state/ui.js";
+import { CommandSafety } from "./CommandSafety.js";
 import {
   FONT_SCALES,
   fontScale,
@@ -223,6 +224,7 @@ export function GeneralSettings() {
           "settings.sandbox.help",
         )}</p>
       </div>
+      <${CommandSafety} />
     </div>
   `;
 }

@@ -16,12 +16,62 @@ import { DecisionActions } from "./DecisionActions.js";
 import { DiffPreview } from "./DiffView.js";
 import { IconHand } from "./ToolIcons.js";
 
+/**
+ * Once per task in full mode when commands would run without a sandbox: allow for the
+ * task, or reject (the model is told to use the file tools).
+ * @param {{approval: PendingApproval, command: string|null, busy: boolean}} props
+ */
+function UnsandboxedCard({ approval, command, busy }) {
+  return html`
+    <div
+      class="approval approval-unsandboxed"
+      data-testid="approval-card"
+      data-approval-id=${approval.id}
+      data-kind="unsandboxed"
+      role="group"
+      aria-label=${t("approval.unsandboxed.title")}
+    >
+      <p class="approval-title">
+        <${IconHand} size=${15} />
+        <span>${t("approval.unsandboxed.title")}</span>
+      </p>
+      <p class="approval-warn" data-testid="approval-unsandboxed">${t(
+        /** @type {any} */ (`approval.unsandboxed.${approval.unsandboxed ?? "unavailable"}`),
+      )}</p>
+      ${command !== null &&
+        html`<pre class="approval-command" data-testid="approval-summary">$ ${command}</pre>`}
+      <${DecisionActions}
+        approvalId=${approval.id}
+        busy=${busy}
+        testid="approval"
+        choices=${[{
+          key: "allow",
+          label: t("approval.unsandboxed.allow"),
+          testid: "approval-allow",
+          decision: "allow",
+          primary: true,
+        }]}
+        reject=${{
+          label: t("approval.reject"),
+          feedback: t("approval.feedback"),
+          send: t("approval.rejectSend"),
+          hint: t("approval.feedbackHint"),
+        }}
+      />
+    </div>
+  `;
+}
+
 /** @param {{approval: PendingApproval}} props */
 export function ApprovalCard({ approval }) {
   const busy = deciding.value.has(approval.id) || deciding.value.has("*");
   const { name, args } = approval.call;
   const cp = changePreview(name, args);
   const preview = cp && (cp.lines.length > 0 || cp.more > 0) ? cp : null;
+  if (approval.kind === "unsandboxed") {
+    const line = typeof args.command === "string" ? args.command : null;
+    return html`<${UnsandboxedCard} approval=${approval} command=${line} busy=${busy} />`;
+  }
   const command = name === "exec_command" && typeof args.command === "string" ? args.command : null;
 
   return html`
@@ -43,6 +93,12 @@ export function ApprovalCard({ approval }) {
         html`<p class="approval-summary" data-testid="approval-summary">${approval.summary}</p>`}
       ${command !== null &&
         html`<pre class="approval-command" data-testid="approval-summary">$ ${command}</pre>`}
+      ${approval.unsandboxed &&
+        html`<p class="approval-warn" data-testid="approval-unsandboxed">${
+          t(
+            "approval.unsandboxed.note",
+          )
+        }</p>`}
       ${preview && html`<${DiffPreview} lines=${preview.lines} more=${preview.more} />`}
       <${DecisionActions}
         approvalId=${approval.id}

@@ -1,0 +1,53 @@
+/** 命令安全：安全性降低的通知、设置 → 通用、无沙箱命令。 */
+export default {
+  "safety.notice": "{by} 于 {time} 降低了安全设置",
+  "safety.change.sandboxLevel": "Shell 沙箱：{from} → {to}",
+  "safety.change.sandboxNetwork": "已允许沙箱内访问网络",
+  "safety.change.defaultApproval": "默认审批模式：{from} → {to}",
+  "safety.change.taskApproval": "任务「{task}」的审批模式：{from} → {to}",
+  "safety.change.toolPolicy": "任务「{task}」中始终允许 {tool}",
+  "safety.change.envAllow": "命令现在可以看到 {names}",
+  "safety.change.hiddenPaths": "不再对命令隐藏：{paths}",
+  "safety.level.off": "关闭",
+  "safety.level.workspace-write": "工作区可写",
+  "safety.level.read-only": "只读",
+  "safety.title": "命令能看到什么",
+  "safety.intro":
+    "智能体运行的命令永远拿不到服务商密钥、ReinAgent 的数据目录（令牌、数据库、上传文件、检查点）以及服务器自身的进程信息。",
+  "safety.sandboxed": "命令在 bubblewrap 沙箱中运行。",
+  "safety.unsandboxed.off":
+    "Shell 沙箱已关闭：命令以你的身份运行，能读取你能读取的一切，包括 ReinAgent 的数据目录。只有下面的环境变量会被过滤。",
+  "safety.unsandboxed.unavailable":
+    "本机没有可用的沙箱（{reason}）：命令以你的身份运行。只有下面的环境变量会被过滤。",
+  "safety.withheld": "不传给命令的变量（{n}）",
+  "safety.withheld.none": "服务器环境中没有需要拦截的变量。",
+  "safety.reason.provider": "服务商密钥",
+  "safety.reason.reinagent": "ReinAgent 自身的变量",
+  "safety.reason.deno": "Deno 权限/提示控制",
+  "safety.reason.secret": "看起来像密钥",
+  "safety.allow.label": "允许传给命令的变量",
+  "safety.allow.help":
+    "变量名之间用空格或逗号分隔，例如 GH_TOKEN。服务商密钥和 ReinAgent 自身的变量永远不会放行。",
+  "safety.allow.bad": "不是合法的变量名：{name}",
+  "safety.hidden.label": "对命令隐藏",
+  "safety.hidden.help":
+    "每行一个路径（绝对路径，或以 ~/ 开头表示你的主目录）。ReinAgent 的数据目录始终隐藏。",
+  "safety.hidden.bad": "不是绝对路径或 ~/ 路径：{path}",
+  "safety.save": "保存",
+  "safety.saved": "已保存",
+  "safety.recent": "最近的安全设置变更",
+  "safety.recent.item": "{time} · {by}：{what}",
+  "safety.loading": "加载中…",
+  "approval.kind.unsandboxed": "无沙箱运行",
+  "approval.unsandboxed.title": "此任务中的命令将不经沙箱、以你的身份运行",
+  "approval.unsandboxed.off":
+    "Shell 沙箱已设为关闭，此命令及之后的命令可以读取和修改你能访问的一切。是否对此任务允许一次？",
+  "approval.unsandboxed.unavailable":
+    "本机没有沙箱（bubblewrap 未安装或无法运行），此命令及之后的命令可以读取和修改你能访问的一切。是否对此任务允许一次？",
+  "approval.unsandboxed.allow": "对此任务允许",
+  "approval.unsandboxed.note": "不经沙箱，以你的身份运行",
+  "approval.menu.unsandboxed.off":
+    "Shell 沙箱已关闭：命令以你的身份运行。完全访问模式下每个任务会询问一次。",
+  "approval.menu.unsandboxed.unavailable":
+    "本机没有沙箱：命令以你的身份运行。完全访问模式下每个任务会询问一次。",
+};
