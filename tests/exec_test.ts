@@ -156,6 +156,37 @@ const run = (command: string, extra: Partial<RunOptions> = {}) =>
     ...extra,
   });
 
+Deno.test("stderr is kept apart for the UI: segments in arrival order, live pieces say their stream", async () => {
+  const live: [string, string][] = [];
+  const r = await exec({
+    command: "echo out1; sleep 0.1; echo err1 >&2; sleep 0.1; echo out2; exit 3",
+  }, {
+    onOutput: (text, stream) => void live.push([stream, text]),
+  });
+  assertEquals(body(r), "out1\nerr1\nout2", "the model reads the merged text, unmarked");
+  assertEquals(r.isError, false);
+  assertEquals(r.meta?.exitCode, 3);
+  assertEquals(r.meta?.stderrBytes, 5);
+  assertEquals(r.meta?.segments, [
+    { stream: "out", text: "out1\n" },
+    { stream: "err", text: "err1\n" },
+    { stream: "out", text: "out2\n" },
+  ]);
+  assertEquals(live, [["out", "out1\n"], ["err", "err1\n"], ["out", "out2\n"]]);
+  // stdout only: no segments (the output text is all of it)
+  assertEquals((await exec({ command: "echo hi" })).meta?.segments, undefined);
+  // a huge stderr keeps head + tail there too, with the gap between
+  const big = await exec({ command: "echo start; seq 1 100000 >&2; echo end" });
+  const segs = big.meta?.segments as { stream?: string; text?: string; omitted?: number }[];
+  assertEquals(segs[0], { stream: "out", text: "start\n" });
+  assertEquals(segs[1].stream, "err");
+  assertEquals(
+    segs[2].omitted,
+    big.meta?.totalBytes as number - 6 - 4 - segs[1].text!.length - segs[3].text!.length,
+  );
+  assertEquals(segs.at(-1), { stream: "out", text: "end\n" });
+});
+
 Deno.test("a live listener that had enough (returns false) is not given text again", async () => {
   let calls = 0, bytes = 0;
   const r = await run("yes | head -c 5000000", {
@@ -175,6 +206,7 @@ Deno.test("timeout kills the whole process group, grandchildren included", async
   assert(pid > 0, r.content);
   assertEquals(r.isError, true);
   assertEquals(r.meta?.timedOut, true);
+  assertEquals(r.meta?.timeoutS, 0.5);
   assertMatch(r.content, /Timed out after 0\.5 s; the command and its children were stopped\.$/);
   await sleep(100);
   assert(!processAlive(pid), `grandchild ${pid} must be gone`);

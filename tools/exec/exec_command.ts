@@ -325,11 +325,15 @@ export const execCommand: Tool = {
     if (r.outputHeldOpen) {
       notes.push("(background processes kept the output open; later output is not shown)");
     }
+    // The model reads stdout and stderr merged as a terminal shows them, unmarked:
+    // prefixes would cost tokens on every line and break output it may parse; the exit
+    // code says that something failed. The UI gets the streams apart (`segments`).
     const body = r.output === "" ? "No output." : r.output.replace(/\n$/, "");
     return (r.timedOut || r.stopped ? fail : ok)(`${body}\n\n${notes.join("\n")}`, {
       exitCode: r.exitCode,
       signal: r.signal,
       timedOut: r.timedOut,
+      ...(r.timedOut ? { timeoutS: t } : {}),
       stopped: r.stopped,
       durationMs: r.durationMs,
       truncated: r.truncated,
@@ -341,6 +345,8 @@ export const execCommand: Tool = {
       cwd: shownCwd,
       sandbox: r.sandbox,
       shell: r.shell,
+      // Only when stderr had something: plain stdout is the output text itself.
+      ...(r.stderrBytes > 0 ? { segments: r.segments, stderrBytes: r.stderrBytes } : {}),
     });
   },
 };
