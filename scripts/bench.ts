@@ -3,9 +3,11 @@
  *   - server ready: spawn → first HTTP 200 on /api/health (median of 7), budget ≤ 300 ms
  *   - idle RSS: resident memory of the idle server after 2 s, budget ≤ 80 MB
  *   - agent overhead per step (median over 200 steps, model time excluded), budget ≤ 5 ms
+ *   - a command printing 200 MB: the server's RSS rise, budget < 20 MB (bench_exec.ts)
  */
 import { ROOT, RUN_FLAGS } from "../tests/helpers/server.ts";
 import { benchAgentSteps } from "./bench_agent.ts";
+import { measureExecRss } from "./bench_exec.ts";
 import { benchUi, reportUi } from "./bench_ui.ts";
 
 const TOKEN = "bench-token-0123456789abcdef";
@@ -74,6 +76,13 @@ if (import.meta.main) {
       agent.p95Ms.toFixed(2)
     } ms over ${agent.steps} steps (budget 5 ms) ${agent.medianMs <= 5 ? "OK" : "OVER"}`,
   );
+  if (Deno.build.os === "linux") {
+    const bomb = await measureExecRss();
+    console.log(
+      `200 MB command output: server RSS +${bomb.growthMb.toFixed(1)} MB in ${bomb.ms} ms ` +
+        `(budget 20 MB) ${bomb.growthMb < 20 ? "OK" : "OVER"}`,
+    );
+  }
   // The timeline in headless Chromium (10 000 entries): first paint, scroll fps, input
   // latency while streaming. Skipped without Chromium; `deno task bench:ui` runs it alone.
   const ui = await benchUi();

@@ -289,8 +289,9 @@ export type TaskEvent =
   /** Append streamed text to part `index` of an entry (creating the part if new). */
   | { kind: "delta"; entryId: string; index: number; type: "text" | "thinking"; text: string }
   | { kind: "run"; run: RunState | null }
-  /** Live output of a running command (tool call `callId`), appended in order. */
-  | { kind: "output"; callId: string; text: string }
+  /** Live output of a running command (tool call `callId`), appended in order; `stream`
+   * absent means stdout (older servers). */
+  | { kind: "output"; callId: string; text: string; stream?: "out" | "err" }
   /**
    * The timeline was cut (edit & resend, retry): every entry with `pos > afterPos` is
    * gone; `total` is the task's new entry count.

@@ -51,7 +51,33 @@ Deno.test("background: exit code recorded; the ring buffer keeps the latest 256 
   }
   assertEquals(out.meta!.status, "exited");
   assertEquals(out.meta!.exitCode, 3);
-  assertMatch(out.content, /\[… 50000 characters dropped from the 256 KB buffer …\]/);
+  assertMatch(out.content, /\[… 50000 bytes dropped from the 256 KB buffer …\]/);
   assertEquals(out.meta!.next, RING_BYTES + 50_000);
+  await stopAllJobs();
+});
+
+Deno.test("background: the ring keeps bytes; an offset inside a character starts at the next one", async () => {
+  const c = await ctx();
+  // 3-byte characters and a ring size that is not a multiple of 3: the ring's oldest
+  // byte is the last one of a character.
+  const n = Math.floor(RING_BYTES / 3) + 10;
+  const id = (await backgroundBash.execute({
+    command: `for i in $(seq 1 ${n}); do printf '中'; done`,
+  }, c)).meta!.id as string;
+  let out = await taskOutput.execute({ id }, c);
+  for (let i = 0; i < 100 && out.meta!.status === "running"; i++) {
+    await wait(100);
+    out = await taskOutput.execute({ id }, c);
+  }
+  const total = 3 * n;
+  assertEquals((total - RING_BYTES) % 3, 2);
+  assertEquals(out.meta!.next, total);
+  assertMatch(out.content, new RegExp(`^\\[… ${total - RING_BYTES} bytes dropped`));
+  const text = out.content.split("\n")[1];
+  assert(!text.includes("\uFFFD"), "no broken character at the start");
+  assertEquals(text, "中".repeat((RING_BYTES - 1) / 3));
+  // An offset in the middle of the last but one character: the last one.
+  const inside = await taskOutput.execute({ id, offset: total - 4 }, c);
+  assertEquals(inside.content.split("\n")[0], "中");
   await stopAllJobs();
 });

@@ -1,7 +1,12 @@
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { join } from "node:path";
-import { execCommand, type ExecContext, runCommand } from "../tools/exec/exec_command.ts";
-import { HEAD_BYTES, OutputBuffer, pumpText, TAIL_BYTES } from "../tools/exec/output.ts";
+import {
+  execCommand,
+  type ExecContext,
+  runCommand,
+  type RunOptions,
+} from "../tools/exec/exec_command.ts";
+import { HEAD_BYTES, OutputBuffer, pumpBytes, TAIL_BYTES } from "../tools/exec/output.ts";
 import { describeSandbox, probeBwrap, sandboxStatus } from "../tools/exec/bwrap.ts";
 import { processAlive } from "../tools/exec/process.ts";
 import type { ToolResult } from "../tools/types.ts";
@@ -50,17 +55,34 @@ Deno.test("UTF-8 split at every byte boundary across chunks decodes correctly", 
   const text = "中文テスト🎉é";
   const bytes = new TextEncoder().encode(text);
   // unit level: every split position of one stream
+  // (a plain stream, and a byte stream read with BYOB like a child's pipe)
+  const byteStream = (chunks: Uint8Array[]) =>
+    new ReadableStream({
+      type: "bytes",
+      pull(c) {
+        const next = chunks.shift();
+        if (next) return c.enqueue(next);
+        c.close();
+        c.byobRequest?.respond(0); // a pending BYOB read ends only this way
+      },
+    });
   for (let i = 1; i < bytes.length; i++) {
-    const stream = ReadableStream.from([bytes.slice(0, i), bytes.slice(i)]);
-    let got = "";
-    await pumpText(stream, (t) => got += t).done;
-    assertEquals(got, text, `split at byte ${i}`);
+    for (
+      const stream of [
+        ReadableStream.from([bytes.slice(0, i), bytes.slice(i)]),
+        byteStream([bytes.slice(0, i), bytes.slice(i)]),
+      ]
+    ) {
+      let got = "";
+      await pumpBytes(stream, (b) => got += new TextDecoder().decode(b)).done;
+      assertEquals(got, text, `split at byte ${i}`);
+    }
   }
   // process level: a child writing one byte per write with pauses in between
   const script = [...bytes].map((b) => `printf '\\${b.toString(8).padStart(3, "0")}'`)
     .join("; sleep 0.01; ");
   const chunks: string[] = [];
-  const r = await exec({ command: script }, { onOutput: (t) => chunks.push(t) });
+  const r = await exec({ command: script }, { onOutput: (t) => void chunks.push(t) });
   assertEquals(body(r), text);
   assert(chunks.length > 1, "output arrived in several chunks");
   assertEquals(chunks.join(""), text, "onOutput streamed the same text");
@@ -88,11 +110,92 @@ Deno.test("huge output keeps head and tail with an exact omitted-bytes marker", 
 
 Deno.test("output buffer: multi-byte text is never cut inside a character", () => {
   const b = new OutputBuffer(10, 10);
-  b.push("中".repeat(20)); // 60 bytes, 3 per char
+  b.push(new TextEncoder().encode("中".repeat(20))); // 60 bytes, 3 per char
   const { text, omittedBytes, totalBytes } = b.result();
   assertEquals(totalBytes, 60);
   assertEquals(text, `中中中\n[… ${60 - 9 - 9} bytes omitted …]\n中中中`);
   assertEquals(omittedBytes, 42);
+});
+
+Deno.test("output buffer: streams keep arrival order; a chatty two-stream command stays bounded", () => {
+  const enc = new TextEncoder();
+  const small = new OutputBuffer(16, 16);
+  small.push(enc.encode("out1\n"), "out");
+  small.push(enc.encode("err1\n"), "err");
+  small.push(enc.encode("out2\n"), "out");
+  assertEquals(small.result().segments, [
+    { stream: "out", text: "out1\n" },
+    { stream: "err", text: "err1\n" },
+    { stream: "out", text: "out2\n" },
+  ]);
+  // 200 000 switches between the streams: the switch list is forgotten behind the tail.
+  const b = new OutputBuffer(8, 8);
+  for (let i = 0; i < 100_000; i++) {
+    b.push(enc.encode("o"), "out");
+    b.push(enc.encode("e"), "err");
+  }
+  const marks = (b as unknown as { marks: unknown[] }).marks.length;
+  assert(marks < 8 + 8 + 2100, `${marks} stream switches kept`);
+  const r = b.result();
+  assertEquals(r.text, `oeoeoeoe\n[… ${200_000 - 16} bytes omitted …]\noeoeoeoe`);
+  assertEquals(r.segments.length, 8 + 1 + 8);
+  assertEquals(r.segments[8], { omitted: 200_000 - 16 });
+  assertEquals(r.segments.at(-1), { stream: "err", text: "e" });
+  assertEquals(b.bytes, { out: 100_000, err: 100_000 });
+});
+
+const run = (command: string, extra: Partial<RunOptions> = {}) =>
+  runCommand({
+    command,
+    cwd: ws,
+    workspace: ws,
+    timeoutMs: 20_000,
+    signal: new AbortController().signal,
+    sandbox: "off",
+    network: true,
+    ...extra,
+  });
+
+Deno.test("stderr is kept apart for the UI: segments in arrival order, live pieces say their stream", async () => {
+  const live: [string, string][] = [];
+  const r = await exec({
+    command: "echo out1; sleep 0.1; echo err1 >&2; sleep 0.1; echo out2; exit 3",
+  }, {
+    onOutput: (text, stream) => void live.push([stream, text]),
+  });
+  assertEquals(body(r), "out1\nerr1\nout2", "the model reads the merged text, unmarked");
+  assertEquals(r.isError, false);
+  assertEquals(r.meta?.exitCode, 3);
+  assertEquals(r.meta?.stderrBytes, 5);
+  assertEquals(r.meta?.segments, [
+    { stream: "out", text: "out1\n" },
+    { stream: "err", text: "err1\n" },
+    { stream: "out", text: "out2\n" },
+  ]);
+  assertEquals(live, [["out", "out1\n"], ["err", "err1\n"], ["out", "out2\n"]]);
+  // stdout only: no segments (the output text is all of it)
+  assertEquals((await exec({ command: "echo hi" })).meta?.segments, undefined);
+  // a huge stderr keeps head + tail there too, with the gap between
+  const big = await exec({ command: "echo start; seq 1 100000 >&2; echo end" });
+  const segs = big.meta?.segments as { stream?: string; text?: string; omitted?: number }[];
+  assertEquals(segs[0], { stream: "out", text: "start\n" });
+  assertEquals(segs[1].stream, "err");
+  assertEquals(
+    segs[2].omitted,
+    big.meta?.totalBytes as number - 6 - 4 - segs[1].text!.length - segs[3].text!.length,
+  );
+  assertEquals(segs.at(-1), { stream: "out", text: "end\n" });
+});
+
+Deno.test("a live listener that had enough (returns false) is not given text again", async () => {
+  let calls = 0, bytes = 0;
+  const r = await run("yes | head -c 5000000", {
+    onOutput: () => (++calls, false),
+    onBytes: (b) => void (bytes += b.length),
+  });
+  assertEquals(calls, 1);
+  assertEquals(bytes, 5_000_000, "raw bytes still flow to onBytes");
+  assertEquals(r.totalBytes, 5_000_000);
 });
 
 Deno.test("timeout kills the whole process group, grandchildren included", async () => {
@@ -103,6 +206,7 @@ Deno.test("timeout kills the whole process group, grandchildren included", async
   assert(pid > 0, r.content);
   assertEquals(r.isError, true);
   assertEquals(r.meta?.timedOut, true);
+  assertEquals(r.meta?.timeoutS, 0.5);
   assertMatch(r.content, /Timed out after 0\.5 s; the command and its children were stopped\.$/);
   await sleep(100);
   assert(!processAlive(pid), `grandchild ${pid} must be gone`);

@@ -243,10 +243,20 @@ Deno.test("live command output accumulates per call and is cleared with the time
   applyTimelineEvent({ kind: "output", callId: "c1", text: "first\n" });
   applyTimelineEvent({ kind: "output", callId: "c2", text: "other" });
   applyTimelineEvent({ kind: "output", callId: "c1", text: "second\n" });
-  assertEquals(liveOutput.value.get("c1"), "first\nsecond\n");
-  assertEquals(liveOutput.value.get("c2"), "other");
+  assertEquals(liveOutput.value.get("c1"), [{ stream: "out", text: "first\nsecond\n" }]);
+  assertEquals(liveOutput.value.get("c2"), [{ stream: "out", text: "other" }]);
+  // stderr pieces stay apart, in arrival order
+  applyTimelineEvent({ kind: "output", callId: "c2", stream: "err", text: "oops\n" });
+  applyTimelineEvent({ kind: "output", callId: "c2", stream: "out", text: "more" });
+  assertEquals(liveOutput.value.get("c2"), [
+    { stream: "out", text: "other" },
+    { stream: "err", text: "oops\n" },
+    { stream: "out", text: "more" },
+  ]);
   applyTimelineEvent({ kind: "output", callId: "c1", text: "x".repeat(70_000) });
-  assertEquals(liveOutput.value.get("c1")!.length, 64 * 1024, "bounded");
+  const c1 = liveOutput.value.get("c1")!;
+  assertEquals(c1.length, 1, "the oldest piece is dropped first");
+  assertEquals((c1[0] as { text: string }).text.length, 64 * 1024, "bounded");
   resetTimeline(null);
   assertEquals(liveOutput.value.size, 0);
 });

@@ -17,6 +17,7 @@ import {
   toolKind,
 } from "../ui/state/tool_model.js";
 import { groupByTask, liveIndex, normalise } from "../ui/state/approval_model.js";
+import { appendLive, execEnding, execFailed, resultSegments } from "../ui/state/exec_model.js";
 import toolsEn from "../ui/i18n/tools.en-US.js";
 import toolsZh from "../ui/i18n/tools.zh-CN.js";
 import { DICTS, tn } from "../ui/i18n/index.js";
@@ -189,4 +190,50 @@ Deno.test("execRewindNotes: the English note gives way to the coded list", () =>
     notes: ["(background processes kept …)"],
     unrewindable: u,
   });
+});
+
+Deno.test("exec card model: what failed, how it ended, stderr segments, live pieces", () => {
+  assertEquals(execFailed({ exitCode: 0 }), false);
+  assertEquals(execFailed({}), false, "no run (refused): the card's own status decides");
+  for (const m of [{ exitCode: 1 }, { signal: "SIGSEGV" }, { timedOut: true }, { stopped: true }]) {
+    assertEquals(execFailed(m), true, JSON.stringify(m));
+  }
+  assertEquals(execEnding({ exitCode: 3 }), null);
+  assertEquals(execEnding({ timedOut: true, timeoutS: 5 }), {
+    key: "tool.end.timedOut",
+    params: { s: 5 },
+    sigkill: false,
+    tone: "warn",
+  });
+  assertEquals(
+    execEnding({ timedOut: true, killedWith: "SIGKILL" })?.key,
+    "tool.end.timedOutPlain",
+  );
+  assertEquals(execEnding({ timedOut: true, killedWith: "SIGKILL" })?.sigkill, true);
+  assertEquals(execEnding({ stopped: true, killedWith: "SIGTERM" }), {
+    key: "tool.end.stopped",
+    sigkill: false,
+    tone: "warn",
+  });
+  assertEquals(execEnding({ signal: "SIGKILL" })?.params, { signal: "SIGKILL" });
+  assertEquals(execEnding({ signal: "SIGKILL" })?.tone, "bad");
+  assertEquals(toolsEn["tool.end.sigkill"], "It ignored SIGTERM, so SIGKILL was needed.");
+  // meta.segments: only well-formed pieces survive; none means "all stdout"
+  assertEquals(resultSegments({}), null);
+  assertEquals(
+    resultSegments({
+      segments: [{ stream: "err", text: "e" }, { omitted: 9 }, { stream: "x", text: "?" }, null],
+    }),
+    [{ stream: "err", text: "e" }, { omitted: 9 }],
+  );
+  // live pieces join per stream and keep only the newest `cap` characters
+  let live = appendLive([], undefined as unknown as string, "ab", 5);
+  live = appendLive(live, "out", "c", 5);
+  live = appendLive(live, "err", "de", 5);
+  assertEquals(live, [{ stream: "out", text: "abc" }, { stream: "err", text: "de" }]);
+  assertEquals(appendLive(live, "out", "fg", 5), [
+    { stream: "out", text: "c" },
+    { stream: "err", text: "de" },
+    { stream: "out", text: "fg" },
+  ]);
 });

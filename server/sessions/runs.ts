@@ -134,17 +134,20 @@ export class RunManager {
   ): RunnerContext {
     const cp = this.checkpoints;
     let streamed = 0;
-    // Live command output for the exec card (the final result keeps head + tail).
-    const onOutput = (text: string) => {
-      if (!callId || streamed >= LIVE_OUTPUT_CAP) return;
+    // Live command output for the exec card (the final result keeps head + tail), with
+    // its stream. Returning false at the cap tells the command to stop decoding for us.
+    const onOutput = (text: string, stream: "out" | "err"): boolean => {
+      if (!callId || streamed >= LIVE_OUTPUT_CAP) return false;
       const piece = text.slice(0, LIVE_OUTPUT_CAP - streamed);
       streamed += piece.length;
+      // Consecutive pieces of one stream merge; a switch starts a new event (order kept).
       this.d.hub.publish(
         taskTopic(taskId),
-        { kind: "output", callId, text: piece },
-        `out:${callId}`,
+        { kind: "output", callId, stream, text: piece },
+        `out:${callId}:${stream}`,
         concatText,
       );
+      return streamed < LIVE_OUTPUT_CAP;
     };
     // What commands may see: read at each call, so a settings change applies at once.
     const policy = commandPolicy(this.d.repos, this.d.home);

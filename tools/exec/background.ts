@@ -29,10 +29,8 @@ interface Job {
   command: string;
   cwd: string;
   startedAt: number;
-  /** Ring buffer of the latest output and the absolute offset of its first char. */
-  buf: string;
-  start: number;
-  total: number;
+  /** The latest output: a fixed ring of RING_BYTES (allocated once, nothing churns). */
+  ring: ByteRing;
   status: "running" | "exited" | "stopped";
   exitCode: number | null;
   abort: AbortController;
@@ -42,15 +40,45 @@ interface Job {
 
 const jobs = new Map<string, Job>();
 
-function append(job: Job, text: string): void {
-  job.buf += text;
-  job.total += text.length;
-  if (job.buf.length > RING_BYTES) {
-    const drop = job.buf.length - RING_BYTES;
-    job.buf = job.buf.slice(drop);
-    job.start += drop;
+/** The last `size` bytes of a stream, addressed by absolute offsets. */
+class ByteRing {
+  total = 0;
+  private buf: Uint8Array;
+  constructor(readonly size: number) {
+    this.buf = new Uint8Array(size);
+  }
+  /** Absolute offset of the oldest byte still kept. */
+  get start(): number {
+    return Math.max(0, this.total - this.size);
+  }
+  push(bytes: Uint8Array): void {
+    const src = bytes.subarray(Math.max(0, bytes.length - this.size));
+    let pos = (this.total + bytes.length - src.length) % this.size;
+    this.total += bytes.length;
+    for (let i = 0; i < src.length;) {
+      const k = Math.min(src.length - i, this.size - pos);
+      this.buf.set(src.subarray(i, i + k), pos);
+      i += k;
+      pos = 0;
+    }
+  }
+  /** Text from absolute offset `from` (clamped to what is kept) to the end. */
+  text(from: number): string {
+    from = Math.min(this.total, Math.max(from, this.start));
+    const out = new Uint8Array(this.total - from);
+    const a = from % this.size;
+    const first = Math.min(out.length, this.size - a);
+    out.set(this.buf.subarray(a, a + first));
+    out.set(this.buf.subarray(0, out.length - first), first);
+    // An offset inside a character starts at the next one.
+    let i = 0;
+    while (i < 3 && i < out.length && (out[i] & 0xc0) === 0x80) i++;
+    return new TextDecoder().decode(out.subarray(i));
   }
 }
+
+const encoder = new TextEncoder();
+const note = (job: Job, text: string) => job.ring.push(encoder.encode(text));
 
 /** Records a job's later file changes; a failure is logged, never thrown at the caller. */
 async function recapture(job: Job): Promise<void> {
@@ -85,7 +113,7 @@ export function listJobs(): {
     command: j.command,
     status: j.status,
     startedAt: j.startedAt,
-    tail: j.buf.slice(-2000),
+    tail: j.ring.text(j.ring.total - 2000),
   }));
 }
 
@@ -130,9 +158,7 @@ export const backgroundBash: Tool = {
       command: args.command,
       cwd,
       startedAt: Date.now(),
-      buf: "",
-      start: 0,
-      total: 0,
+      ring: new ByteRing(RING_BYTES),
       status: "running",
       exitCode: null,
       abort: new AbortController(),
@@ -145,7 +171,8 @@ export const backgroundBash: Tool = {
       workspace: ctx.workspace,
       timeoutMs: NO_TIMEOUT_MS,
       signal: job.abort.signal,
-      onOutput: (t) => append(job, t),
+      // Bytes go straight into the ring: nothing is decoded until task_output asks.
+      onBytes: (b) => job.ring.push(b),
       sandbox: ctx.sandbox ?? DEFAULT_SANDBOX_LEVEL,
       network: ctx.network ?? true,
       shell: ctx.shell,
@@ -156,7 +183,7 @@ export const backgroundBash: Tool = {
       job.status = r.stopped ? "stopped" : "exited";
       job.exitCode = r.exitCode;
     }, (e) => {
-      append(job, `\n[could not start: ${(e as Error).message}]\n`);
+      note(job, `\n[could not start: ${(e as Error).message}]\n`);
       job.status = "exited";
     }).then(() => recapture(job)); // what it changed up to its exit (before `done` resolves)
     jobs.set(job.id, job);
@@ -189,15 +216,15 @@ export const taskOutput: Tool = {
     if (!job) return fail(`No background command with id "${args.id}".`);
     if (job.status === "running") await recapture(job);
     const from = Number.isInteger(args.offset) ? Math.max(0, args.offset as number) : 0;
-    const lost = from < job.start ? job.start - from : 0;
-    const text = job.buf.slice(Math.max(0, from - job.start));
-    const head = lost ? `[… ${lost} characters dropped from the 256 KB buffer …]\n` : "";
+    const lost = from < job.ring.start ? job.ring.start - from : 0;
+    const text = job.ring.text(from);
+    const head = lost ? `[… ${lost} bytes dropped from the 256 KB buffer …]\n` : "";
     const status = job.status === "running"
       ? "running"
       : `${job.status}${job.exitCode !== null ? ` (exit code ${job.exitCode})` : ""}`;
     return ok(
-      `${head}${text || "(no new output)"}\n\nStatus: ${status}. Next offset: ${job.total}`,
-      { id: job.id, status: job.status, exitCode: job.exitCode, next: job.total },
+      `${head}${text || "(no new output)"}\n\nStatus: ${status}. Next offset: ${job.ring.total}`,
+      { id: job.id, status: job.status, exitCode: job.exitCode, next: job.ring.total },
     );
   },
 };

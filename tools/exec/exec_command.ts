@@ -4,7 +4,8 @@
  *
  * The shell runs in its own process group (see process.ts); on timeout or stop the
  * whole group gets SIGTERM, then SIGKILL after 2 s. stdout and stderr are merged in
- * arrival order, decoded as streaming UTF-8 and capped at head 10 KB + tail 20 KB.
+ * arrival order and capped at head 10 KB + tail 20 KB, kept as bytes (see output.ts);
+ * which parts came from stderr goes to the UI as `meta.segments`.
  * With a sandbox level other than `off` the command runs under bubblewrap when it
  * works on this machine; otherwise meta.sandbox says plainly that there is none.
  */
@@ -20,10 +21,17 @@ import {
   sandboxStatus,
 } from "./bwrap.ts";
 import { commandEnv, type EnvPolicy } from "./env_policy.ts";
-import { OutputBuffer, pumpText } from "./output.ts";
+import { OutputBuffer, pumpBytes, type Segment, type StreamName } from "./output.ts";
 import { pickShell, terminateGroup } from "./process.ts";
 
 export type { SandboxLevel } from "./bwrap.ts";
+export type { Segment, StreamName } from "./output.ts";
+
+/**
+ * Live output for a listener, in arrival order, already decoded. Returning `false`
+ * means "enough" (the UI's live cap): no more text is decoded for it.
+ */
+export type OutputListener = (text: string, stream: StreamName) => boolean | void;
 
 /** Default sandbox when the caller does not choose one (DESIGN: bwrap where available). */
 export const DEFAULT_SANDBOX_LEVEL: SandboxLevel = "workspace-write";
@@ -33,8 +41,8 @@ export const MAX_TIMEOUT_S = 600;
 const DRAIN_MS = 1000;
 
 export interface ExecContext extends ToolContext {
-  /** Live output for the UI, in arrival order (already decoded). */
-  onOutput?(text: string): void;
+  /** Live output for the UI (see {@link OutputListener}). */
+  onOutput?: OutputListener;
   /** Sandbox level; default {@link DEFAULT_SANDBOX_LEVEL}. */
   sandbox?: SandboxLevel;
   /** Network inside the sandbox; default true (ignored when the level is `off`). */
@@ -58,7 +66,9 @@ export interface RunOptions {
   extraRoots?: string[];
   timeoutMs: number;
   signal: AbortSignal;
-  onOutput?: (text: string) => void;
+  onOutput?: OutputListener;
+  /** Every byte as read (a view of a reused buffer: copy what you keep). */
+  onBytes?: (bytes: Uint8Array, stream: StreamName) => void;
   sandbox: SandboxLevel;
   network: boolean;
   shell?: string;
@@ -85,6 +95,10 @@ export interface RunResult {
   durationMs: number;
   truncated: boolean;
   totalBytes: number;
+  /** Kept output by stream, in arrival order (the omitted middle as `{omitted}`). */
+  segments: Segment[];
+  /** Bytes the command wrote to stderr. */
+  stderrBytes: number;
   /** Background processes kept the output open after the shell exited. */
   outputHeldOpen: boolean;
   sandbox: string;
@@ -165,13 +179,18 @@ export async function runCommand(o: RunOptions): Promise<RunResult> {
   }).spawn();
 
   const out = new OutputBuffer();
-  const sink = (text: string) => {
-    out.push(text);
+  // Text is decoded only while a live listener still wants it; the pumps hand on whole
+  // characters, so each piece decodes on its own.
+  let listener = o.onOutput;
+  const decoder = new TextDecoder("utf-8", { fatal: false });
+  const sink = (stream: StreamName) => (bytes: Uint8Array) => {
+    out.push(bytes, stream);
     try {
-      o.onOutput?.(text);
-    } catch { /* a UI listener error must not break the command */ }
+      o.onBytes?.(bytes, stream);
+      if (listener && listener(decoder.decode(bytes), stream) === false) listener = undefined;
+    } catch { /* a listener error must not break the command */ }
   };
-  const pumps = [pumpText(child.stdout, sink), pumpText(child.stderr, sink)];
+  const pumps = [pumpBytes(child.stdout, sink("out")), pumpBytes(child.stderr, sink("err"))];
 
   let reason: "timeout" | "stop" | null = null;
   let killing: Promise<"gone" | "terminated" | "killed"> | null = null;
@@ -212,6 +231,8 @@ export async function runCommand(o: RunOptions): Promise<RunResult> {
     durationMs: Math.round(performance.now() - started),
     truncated: res.truncated,
     totalBytes: res.totalBytes,
+    segments: res.segments,
+    stderrBytes: out.bytes.err,
     outputHeldOpen: !drained,
     sandbox: sb.label,
     shell: shell.path,
@@ -304,11 +325,15 @@ export const execCommand: Tool = {
     if (r.outputHeldOpen) {
       notes.push("(background processes kept the output open; later output is not shown)");
     }
+    // The model reads stdout and stderr merged as a terminal shows them, unmarked:
+    // prefixes would cost tokens on every line and break output it may parse; the exit
+    // code says that something failed. The UI gets the streams apart (`segments`).
     const body = r.output === "" ? "No output." : r.output.replace(/\n$/, "");
     return (r.timedOut || r.stopped ? fail : ok)(`${body}\n\n${notes.join("\n")}`, {
       exitCode: r.exitCode,
       signal: r.signal,
       timedOut: r.timedOut,
+      ...(r.timedOut ? { timeoutS: t } : {}),
       stopped: r.stopped,
       durationMs: r.durationMs,
       truncated: r.truncated,
@@ -320,6 +345,8 @@ export const execCommand: Tool = {
       cwd: shownCwd,
       sandbox: r.sandbox,
       shell: r.shell,
+      // Only when stderr had something: plain stdout is the output text itself.
+      ...(r.stderrBytes > 0 ? { segments: r.segments, stderrBytes: r.stderrBytes } : {}),
     });
   },
 };

@@ -16,6 +16,7 @@ import {
   truncateAfter,
   upsertInto,
 } from "./timeline_model.js";
+import { appendLive } from "./exec_model.js";
 
 /** Entries of the shown task, ordered by `pos`. */
 export const entries = signal(/** @type {Entry[]} */ ([]));
@@ -23,8 +24,10 @@ export const entries = signal(/** @type {Entry[]} */ ([]));
 export const entriesTotal = signal(0);
 /** The shown task's active run, or null when it is idle. */
 export const runState = signal(/** @type {RunState|null} */ (null));
-/** Output of commands still running, by tool call id (the result replaces it). */
-export const liveOutput = signal(/** @type {Map<string, string>} */ (new Map()));
+/** Output of commands still running by stream, by tool call id (the result replaces it). */
+export const liveOutput = signal(
+  /** @type {Map<string, import("./exec_model.js").Segment[]>} */ (new Map()),
+);
 const LIVE_OUTPUT_CAP = 64 * 1024;
 
 /** @type {Delta[]} */
@@ -114,7 +117,8 @@ export function applyTimelineEvent(data) {
     case "output": {
       if (typeof data.callId !== "string" || typeof data.text !== "string") return true;
       const next = new Map(liveOutput.value);
-      next.set(data.callId, ((next.get(data.callId) ?? "") + data.text).slice(-LIVE_OUTPUT_CAP));
+      const segs = next.get(data.callId) ?? [];
+      next.set(data.callId, appendLive(segs, data.stream, data.text, LIVE_OUTPUT_CAP));
       liveOutput.value = next;
       return true;
     }

@@ -1,7 +1,9 @@
 /**
  * exec_command: `$ command` in the head with the exit code (or timed out / stopped /
- * signal) as a badge; expanded, the output box (follows the tail), the working folder
- * and the sandbox the command really ran in, and any remarks of the tool.
+ * signal) as a badge; a command that did not succeed gets the failure mark, not the
+ * check. Expanded: the output box (follows the tail; stderr marked), a line saying how
+ * the command was ended (timeout, stop, signal, SIGKILL), the working folder and the
+ * sandbox the command really ran in, and any remarks of the tool.
  *
  * @typedef {import("./ToolCard.js").CardProps} CardProps
  */
@@ -18,12 +20,17 @@ import { rewindReasonText } from "../interact/RewindDialog.js";
 import { CardShell } from "./CardShell.js";
 import { ExecOutput } from "./ExecOutput.js";
 import { liveOutput } from "../../state/timeline.js";
+import { execEnding, execFailed, resultSegments } from "../../state/exec_model.js";
 
 /** @param {CardProps} props */
 export function ExecCard({ name, args, result, status, ms, approval, receiving, callId }) {
   const meta = resultMeta(result);
   const command = String(args.command ?? "");
   const badge = result ? exitBadge(meta) : null;
+  // A non-zero exit is a result for the model (not a tool error) but a failure to see.
+  const shown = status === "done" && result && execFailed(meta) ? "failed" : status;
+  const ending = result ? execEnding(meta) : null;
+  const segments = resultSegments(meta);
   const split = splitExecOutput(resultText(result));
   const { output } = split;
   const { notes, unrewindable } = execRewindNotes(split.notes, meta);
@@ -37,7 +44,7 @@ export function ExecCard({ name, args, result, status, ms, approval, receiving, 
     ? () =>
       html`
         <div class="exec-body">
-          <${ExecOutput} text=${live} />
+          <${ExecOutput} segments=${live} />
         </div>
       `
     : result
@@ -45,10 +52,14 @@ export function ExecCard({ name, args, result, status, ms, approval, receiving, 
       html`
         <div class="exec-body">
           ${hasRun
-            ? html`<${ExecOutput} text=${output} />`
+            ? html`<${ExecOutput} text=${output} segments=${segments} />`
             : html`<pre class="tool-out tool-out-error" data-testid="tool-output">${
               resultText(result)
             }</pre>`}
+          ${ending &&
+            html`<p class=${`exec-end exec-end-${ending.tone}`} data-testid="exec-ending">${
+              t(/** @type {any} */ (ending.key), ending.params)
+            }${ending.sigkill ? ` ${t("tool.end.sigkill")}` : ""}</p>`}
           ${notes.map((n) => html`<p class="exec-note">${n}</p>`)}
           ${unrewindable.length > 0 &&
             html`
@@ -78,7 +89,7 @@ export function ExecCard({ name, args, result, status, ms, approval, receiving, 
     <${CardShell}
       name=${name}
       kind="exec"
-      status=${status}
+      status=${shown}
       summary=${html`<span class="exec-cmd"><span class="exec-dollar">$</span>${command}</span>`}
       badges=${badge &&
         html`<span class=${`tool-badge tone-${badge.tone}`} data-testid="exit-badge">${
