@@ -116,7 +116,7 @@ export function CommandSafety() {
         help=${t("safety.hidden.help")}
         value=${hiddenPaths.value}
         rows=${5}
-        join="\\n"
+        join=${"\n"}
         parse=${lines}
         bad=${(/** @type {string} */ p) =>
           HIDDEN_PATH_RE.test(p) ? null : t("safety.hidden.bad", { path: p })}
