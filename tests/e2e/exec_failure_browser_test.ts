@@ -55,6 +55,11 @@ async function runFailures(page: Page, url: string, shot: string): Promise<void>
   await openApp(page, url);
   await pickModel(page, "mock/fails", "fails");
   await send(page, "Run the failing commands");
+  // Without a sandbox, full mode asks once per task before the first command.
+  await page.locator(
+    "[data-testid=approval-card][data-kind=unsandboxed] [data-testid=approval-allow]",
+  )
+    .click();
   // Live: the first command's stderr is marked while it still runs.
   const liveErr = execCard(page, 0).locator("[data-testid=exec-output] [data-testid=exec-stderr]");
   await liveErr.waitFor({ timeout: 10_000 });
