@@ -5,7 +5,7 @@ import { startMockLlm } from "../scripts/mock-llm.ts";
 import type { Scenario } from "../scripts/mock_llm/scenario.ts";
 import { createServices } from "../server/services.ts";
 import type { ServerDeps } from "../server/ops/context.ts";
-import type { Entry, EvtMsg, TaskEvent } from "../server/protocol.ts";
+import type { Entry, EvtMsg, TaskEvent, TasksEvent } from "../server/protocol.ts";
 import type { ApiFormat } from "../server/providers/types.ts";
 import { INTERRUPTED, toConversation } from "../server/agent/history.ts";
 
@@ -88,6 +88,7 @@ Deno.test("loop: tool call → real tool result → final answer; usage and orde
     });
     const { task, outcome } = await runTask(e, model, "what is here?");
     assertEquals(outcome?.kind, "done");
+    assertEquals(e.deps.store.repos!.tasks.get(task.id)!.lastRun, "done");
     const tl = entries(e, task.id);
     assertEquals(tl.map((x) => [x.role, x.status]), [["user", "done"], ["assistant", "done"], [
       "tool",
@@ -136,6 +137,7 @@ Deno.test("loop: max steps marks truncatedBy and Continue resumes", async () => 
     assertEquals(outcome, { kind: "maxSteps", steps: 100 });
     const last = entries(e, task.id).filter((x) => x.role === "assistant").at(-1)!;
     assertEquals(last.meta.truncatedBy, "maxSteps");
+    assertEquals(e.deps.store.repos!.tasks.get(task.id)!.lastRun, "maxSteps");
     const agentCalls = e.mock.requests(model.modelId).filter((r) =>
       !JSON.stringify(r.body).includes("short titles")
     );
@@ -145,6 +147,7 @@ Deno.test("loop: max steps marks truncatedBy and Continue resumes", async () => 
     await new Promise((r) => setTimeout(r, 50));
     await e.deps.runs!.stop(task.id);
     assertEquals((await more)?.kind, "stopped");
+    assertEquals(e.deps.store.repos!.tasks.get(task.id)!.lastRun, "stopped");
     const after = e.mock.requests(model.modelId).filter((r) =>
       !JSON.stringify(r.body).includes("short titles")
     );
@@ -173,6 +176,13 @@ Deno.test("loop: stop aborts a slow stream within 1 s and keeps the partial text
     assertEquals(a.status, "stopped");
     assert(a.parts[0].text!.startsWith("word word"));
     assertEquals(e.deps.runs!.isRunning(task.id), false);
+    // The task records the stop (not "done"), and every client was told.
+    const t = e.deps.store.repos!.tasks.get(task.id)!;
+    assertEquals([t.status, t.lastRun], ["idle", "stopped"]);
+    e.deps.hub.flush();
+    const last = e.events.filter((x) => x.topic === "tasks").map((x) => x.data as TasksEvent)
+      .filter((x) => x.kind === "upsert" && x.task.id === task.id).at(-1);
+    assertEquals(last?.kind === "upsert" && last.task.lastRun, "stopped");
   } finally {
     await e.close();
   }
@@ -191,7 +201,8 @@ Deno.test("loop: provider error becomes an error entry with category and hint; n
     const info = err.meta.error as { category: string; hint: string; status: number };
     assertEquals([info.category, info.status], ["auth", 401]);
     assertMatch(info.hint, /API key/);
-    assertEquals(e.deps.store.repos!.tasks.get(task.id)!.status, "error");
+    const t = e.deps.store.repos!.tasks.get(task.id)!;
+    assertEquals([t.status, t.lastRun], ["idle", "failed"]);
   } finally {
     await e.close();
   }
@@ -231,6 +242,8 @@ Deno.test("loop: an unavailable model is reported, never replaced by another", a
     const err = entries(e, task.id).at(-1)!;
     assertEquals(err.role, "error");
     assertMatch(err.parts[0].text!, /there is no provider "nope"/);
+    // It failed (before, the task went back to "idle" and the phone said "Done").
+    assertEquals(e.deps.store.repos!.tasks.get(task.id)!.lastRun, "failed");
   } finally {
     await e.close();
   }

@@ -4,6 +4,7 @@
  * way (and a run performed by a running instance shows live in its windows).
  */
 import type { EvtMsg } from "../protocol.ts";
+import { instancePath, tokenPath } from "../home.ts";
 import type { ServerDeps } from "../ops/context.ts";
 import type { HubClient } from "../sessions/hub.ts";
 import { runOp } from "../ops/dispatch.ts";
@@ -92,4 +93,22 @@ export function remoteOpClient(base: string, token: string, timeoutMs = 5000): P
       } else if (msg.t === "evt") listeners.forEach((fn) => fn(msg));
     };
   });
+}
+
+/** Connects to the running instance of this home, if one answers. */
+export async function runningInstance(home: string): Promise<OpClient | null> {
+  let info: { base?: string };
+  let token: string;
+  try {
+    info = JSON.parse(await Deno.readTextFile(instancePath(home)));
+    token = (await Deno.readTextFile(tokenPath(home))).trim();
+  } catch {
+    return null; // no instance file: nothing is running
+  }
+  if (!info.base) return null;
+  try {
+    return await remoteOpClient(info.base, token, 3000);
+  } catch {
+    return null; // stale instance file (crashed server)
+  }
 }

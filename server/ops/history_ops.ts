@@ -124,6 +124,8 @@ export const HISTORY_HANDLERS: OpHandlers<keyof typeof HISTORY_OP_ARGS> = {
         });
       }
       r.tasks.touch(t.id, false);
+      // The branch ends with the reply it was cut at: it ended as that reply did.
+      r.tasks.setLastRun(t.id, reply.status === "stopped" ? "stopped" : "done");
       return r.tasks.get(t.id)!;
     });
     needTasks(ctx).publish(task);

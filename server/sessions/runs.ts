@@ -4,7 +4,7 @@
  * it. Run state is published on the task topic; the task's status on `tasks`.
  */
 import { join } from "node:path";
-import type { ApprovalMode, Effort, ModelRef, RunState, TaskSummary } from "../protocol.ts";
+import type { ApprovalMode, Effort, ModelRef, RunEnd, RunState, TaskSummary } from "../protocol.ts";
 import type { SandboxLevelName } from "../constants.ts";
 import { taskTopic } from "../protocol.ts";
 import type { Repos } from "../../store/store.ts";
@@ -268,6 +268,8 @@ export class RunManager {
     const writer = new TimelineWriter(task.id, repos.entries, hub, newId, now);
     run.writer = writer;
     let outcome: LoopOutcome | null = null;
+    // How the run ended, recorded on the task (failed unless something better is known).
+    let end: RunEnd = "failed";
     try {
       let resolved: { provider: ProviderConfig; model: ModelInfo };
       let workspace: string;
@@ -356,6 +358,9 @@ export class RunManager {
           this.publishRun(task.id, run.state);
         },
       });
+      end = outcome.kind === "error" ? "failed" : outcome.kind;
+      // A stop that came after the model's last word still counts as a stop.
+      if (end === "done" && run.abort.signal.aborted) end = "stopped";
       // Background commands still running: record what they changed so far.
       await recaptureJobs(task.id);
       return outcome;
@@ -374,7 +379,7 @@ export class RunManager {
       });
       return null;
     } finally {
-      this.setStatus(task.id, outcome?.kind === "error" ? "error" : "idle", true);
+      this.ended(task.id, end);
     }
   }
 
@@ -436,10 +441,16 @@ export class RunManager {
     return task.projectPath;
   }
 
-  private setStatus(taskId: string, status: TaskSummary["status"], finished = false): void {
+  private setStatus(taskId: string, status: TaskSummary["status"]): void {
+    const t = this.d.repos.tasks.setStatus(taskId, status);
+    if (t) this.d.taskChanged(t);
+  }
+
+  /** A run ended: the task is idle, unread, and records how the run ended. */
+  private ended(taskId: string, end: RunEnd): void {
     const { tasks } = this.d.repos;
-    if (finished) tasks.touch(taskId, true);
-    const t = tasks.setStatus(taskId, status);
+    tasks.touch(taskId, true);
+    const t = tasks.finishRun(taskId, end);
     if (t) this.d.taskChanged(t);
   }
 
