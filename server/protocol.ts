@@ -32,6 +32,7 @@ export * from "./protocol_history.ts";
 export * from "./protocol_search.ts";
 export * from "./protocol_panel.ts";
 export * from "./protocol_task_state.ts";
+export * from "./protocol_changes.ts";
 
 export const PROTOCOL_VERSION = 1;
 

@@ -9,10 +9,13 @@
  *   `binary` and comes without text.
  * - `file.diff {taskId, callId, path}`: the line diff a write/edit tool call produced,
  *   looked up in the stored timeline (for a panel opened when the entry is not loaded).
+ *   `file.diff {taskId, turnId, path}`: the NET diff of the file over the turn of user
+ *   entry `turnId` (before the turn → after it), from the checkpoint's kept versions.
  * - `about.info {}`: version, data dir, database, sandboxes, process.
  */
 import { obj, type Schema, str } from "./schema.ts";
 import type { StoreHealth } from "./protocol.ts";
+import type { TurnFileChange } from "./protocol_changes.ts";
 
 export const PREVIEW_LIMITS = {
   /** Bytes of a file sent for preview (SPEC §7.14: 256 KB cap). */
@@ -28,7 +31,9 @@ export const PANEL_OP_ARGS = {
   }),
   "file.diff": obj({
     taskId: str({ min: 1, max: 80 }),
-    callId: str({ min: 1, max: 200 }),
+    /** One of callId (a tool call's diff) and turnId (a turn's net diff) is needed. */
+    "callId?": str({ min: 1, max: 200 }),
+    "turnId?": str({ min: 1, max: 64 }),
     path: str({ max: 4096 }),
   }),
   "about.info": obj({}),
@@ -96,6 +101,7 @@ export interface AboutInfo {
 
 export interface PanelOpResults {
   "file.preview": FilePreview;
-  "file.diff": { path: string; tool: string; diff: PanelDiff };
+  /** `tool` is "turn" for a turn's net diff, which also has `change` (created, deleted …). */
+  "file.diff": { path: string; tool: string; diff: PanelDiff; change?: TurnFileChange };
   "about.info": AboutInfo;
 }

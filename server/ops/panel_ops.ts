@@ -265,8 +265,15 @@ export const PANEL_HANDLERS: OpHandlers<keyof typeof PANEL_OP_ARGS> = {
     }
     return await previewFile(ws, a.path);
   },
-  "file.diff": (ctx, a) => {
+  "file.diff": async (ctx, a) => {
     const ws = workspaceOf(ctx, a.taskId);
+    if (a.turnId) {
+      if (!ctx.runs) throw new OpError("store_unavailable", "the database is unavailable");
+      const want = displayPath(resolvePath(a.path, ws), ws);
+      const { change, diff } = await ctx.runs.records.diff(a.taskId, a.turnId, want);
+      return { path: change.path, tool: "turn", diff, change };
+    }
+    if (!a.callId) throw new OpError("invalid_args", "file.diff needs callId or turnId");
     const repo = ctx.store.repos!.entries;
     const all = repo.latest(a.taskId, repo.count(a.taskId));
     const want = a.path ? displayPath(resolvePath(a.path, ws), ws) : "";

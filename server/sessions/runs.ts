@@ -32,6 +32,7 @@ import { maybeGenerateTitle } from "../agent/title.ts";
 import { type RunnerContext, ToolRunner } from "../agent/tool_runner.ts";
 import { Checkpointer, type RewindPreview } from "../agent/checkpoints.ts";
 import { FileTracker } from "../agent/file_tracker.ts";
+import { TurnRecords } from "./turn_records.ts";
 import { SandboxPool } from "../../tools/sandbox/pool.ts";
 import { recaptureJobs, stopAllJobs } from "../../tools/exec/background.ts";
 
@@ -105,11 +106,14 @@ export class RunManager {
   private trackers = new Map<string, FileTracker>();
   private runner: ToolRunner;
   private checkpoints: Checkpointer;
+  /** What turns did (net file changes, rewinds), written into the timeline. */
+  readonly records: TurnRecords;
   private finishHooks: ((taskId: string, natural: boolean) => void)[] = [];
 
   constructor(private d: RunDeps) {
     this.runner = new ToolRunner(d.tools, this.pool);
     this.checkpoints = new Checkpointer(d.repos.checkpoints, join(d.home, "checkpoints", "blobs"));
+    this.records = new TurnRecords(d.repos, d.hub, d.now, this.checkpoints);
   }
 
   /** Everything a tool call needs: roots, stale-read tracker, checkpoint hooks. */
@@ -270,6 +274,9 @@ export class RunManager {
     let outcome: LoopOutcome | null = null;
     // How the run ended, recorded on the task (failed unless something better is known).
     let end: RunEnd = "failed";
+    // The turn and its workspace, once known: its net file change is recorded at the end.
+    let turn: { id: string; pos: number } | null = null;
+    let ws: string | null = null;
     try {
       let resolved: { provider: ProviderConfig; model: ModelInfo };
       let workspace: string;
@@ -301,7 +308,9 @@ export class RunManager {
       const history = repos.entries.latest(task.id, Number.MAX_SAFE_INTEGER);
       // The turn = the latest user message: checkpoints are kept per turn.
       const lastUser = history.filter((e) => e.role === "user").at(-1);
-      const turn = lastUser ? { id: lastUser.id, pos: lastUser.pos } : { id: "none", pos: 0 };
+      const thisTurn = lastUser ? { id: lastUser.id, pos: lastUser.pos } : { id: "none", pos: 0 };
+      turn = lastUser ? thisTurn : null;
+      ws = workspace;
       if (history.filter((e) => e.role === "user").length === 1) {
         this.track(
           maybeGenerateTitle(task, history, {
@@ -329,7 +338,7 @@ export class RunManager {
         ),
         tools: this.d.tools,
         runTool: (call, signal) =>
-          this.runner.run(call, this.toolContext(task.id, workspace, turn, signal, call.id)),
+          this.runner.run(call, this.toolContext(task.id, workspace, thisTurn, signal, call.id)),
         gate: this.d.gate
           ? (call, signal) =>
             this.d.gate!(task.id, call, this.d.tools.get(call.name)?.kind ?? "write", signal)
@@ -379,6 +388,7 @@ export class RunManager {
       });
       return null;
     } finally {
+      if (turn && ws) await this.records.changes(task.id, turn, ws);
       this.ended(task.id, end);
     }
   }
