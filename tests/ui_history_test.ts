@@ -9,6 +9,7 @@ import {
   fileChanges,
   groupTurns,
   mergeOlder,
+  netFileChanges,
   truncateAfter,
 } from "../ui/state/timeline_model.js";
 import type { Entry, Part } from "../server/protocol.ts";
@@ -109,6 +110,49 @@ Deno.test("file changes: summed per path, latest call, failures and reads left o
     { path: "d.txt", added: 0, removed: 0, callId: "c5", created: false, deleted: true },
   ]);
   assertEquals([fc.added, fc.removed], [4, 2]);
+});
+
+Deno.test("file changes: the server's net record of the turn wins over summing the calls", () => {
+  assertEquals(netFileChanges(entry("user", [text("no record")])), null);
+  assertEquals(netFileChanges(null), null);
+  const u = entry("user", [text("go")], {
+    meta: {
+      changes: {
+        files: [
+          { path: "a.txt", added: 4, removed: 0, created: true, deleted: false },
+          {
+            path: "img.png",
+            added: null,
+            removed: null,
+            created: false,
+            deleted: false,
+            note: "binary",
+          },
+        ],
+        added: 4,
+        removed: 0,
+        more: 2,
+        at: 5,
+        rewound: { entryId: "r1", at: 9 },
+      },
+    },
+  });
+  const net = netFileChanges(u)!;
+  assertEquals(net.turnId, u.id);
+  assertEquals(net.files, [
+    { path: "a.txt", added: 4, removed: 0, callId: "", created: true, deleted: false },
+    {
+      path: "img.png",
+      added: null,
+      removed: null,
+      callId: "",
+      created: false,
+      deleted: false,
+      note: "binary",
+    },
+  ]);
+  assertEquals([net.added, net.removed, net.more], [4, 0, 2]);
+  assertEquals(net.rewound, { entryId: "r1", at: 9 });
 });
 
 Deno.test("compaction: a band, not a process item, and the answer before it stays final", () => {

@@ -14,7 +14,7 @@
 import { Component } from "preact";
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
-import { analyseTurn, fileChanges } from "../state/timeline_model.js";
+import { analyseTurn, fileChanges, netFileChanges } from "../state/timeline_model.js";
 import { CompactBand } from "./timeline/CompactBand.js";
 import { FileChanges } from "./timeline/FileChanges.js";
 import { EntryView } from "./EntryView.js";
@@ -116,7 +116,8 @@ export class Turn extends Component {
     const open = this.state.open ?? live;
     const expandable = view.process.length > 0;
     const showStrip = live || turn.items.length > view.compactions.length;
-    const changes = live ? null : fileChanges(view);
+    // The server's net record of the turn; older turns fall back to summing the tool calls.
+    const changes = live ? null : netFileChanges(turn.user) ?? fileChanges(view);
     return html`
       <section class="turn" data-testid="turn" data-state=${view.status} data-turn-id=${turn.id}>
         ${turn.user && html`<${UserMessage} entry=${turn.user} />`}
@@ -145,7 +146,7 @@ export class Turn extends Component {
             </div>
           `}
         ${view.final && html`<${FinalAnswer} final=${view.final} />`}
-        ${changes && changes.files.length > 0 && html`<${FileChanges} ...${changes} />`}
+        ${changes && changes.files.length > 0 && html`<${FileChanges} changes=${changes} />`}
         ${view.errors.map((e, i) =>
           html`
             <${ErrorLine}
