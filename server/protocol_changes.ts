@@ -52,8 +52,18 @@ export interface TurnChanges {
 /** Which client did something, as the server saw it (from its User-Agent). */
 export interface ClientInfo {
   kind: "desktop" | "phone" | "tablet" | "cli" | "unknown";
-  /** e.g. "Chrome on Linux", "Safari on iPhone", "reinagent CLI". */
-  name: string;
+  /** e.g. "Chrome", "Safari", "Firefox" ("" when unknown or the CLI). */
+  browser: string;
+  /** e.g. "Linux", "Android", "iOS", "macOS", "Windows" ("" when unknown). */
+  os: string;
+}
+
+/** The client in English words, e.g. "a phone (Chrome, Android)", "the CLI". */
+export function clientWords(c: ClientInfo): string {
+  if (c.kind === "cli") return "the CLI";
+  const what = c.kind === "unknown" ? "a client" : `a ${c.kind}`;
+  const detail = [c.browser, c.os].filter(Boolean).join(", ");
+  return detail ? `${what} (${detail})` : what;
 }
 
 /** `meta.rewind` of a rewind entry (`role: "system"`, `meta.kind: "rewind"`). */
@@ -71,12 +81,18 @@ export interface RewindEvent {
   at: number;
 }
 
-/** The English one-liner of a rewind (the entry's text part; CLI and API read it). */
-export function rewindText(r: Pick<RewindEvent, "restored" | "removed">): string {
+/** "Restored 2 files, removed 1 new file" (the rewind's result in plain words). */
+export function rewindResultWords(r: { restored: number; removed: number }): string {
   const n = (k: number, one: string, many: string) => `${k} ${k === 1 ? one : many}`;
   const parts = [];
-  if (r.restored.length) parts.push(`restored ${n(r.restored.length, "file", "files")}`);
-  if (r.removed.length) parts.push(`removed ${n(r.removed.length, "new file", "new files")}`);
-  const what = parts.length ? parts.join(", ") : "nothing to change";
-  return `Code rewound to before this turn: ${what}.`;
+  if (r.restored) parts.push(`restored ${n(r.restored, "file", "files")}`);
+  if (r.removed) parts.push(`removed ${n(r.removed, "new file", "new files")}`);
+  const s = parts.length ? parts.join(", ") : "nothing to change";
+  return s[0].toUpperCase() + s.slice(1);
+}
+
+/** The English line of a rewind entry (its text part; the CLI and the API read it). */
+export function rewindText(r: RewindEvent): string {
+  const what = rewindResultWords({ restored: r.restored.length, removed: r.removed.length });
+  return `Code rewound to before “${r.turnText}” by ${clientWords(r.by)}: ${what}.`;
 }

@@ -8,6 +8,7 @@ import { instancePath, tokenPath } from "../home.ts";
 import type { ServerDeps } from "../ops/context.ts";
 import type { HubClient } from "../sessions/hub.ts";
 import { runOp } from "../ops/dispatch.ts";
+import { CLI_CLIENT } from "../sessions/clients.ts";
 
 export interface OpClient {
   // deno-lint-ignore no-explicit-any
@@ -29,6 +30,7 @@ export function localOpClient(deps: ServerDeps): OpClient {
   const client: HubClient = {
     id: `cli-${crypto.randomUUID()}`,
     topics: new Set(["tasks"]),
+    info: CLI_CLIENT,
     deliver: (events) => events.forEach((e) => listeners.forEach((fn) => fn(e))),
   };
   deps.hub.add(client);

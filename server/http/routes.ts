@@ -6,6 +6,7 @@ import type { Auth } from "./auth.ts";
 import type { Lockout } from "./lockout.ts";
 import { ASSETS, gzipped } from "./assets.ts";
 import { attachSocket } from "./ws.ts";
+import { describeClient } from "../sessions/clients.ts";
 import { handleUploads } from "./uploads.ts";
 import type { ServerDeps } from "../ops/context.ts";
 
@@ -136,8 +137,10 @@ export function makeHandler(deps: RouteDeps) {
           error: { code: "forbidden_origin", message: "WebSocket origin does not match host" },
         });
       }
+      // Read before the upgrade: the request's headers are gone after it.
+      const who = describeClient(req.headers.get("user-agent"));
       const { socket, response } = Deno.upgradeWebSocket(req, { idleTimeout: 60 });
-      attachSocket(socket, deps);
+      attachSocket(socket, deps, who);
       return response;
     }
     if (url.pathname === "/api/health") {

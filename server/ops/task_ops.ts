@@ -21,6 +21,8 @@ import { displayPath } from "../../tools/paths.ts";
 import { join } from "node:path";
 import { composerOf } from "../composer/composer_service.ts";
 
+const UNKNOWN_CLIENT = { kind: "unknown", browser: "", os: "" } as const;
+
 /** Ops of the other areas have their own handler modules (see dispatch.ts). */
 type TaskOpName = Exclude<
   OpName,
@@ -165,6 +167,8 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
         .join(", ");
       throw new OpError("conflict", `nothing was rewound: ${list}`);
     }
+    // Every client (and a reload) shows the rewind in the conversation.
+    needRuns(ctx).records.rewound(a.id, a.entryId, plan, ctx.client.info ?? UNKNOWN_CLIENT);
     return plan;
   },
   "approvals.list": (ctx) => {

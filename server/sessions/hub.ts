@@ -6,11 +6,13 @@
  * flushed event gets the next `seq`; the last `ringSize` events are kept so a client
  * that reconnects can ask for everything after the seq it saw.
  */
-import type { EvtMsg } from "../protocol.ts";
+import type { ClientInfo, EvtMsg } from "../protocol.ts";
 
 export interface HubClient {
   readonly id: string;
   readonly topics: Set<string>;
+  /** Who it is (from its User-Agent), for records such as who rewound the code. */
+  readonly info?: ClientInfo;
   /** Sends a batch of events (already ordered by seq). */
   deliver(events: EvtMsg[]): void;
 }

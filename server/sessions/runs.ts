@@ -113,7 +113,14 @@ export class RunManager {
   constructor(private d: RunDeps) {
     this.runner = new ToolRunner(d.tools, this.pool);
     this.checkpoints = new Checkpointer(d.repos.checkpoints, join(d.home, "checkpoints", "blobs"));
-    this.records = new TurnRecords(d.repos, d.hub, d.now, this.checkpoints);
+    this.records = new TurnRecords(
+      d.repos,
+      d.hub,
+      d.now,
+      this.checkpoints,
+      d.newId,
+      (t) => d.taskChanged(t),
+    );
   }
 
   /** Everything a tool call needs: roots, stale-read tracker, checkpoint hooks. */

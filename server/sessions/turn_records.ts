@@ -1,10 +1,22 @@
 /**
  * What turns did to the workspace, written into the timeline so every client (and a
- * reload) sees the same: the net file change of a turn on its user entry
- * (`meta.changes`, see server/protocol_changes.ts) and the net diff of one of its files.
+ * reload) sees the same (shapes in server/protocol_changes.ts): the net file change of
+ * a turn on its user entry (`meta.changes`) and the net diff of one of its files; an
+ * applied rewind as a `system` entry (`meta.kind: "rewind"`) that marks the turns it
+ * rewound, and which rewind removed a file that is gone now.
  */
-import { type Entry, taskTopic, type TurnChanges, type TurnFileChange } from "../protocol.ts";
+import {
+  type ClientInfo,
+  type Entry,
+  type RewindEvent,
+  rewindText,
+  type TaskSummary,
+  taskTopic,
+  type TurnChanges,
+  type TurnFileChange,
+} from "../protocol.ts";
 import type { Repos } from "../../store/store.ts";
+import type { IdFn } from "../../store/ids.ts";
 import type { EventHub } from "./hub.ts";
 import type { LineDiff } from "../../tools/diff.ts";
 import { OpError } from "../errors.ts";
@@ -16,6 +28,8 @@ export class TurnRecords {
     private hub: EventHub,
     private now: () => number,
     private blobs: Blobs,
+    private newId: IdFn,
+    private taskChanged: (t: TaskSummary) => void,
   ) {}
 
   /** Writes an entry and tells every client. */
@@ -70,5 +84,71 @@ export class TurnRecords {
       throw new OpError("not_found", `no line diff of ${path} for this turn (${why})`);
     }
     return { change, diff };
+  }
+
+  /**
+   * Records an applied rewind to before the turn of user entry `turnId`: a `system`
+   * entry at the end of the timeline (who, when, what was restored and removed) and
+   * `changes.rewound` on every turn it rewound. Nothing when nothing changed.
+   */
+  rewound(
+    taskId: string,
+    turnId: string,
+    done: { restore: string[]; remove: string[] },
+    by: ClientInfo,
+  ): Entry | null {
+    if (!done.restore.length && !done.remove.length) return null;
+    const { entries, tasks } = this.repos;
+    const user = this.userEntry(taskId, turnId);
+    const at = this.now();
+    const first = user.parts.find((p) => p.type === "text")?.text?.trim().split("\n")[0] ?? "";
+    const event: RewindEvent = {
+      turnId,
+      turnPos: user.pos,
+      turnText: [...first].length > 80 ? [...first].slice(0, 79).join("") + "…" : first,
+      restored: done.restore,
+      removed: done.remove,
+      by,
+      at,
+    };
+    const out = entries.tx(() => {
+      const entry = entries.append({
+        id: this.newId("m"),
+        taskId,
+        role: "system",
+        status: "done",
+        parts: [{ type: "text", text: rewindText(event) }],
+        meta: { kind: "rewind", rewind: event },
+      });
+      const marked: Entry[] = [];
+      for (const u of entries.ofRole(taskId, "user", user.pos)) {
+        const c = u.meta.changes as TurnChanges | undefined;
+        if (!c || c.rewound) continue;
+        const next = {
+          ...u,
+          meta: { ...u.meta, changes: { ...c, rewound: { entryId: entry.id, at } } },
+          updatedAt: at,
+        };
+        entries.upsert(next);
+        marked.push(next);
+      }
+      tasks.touch(taskId, false);
+      return { entry, marked };
+    });
+    for (const e of [...out.marked, out.entry]) {
+      this.hub.publish(taskTopic(taskId), { kind: "entry", entry: e }, `entry:${e.id}`);
+    }
+    const t = tasks.get(taskId);
+    if (t) this.taskChanged(t);
+    return out.entry;
+  }
+
+  /** The latest rewind of the task that removed `path` (workspace-relative), or null. */
+  removedBy(taskId: string, path: string): { entryId: string; rewind: RewindEvent } | null {
+    for (const e of this.repos.entries.ofRole(taskId, "system", 0, true)) {
+      const r = e.meta.kind === "rewind" ? e.meta.rewind as RewindEvent | undefined : undefined;
+      if (r?.removed.includes(path)) return { entryId: e.id, rewind: r };
+    }
+    return null;
   }
 }
