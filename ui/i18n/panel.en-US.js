@@ -8,6 +8,10 @@ export default {
   "panel.preview": "Preview",
   "panel.changes": "Changes",
   "panel.turnChanges": "Changes in this turn",
+  "panel.removedByRewind":
+    "This file was removed by a rewind: the code was rewound to before “{turn}”.",
+  "panel.removedWhen": "{who} · {time}",
+  "panel.showRewind": "Show in the conversation",
   "panel.netNote": "The whole turn's change: the file before the turn → after it.",
   "panel.netNoteCreated": "The whole turn's change: a new file, as the turn left it.",
   "panel.netNoteDeleted": "The whole turn's change: the turn deleted this file.",

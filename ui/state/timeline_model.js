@@ -155,8 +155,16 @@ export function groupTurns(entries) {
  *   maxSteps: boolean,
  *   startedAt: number,
  *   endedAt: number,
+ *   rewinds: Entry[],
  * }} TurnView
  */
+
+/**
+ * A rewind record (`system` entry with `meta.kind === "rewind"`): a band, not part of
+ * the turn's work (its time does not count, it does not hide the answer).
+ * @param {Entry} e
+ */
+export const isRewindEntry = (e) => e.role === "system" && e.meta?.kind === "rewind";
 
 /** @param {Part} p */
 const callId = (p) => p.type === "tool_call" ? String(p.data?.id ?? "") : "";
@@ -175,7 +183,8 @@ const endOf = (e) => Math.max(Number(e.meta?.endedAt) || 0, e.updatedAt || 0, e.
  * @returns {TurnView}
  */
 export function analyseTurn(turn, live) {
-  const items = turn.items;
+  const rewinds = turn.items.filter(isRewindEntry);
+  const items = rewinds.length ? turn.items.filter((e) => !isRewindEntry(e)) : turn.items;
   // A result belongs to the latest earlier call with its id that has no result yet:
   // providers may reuse ids (e.g. "call_1" in every response).
   /** @type {Map<Entry, Record<string, Entry>>} */
@@ -272,6 +281,7 @@ export function analyseTurn(turn, live) {
     maxSteps,
     startedAt,
     endedAt,
+    rewinds,
   };
 }
 
