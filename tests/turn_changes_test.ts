@@ -12,6 +12,7 @@ import { createServices } from "../server/services.ts";
 import { runOp } from "../server/ops/dispatch.ts";
 import type { HubClient } from "../server/sessions/hub.ts";
 import type { Entry, EvtMsg, TaskEvent, TurnChanges } from "../server/protocol.ts";
+import { netFileChanges } from "../ui/state/timeline_model.js";
 
 const NOTES = "# Notes\n- one\n- two\n- three\n";
 
@@ -46,6 +47,10 @@ Deno.test("files changed = the turn's net change, with the net diff on the serve
       },
       { toolCalls: [edit("keep.txt", "y", "x")] },
       { text: "Done." },
+      // Turn 2 changes a file and puts it back: a record with no files (no card).
+      { toolCalls: [edit("keep.txt", "x", "z")] },
+      { toolCalls: [edit("keep.txt", "z", "x")] },
+      { text: "Nothing changed in the end." },
     ],
   });
   const deps = createServices({ home, flushMs: 5 });
@@ -123,6 +128,14 @@ Deno.test("files changed = the turn's net change, with the net diff on the serve
     const err = await op("file.diff", { taskId: task.id, turnId: user!.id, path: "keep.txt" })
       .catch((e) => e);
     assertEquals(err.code, "not_found");
+
+    // A turn that changes a file and puts it back has a record with no files, so the
+    // card is not replaced by the sum of its edits.
+    const turn2 = deps.tasks!.send(task.id, "touch keep.txt and put it back");
+    assertEquals((await deps.runs!.start(task.id))?.kind, "done");
+    const c2 = deps.store.repos!.entries.get(turn2.id)!.meta.changes as TurnChanges;
+    assertEquals([c2.files, c2.added, c2.removed], [[], 0, 0]);
+    assertEquals(netFileChanges(deps.store.repos!.entries.get(turn2.id))?.files, []);
   } finally {
     await deps.runs!.stopAll();
     deps.hub.close();

@@ -76,15 +76,15 @@ function counts(
 }
 
 /**
- * The net change of one turn from its checkpoint rows; null when nothing is different
- * from before the turn.
+ * The net change of one turn from its checkpoint rows (no files: the turn changed
+ * files and put them all back — which is not the same as having no record).
  */
 export async function netChanges(
   rows: CheckpointRow[],
   workspace: string,
   blobs: Blobs,
   at: number,
-): Promise<TurnChanges | null> {
+): Promise<TurnChanges> {
   const files: TurnFileChange[] = [];
   let more = 0;
   for (const row of rows) {
@@ -124,7 +124,6 @@ export async function netChanges(
     if (now.kind === "file" && now.bytes) await blobs.keepBlob(now.bytes);
     files.push(change);
   }
-  if (files.length === 0 && more === 0) return null;
   return {
     files,
     added: files.reduce((n, f) => n + (f.added ?? 0), 0),

@@ -59,10 +59,7 @@ export class TurnRecords {
       const changes = await netChanges(rows, workspace, this.blobs, this.now());
       const user = this.repos.entries.get(turn.id);
       if (!user || user.taskId !== taskId) return;
-      const meta = { ...user.meta };
-      if (changes) meta.changes = changes;
-      else delete meta.changes;
-      this.put({ ...user, meta, updatedAt: this.now() });
+      this.put({ ...user, meta: { ...user.meta, changes }, updatedAt: this.now() });
     } catch (e) {
       console.error(`could not record the file changes of task ${taskId}:`, e);
     }
