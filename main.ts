@@ -4,6 +4,7 @@
  *   reinagent                 server on 127.0.0.1 + a desktop window
  *   reinagent serve           headless server (for a VPS / phones)
  *   reinagent providers …     manage model providers; `models fetch` lists a provider's models
+ *   reinagent tasks           every task with its state
  *   reinagent --version | --help
  */
 import { parseCli, USAGE } from "./server/cli/args.ts";
@@ -39,6 +40,13 @@ async function main(argv: string[]): Promise<number> {
       text: (s) => Deno.stdout.writeSync(enc.encode(s)),
       note: (s) => console.error(s),
       json: (o) => Deno.stdout.writeSync(enc.encode(JSON.stringify(o) + "\n")),
+    });
+  }
+  if (cmd.kind === "tasks") {
+    const { tasksCommand } = await import("./server/cli/tasks_cmd.ts");
+    return await tasksCommand(cmd, resolveHome(cmd.home), {
+      line: (s) => console.log(s),
+      err: (s) => console.error(s),
     });
   }
   if (cmd.kind === "providers" || cmd.kind === "models") {

@@ -24,6 +24,7 @@ import { HISTORY_OP_ARGS, type HistoryOpResults } from "./protocol_history.ts";
 import { SEARCH_OP_ARGS, type SearchOpResults } from "./protocol_search.ts";
 import { PANEL_OP_ARGS, type PanelOpResults } from "./protocol_panel.ts";
 import { SAFETY_OP_ARGS, type SafetyOpResults } from "./protocol_safety.ts";
+import type { RunEnd } from "./protocol_task_state.ts";
 
 export * from "./protocol_providers.ts";
 export * from "./protocol_projects.ts";
@@ -32,6 +33,8 @@ export * from "./protocol_history.ts";
 export * from "./protocol_search.ts";
 export * from "./protocol_panel.ts";
 export * from "./protocol_safety.ts";
+export * from "./protocol_task_state.ts";
+export * from "./protocol_changes.ts";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -183,6 +186,11 @@ export interface RunState {
 
 export type EntryRole = "user" | "assistant" | "tool" | "system" | "compact" | "error";
 export type EntryStatus = "done" | "streaming" | "stopped" | "error";
+/**
+ * Whether a run is active (`waiting`: it waits for an approval). How the last run ended
+ * is `TaskSummary.lastRun`; `taskState()` makes the one word every surface shows.
+ * (`error` was written by older versions; it reads as a failed last run.)
+ */
 export type TaskStatus = "idle" | "running" | "waiting" | "error";
 
 /** One content block of an entry (text, thinking, tool call, tool result, image, file). */
@@ -213,6 +221,10 @@ export interface TaskSummary {
   projectPath: string | null;
   pinned: boolean;
   status: TaskStatus;
+  /** How the last run ended; null = it never ran. */
+  lastRun: RunEnd | null;
+  /** Messages in the steering queue (sent when a run completes; after a stop or an error they wait for you). */
+  queued: number;
   unread: boolean;
   createdAt: number;
   updatedAt: number;

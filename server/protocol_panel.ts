@@ -6,13 +6,17 @@
  *   absolute inside it). Refused outside the workspace, also through symlinks. At most
  *   {@link PREVIEW_LIMITS.bytes} bytes and {@link PREVIEW_LIMITS.lines} lines are sent
  *   (`truncated` says which limit cut it); a file with NUL bytes or invalid UTF-8 is
- *   `binary` and comes without text.
+ *   `binary` and comes without text. A missing file that a rewind removed comes back
+ *   with `removed` (who, when) instead of a `not_found` error.
  * - `file.diff {taskId, callId, path}`: the line diff a write/edit tool call produced,
  *   looked up in the stored timeline (for a panel opened when the entry is not loaded).
+ *   `file.diff {taskId, turnId, path}`: the NET diff of the file over the turn of user
+ *   entry `turnId` (before the turn → after it), from the checkpoint's kept versions.
  * - `about.info {}`: version, data dir, database, sandboxes, process.
  */
 import { obj, type Schema, str } from "./schema.ts";
 import type { StoreHealth } from "./protocol.ts";
+import type { ClientInfo, TurnFileChange } from "./protocol_changes.ts";
 
 export const PREVIEW_LIMITS = {
   /** Bytes of a file sent for preview (SPEC §7.14: 256 KB cap). */
@@ -28,7 +32,9 @@ export const PANEL_OP_ARGS = {
   }),
   "file.diff": obj({
     taskId: str({ min: 1, max: 80 }),
-    callId: str({ min: 1, max: 200 }),
+    /** One of callId (a tool call's diff) and turnId (a turn's net diff) is needed. */
+    "callId?": str({ min: 1, max: 200 }),
+    "turnId?": str({ min: 1, max: 64 }),
     path: str({ max: 4096 }),
   }),
   "about.info": obj({}),
@@ -54,6 +60,11 @@ export interface FilePreview {
   lines: number;
   /** What cut the text short, or null when it is the whole file. */
   truncated: "bytes" | "lines" | null;
+  /**
+   * The file does not exist because a rewind removed it (the rewind entry, when, who,
+   * and the turn it rewound to before); `text` is null then.
+   */
+  removed?: { entryId: string; at: number; by: ClientInfo; turnText: string };
 }
 
 /** A stored line diff (same shape as `tools/diff.ts` LineDiff). */
@@ -96,6 +107,7 @@ export interface AboutInfo {
 
 export interface PanelOpResults {
   "file.preview": FilePreview;
-  "file.diff": { path: string; tool: string; diff: PanelDiff };
+  /** `tool` is "turn" for a turn's net diff, which also has `change` (created, deleted …). */
+  "file.diff": { path: string; tool: string; diff: PanelDiff; change?: TurnFileChange };
   "about.info": AboutInfo;
 }

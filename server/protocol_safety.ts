@@ -8,6 +8,7 @@
  * client on topic {@link NOTICES_TOPIC}, naming the client that made it, and logged.
  */
 import { obj, type Schema } from "./schema.ts";
+import type { ClientInfo } from "./protocol_changes.ts";
 
 export const NOTICES_TOPIC = "notices";
 
@@ -21,12 +22,12 @@ export type SafetyChange =
   | { what: "envAllow"; added: string[] }
   | { what: "hiddenPaths"; removed: string[] };
 
-/** Topic `notices`: someone lowered safety. `by` describes the client (browser, device, address). */
+/** Topic `notices`: someone lowered safety; `by` is the client (device, browser, address). */
 export interface SafetyNotice {
   kind: "safety";
   id: string;
   at: number;
-  by: string;
+  by: ClientInfo;
   changes: SafetyChange[];
 }
 

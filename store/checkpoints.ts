@@ -82,6 +82,14 @@ export class CheckpointRepo {
       .run(postHash, taskId, turnId, path);
   }
 
+  /** The rows of one turn, in the order its files were first touched. */
+  ofTurn(taskId: string, turnId: string): CheckpointRow[] {
+    const rows = this.db.prepare(
+      "SELECT * FROM checkpoint WHERE task_id = ? AND turn_id = ? ORDER BY id",
+    ).all(taskId, turnId) as unknown as Row[];
+    return rows.map(toRow);
+  }
+
   /** Rows of turns at or after `fromPos`, oldest turn first. */
   since(taskId: string, fromPos: number): CheckpointRow[] {
     const rows = this.db.prepare(

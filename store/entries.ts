@@ -166,6 +166,16 @@ export class EntryRepo {
     return rows.map((r) => toEntry(r, byMessage.get(r.id) ?? []));
   }
 
+  /** The task's entries with `role` at or after `fromPos`, oldest first (`newestFirst` reverses). */
+  ofRole(taskId: string, role: EntryRole, fromPos = 0, newestFirst = false): Entry[] {
+    const rows = this.db.prepare(
+      `SELECT id FROM message WHERE task_id = ? AND role = ? AND pos >= ? ORDER BY pos ${
+        newestFirst ? "DESC" : "ASC"
+      }`,
+    ).all(taskId, role, fromPos) as { id: string }[];
+    return rows.map((r) => this.get(r.id)).filter((e): e is Entry => e !== null);
+  }
+
   get(id: string): Entry | null {
     const row = this.db.prepare("SELECT * FROM message WHERE id = ?").get(id) as
       | MessageRow

@@ -151,4 +151,31 @@ export const MIGRATIONS: readonly Migration[] = [
         ) FROM search_doc d;
     `,
   },
+  {
+    version: 7,
+    name: "tasks: how the last run ended (last_run)",
+    // Backfill from each task's timeline: an error entry last = failed, a stopped reply =
+    // stopped, a reply cut at the step cap = maxSteps, a timeline ending in a user
+    // message or a tool result (the run never answered) = interrupted, else done; a task
+    // without a reply never ran. `status` keeps only the live activity from now on.
+    sql: `
+      ALTER TABLE task ADD COLUMN last_run TEXT;
+      UPDATE task SET last_run = CASE
+        WHEN status = 'error' THEN 'failed'
+        WHEN NOT EXISTS (SELECT 1 FROM message m WHERE m.task_id = task.id AND m.role <> 'user')
+          THEN NULL
+        WHEN (SELECT m.role FROM message m WHERE m.task_id = task.id
+              ORDER BY m.pos DESC LIMIT 1) = 'error' THEN 'failed'
+        WHEN (SELECT m.role FROM message m WHERE m.task_id = task.id
+              ORDER BY m.pos DESC LIMIT 1) IN ('user', 'tool') THEN 'interrupted'
+        WHEN (SELECT m.status FROM message m WHERE m.task_id = task.id AND m.role = 'assistant'
+              ORDER BY m.pos DESC LIMIT 1) = 'stopped' THEN 'stopped'
+        WHEN (SELECT json_extract(m.meta, '$.truncatedBy') FROM message m
+              WHERE m.task_id = task.id AND m.role = 'assistant'
+              ORDER BY m.pos DESC LIMIT 1) = 'maxSteps' THEN 'maxSteps'
+        ELSE 'done'
+      END;
+      UPDATE task SET status = 'idle' WHERE status = 'error';
+    `,
+  },
 ];

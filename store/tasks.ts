@@ -1,6 +1,6 @@
 /** Task rows (one conversation each). All task SQL lives here. */
 import type { DatabaseSync } from "node:sqlite";
-import type { TaskSettings, TaskStatus, TaskSummary } from "../server/protocol.ts";
+import type { RunEnd, TaskSettings, TaskStatus, TaskSummary } from "../server/protocol.ts";
 
 interface TaskRow {
   id: string;
@@ -8,6 +8,8 @@ interface TaskRow {
   project_path: string | null;
   pinned: number;
   status: string;
+  last_run: string | null;
+  queued: number;
   unread: number;
   created_at: number;
   updated_at: number;
@@ -17,8 +19,16 @@ interface TaskRow {
 
 const DEFAULT_SETTINGS: TaskSettings = { model: null, effort: null, approval: null };
 
-const SELECT = `SELECT t.id, t.title, t.project_path, t.pinned, t.status, t.unread, t.created_at,
-  t.updated_at, t.settings, (SELECT count(*) FROM message m WHERE m.task_id = t.id) AS entry_count FROM task t`;
+/**
+ * `queued` is read from the steering queue itself (kv `queue.<taskId>`, a JSON array
+ * kept by server/composer/), so the summary can never disagree with the queue.
+ */
+const SELECT = `SELECT t.id, t.title, t.project_path, t.pinned, t.status, t.last_run, t.unread,
+  t.created_at, t.updated_at, t.settings,
+  (SELECT count(*) FROM message m WHERE m.task_id = t.id) AS entry_count,
+  COALESCE((SELECT json_array_length(k.value) FROM kv k WHERE k.key = 'queue.' || t.id), 0)
+    AS queued
+  FROM task t`;
 
 const toSummary = (r: TaskRow): TaskSummary => ({
   id: r.id,
@@ -26,6 +36,8 @@ const toSummary = (r: TaskRow): TaskSummary => ({
   projectPath: r.project_path,
   pinned: r.pinned === 1,
   status: r.status as TaskStatus,
+  lastRun: r.last_run as RunEnd | null,
+  queued: r.queued,
   unread: r.unread === 1,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -58,7 +70,11 @@ export class TaskRepo {
   }
 
   /** Applies a change and returns the updated task, or null when it does not exist. */
-  private update(id: string, sql: string, ...params: (string | number)[]): TaskSummary | null {
+  private update(
+    id: string,
+    sql: string,
+    ...params: (string | number | null)[]
+  ): TaskSummary | null {
     const r = this.db.prepare(`UPDATE task SET ${sql} WHERE id = ?`).run(...params, id);
     return r.changes === 0 ? null : this.get(id);
   }
@@ -76,12 +92,16 @@ export class TaskRepo {
     return this.update(id, "settings = ?", JSON.stringify(settings));
   }
 
-  /** Tasks whose status says a run was active: reset after a restart. */
+  /**
+   * Tasks whose status says a run was active when the previous process ended: nothing
+   * runs in a fresh process, so they are idle and their last run was interrupted.
+   */
   resetStatuses(): string[] {
-    const rows = this.db.prepare("SELECT id FROM task WHERE status != 'idle' AND status != 'error'")
+    const rows = this.db.prepare("SELECT id FROM task WHERE status IN ('running', 'waiting')")
       .all() as { id: string }[];
-    this.db.prepare("UPDATE task SET status = 'idle' WHERE status != 'idle' AND status != 'error'")
-      .run();
+    this.db.prepare(
+      "UPDATE task SET status = 'idle', last_run = 'interrupted' WHERE status IN ('running', 'waiting')",
+    ).run();
     return rows.map((r) => r.id);
   }
 
@@ -91,6 +111,16 @@ export class TaskRepo {
 
   setStatus(id: string, status: TaskStatus): TaskSummary | null {
     return this.update(id, "status = ?", status);
+  }
+
+  /** A run ended: the task is idle and records how (`lastRun`). */
+  finishRun(id: string, lastRun: RunEnd): TaskSummary | null {
+    return this.update(id, "status = 'idle', last_run = ?", lastRun);
+  }
+
+  /** Sets how the last run ended without a run (a branch inherits its reply's end). */
+  setLastRun(id: string, lastRun: RunEnd | null): TaskSummary | null {
+    return this.update(id, "last_run = ?", lastRun);
   }
 
   /** Records activity: bumps updated_at and optionally flags the task unread. */

@@ -1,7 +1,7 @@
 /** The agent loop end to end in-process: real store, real adapters, the mock LLM. */
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { entries, env, runTask } from "./helpers/agent_env.ts";
-import type { Entry, TaskEvent } from "../server/protocol.ts";
+import type { Entry, TaskEvent, TasksEvent } from "../server/protocol.ts";
 import { INTERRUPTED, toConversation } from "../server/agent/history.ts";
 
 Deno.test("loop: tool call → real tool result → final answer; usage and order persisted", async () => {
@@ -21,6 +21,7 @@ Deno.test("loop: tool call → real tool result → final answer; usage and orde
     });
     const { task, outcome } = await runTask(e, model, "what is here?");
     assertEquals(outcome?.kind, "done");
+    assertEquals(e.deps.store.repos!.tasks.get(task.id)!.lastRun, "done");
     const tl = entries(e, task.id);
     assertEquals(tl.map((x) => [x.role, x.status]), [["user", "done"], ["assistant", "done"], [
       "tool",
@@ -69,6 +70,7 @@ Deno.test("loop: max steps marks truncatedBy and Continue resumes", async () => 
     assertEquals(outcome, { kind: "maxSteps", steps: 100 });
     const last = entries(e, task.id).filter((x) => x.role === "assistant").at(-1)!;
     assertEquals(last.meta.truncatedBy, "maxSteps");
+    assertEquals(e.deps.store.repos!.tasks.get(task.id)!.lastRun, "maxSteps");
     const agentCalls = e.mock.requests(model.modelId).filter((r) =>
       !JSON.stringify(r.body).includes("short titles")
     );
@@ -78,6 +80,7 @@ Deno.test("loop: max steps marks truncatedBy and Continue resumes", async () => 
     await new Promise((r) => setTimeout(r, 50));
     await e.deps.runs!.stop(task.id);
     assertEquals((await more)?.kind, "stopped");
+    assertEquals(e.deps.store.repos!.tasks.get(task.id)!.lastRun, "stopped");
     const after = e.mock.requests(model.modelId).filter((r) =>
       !JSON.stringify(r.body).includes("short titles")
     );
@@ -106,6 +109,13 @@ Deno.test("loop: stop aborts a slow stream within 1 s and keeps the partial text
     assertEquals(a.status, "stopped");
     assert(a.parts[0].text!.startsWith("word word"));
     assertEquals(e.deps.runs!.isRunning(task.id), false);
+    // The task records the stop (not "done"), and every client was told.
+    const t = e.deps.store.repos!.tasks.get(task.id)!;
+    assertEquals([t.status, t.lastRun], ["idle", "stopped"]);
+    e.deps.hub.flush();
+    const last = e.events.filter((x) => x.topic === "tasks").map((x) => x.data as TasksEvent)
+      .filter((x) => x.kind === "upsert" && x.task.id === task.id).at(-1);
+    assertEquals(last?.kind === "upsert" && last.task.lastRun, "stopped");
   } finally {
     await e.close();
   }
@@ -124,7 +134,8 @@ Deno.test("loop: provider error becomes an error entry with category and hint; n
     const info = err.meta.error as { category: string; hint: string; status: number };
     assertEquals([info.category, info.status], ["auth", 401]);
     assertMatch(info.hint, /API key/);
-    assertEquals(e.deps.store.repos!.tasks.get(task.id)!.status, "error");
+    const t = e.deps.store.repos!.tasks.get(task.id)!;
+    assertEquals([t.status, t.lastRun], ["idle", "failed"]);
   } finally {
     await e.close();
   }
@@ -164,6 +175,8 @@ Deno.test("loop: an unavailable model is reported, never replaced by another", a
     const err = entries(e, task.id).at(-1)!;
     assertEquals(err.role, "error");
     assertMatch(err.parts[0].text!, /there is no provider "nope"/);
+    // It failed (before, the task went back to "idle" and the phone said "Done").
+    assertEquals(e.deps.store.repos!.tasks.get(task.id)!.lastRun, "failed");
   } finally {
     await e.close();
   }

@@ -3,7 +3,9 @@ import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { createServices } from "../server/services.ts";
 import { runOp } from "../server/ops/dispatch.ts";
 import type { EvtMsg, SafetyNotice } from "../server/protocol.ts";
-import { clientLabel, loweredSettings } from "../server/sessions/safety.ts";
+import { loweredSettings } from "../server/sessions/safety.ts";
+import { describeClient } from "../server/sessions/clients.ts";
+import { clientWords } from "../server/protocol.ts";
 import { getSettings } from "../server/providers/catalog.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
 import { mockProvider } from "./helpers/seed.ts";
@@ -14,7 +16,7 @@ async function harness() {
   const got: EvtMsg[] = [];
   const client = {
     id: "c",
-    label: "Chrome on Android from 192.168.1.7",
+    info: { kind: "phone" as const, browser: "Chrome", os: "Android", ip: "192.168.1.7" },
     topics: new Set(["notices"]),
     deliver: (e: EvtMsg[]) => void got.push(...e),
   };
@@ -55,13 +57,16 @@ Deno.test("safety: lowering a setting is announced with who did it; raising it i
       commandEnvAllow: ["GH_TOKEN"],
     });
     const [n] = h.notices();
-    assertEquals(n.by, "Chrome on Android from 192.168.1.7");
+    assertEquals(n.by, { kind: "phone", browser: "Chrome", os: "Android", ip: "192.168.1.7" });
     assertEquals(n.changes, [
       { what: "sandboxLevel", from: "read-only", to: "off" },
       { what: "defaultApproval", from: "ask", to: "full" },
       { what: "envAllow", added: ["GH_TOKEN"] },
     ]);
-    assertMatch(logged.join("\n"), /safety lowered by Chrome on Android from 192\.168\.1\.7/);
+    assertMatch(
+      logged.join("\n"),
+      /safety lowered by a phone \(Chrome, Android\) from 192\.168\.1\.7/,
+    );
     const { task } = await h.op("tasks.create", { title: "t", options: { approval: "plan" } });
     await h.op("task.setOptions", { id: task.id, approval: "edit" });
     await h.op("task.setToolPolicy", { id: task.id, tool: "exec_command", policy: "allow" });
@@ -105,15 +110,13 @@ Deno.test("safety settings: bad names and paths are refused and change nothing",
   }
 });
 
-Deno.test("client labels say which browser, device and address", () => {
+Deno.test("the log names the client: device, browser and address", () => {
   const android =
     "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36";
-  assertEquals(clientLabel(android, "192.168.1.7"), "Chrome on Android from 192.168.1.7");
-  const iphone =
-    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";
-  assertEquals(clientLabel(iphone, "10.0.0.2"), "Safari on iOS from 10.0.0.2");
-  assertEquals(clientLabel("Deno/2.9.6", "127.0.0.1"), "command line (Deno/2.9.6) from 127.0.0.1");
-  assertEquals(clientLabel(null, "::1"), "command line (unknown client) from ::1");
+  const words = (ua: string | null, ip: string) => clientWords({ ...describeClient(ua), ip });
+  assertEquals(words(android, "192.168.1.7"), "a phone (Chrome, Android) from 192.168.1.7");
+  assertEquals(words("Deno/2.9.6", "127.0.0.1"), "the CLI from 127.0.0.1");
+  assertEquals(words(null, "::1"), "a client from ::1");
   const same = getSettingsLike();
   assertEquals(loweredSettings(same, same), []);
 });

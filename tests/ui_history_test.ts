@@ -9,9 +9,13 @@ import {
   fileChanges,
   groupTurns,
   mergeOlder,
+  netFileChanges,
   truncateAfter,
 } from "../ui/state/timeline_model.js";
 import type { Entry, Part } from "../server/protocol.ts";
+import { rewindResultText } from "../ui/components/timeline/RewindBand.js";
+import { clientText } from "../ui/components/format.js";
+import { lang } from "../ui/state/prefs.js";
 
 let n = 0;
 function entry(role: Entry["role"], parts: Part[], extra: Partial<Entry> = {}): Entry {
@@ -111,6 +115,49 @@ Deno.test("file changes: summed per path, latest call, failures and reads left o
   assertEquals([fc.added, fc.removed], [4, 2]);
 });
 
+Deno.test("file changes: the server's net record of the turn wins over summing the calls", () => {
+  assertEquals(netFileChanges(entry("user", [text("no record")])), null);
+  assertEquals(netFileChanges(null), null);
+  const u = entry("user", [text("go")], {
+    meta: {
+      changes: {
+        files: [
+          { path: "a.txt", added: 4, removed: 0, created: true, deleted: false },
+          {
+            path: "img.png",
+            added: null,
+            removed: null,
+            created: false,
+            deleted: false,
+            note: "binary",
+          },
+        ],
+        added: 4,
+        removed: 0,
+        more: 2,
+        at: 5,
+        rewound: { entryId: "r1", at: 9 },
+      },
+    },
+  });
+  const net = netFileChanges(u)!;
+  assertEquals(net.turnId, u.id);
+  assertEquals(net.files, [
+    { path: "a.txt", added: 4, removed: 0, callId: "", created: true, deleted: false },
+    {
+      path: "img.png",
+      added: null,
+      removed: null,
+      callId: "",
+      created: false,
+      deleted: false,
+      note: "binary",
+    },
+  ]);
+  assertEquals([net.added, net.removed, net.more], [4, 0, 2]);
+  assertEquals(net.rewound, { entryId: "r1", at: 9 });
+});
+
 Deno.test("compaction: a band, not a process item, and the answer before it stays final", () => {
   const u = entry("user", [text("go")]);
   const a = entry("assistant", [text("the answer")]);
@@ -121,4 +168,45 @@ Deno.test("compaction: a band, not a process item, and the answer before it stay
   assertEquals(view.final?.entry.id, a.id);
   assertEquals(view.status, "done");
   assert(!view.process.some((p) => p.entry.id === c.id));
+});
+
+Deno.test("rewind band: a record after the answer is a band, not the turn's work", () => {
+  const u = entry("user", [text("go")], { createdAt: 1000 });
+  const a = entry("assistant", [text("All done.")], { createdAt: 2000, updatedAt: 3000 });
+  const rw = entry("system", [text("Code rewound …")], {
+    createdAt: 600_000,
+    updatedAt: 600_000,
+    meta: { kind: "rewind", rewind: { turnId: u.id, restored: ["a"], removed: [] } },
+  });
+  const [turn] = groupTurns([u, a, rw]);
+  const view = analyseTurn(turn, false);
+  assertEquals(view.rewinds.map((e) => e.id), [rw.id]);
+  assertEquals(view.final?.entry.id, a.id, "the answer stays the final answer");
+  assertEquals(view.status, "done");
+  assertEquals(view.endedAt, 3000, "the rewind's time is not work time");
+  assertEquals(view.process.length, 0);
+});
+
+Deno.test("rewind words: the result and who, in both languages", () => {
+  const before = lang.value;
+  try {
+    lang.value = "en-US";
+    assertEquals(rewindResultText(2, 1), "Restored 2 files, removed 1 new file.");
+    assertEquals(rewindResultText(1, 0), "Restored 1 file.");
+    assertEquals(rewindResultText(0, 3), "Removed 3 new files.");
+    assertEquals(rewindResultText(0, 0), "Nothing needed to change.");
+    assertEquals(
+      clientText({ kind: "phone", browser: "Chrome", os: "Android" }),
+      "Phone (Chrome, Android)",
+    );
+    assertEquals(clientText({ kind: "cli", browser: "", os: "" }), "Command line");
+    lang.value = "zh-CN";
+    assertEquals(rewindResultText(2, 1), "已恢复 2 个文件，删除了 1 个新文件。");
+    assertEquals(
+      clientText({ kind: "desktop", browser: "Firefox", os: "Linux" }),
+      "桌面（Firefox, Linux）",
+    );
+  } finally {
+    lang.value = before;
+  }
 });

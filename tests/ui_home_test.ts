@@ -3,7 +3,9 @@
  * summaries, local time groups around midnight and week boundaries (injected "now"),
  * relative times, pinned first, workspace grouping in the sidebar's order.
  */
-import { assertEquals } from "./helpers/assert.ts";
+import { assert, assertEquals } from "./helpers/assert.ts";
+import { DICTS } from "../ui/i18n/index.js";
+import { RUN_ENDS, TASK_STATE_WORDS, TASK_STATES } from "../server/protocol.ts";
 import {
   buildHome,
   displayStatus,
@@ -29,6 +31,8 @@ function task(extra: Partial<TaskSummary> = {}): TaskSummary {
     projectPath: null,
     pinned: false,
     status: "idle",
+    lastRun: null,
+    queued: 0,
     unread: false,
     createdAt: 0,
     updatedAt: 0,
@@ -42,16 +46,39 @@ function project(id: string, path: string, name: string): Project {
   return { id, path, name, sort: 0, createdAt: 0, updatedAt: 0, taskCount: 0 };
 }
 
-Deno.test("home: display status comes from the summary (done = idle with entries)", () => {
+Deno.test("home: the state comes from the server's record, not from having entries", () => {
   assertEquals(displayStatus(task({ status: "running" })), "running");
   assertEquals(displayStatus(task({ status: "waiting" })), "waiting");
-  assertEquals(displayStatus(task({ status: "error" })), "error");
-  assertEquals(displayStatus(task({ status: "idle", entryCount: 3 })), "done");
-  assertEquals(displayStatus(task({ status: "idle", entryCount: 0 })), "idle");
+  // How the last run ended, as the server recorded it.
+  assertEquals(displayStatus(task({ lastRun: "done" })), "done");
+  assertEquals(displayStatus(task({ lastRun: "stopped" })), "stopped");
+  assertEquals(displayStatus(task({ lastRun: "failed" })), "failed");
+  assertEquals(displayStatus(task({ lastRun: "maxSteps" })), "maxSteps");
+  assertEquals(displayStatus(task({ lastRun: "interrupted" })), "interrupted");
+  // Entries alone never make a task "done": it never ran (e.g. created with a title).
+  assertEquals(displayStatus(task({ lastRun: null, entryCount: 3 })), "new");
+  // A queued message that waits (after a stop) is what the task is about now.
+  assertEquals(displayStatus(task({ lastRun: "stopped", queued: 1 })), "queued");
+  assertEquals(displayStatus(task({ status: "running", queued: 2 })), "running");
+  // An older server's "error" still reads as failed.
+  assertEquals(displayStatus(task({ status: "error" })), "failed");
   // A pending approval kept from before a restart: waiting, unless a run is live.
-  assertEquals(displayStatus(task({ status: "idle" }), true), "waiting");
-  assertEquals(displayStatus(task({ status: "error" }), true), "waiting");
+  assertEquals(displayStatus(task({ lastRun: "interrupted" }), true), "waiting");
+  assertEquals(displayStatus(task({ lastRun: "failed", queued: 1 }), true), "waiting");
   assertEquals(displayStatus(task({ status: "running" }), true), "running");
+});
+
+Deno.test("task state: one word per state, the same in the CLI and the UI's English", () => {
+  for (const s of TASK_STATES) {
+    if (s === "new") {
+      assertEquals(TASK_STATE_WORDS[s], "");
+      continue;
+    }
+    assertEquals(DICTS["en-US"][`task.state.${s}`], TASK_STATE_WORDS[s], s);
+    assert(DICTS["zh-CN"][`task.state.${s}`], `zh-CN task.state.${s}`);
+  }
+  // Every way a run can end is a state of its own.
+  for (const end of RUN_ENDS) assert((TASK_STATES as readonly string[]).includes(end), end);
 });
 
 Deno.test("home: today and yesterday switch exactly at local midnight", () => {
@@ -165,14 +192,17 @@ Deno.test("home: the summary counts what needs attention", () => {
   const tasks = [
     task({ status: "running", unread: true }),
     task({ status: "waiting" }),
-    task({ id: "held", status: "idle" }),
-    task({ status: "error", unread: true }),
-    task({ status: "idle" }),
+    task({ id: "held", lastRun: "interrupted" }),
+    task({ lastRun: "failed", unread: true }),
+    task({ lastRun: "stopped", queued: 1 }),
+    task({ lastRun: "stopped" }),
+    task({ lastRun: "done" }),
   ];
   assertEquals(statusCounts(tasks, new Set(["held"])), {
     running: 1,
     waiting: 2,
-    error: 1,
+    queued: 1,
+    failed: 1,
     unread: 2,
   });
 });

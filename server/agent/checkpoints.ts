@@ -77,6 +77,22 @@ export class Checkpointer {
     return join(this.blobDir, hash.slice(0, 2), hash);
   }
 
+  /** The bytes kept under `hash`, or null when they are not (or no longer) kept. */
+  async readBlob(hash: string): Promise<Uint8Array | null> {
+    if (!/^[0-9a-f]{64}$/.test(hash)) return null;
+    try {
+      return await Deno.readFile(this.blobPath(hash));
+    } catch (e) {
+      if (e instanceof Deno.errors.NotFound) return null;
+      throw e;
+    }
+  }
+
+  /** Keeps `bytes` (content-addressed; stored once); returns their hash. */
+  keepBlob(bytes: Uint8Array): Promise<string> {
+    return this.putBlob(bytes);
+  }
+
   private async putBlob(bytes: Uint8Array): Promise<string> {
     const hash = sha256Hex(bytes);
     const p = this.blobPath(hash);

@@ -1,6 +1,7 @@
 /** Command-line parsing: strict, so a typo is an error rather than ignored. */
 import { type CatalogCommand, parseModelsArgs, parseProvidersArgs } from "./providers_args.ts";
 import { parseRunArgs, type RunArgs } from "./run_cmd.ts";
+import { parseTasksArgs, type TasksArgs } from "./tasks_cmd.ts";
 import { parseFlags } from "./flags.ts";
 
 export const USAGE = `Usage:
@@ -13,6 +14,9 @@ export const USAGE = `Usage:
       One agent turn to completion, headless: the answer on stdout (--json: one JSON
       event per line). Uses the running instance for this home when there is one.
       Exit code: 0 done, 1 failed, 2 bad input, 3 max steps reached, 130 stopped.
+  reinagent tasks [--json] [--home DIR]
+      Every task with its state (Running, Waiting for you, Message queued, Failed,
+      Stopped, Step limit reached, Interrupted, Done), as the sidebar shows it.
   reinagent providers list [--json]
   reinagent providers add ID --format FORMAT --base-url URL [--name NAME]
       [--api-key-env VAR | --api-key-stdin] [--model MODEL_ID ...]
@@ -52,6 +56,7 @@ export type Command =
   | ServerCommand
   | CatalogCommand
   | ({ kind: "run" } & RunArgs)
+  | ({ kind: "tasks" } & TasksArgs)
   | { kind: "doctor"; home?: string }
   | { kind: "help" }
   | { kind: "version" };
@@ -77,6 +82,10 @@ const SUBCOMMANDS: Record<string, (args: string[]) => Parsed> = {
   run: (args) => {
     const r = parseRunArgs(args);
     return "error" in r ? r : { command: { kind: "run", ...r } };
+  },
+  tasks: (args) => {
+    const r = parseTasksArgs(args);
+    return "error" in r ? r : { command: { kind: "tasks", ...r } };
   },
 };
 

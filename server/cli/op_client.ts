@@ -4,9 +4,11 @@
  * way (and a run performed by a running instance shows live in its windows).
  */
 import type { EvtMsg } from "../protocol.ts";
+import { instancePath, tokenPath } from "../home.ts";
 import type { ServerDeps } from "../ops/context.ts";
 import type { HubClient } from "../sessions/hub.ts";
 import { runOp } from "../ops/dispatch.ts";
+import { CLI_CLIENT } from "../sessions/clients.ts";
 
 export interface OpClient {
   // deno-lint-ignore no-explicit-any
@@ -28,6 +30,7 @@ export function localOpClient(deps: ServerDeps): OpClient {
   const client: HubClient = {
     id: `cli-${crypto.randomUUID()}`,
     topics: new Set(["tasks"]),
+    info: CLI_CLIENT,
     deliver: (events) => events.forEach((e) => listeners.forEach((fn) => fn(e))),
   };
   deps.hub.add(client);
@@ -92,4 +95,22 @@ export function remoteOpClient(base: string, token: string, timeoutMs = 5000): P
       } else if (msg.t === "evt") listeners.forEach((fn) => fn(msg));
     };
   });
+}
+
+/** Connects to the running instance of this home, if one answers. */
+export async function runningInstance(home: string): Promise<OpClient | null> {
+  let info: { base?: string };
+  let token: string;
+  try {
+    info = JSON.parse(await Deno.readTextFile(instancePath(home)));
+    token = (await Deno.readTextFile(tokenPath(home))).trim();
+  } catch {
+    return null; // no instance file: nothing is running
+  }
+  if (!info.base) return null;
+  try {
+    return await remoteOpClient(info.base, token, 3000);
+  } catch {
+    return null; // stale instance file (crashed server)
+  }
 }

@@ -12,11 +12,14 @@ import {
   EFFORT_LEVELS,
   type Entry,
   type EvtMsg,
+  type RunEnd,
+  TASK_STATE_WORDS,
   type TaskEvent,
+  type TaskSummary,
 } from "../protocol.ts";
-import { localOpClient, type OpClient, remoteOpClient } from "./op_client.ts";
+import { localOpClient, type OpClient, runningInstance } from "./op_client.ts";
 import { createServices } from "../services.ts";
-import { ensureHome, instancePath, tokenPath } from "../home.ts";
+import { ensureHome } from "../home.ts";
 
 export interface RunArgs {
   prompt: string;
@@ -66,24 +69,6 @@ export function parseRunArgs(argv: string[]): RunArgs | { error: string } {
     out.approval = v["--approval"];
   }
   return out;
-}
-
-/** Connects to the running instance of this home, if one answers. */
-async function runningInstance(home: string): Promise<OpClient | null> {
-  let info: { base?: string };
-  let token: string;
-  try {
-    info = JSON.parse(await Deno.readTextFile(instancePath(home)));
-    token = (await Deno.readTextFile(tokenPath(home))).trim();
-  } catch {
-    return null; // no instance file: nothing is running
-  }
-  if (!info.base) return null;
-  try {
-    return await remoteOpClient(info.base, token, 3000);
-  } catch {
-    return null; // stale instance file (crashed server)
-  }
 }
 
 interface Out {
@@ -184,14 +169,23 @@ function follow(
   });
 }
 
-/** The outcome of the finished turn, from its entries. */
-export function outcomeOf(entries: Entry[]): { code: number; kind: string } {
+/** Exit code and `--json` outcome for each way a run ends. */
+export const RUN_EXIT: Readonly<Record<RunEnd, { code: number; kind: string }>> = {
+  done: { code: 0, kind: "done" },
+  failed: { code: 1, kind: "error" },
+  interrupted: { code: 1, kind: "interrupted" },
+  maxSteps: { code: 3, kind: "maxSteps" },
+  stopped: { code: 130, kind: "stopped" },
+};
+
+/** How the finished turn ended, from its entries (when the task's record is unknown). */
+export function outcomeOf(entries: Entry[]): RunEnd {
   const last = entries.at(-1);
   const lastAssistant = entries.filter((e) => e.role === "assistant").at(-1);
-  if (last?.role === "error") return { code: 1, kind: "error" };
-  if (lastAssistant?.status === "stopped") return { code: 130, kind: "stopped" };
-  if (lastAssistant?.meta.truncatedBy === "maxSteps") return { code: 3, kind: "maxSteps" };
-  return { code: 0, kind: "done" };
+  if (last?.role === "error") return "failed";
+  if (lastAssistant?.status === "stopped") return "stopped";
+  if (lastAssistant?.meta.truncatedBy === "maxSteps") return "maxSteps";
+  return "done";
 }
 
 export async function runCommand(args: RunArgs, home: string, out: Out): Promise<number> {
@@ -277,13 +271,16 @@ export async function runCommand(args: RunArgs, home: string, out: Out): Promise
       out.note(`task ${taskId}${remote ? " (running in the open ReinAgent instance)" : ""}`);
     }
     const entries = await done;
-    const outcome = outcomeOf(entries);
+    // The server recorded how the run ended (the same word every window shows).
+    const { tasks } = await client.request("tasks.list") as { tasks: TaskSummary[] };
+    const end = tasks.find((t) => t.id === taskId)?.lastRun ?? outcomeOf(entries);
+    const outcome = RUN_EXIT[end];
     const usage = entries.filter((e) => e.role === "assistant").reduce((acc, e) => {
       const u = e.meta.usage as { input: number; output: number } | undefined;
       return { input: acc.input + (u?.input ?? 0), output: acc.output + (u?.output ?? 0) };
     }, { input: 0, output: 0 });
     if (args.json) out.json({ type: "done", outcome: outcome.kind, taskId, usage });
-    else if (outcome.kind !== "done") out.note(`run ended: ${outcome.kind}`);
+    else if (end !== "done") out.note(`run ended: ${TASK_STATE_WORDS[end]}`);
     return outcome.code;
   } catch (e) {
     const code = (e as { code?: string }).code;

@@ -149,6 +149,9 @@ export class ComposerService {
     if (queue.length) this.d.repos.kv.set(queueKey(taskId), queue);
     else this.d.repos.kv.delete(queueKey(taskId));
     this.d.hub.publish(taskTopic(taskId), { kind: "queue", queue }, `queue:${taskId}`);
+    // The summary's `queued` count (read from this queue) changed: every list shows it.
+    const task = this.d.repos.tasks.get(taskId);
+    if (task) this.d.tasks.publish(task);
     return queue;
   }
 

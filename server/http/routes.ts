@@ -6,7 +6,7 @@ import type { Auth } from "./auth.ts";
 import type { Lockout } from "./lockout.ts";
 import { ASSETS, gzipped } from "./assets.ts";
 import { attachSocket } from "./ws.ts";
-import { clientLabel } from "../sessions/safety.ts";
+import { describeClient } from "../sessions/clients.ts";
 import { handleUploads } from "./uploads.ts";
 import type { ServerDeps } from "../ops/context.ts";
 
@@ -137,10 +137,10 @@ export function makeHandler(deps: RouteDeps) {
           error: { code: "forbidden_origin", message: "WebSocket origin does not match host" },
         });
       }
-      // The request's headers are gone once it is upgraded.
-      const label = clientLabel(req.headers.get("user-agent"), ip);
+      // Read before the upgrade: the request's headers are gone after it.
+      const who = { ...describeClient(req.headers.get("user-agent")), ip };
       const { socket, response } = Deno.upgradeWebSocket(req, { idleTimeout: 60 });
-      attachSocket(socket, deps, label);
+      attachSocket(socket, deps, who);
       return response;
     }
     if (url.pathname === "/api/health") {

@@ -3,6 +3,7 @@
  * receives the hub's events for the topics it subscribed to.
  */
 import {
+  type ClientInfo,
   type EvtMsg,
   type HelloMsg,
   LIMITS,
@@ -18,11 +19,11 @@ import { runOp } from "../ops/dispatch.ts";
 /** A client that falls this far behind is dropped; it resumes or re-snapshots. */
 const MAX_BUFFERED = 16 * 1024 * 1024;
 
-export function attachSocket(socket: WebSocket, deps: ServerDeps, label?: string): void {
+export function attachSocket(socket: WebSocket, deps: ServerDeps, info?: ClientInfo): void {
   const client: HubClient = {
     id: crypto.randomUUID(),
-    label,
     topics: new Set(["tasks", "approvals", NOTICES_TOPIC]),
+    info,
     deliver(events: EvtMsg[]) {
       if (socket.readyState !== WebSocket.OPEN) return;
       if (socket.bufferedAmount > MAX_BUFFERED) {

@@ -5,6 +5,8 @@ import type { TaskService } from "../sessions/task_service.ts";
 import type { RunManager } from "../sessions/runs.ts";
 import type { ApprovalCenter } from "../sessions/approvals.ts";
 import type { SafetyLog } from "../sessions/safety.ts";
+import type { ClientInfo } from "../protocol.ts";
+import { CLI_CLIENT } from "../sessions/clients.ts";
 
 export interface ServerDeps {
   version: string;
@@ -25,5 +27,5 @@ export interface OpContext extends ServerDeps {
   client: HubClient;
 }
 
-/** The calling client for notices and the log; in-process callers have no socket. */
-export const whoIs = (ctx: OpContext): string => ctx.client.label ?? "this computer (in-process)";
+/** The calling client, for records and notices; in-process callers are the CLI. */
+export const whoIs = (ctx: OpContext): ClientInfo => ctx.client.info ?? CLI_CLIENT;

@@ -58,10 +58,18 @@ function userOf(ctx: OpContext, e: Entry): Entry {
 function cutAndRun(ctx: OpContext, user: Entry, parts: Part[] | null): Entry {
   const r = repos(ctx);
   const taskId = user.taskId;
-  const next: Entry = parts ? { ...user, parts, updatedAt: Date.now() } : user;
+  let next: Entry = parts ? { ...user, parts, updatedAt: Date.now() } : user;
+  // A record of changes a rewind already put back no longer describes this turn.
+  const stale = (user.meta.changes as { rewound?: unknown } | undefined)?.rewound !== undefined;
+  if (stale) {
+    const meta = { ...next.meta };
+    delete meta.changes;
+    next = { ...next, meta, updatedAt: Date.now() };
+  }
+  const changed = parts !== null || stale;
   const total = r.entries.tx(() => {
     r.entries.deleteAfter(taskId, user.pos);
-    if (parts) r.entries.upsert(next);
+    if (changed) r.entries.upsert(next);
     r.checkpoints.foldAfter(taskId, user.id, user.pos);
     r.tasks.touch(taskId, false);
     return r.entries.count(taskId);
@@ -71,7 +79,7 @@ function cutAndRun(ctx: OpContext, user: Entry, parts: Part[] | null): Entry {
   }
   const topic = taskTopic(taskId);
   ctx.hub.publish(topic, { kind: "truncate", afterPos: user.pos, total });
-  if (parts) ctx.hub.publish(topic, { kind: "entry", entry: next }, `entry:${next.id}`);
+  if (changed) ctx.hub.publish(topic, { kind: "entry", entry: next }, `entry:${next.id}`);
   const task = r.tasks.get(taskId);
   if (task) needTasks(ctx).publish(task);
   ctx.runs!.start(taskId).catch((e) => console.error(`run ${taskId}:`, e));
@@ -124,6 +132,8 @@ export const HISTORY_HANDLERS: OpHandlers<keyof typeof HISTORY_OP_ARGS> = {
         });
       }
       r.tasks.touch(t.id, false);
+      // The branch ends with the reply it was cut at: it ended as that reply did.
+      r.tasks.setLastRun(t.id, reply.status === "stopped" ? "stopped" : "done");
       return r.tasks.get(t.id)!;
     });
     needTasks(ctx).publish(task);

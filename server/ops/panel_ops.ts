@@ -263,10 +263,45 @@ export const PANEL_HANDLERS: OpHandlers<keyof typeof PANEL_OP_ARGS> = {
     if (!st?.isDirectory) {
       throw new OpError("not_found", `the task's workspace ${ws} does not exist`);
     }
-    return await previewFile(ws, a.path);
+    try {
+      return await previewFile(ws, a.path);
+    } catch (e) {
+      // Gone because a rewind removed it: say so (who, when) instead of "does not exist".
+      const shown = displayPath(resolvePath(a.path, ws), ws);
+      const by =
+        e instanceof OpError && e.code === "not_found" && isInside(resolvePath(a.path, ws), ws)
+          ? ctx.runs?.records.removedBy(a.taskId, shown)
+          : null;
+      if (!by) throw e;
+      return {
+        path: shown,
+        absPath: resolvePath(a.path, ws),
+        size: 0,
+        mtime: null,
+        binary: false,
+        language: "",
+        mime: "",
+        text: null,
+        lines: 0,
+        truncated: null,
+        removed: {
+          entryId: by.entryId,
+          at: by.rewind.at,
+          by: by.rewind.by,
+          turnText: by.rewind.turnText,
+        },
+      };
+    }
   },
-  "file.diff": (ctx, a) => {
+  "file.diff": async (ctx, a) => {
     const ws = workspaceOf(ctx, a.taskId);
+    if (a.turnId) {
+      if (!ctx.runs) throw new OpError("store_unavailable", "the database is unavailable");
+      const want = displayPath(resolvePath(a.path, ws), ws);
+      const { change, diff } = await ctx.runs.records.diff(a.taskId, a.turnId, want);
+      return { path: change.path, tool: "turn", diff, change };
+    }
+    if (!a.callId) throw new OpError("invalid_args", "file.diff needs callId or turnId");
     const repo = ctx.store.repos!.entries;
     const all = repo.latest(a.taskId, repo.count(a.taskId));
     const want = a.path ? displayPath(resolvePath(a.path, ws), ws) : "";

@@ -37,6 +37,8 @@ function announceAllow(ctx: OpContext, task: TaskSummary, tool: string): void {
   }]);
 }
 
+const UNKNOWN_CLIENT = { kind: "unknown", browser: "", os: "" } as const;
+
 /** Ops of the other areas have their own handler modules (see dispatch.ts). */
 type TaskOpName = Exclude<
   OpName,
@@ -197,6 +199,8 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
         .join(", ");
       throw new OpError("conflict", `nothing was rewound: ${list}`);
     }
+    // Every client (and a reload) shows the rewind in the conversation.
+    needRuns(ctx).records.rewound(a.id, a.entryId, plan, ctx.client.info ?? UNKNOWN_CLIENT);
     return plan;
   },
   "approvals.list": (ctx) => {

@@ -6,13 +6,13 @@
  * flushed event gets the next `seq`; the last `ringSize` events are kept so a client
  * that reconnects can ask for everything after the seq it saw.
  */
-import type { EvtMsg } from "../protocol.ts";
+import type { ClientInfo, EvtMsg } from "../protocol.ts";
 
 export interface HubClient {
   readonly id: string;
-  /** Who this is, for notices and the log ("Chrome on Android from 192.168.1.7"). */
-  readonly label?: string;
   readonly topics: Set<string>;
+  /** Who it is (User-Agent and address), for records and notices: who rewound, who lowered safety. */
+  readonly info?: ClientInfo;
   /** Sends a batch of events (already ordered by seq). */
   deliver(events: EvtMsg[]): void;
 }

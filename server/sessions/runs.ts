@@ -4,7 +4,15 @@
  * it. Run state is published on the task topic; the task's status on `tasks`.
  */
 import { join } from "node:path";
-import type { ApprovalMode, Effort, Entry, ModelRef, RunState, TaskSummary } from "../protocol.ts";
+import type {
+  ApprovalMode,
+  Effort,
+  Entry,
+  ModelRef,
+  RunEnd,
+  RunState,
+  TaskSummary,
+} from "../protocol.ts";
 import type { SandboxLevelName } from "../constants.ts";
 import { taskTopic } from "../protocol.ts";
 import type { Repos } from "../../store/store.ts";
@@ -32,6 +40,7 @@ import { maybeGenerateTitle } from "../agent/title.ts";
 import { type RunnerContext, ToolRunner } from "../agent/tool_runner.ts";
 import { Checkpointer, type RewindPreview } from "../agent/checkpoints.ts";
 import { FileTracker } from "../agent/file_tracker.ts";
+import { TurnRecords } from "./turn_records.ts";
 import { SandboxPool } from "../../tools/sandbox/pool.ts";
 import { recaptureJobs, stopAllJobs } from "../../tools/exec/background.ts";
 import { attachmentMasks, commandPolicy } from "../agent/command_policy.ts";
@@ -116,11 +125,21 @@ export class RunManager {
   private trackers = new Map<string, FileTracker>();
   private runner: ToolRunner;
   private checkpoints: Checkpointer;
+  /** What turns did (net file changes, rewinds), written into the timeline. */
+  readonly records: TurnRecords;
   private finishHooks: ((taskId: string, natural: boolean) => void)[] = [];
 
   constructor(private d: RunDeps) {
     this.runner = new ToolRunner(d.tools, this.pool);
     this.checkpoints = new Checkpointer(d.repos.checkpoints, join(d.home, "checkpoints", "blobs"));
+    this.records = new TurnRecords(
+      d.repos,
+      d.hub,
+      d.now,
+      this.checkpoints,
+      d.newId,
+      (t) => d.taskChanged(t),
+    );
   }
 
   /** Everything a tool call needs: roots, stale-read tracker, checkpoint hooks. */
@@ -290,6 +309,11 @@ export class RunManager {
     const writer = new TimelineWriter(task.id, repos.entries, hub, newId, now);
     run.writer = writer;
     let outcome: LoopOutcome | null = null;
+    // How the run ended, recorded on the task (failed unless something better is known).
+    let end: RunEnd = "failed";
+    // The turn and its workspace, once known: its net file change is recorded at the end.
+    let turn: { id: string; pos: number } | null = null;
+    let ws: string | null = null;
     try {
       let resolved: { provider: ProviderConfig; model: ModelInfo };
       let workspace: string;
@@ -322,7 +346,9 @@ export class RunManager {
       const attachments = attachmentIds(history);
       // The turn = the latest user message: checkpoints are kept per turn.
       const lastUser = history.filter((e) => e.role === "user").at(-1);
-      const turn = lastUser ? { id: lastUser.id, pos: lastUser.pos } : { id: "none", pos: 0 };
+      const thisTurn = lastUser ? { id: lastUser.id, pos: lastUser.pos } : { id: "none", pos: 0 };
+      turn = lastUser ? thisTurn : null;
+      ws = workspace;
       if (history.filter((e) => e.role === "user").length === 1) {
         this.track(
           maybeGenerateTitle(task, history, {
@@ -352,7 +378,7 @@ export class RunManager {
         runTool: (call, signal) =>
           this.runner.run(
             call,
-            this.toolContext(task.id, workspace, turn, signal, call.id, attachments),
+            this.toolContext(task.id, workspace, thisTurn, signal, call.id, attachments),
           ),
         gate: this.d.gate
           ? (call, signal) =>
@@ -382,6 +408,9 @@ export class RunManager {
           this.publishRun(task.id, run.state);
         },
       });
+      end = outcome.kind === "error" ? "failed" : outcome.kind;
+      // A stop that came after the model's last word still counts as a stop.
+      if (end === "done" && run.abort.signal.aborted) end = "stopped";
       // Background commands still running: record what they changed so far.
       await recaptureJobs(task.id);
       return outcome;
@@ -400,7 +429,8 @@ export class RunManager {
       });
       return null;
     } finally {
-      this.setStatus(task.id, outcome?.kind === "error" ? "error" : "idle", true);
+      if (turn && ws) await this.records.changes(task.id, turn, ws);
+      this.ended(task.id, end);
     }
   }
 
@@ -470,10 +500,16 @@ export class RunManager {
     return task.projectPath;
   }
 
-  private setStatus(taskId: string, status: TaskSummary["status"], finished = false): void {
+  private setStatus(taskId: string, status: TaskSummary["status"]): void {
+    const t = this.d.repos.tasks.setStatus(taskId, status);
+    if (t) this.d.taskChanged(t);
+  }
+
+  /** A run ended: the task is idle, unread, and records how the run ended. */
+  private ended(taskId: string, end: RunEnd): void {
     const { tasks } = this.d.repos;
-    if (finished) tasks.touch(taskId, true);
-    const t = tasks.setStatus(taskId, status);
+    tasks.touch(taskId, true);
+    const t = tasks.finishRun(taskId, end);
     if (t) this.d.taskChanged(t);
   }
 

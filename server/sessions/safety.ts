@@ -4,8 +4,8 @@
  * Settings. A prompt injection that somehow reached the control plane cannot lower
  * safety unseen.
  */
-import type { SafetyChange, SafetyNotice, SystemSettings } from "../protocol.ts";
-import { NOTICES_TOPIC } from "../protocol.ts";
+import type { ClientInfo, SafetyChange, SafetyNotice, SystemSettings } from "../protocol.ts";
+import { clientWords, NOTICES_TOPIC } from "../protocol.ts";
 import type { EventHub } from "./hub.ts";
 import type { KvRepo } from "../../store/kv.ts";
 
@@ -54,35 +54,6 @@ export function describeChange(c: SafetyChange): string {
   }
 }
 
-/** "Chrome on Android from 192.168.1.7", "command line (Deno/2.9.6) from 127.0.0.1". */
-export function clientLabel(userAgent: string | null, ip: string): string {
-  const ua = userAgent ?? "";
-  const browser = /Edg\//.test(ua)
-    ? "Edge"
-    : /Firefox\//.test(ua)
-    ? "Firefox"
-    : /Chrom(e|ium)\//.test(ua)
-    ? "Chrome"
-    : /Safari\//.test(ua)
-    ? "Safari"
-    : null;
-  const os = /Android/.test(ua)
-    ? "Android"
-    : /iPhone|iPad/.test(ua)
-    ? "iOS"
-    : /Windows/.test(ua)
-    ? "Windows"
-    : /Mac OS X/.test(ua)
-    ? "macOS"
-    : /Linux/.test(ua)
-    ? "Linux"
-    : null;
-  const who = browser
-    ? `${browser}${os ? ` on ${os}` : ""}`
-    : `command line (${ua.split(" ")[0].slice(0, 40) || "unknown client"})`;
-  return `${who} from ${ip}`;
-}
-
 export class SafetyLog {
   constructor(
     private hub: EventHub,
@@ -91,7 +62,7 @@ export class SafetyLog {
   ) {}
 
   /** Announces `changes` (nothing when empty). */
-  announce(by: string, changes: SafetyChange[]): void {
+  announce(by: ClientInfo, changes: SafetyChange[]): void {
     if (!changes.length) return;
     const notice: SafetyNotice = {
       kind: "safety",
@@ -100,7 +71,9 @@ export class SafetyLog {
       by,
       changes,
     };
-    console.warn(`ReinAgent: safety lowered by ${by}: ${changes.map(describeChange).join("; ")}`);
+    console.warn(
+      `ReinAgent: safety lowered by ${clientWords(by)}: ${changes.map(describeChange).join("; ")}`,
+    );
     if (this.kv) this.kv.set(NOTICES_KEY, [...this.recent(), notice].slice(-KEEP));
     this.hub.publish(NOTICES_TOPIC, notice);
   }

@@ -242,6 +242,10 @@ async function liveTask(p: Page, name: string, phone: boolean) {
       await user(1).locator("[data-testid=edit-message]").click();
     }
     await p.locator("[data-testid=msg-editor]").waitFor();
+    // The editor focuses itself once mounted: keys sent before that would go elsewhere.
+    await p.waitForFunction(() =>
+      document.activeElement?.getAttribute("data-testid") === "msg-editor-input"
+    );
   };
   await openEditor();
   await p.keyboard.type(" (typo)");

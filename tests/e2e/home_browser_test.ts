@@ -1,7 +1,7 @@
 /**
  * The phone task home (SPEC 7.17) in a real (headless) Chromium against the real
  * server: tasks made through the protocol (a project, a finished run, a run waiting
- * for approval, a pinned task, pushed running/error states) show grouped by workspace
+ * for approval, a pinned task, pushed running/failed states) show grouped by workspace
  * with badges, unread dots and time groups; a tap opens a task, Back returns home;
  * New task opens the draft and Back returns; 360 px has no horizontal scroll and
  * 44 px targets; the desktop start view is still the empty state. Screenshots:
@@ -73,8 +73,8 @@ async function seed(server: TestServer): Promise<Seeded> {
       c,
       (ts) =>
         ts.find((x) => x.id === waiting.id)?.status === "waiting" &&
-        ts.find((x) => x.id === done.id)?.status === "idle" &&
-        ts.find((x) => x.id === pinned.id)?.status === "idle" &&
+        ts.find((x) => x.id === done.id)?.lastRun === "done" &&
+        ts.find((x) => x.id === pinned.id)?.lastRun === "done" &&
         !!ts.find((x) => x.id === done.id)?.unread,
       "runs to settle",
     );
@@ -159,11 +159,11 @@ Deno.test(
       const noonYesterday = new Date();
       noonYesterday.setDate(noonYesterday.getDate() - 1);
       noonYesterday.setHours(12, 0, 0, 0);
-      push({ ...s.spare, status: "error", entryCount: 2, updatedAt: noonYesterday.getTime() });
+      push({ ...s.spare, lastRun: "failed", entryCount: 2, updatedAt: noonYesterday.getTime() });
       await badge(s.fresh.id).and(page.locator("[data-status=running]")).waitFor();
       assertEquals(await badge(s.fresh.id).innerText(), "Running");
-      await badge(s.spare.id).and(page.locator("[data-status=error]")).waitFor();
-      assertEquals(await badge(s.spare.id).innerText(), "Error");
+      await badge(s.spare.id).and(page.locator("[data-status=failed]")).waitFor();
+      assertEquals(await badge(s.spare.id).innerText(), "Failed");
       // Older activity lands in its time group (the waiting task as it was 40 days ago).
       push({ ...s.waiting, status: "waiting", updatedAt: Date.now() - 40 * 86_400_000 });
       await page.waitForFunction(() =>
@@ -181,7 +181,7 @@ Deno.test(
       );
       assertEquals(
         await page.locator("[data-testid=home-summary] .home-sum").allInnerTexts(),
-        ["1 waiting for you", "1 running", "1 with an error", "3 unread"],
+        ["1 waiting for you", "1 running", "1 failed", "3 unread"],
       );
 
       // Touch targets and no horizontal scroll.

@@ -53,7 +53,7 @@ Deno.test(
       await dialog.locator("[data-testid=rewind-confirm]").click();
       assertEquals(
         await dialog.locator("[data-testid=rewind-done]").innerText(),
-        "Code rewound: 2 restored, 0 deleted.",
+        "Restored 2 files.",
       );
       assertEquals(await Deno.readTextFile(`${ws}/story.txt`), "one\n", "as after turn 1");
       assertEquals(await Deno.readTextFile(`${ws}/other.txt`), OTHER);

@@ -7,9 +7,7 @@ import { html } from "../html.js";
 import { t } from "../i18n/index.js";
 import { changeText, dismissSafety, safetyNotices } from "../state/safety.js";
 import { IconClose } from "./Icons.js";
-
-/** @param {number} at */
-const clock = (at) => new Date(at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+import { clientText, shortTime } from "./format.js";
 
 export function SafetyBanner() {
   return safetyNotices.value.map((n) =>
@@ -17,7 +15,10 @@ export function SafetyBanner() {
       <div class="banner banner-warn banner-safety" role="alert" data-testid="safety-notice"
         key=${n.id}>
         <div class="banner-body">
-          <p class="banner-strong">${t("safety.notice", { by: n.by, time: clock(n.at) })}</p>
+          <p class="banner-strong">${t("safety.notice", {
+            by: clientText(n.by, true),
+            time: shortTime(n.at),
+          })}</p>
           <ul class="safety-changes">
             ${n.changes.map((c) => {
               const { key, params } = changeText(c, (k) => t(/** @type {any} */ (k)));

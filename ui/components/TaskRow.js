@@ -1,7 +1,8 @@
 /**
- * One task in the sidebar: open on click, pin toggle, inline rename (pencil or
- * double-click; Enter saves, Esc cancels) and an inline two-step delete (Esc or a
- * click elsewhere cancels).
+ * One task in the sidebar: its title and state badge (the same words as the phone home
+ * and the CLI), open on click, pin toggle, inline rename (pencil or double-click;
+ * Enter saves, Esc cancels) and an inline two-step delete (Esc or a click elsewhere
+ * cancels).
  *
  * @typedef {import("../../server/protocol.ts").TaskSummary} TaskSummary
  */
@@ -14,35 +15,14 @@ import { deleteTask, pinTask, renameTask } from "../state/actions.js";
 import { approvalTaskIds } from "../state/approvals.js";
 import { openTask } from "../state/tasks.js";
 import { IconPencil, IconPin, IconTrash } from "./Icons.js";
+import { StatusBadge } from "./StatusBadge.js";
+import { taskState } from "../../server/protocol.ts";
 
 /** @param {{task: TaskSummary}} props */
 function StatusMarker({ task }) {
-  if (task.status === "running") {
-    return html`
-      <span class="status-marker spinner" role="img" aria-label=${t("task.running")} title=${t(
-        "task.running",
-      )}
-        data-testid="status-running"></span>
-    `;
-  }
-  // Waiting for a live approval, or holding one from before a restart.
-  if (task.status === "waiting" || approvalTaskIds.value.has(task.id)) {
-    return html`
-      <span class="status-marker dot dot-warn" role="img" aria-label=${t("task.waiting")} title=${t(
-        "task.waiting",
-      )}
-        data-testid="status-waiting"></span>
-    `;
-  }
-  if (task.status === "error") {
-    return html`
-      <span class="status-marker dot dot-danger" role="img" aria-label=${t("task.error")} title=${t(
-        "task.error",
-      )}
-        data-testid="status-error"></span>
-    `;
-  }
-  return null;
+  // A pending approval may be one kept from before a restart (no run is live then).
+  const state = taskState(task, approvalTaskIds.value.has(task.id));
+  return html`<${StatusBadge} state=${state} testid=${`status-${state}`} compact=${true} />`;
 }
 
 /** @param {{task: TaskSummary, active: boolean}} props */
@@ -105,7 +85,7 @@ export function TaskRow({ task, active }) {
       ...${common}
       class=${`task-row${active ? " active" : ""}${task.pinned ? " pinned" : ""}`}
       data-unread=${task.unread ? "true" : "false"}
-      data-status=${task.status}
+      data-status=${taskState(task, approvalTaskIds.value.has(task.id))}
     >
       <button
         type="button"
@@ -114,8 +94,8 @@ export function TaskRow({ task, active }) {
         onClick=${() => openTask(task.id)}
         onDblClick=${() => setMode("rename")}
       >
-        <${StatusMarker} task=${task} />
         <span class="task-title" data-testid="task-title">${title}</span>
+        <${StatusMarker} task=${task} />
         ${task.unread &&
           html`
             <span class="dot dot-accent unread-dot" data-testid="unread-dot" role="img"

@@ -1,7 +1,8 @@
 /**
  * One turn (SPEC §7.3): the user message, the status strip, the process (thinking,
  * tool cards, intermediate text — expanded while live, collapsed after), then the
- * final answer, trailing error lines and the max-steps notice. Memoised: a finished
+ * final answer, the files changed, trailing error lines, the max-steps notice and the
+ * bands of compactions and rewinds that happened in it. Memoised: a finished
  * turn re-renders only when one of its entries (or the language) changes, so while
  * a run streams only the live turn renders.
  *
@@ -14,9 +15,11 @@
 import { Component } from "preact";
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
-import { analyseTurn, fileChanges } from "../state/timeline_model.js";
+import { analyseTurn, fileChanges, netFileChanges } from "../state/timeline_model.js";
 import { CompactBand } from "./timeline/CompactBand.js";
 import { FileChanges } from "./timeline/FileChanges.js";
+import { RewindBand } from "./timeline/RewindBand.js";
+import { RewoundContext } from "./timeline/rewound.js";
 import { EntryView } from "./EntryView.js";
 import { ErrorLine } from "./ErrorLine.js";
 import { FinalAnswer } from "./FinalAnswer.js";
@@ -115,8 +118,11 @@ export class Turn extends Component {
     const view = analyseTurn(turn, live);
     const open = this.state.open ?? live;
     const expandable = view.process.length > 0;
-    const showStrip = live || turn.items.length > view.compactions.length;
-    const changes = live ? null : fileChanges(view);
+    const showStrip = live ||
+      turn.items.length > view.compactions.length + view.rewinds.length;
+    // The server's net record of the turn; older turns fall back to summing the tool calls.
+    const net = netFileChanges(turn.user);
+    const changes = live ? null : net ?? fileChanges(view);
     return html`
       <section class="turn" data-testid="turn" data-state=${view.status} data-turn-id=${turn.id}>
         ${turn.user && html`<${UserMessage} entry=${turn.user} />`}
@@ -141,11 +147,13 @@ export class Turn extends Component {
               hidden=${open ? false : "until-found"}
               onbeforematch=${() => this.setOpen(true)}
             >
-              ${view.process.map((it) => this.item(it, live))}
+              <${RewoundContext.Provider} value=${net?.rewound ?? null}>
+                ${view.process.map((it) => this.item(it, live))}
+              <//>
             </div>
           `}
         ${view.final && html`<${FinalAnswer} final=${view.final} />`}
-        ${changes && changes.files.length > 0 && html`<${FileChanges} ...${changes} />`}
+        ${changes && changes.files.length > 0 && html`<${FileChanges} changes=${changes} />`}
         ${view.errors.map((e, i) =>
           html`
             <${ErrorLine}
@@ -157,6 +165,7 @@ export class Turn extends Component {
         )}
         ${view.maxSteps && !live && html`<${TurnNotice} canContinue=${canAct} />`}
         ${view.compactions.map((e) => html`<${CompactBand} key=${e.id} entry=${e} />`)}
+        ${view.rewinds.map((e) => html`<${RewindBand} key=${e.id} entry=${e} turnId=${turn.id} />`)}
       </section>
     `;
   }

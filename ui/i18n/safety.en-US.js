@@ -1,6 +1,6 @@
 /** Command safety: notices of lowered safety, Settings → General, unsandboxed commands. */
 export default {
-  "safety.notice": "Safety lowered by {by} at {time}",
+  "safety.notice": "Safety lowered by {by} · {time}",
   "safety.change.sandboxLevel": "Shell sandbox: {from} → {to}",
   "safety.change.sandboxNetwork": "Network inside the shell sandbox turned on",
   "safety.change.defaultApproval": "Default approval mode: {from} → {to}",

@@ -11,6 +11,8 @@ export default {
   "tool.state.none": "No result",
   "tool.created": "created",
   "tool.deleted": "deleted",
+  "tool.rewound": "rewound",
+  "tool.rewoundTitle": "A rewind put this file back",
   "tool.replacements": "{n} replacements",
   "tool.lineCount": "{n} lines",
   "tool.lineCount.one": "1 line",

@@ -7,6 +7,8 @@ export default {
   "tool.state.none": "无结果",
   "tool.created": "新建",
   "tool.deleted": "已删除",
+  "tool.rewound": "已回退",
+  "tool.rewoundTitle": "回退已将此文件恢复原样",
   "tool.replacements": "替换 {n} 处",
   "tool.lineCount": "{n} 行",
   "tool.lines": "第 {from}–{to} 行，共 {total} 行",

@@ -12,7 +12,7 @@
  *
  * @typedef {import("../../server/protocol.ts").TaskSummary} TaskSummary
  * @typedef {import("../../server/protocol.ts").Project} Project
- * @typedef {"running" | "waiting" | "error" | "done" | "idle"} DisplayStatus
+ * @typedef {import("../../server/protocol.ts").TaskState} DisplayStatus
  * @typedef {"today" | "yesterday" | "week" | "older"} TimeGroup
  * @typedef {{key: TimeGroup, tasks: TaskSummary[]}} TimeSection
  * @typedef {{
@@ -25,6 +25,8 @@
  * @typedef {{pinned: TaskSummary[], groups: WorkspaceGroup[], total: number}} HomeModel
  */
 
+import { taskState } from "../../server/protocol.ts";
+
 /** Time groups in display order. */
 export const TIME_GROUPS = /** @type {const} */ (["today", "yesterday", "week", "older"]);
 
@@ -34,18 +36,16 @@ export const LOOSE_KEY = "__tasks__";
 const DAY_MS = 86_400_000;
 
 /**
- * What the home shows for a task: a live run wins; a pending approval (live or kept
- * from before a restart) is "waiting"; an idle task that has entries is "done"; an
- * idle task with none is "idle" (no badge).
+ * What the home shows for a task: the server's task state (`taskState`, shared with the
+ * sidebar and the CLI) — a live run, an approval waiting (live or kept from before a
+ * restart), a queued message, or how the last run ended; `new` (no badge) when it
+ * never ran.
  * @param {TaskSummary} task
  * @param {boolean} [hasApproval] the task holds a pending approval
  * @returns {DisplayStatus}
  */
 export function displayStatus(task, hasApproval = false) {
-  if (task.status === "running") return "running";
-  if (task.status === "waiting" || hasApproval) return "waiting";
-  if (task.status === "error") return "error";
-  return task.entryCount > 0 ? "done" : "idle";
+  return taskState(task, hasApproval);
 }
 
 /**
@@ -198,15 +198,16 @@ export function workspaceName(task, projects) {
 }
 
 /**
- * Counts for the home's summary line.
+ * Counts for the home's summary line: tasks waiting for you, with a queued message,
+ * running, whose last run failed; unread tasks.
  * @param {TaskSummary[]} tasks
  * @param {Set<string>} [approvalIds] tasks holding a pending approval
  */
 export function statusCounts(tasks, approvalIds = new Set()) {
-  const counts = { running: 0, waiting: 0, error: 0, unread: 0 };
+  const counts = { running: 0, waiting: 0, queued: 0, failed: 0, unread: 0 };
   for (const task of tasks) {
     const s = displayStatus(task, approvalIds.has(task.id));
-    if (s === "running" || s === "waiting" || s === "error") counts[s]++;
+    if (s === "running" || s === "waiting" || s === "queued" || s === "failed") counts[s]++;
     if (task.unread) counts.unread++;
   }
   return counts;

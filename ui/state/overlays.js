@@ -13,8 +13,10 @@ export const findOpen = signal(false);
  * What the right panel shows; null = closed.
  * - `{kind:"file", taskId, path}`: preview of a workspace file
  * - `{kind:"diff", taskId, path, callId}`: the diff a tool call produced
+ * - `{kind:"diff", taskId, path, turnId}`: a file's net diff over a turn (the
+ *   "files changed" card; `callId` is "")
  * @typedef {{kind: "file", taskId: string, path: string}
- *   | {kind: "diff", taskId: string, path: string, callId: string}} PanelView
+ *   | {kind: "diff", taskId: string, path: string, callId: string, turnId?: string}} PanelView
  */
 export const rightPanel = signal(/** @type {PanelView|null} */ (null));
 

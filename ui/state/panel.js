@@ -67,6 +67,15 @@ export function openDiff(taskId, path, callId) {
   rightPanel.value = { kind: "diff", taskId, path, callId };
 }
 
+/**
+ * The net diff of `path` over the turn of user entry `turnId` (from the server).
+ * @param {string} taskId @param {string} path @param {string} turnId
+ */
+export function openTurnDiff(taskId, path, turnId) {
+  rememberOpener();
+  rightPanel.value = { kind: "diff", taskId, path, callId: "", turnId };
+}
+
 export function closePanel() {
   rightPanel.value = null;
   panelMax.value = false;

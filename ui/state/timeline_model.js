@@ -155,8 +155,16 @@ export function groupTurns(entries) {
  *   maxSteps: boolean,
  *   startedAt: number,
  *   endedAt: number,
+ *   rewinds: Entry[],
  * }} TurnView
  */
+
+/**
+ * A rewind record (`system` entry with `meta.kind === "rewind"`): a band, not part of
+ * the turn's work (its time does not count, it does not hide the answer).
+ * @param {Entry} e
+ */
+export const isRewindEntry = (e) => e.role === "system" && e.meta?.kind === "rewind";
 
 /** @param {Part} p */
 const callId = (p) => p.type === "tool_call" ? String(p.data?.id ?? "") : "";
@@ -175,7 +183,8 @@ const endOf = (e) => Math.max(Number(e.meta?.endedAt) || 0, e.updatedAt || 0, e.
  * @returns {TurnView}
  */
 export function analyseTurn(turn, live) {
-  const items = turn.items;
+  const rewinds = turn.items.filter(isRewindEntry);
+  const items = rewinds.length ? turn.items.filter((e) => !isRewindEntry(e)) : turn.items;
   // A result belongs to the latest earlier call with its id that has no result yet:
   // providers may reuse ids (e.g. "call_1" in every response).
   /** @type {Map<Entry, Record<string, Entry>>} */
@@ -272,22 +281,59 @@ export function analyseTurn(turn, live) {
     maxSteps,
     startedAt,
     endedAt,
+    rewinds,
   };
 }
 
 const CHANGE_TOOLS = new Set(["write_file", "edit_file", "delete_file"]);
 
 /**
- * @typedef {{path: string, added: number, removed: number, callId: string,
- *   created: boolean, deleted: boolean}} FileChange
+ * @typedef {{path: string, added: number|null, removed: number|null, callId: string,
+ *   created: boolean, deleted: boolean, note?: string}} FileChange
+ * @typedef {{files: FileChange[], added: number, removed: number, more: number,
+ *   turnId: string|null, rewound: {entryId: string, at: number}|null}} TurnFiles
+ *   `turnId` set: the server's net record (rows open the turn's net diff); null: the
+ *   sum of the tool calls (older turns; rows open the last call's diff).
  */
 
 /**
- * The files a finished turn changed (SPEC §7.7), from its successful write_file,
- * edit_file and delete_file calls: per path the summed line counts and the latest
- * call (whose diff the review panel shows), in first-touched order.
+ * The server's net record of what a turn changed (`meta.changes` of its user entry:
+ * per file from before the turn to after it), or null when it has none.
+ * @param {Entry|null} user
+ * @returns {TurnFiles|null}
+ */
+export function netFileChanges(user) {
+  const c = /** @type {Record<string, any>|undefined} */ (user?.meta?.changes);
+  if (!user || !c || !Array.isArray(c.files)) return null;
+  /** @param {unknown} n */
+  const num = (n) => (typeof n === "number" && Number.isFinite(n) ? n : null);
+  /** @type {FileChange[]} */
+  const files = c.files.map((/** @type {Record<string, any>} */ f) => ({
+    path: String(f.path ?? ""),
+    added: num(f.added),
+    removed: num(f.removed),
+    callId: "",
+    created: f.created === true,
+    deleted: f.deleted === true,
+    ...(typeof f.note === "string" ? { note: f.note } : {}),
+  }));
+  return {
+    files,
+    added: num(c.added) ?? 0,
+    removed: num(c.removed) ?? 0,
+    more: num(c.more) ?? 0,
+    turnId: user.id,
+    rewound: c.rewound && typeof c.rewound.entryId === "string" ? c.rewound : null,
+  };
+}
+
+/**
+ * The files a finished turn changed, for a turn the server has no net record of
+ * (older timelines): from its successful write_file, edit_file and delete_file calls,
+ * per path the summed line counts and the latest call (whose diff the review panel
+ * shows), in first-touched order.
  * @param {TurnView} view
- * @returns {{files: FileChange[], added: number, removed: number}}
+ * @returns {TurnFiles}
  */
 export function fileChanges(view) {
   /** @type {Map<string, FileChange>} */
@@ -321,8 +367,11 @@ export function fileChanges(view) {
   const files = [...byPath.values()];
   return {
     files,
-    added: files.reduce((n, f) => n + f.added, 0),
-    removed: files.reduce((n, f) => n + f.removed, 0),
+    added: files.reduce((n, f) => n + (f.added ?? 0), 0),
+    removed: files.reduce((n, f) => n + (f.removed ?? 0), 0),
+    more: 0,
+    turnId: null,
+    rewound: null,
   };
 }
 

@@ -1,8 +1,8 @@
 /**
  * One task on the phone home: a single large tap target that opens the task with a
  * history entry of its own (so the browser's Back returns to the home). It shows the
- * unread dot, the title, the relative time, a status badge (running / waiting for
- * you / error / done) and, in the pinned section, the task's workspace.
+ * unread dot, the title, the relative time, the task's state badge (the same as the
+ * sidebar's: StatusBadge.js) and, in the pinned section, the task's workspace.
  *
  * @typedef {import("../../../server/protocol.ts").TaskSummary} TaskSummary
  * @typedef {import("../../state/home_model.js").DisplayStatus} DisplayStatus
@@ -13,6 +13,7 @@ import { lang } from "../../state/prefs.js";
 import { relativeTime } from "../../state/home_model.js";
 import { openTask } from "../../state/tasks.js";
 import { IconPin } from "../Icons.js";
+import { StatusBadge } from "../StatusBadge.js";
 
 /**
  * The row's time: "now", "5m", "3h", "2d", else a short date ("Mar 4", with the year
@@ -31,17 +32,6 @@ export function fmtRelative(ts, now) {
     day: "numeric",
     ...(r.sameYear ? {} : { year: "numeric" }),
   }).format(ts);
-}
-
-/** @param {{status: DisplayStatus}} props */
-export function StatusBadge({ status }) {
-  if (status === "idle") return null;
-  return html`
-    <span class=${`home-badge home-badge-${status}`} data-testid="home-badge" data-status=${status}>
-      ${status === "running" && html`<span class="spinner home-spinner" aria-hidden="true"></span>`}
-      ${t(/** @type {any} */ (`home.status.${status}`))}
-    </span>
-  `;
 }
 
 /**
@@ -76,10 +66,10 @@ export function HomeRow({ task, status, now, workspace }) {
               data-testid="home-row-time"
             >${when}</time>
           </span>
-          ${(status !== "idle" || workspace || task.pinned) &&
+          ${(status !== "new" || workspace || task.pinned) &&
             html`
               <span class="home-row-line home-row-meta">
-                <${StatusBadge} status=${status} />
+                <${StatusBadge} state=${status} testid="home-badge" />
                 ${task.pinned &&
                   html`<span class="home-pin" role="img" aria-label=${t("home.pinned")}><${IconPin}
                     size=${13}

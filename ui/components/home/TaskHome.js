@@ -56,8 +56,9 @@ function Summary({ tasks }) {
   const c = statusCounts(tasks, approvalTaskIds.value);
   const parts = [
     c.waiting && { k: "waiting", text: tn("home.sum.waiting", c.waiting) },
+    c.queued && { k: "queued", text: tn("home.sum.queued", c.queued) },
     c.running && { k: "running", text: tn("home.sum.running", c.running) },
-    c.error && { k: "error", text: tn("home.sum.error", c.error) },
+    c.failed && { k: "failed", text: tn("home.sum.failed", c.failed) },
     c.unread && { k: "unread", text: tn("home.sum.unread", c.unread) },
   ].filter((x) => !!x);
   if (parts.length === 0) return null;

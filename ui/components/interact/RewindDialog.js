@@ -14,6 +14,7 @@ import { closeRewind, confirmRewind, rewindState } from "../../state/rewind.js";
 import { isRunning } from "../../state/run_actions.js";
 import { currentId } from "../../state/tasks.js";
 import { Dialog } from "./Dialog.js";
+import { rewindResultText } from "../timeline/RewindBand.js";
 
 /**
  * A reason by its code in the reader's language; the server's English text for a
@@ -134,7 +135,7 @@ export function RewindDialog() {
           html`<p class="rw-error" role="alert" data-testid="rewind-error">${s.error}</p>`}
         ${s.phase === "done" && s.result &&
           html`<p class="rw-done" role="status" data-testid="rewind-done">${
-            t("rewind.done", { restored: s.result.restore.length, removed: s.result.remove.length })
+            rewindResultText(s.result.restore.length, s.result.remove.length)
           }</p>`}
         ${showPlan && state === "empty" &&
           html`<p class="rw-empty" data-testid="rewind-empty">${t("rewind.nothing")}</p>`}

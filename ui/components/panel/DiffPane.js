@@ -1,9 +1,10 @@
 /**
  * The changes a write/edit tool call made, in the right panel: the line diff with
  * old/new line numbers (the tool cards' DiffView), or the same as a unified patch
- * (highlighted) to read or copy. The diff comes from the loaded timeline, else from
- * the server (`file.diff`), so a panel opened from anywhere with (task, call, path)
- * works.
+ * (highlighted) to read or copy. A tool call's diff comes from the loaded timeline,
+ * else from the server (`file.diff`), so a panel opened from anywhere with (task,
+ * call, path) works; a turn's net diff (`turnId`, from the "files changed" card) always
+ * comes from the server, which diffs the versions kept before and after the turn.
  *
  * @typedef {import("../../state/tool_model.js").LineDiff} LineDiff
  */
@@ -18,17 +19,20 @@ import { DiffStats, DiffView } from "../tools/DiffView.js";
 import { PanelError, useLoad } from "./FileView.js";
 import { highlightHtml } from "./highlight.js";
 
-/** @typedef {{diff: LineDiff, path: string, tool: string}} Found */
+/**
+ * @typedef {{diff: LineDiff, path: string, tool: string,
+ *   change?: {created: boolean, deleted: boolean}}} Found
+ */
 
-/** @param {{taskId: string, path: string, callId: string}} props */
-export function DiffPane({ taskId, path, callId }) {
-  const local = findCallDiff(entries.value, callId, path);
+/** @param {{taskId: string, path: string, callId: string, turnId?: string}} props */
+export function DiffPane({ taskId, path, callId, turnId }) {
+  const local = turnId ? null : findCallDiff(entries.value, callId, path);
   const { st, retry } = useLoad(
     () =>
       local ? Promise.resolve(local) : /** @type {Promise<Found>} */ (
-        request("file.diff", { taskId, callId, path })
+        request("file.diff", turnId ? { taskId, turnId, path } : { taskId, callId, path })
       ),
-    `${taskId}\n${callId}\n${path}\n${local ? "local" : "server"}`,
+    `${taskId}\n${callId}\n${turnId ?? ""}\n${path}\n${local ? "local" : "server"}`,
   );
   if (st.state === "loading") {
     return html`<p class="rpanel-msg" data-testid="panel-loading">${t("panel.loading")}</p>`;
@@ -41,16 +45,17 @@ export function DiffPane({ taskId, path, callId }) {
 function DiffBody({ taskId, found }) {
   const [mode, setMode] = useState(/** @type {"lines"|"patch"} */ ("lines"));
   const [copied, setCopied] = useState(/** @type {"idle"|"copied"|"failed"} */ ("idle"));
-  const { diff, path, tool } = found;
-  const deleted = tool === "delete_file";
-  const patch = useMemo(() =>
-    unifiedPatch(diff, path, {
-      deleted,
-      created: diff.hunks.length > 0 && diff.hunks.every((h) =>
-        h.lines.every((l) => l.t === "+")
-      ) &&
-        diff.removed === 0 && diff.hunks[0].oldStart <= 1,
-    }), [diff, path, deleted]);
+  const { diff, path, tool, change } = found;
+  const deleted = change ? change.deleted : tool === "delete_file";
+  const created = change ? change.created : diff.hunks.length > 0 &&
+    diff.hunks.every((h) => h.lines.every((l) => l.t === "+")) &&
+    diff.removed === 0 && diff.hunks[0].oldStart <= 1;
+  const patch = useMemo(() => unifiedPatch(diff, path, { deleted, created }), [
+    diff,
+    path,
+    deleted,
+    created,
+  ]);
   const patchHtml = useMemo(() => highlightHtml(patch, "diff"), [patch]);
   useEffect(() => {
     if (copied === "idle") return;
@@ -63,6 +68,12 @@ function DiffBody({ taskId, found }) {
       setCopied("failed");
     });
   return html`
+    ${tool === "turn" &&
+      html`<p class="rpanel-note rpanel-info" data-testid="diff-net-note">${
+        t(
+          created ? "panel.netNoteCreated" : deleted ? "panel.netNoteDeleted" : "panel.netNote",
+        )
+      }</p>`}
     <div class="rpanel-bar">
       <div class="seg seg-sm" role="group" aria-label=${t("panel.viewLabel")}>
         ${(/** @type {const} */ (["lines", "patch"])).map((m) =>

@@ -1,7 +1,7 @@
 /**
  * File preview in the right panel: line numbers and syntax highlighting; the server
  * sends at most 256 KB / 10 000 lines (a note says so) and no text for a binary file
- * (size and type are shown instead).
+ * (size and type are shown instead). A file a rewind removed says so (who, when).
  *
  * @typedef {import("../../../server/protocol.ts").FilePreview} FilePreview
  */
@@ -9,7 +9,9 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { html } from "../../html.js";
 import { t, tn } from "../../i18n/index.js";
 import { request } from "../../state/connection.js";
-import { fmtBytes } from "../../state/panel.js";
+import { closePanel, fmtBytes } from "../../state/panel.js";
+import { scrollToEntry } from "../../state/overlays.js";
+import { clientText, shortTime } from "../format.js";
 import { highlightHtml } from "./highlight.js";
 
 /**
@@ -69,6 +71,28 @@ export function CodeView({ text, lines, lang, label }) {
   `;
 }
 
+/** @param {{removed: NonNullable<FilePreview["removed"]>}} props */
+function RemovedByRewind({ removed }) {
+  return html`
+    <div class="rpanel-msg" data-testid="panel-removed">
+      <p>${t("panel.removedByRewind", { turn: removed.turnText })}</p>
+      <p class="rpanel-when">${t("panel.removedWhen", {
+        who: clientText(removed.by),
+        time: shortTime(removed.at),
+      })}</p>
+      <button
+        type="button"
+        class="btn"
+        data-testid="panel-show-rewind"
+        onClick=${() => {
+          closePanel();
+          scrollToEntry(removed.entryId);
+        }}
+      >${t("panel.showRewind")}</button>
+    </div>
+  `;
+}
+
 /** @param {{taskId: string, path: string}} props */
 export function FileView({ taskId, path }) {
   const { st, retry } = useLoad(
@@ -80,6 +104,7 @@ export function FileView({ taskId, path }) {
   }
   if (st.state === "error") return html`<${PanelError} error=${st.error} retry=${retry} />`;
   const f = st.value;
+  if (f.removed) return html`<${RemovedByRewind} removed=${f.removed} />`;
   if (f.binary) {
     return html`
       <div class="rpanel-msg" data-testid="panel-binary">

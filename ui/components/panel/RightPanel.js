@@ -36,7 +36,7 @@ export function RightPanel() {
   const view = rightPanel.value;
   if (!view || view.taskId !== currentId.value) return null;
   const key = `${view.kind}\n${view.taskId}\n${view.path}\n${
-    view.kind === "diff" ? view.callId : ""
+    view.kind === "diff" ? `${view.callId}\n${view.turnId ?? ""}` : ""
   }`;
   return html`<${Panel} key=${key} view=${view} />`;
 }
@@ -99,7 +99,11 @@ function Panel({ view }) {
   const cut = p.replace(/\/+$/, "").lastIndexOf("/");
   const head = cut > 0 ? p.slice(0, cut + 1) : "";
   const base = cut > 0 ? p.slice(cut + 1) : p;
-  const title = view.kind === "file" ? t("panel.preview") : t("panel.changes");
+  const title = view.kind === "file"
+    ? t("panel.preview")
+    : view.turnId
+    ? t("panel.turnChanges")
+    : t("panel.changes");
 
   return html`
     <aside
@@ -176,7 +180,14 @@ function Panel({ view }) {
       <div class="rpanel-body" data-testid="panel-body">
         ${view.kind === "file"
           ? html`<${FileView} taskId=${view.taskId} path=${view.path} />`
-          : html`<${DiffPane} taskId=${view.taskId} path=${view.path} callId=${view.callId} />`}
+          : html`
+            <${DiffPane}
+              taskId=${view.taskId}
+              path=${view.path}
+              callId=${view.callId}
+              turnId=${view.turnId}
+            />
+          `}
       </div>
     </aside>
   `;

@@ -9,6 +9,7 @@ import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { commandEnvAllow, hiddenPaths, setGeneral, shellSandbox } from "../../state/settings.js";
 import { changeText, loadSafetyInfo, safetyInfo } from "../../state/safety.js";
+import { clientText } from "../format.js";
 
 /** @param {string} text */
 const names = (text) => text.split(/[\s,]+/).filter(Boolean);
@@ -131,7 +132,7 @@ export function CommandSafety() {
                 html`<li key=${n.id}>${
                   t("safety.recent.item", {
                     time: when(n.at),
-                    by: n.by,
+                    by: clientText(n.by, true),
                     what: n.changes.map((c) => {
                       const { key, params } = changeText(c, tr);
                       return t(/** @type {any} */ (key), params);

@@ -1,38 +1,64 @@
 /**
- * "N files changed +A −B" after a finished turn (SPEC §7.7), one row per file; a row
- * opens that file's diff in the right panel.
+ * "N files changed +A −B" after a finished turn (SPEC §7.7), one row per file. With the
+ * server's net record (`meta.changes`) the numbers are each file's net change over the
+ * turn (before → after; a new file is "new +4") and a row opens that net diff in the
+ * right panel; older turns sum their tool calls and open the last call's diff. A turn
+ * whose files a rewind put back is marked "Rewound".
  *
  * @typedef {import("../../state/timeline_model.js").FileChange} FileChange
+ * @typedef {import("../../state/timeline_model.js").TurnFiles} TurnFiles
  */
 import { html } from "../../html.js";
 import { t, tn } from "../../i18n/index.js";
 import { rightPanel } from "../../state/overlays.js";
+import { openDiff, openTurnDiff } from "../../state/panel.js";
+import { lang } from "../../state/prefs.js";
 import { currentId } from "../../state/tasks.js";
 import { DiffStats } from "../tools/DiffView.js";
 import { IconFile } from "./HistoryIcons.js";
 
-/** @param {{files: FileChange[], added: number, removed: number}} props */
-export function FileChanges({ files, added, removed }) {
+/** @param {number} at */
+const clock = (at) =>
+  new Intl.DateTimeFormat(lang.value, { hour: "2-digit", minute: "2-digit" }).format(at);
+
+/** @param {{changes: TurnFiles}} props */
+export function FileChanges({ changes }) {
+  const { files, added, removed, more, turnId, rewound } = changes;
+  const taskId = currentId.value;
   const open = (/** @type {FileChange} */ f) => {
-    const taskId = currentId.value;
-    if (taskId) rightPanel.value = { kind: "diff", taskId, path: f.path, callId: f.callId };
+    if (!taskId) return;
+    if (turnId) openTurnDiff(taskId, f.path, turnId);
+    else openDiff(taskId, f.path, f.callId);
   };
   const active = rightPanel.value;
+  const isOn = (/** @type {FileChange} */ f) =>
+    active?.kind === "diff" && active.taskId === taskId && active.path === f.path &&
+    (turnId ? active.turnId === turnId : active.callId === f.callId);
   return html`
-    <section class="file-changes" data-testid="file-changes" aria-label=${t(
-      "history.changesLabel",
-    )}>
+    <section
+      class=${`file-changes${rewound ? " fc-rewound" : ""}`}
+      data-testid="file-changes"
+      data-net=${turnId ? "true" : "false"}
+      data-rewound=${rewound ? "true" : "false"}
+      aria-label=${t("history.changesLabel")}
+    >
       <header class="fc-head">
         <span class="fc-title" data-testid="file-changes-title">${tn(
           "history.changes",
-          files.length,
+          files.length + more,
         )}</span>
         <${DiffStats} added=${added} removed=${removed} />
+        ${rewound &&
+          html`
+            <span class="fc-tag fc-rewound-tag" data-testid="fc-rewound"
+              title=${t("history.rewoundAt", { time: clock(rewound.at) })}>${t(
+                "history.rewound",
+              )}</span>
+          `}
       </header>
       <ul class="fc-list">
         ${files.map((f) => {
-          const on = active?.kind === "diff" && active.taskId === currentId.value &&
-            active.path === f.path && active.callId === f.callId;
+          const on = isOn(f);
           return html`
             <li key=${f.path}>
               <button
@@ -48,12 +74,18 @@ export function FileChanges({ files, added, removed }) {
                 <span class="fc-path">${f.path}</span>
                 ${f.created && html`<span class="fc-tag fc-new">${t("history.created")}</span>`}
                 ${f.deleted && html`<span class="fc-tag fc-del">${t("history.deleted")}</span>`}
-                <${DiffStats} added=${f.added} removed=${f.removed} />
+                ${f.note &&
+                  html`<span class="fc-tag fc-note" data-testid="fc-note">${
+                    t(/** @type {any} */ (`history.note.${f.note}`))
+                  }</span>`}
+                ${f.added !== null && f.removed !== null &&
+                  html`<${DiffStats} added=${f.added} removed=${f.removed} />`}
               </button>
             </li>
           `;
         })}
       </ul>
+      ${more > 0 && html`<p class="fc-more">${tn("history.moreFiles", more)}</p>`}
     </section>
   `;
 }

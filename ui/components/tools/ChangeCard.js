@@ -1,6 +1,7 @@
 /**
  * write_file, edit_file and delete_file: a file chip ("created" / "deleted"), the
- * `+N −N` line statistics and, expanded, the line diff with old/new line numbers.
+ * `+N −N` line statistics ("rewound" when a rewind put the turn's files back) and,
+ * expanded, the line diff with old/new line numbers.
  * Before the result exists the new content's line count is shown.
  *
  * @typedef {import("./ToolCard.js").CardProps} CardProps
@@ -13,6 +14,8 @@ import { openDiff } from "../../state/panel.js";
 import { CardShell } from "./CardShell.js";
 import { DiffStats, DiffView } from "./DiffView.js";
 import { FileChip } from "./FileChip.js";
+import { useContext } from "preact/hooks";
+import { RewoundContext } from "../timeline/rewound.js";
 
 /**
  * @param {string} name
@@ -36,9 +39,18 @@ export function ChangeCard({ name, args, result, status, ms, approval, receiving
   const diff = status === "done" ? diffOf(meta) : null;
   const path = String(meta.path ?? args.path ?? "");
   const [label, tone] = chipLabel(name, meta, status === "done");
-  let badges = null;
-  if (diff) badges = html`<${DiffStats} added=${diff.added} removed=${diff.removed} />`;
-  else if (!result && name === "write_file" && typeof args.content === "string") {
+  // In a turn whose changes a rewind put back: say so next to the edit's own numbers.
+  const rewound = useContext(RewoundContext) !== null && status === "done";
+  const rewoundTag = rewound
+    ? html`
+      <span class="tool-badge tool-rewound" data-testid="change-rewound"
+        title=${t("tool.rewoundTitle")}>${t("tool.rewound")}</span>
+    `
+    : null;
+  let badges = rewoundTag;
+  if (diff) {
+    badges = html`<${DiffStats} added=${diff.added} removed=${diff.removed} />${rewoundTag}`;
+  } else if (!result && name === "write_file" && typeof args.content === "string") {
     const n = args.content === "" ? 0 : args.content.replace(/\n$/, "").split("\n").length;
     badges = html`<span class="tool-badge">${tn("tool.lineCount", n)}</span>`;
   }
