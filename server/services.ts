@@ -85,6 +85,8 @@ export function createServices(opts: ServiceOptions): ServerDeps {
   // The steering queue hooks into run ends from the start (queued messages survive restarts).
   composerOf({ home: opts.home, store, hub, tasks, runs });
   const safety = new SafetyLog(hub, repos?.kv ?? null, now);
+  // Probe bubblewrap once now, so the first settings snapshot and command do not wait.
+  sandboxStatus().catch((e) => console.error("probing bubblewrap failed:", e));
   return { version: VERSION, home: opts.home, store, hub, tasks, runs, approvals, safety };
 }
 

@@ -41,7 +41,7 @@ for (const format of FORMATS) {
       assertEquals(info.category, "network");
       assertMatch(info.message, TRUNCATED);
       assertMatch(info.hint, /What arrived is kept/);
-      assertEquals(e.deps.store.repos!.tasks.get(task.id)!.status, "error");
+      assertEquals(e.deps.store.repos!.tasks.get(task.id)!.lastRun, "failed");
       assertEquals(e.mock.requests(model.modelId).length, 1, "not retried after content");
 
       // Continue (the error line's Retry) resumes with the partial answer in the history.

@@ -92,7 +92,7 @@ for (
           await other.request("settings.set", { sandboxLevel: "off", defaultApproval: "full" });
           const notice = page.locator(tid("safety-notice")).last();
           await notice.locator("text=Shell sandbox: workspace write → off").waitFor();
-          assertMatch(await notice.innerText(), /command line \(Deno\/[\d.]+\) from 127\.0\.0\.1/);
+          assertMatch(await notice.innerText(), /Safety lowered by Command line from 127\.0\.0\.1/);
           await page.waitForSelector(`${tid("safety-sandbox")} >> text=The shell sandbox is off`);
           await screenshot(page, `${label}-safety-notice`);
           await other.close();

@@ -9,7 +9,7 @@
  */
 import { batch, computed, effect, signal } from "@preact/signals";
 import { request } from "./connection.js";
-import { scrollToEntry, searchOpen } from "./overlays.js";
+import { scrollTarget, scrollToEntry, searchOpen } from "./overlays.js";
 import { currentId, openTask, timelineStatus } from "./tasks.js";
 import { settingsOpen } from "./settings.js";
 import { itemsOf } from "./search_model.js";
@@ -110,14 +110,20 @@ if (typeof document !== "undefined") {
  */
 export function revealEntry(entryId) {
   let tries = 0;
+  // Another scroll request since (find, another search hit) wins: stop insisting.
+  let mine = scrollTarget.peek()?.nonce;
   const check = () => {
+    if (scrollTarget.peek()?.nonce !== mine) return;
     const el = document.querySelector(`[data-entry-id="${CSS.escape(entryId)}"]`);
     const r = el?.getBoundingClientRect();
     const shown = r && r.height > 0 && r.bottom > 0 && r.top < innerHeight;
     if (shown) return;
     if (++tries > 3) return;
     if (el && r && r.height > 0) el.scrollIntoView({ block: "center" });
-    else scrollToEntry(entryId);
+    else {
+      scrollToEntry(entryId);
+      mine = scrollTarget.peek()?.nonce;
+    }
     setTimeout(check, 350);
   };
   setTimeout(check, 350);
