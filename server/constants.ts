@@ -24,6 +24,13 @@ export const UNDECLARED_LEVELS: readonly Effort[] = ["default", "low", "medium",
 /** The built-in Demo provider's id. */
 export const DEMO_PROVIDER_ID = "demo";
 
-/** Approval modes of a task (SPEC §4.4); `full` is the default. */
+/** Approval modes of a task (SPEC §4.4). */
 export const APPROVAL_MODES = ["plan", "ask", "edit", "full"] as const;
 export type ApprovalMode = typeof APPROVAL_MODES[number];
+
+/**
+ * A new install's approval mode: `edit` — file changes run (and can be rewound),
+ * commands ask first, and the effort's step budget applies (`full` has no cap). An
+ * install that stored a default (Settings → General) keeps it.
+ */
+export const DEFAULT_APPROVAL: ApprovalMode = "edit";

@@ -260,14 +260,14 @@ Deno.test("settings: defaults, validation, events on topic settings", async () =
     assertEquals(await h.op("settings.get"), {
       defaultModel: null,
       defaultEffort: "default",
-      defaultApproval: "full",
+      defaultApproval: "edit",
       sandboxLevel: "workspace-write",
       sandboxNetwork: true,
     });
     const snap = await h.op("settings.subscribe");
     assert(h.topics.has("settings"), "settings.subscribe subscribes");
     assertEquals(snap.providers[0].id, "demo");
-    assertEquals(snap.defaultApproval, "full");
+    assertEquals(snap.defaultApproval, "edit");
     h.events();
 
     const s = await h.op("settings.set", { defaultEffort: "high", defaultApproval: "ask" });
@@ -367,5 +367,29 @@ Deno.test("store unavailable: provider ops answer store_unavailable", async () =
   } finally {
     await h.close();
     await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("settings: a new install defaults to edit; an install that stored a default keeps it", async () => {
+  const { stepBudget } = await import("../server/providers/effort.ts");
+  const fresh = await opHarness();
+  try {
+    const s = await fresh.op("settings.get");
+    assertEquals(s.defaultApproval, "edit");
+    // edit: the effort's budget applies (full would have no cap).
+    assertEquals(stepBudget(s.defaultEffort, s.defaultApproval), 100);
+    assertEquals(stepBudget("high", "edit"), 400);
+    assertEquals(stepBudget("high", "full"), Infinity);
+    await fresh.op("settings.set", { defaultApproval: "full" });
+  } finally {
+    await fresh.store.close();
+  }
+  // The same data folder opened again (an existing install that chose full): still full.
+  const again = await opHarness({ home: fresh.home });
+  try {
+    assertEquals((await again.op("settings.get")).defaultApproval, "full");
+  } finally {
+    await again.close();
+    await Deno.remove(fresh.home, { recursive: true });
   }
 });

@@ -51,7 +51,7 @@ Deno.test("effectiveOptions: task choice, else system default, else built-in", (
   assertEquals(effectiveOptions(none, null), {
     model: DEMO_REF,
     effort: "default",
-    approval: "full",
+    approval: "edit",
     isDemo: true,
     inherited: { model: true, effort: true, approval: true },
   });

@@ -13,7 +13,12 @@
  *   SysDefaults
  */
 
-import { DEMO_PROVIDER_ID, STEP_BUDGET, UNDECLARED_LEVELS } from "../../server/protocol.ts";
+import {
+  DEFAULT_APPROVAL,
+  DEMO_PROVIDER_ID,
+  STEP_BUDGET,
+  UNDECLARED_LEVELS,
+} from "../../server/protocol.ts";
 
 export { DEMO_PROVIDER_ID, STEP_BUDGET, UNDECLARED_LEVELS };
 export const DEMO_REF = Object.freeze({ providerId: DEMO_PROVIDER_ID, modelId: "demo" });
@@ -81,7 +86,7 @@ export function findModel(providers, ref) {
 
 /**
  * The options in effect: each unset (null) choice shows the system default, then the
- * built-in fallback (Demo model, effort "default", approval "full").
+ * built-in fallback (Demo model, effort "default", approval {@link DEFAULT_APPROVAL}).
  * @param {Options|null|undefined} chosen
  * @param {SysDefaults|null|undefined} sys
  */
@@ -90,7 +95,8 @@ export function effectiveOptions(chosen, sys) {
   return {
     model,
     effort: /** @type {Effort} */ (chosen?.effort ?? sys?.defaultEffort ?? "default"),
-    approval: /** @type {ApprovalMode} */ (chosen?.approval ?? sys?.defaultApproval ?? "full"),
+    approval:
+      /** @type {ApprovalMode} */ (chosen?.approval ?? sys?.defaultApproval ?? DEFAULT_APPROVAL),
     isDemo: model.providerId === DEMO_PROVIDER_ID,
     inherited: {
       model: !chosen?.model,

@@ -11,7 +11,7 @@
  * @typedef {import("../../server/protocol.ts").ModelInfo} ModelInfo
  */
 import { batch, computed, effect, signal } from "@preact/signals";
-import { SETTINGS_TOPIC } from "../../server/protocol.ts";
+import { DEFAULT_APPROVAL, SETTINGS_TOPIC } from "../../server/protocol.ts";
 import { connState, onEvent, request } from "./connection.js";
 import { currentId } from "./tasks.js";
 import { drawerOpen, notifyError } from "./ui.js";
@@ -20,7 +20,7 @@ import { drawerOpen, notifyError } from "./ui.js";
 export const providers = signal([]);
 export const defaultModel = signal(/** @type {ModelRef|null} */ (null));
 export const defaultEffort = signal("default");
-export const defaultApproval = signal("full");
+export const defaultApproval = signal(DEFAULT_APPROVAL);
 /** Shell-command sandbox level and network switch (bubblewrap when available). */
 export const sandboxLevel = signal("workspace-write");
 export const sandboxNetwork = signal(true);
