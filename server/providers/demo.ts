@@ -23,8 +23,9 @@ export const DEMO_MODEL: ModelInfo = {
   contextWindow: 32_000,
   maxOutput: 4_000,
   vision: false,
-  effortLevels: null,
-  defaultEffort: null,
+  // Scripted: it thinks the same at every level, so it declares only Default.
+  effortLevels: ["default"],
+  defaultEffort: "default",
   source: "builtin",
 };
 export const DEMO_PROVIDER: ProviderConfig = {

@@ -54,6 +54,12 @@ export default {
   "tools.steps": "Up to {n} steps per turn",
   "tools.stepsUnlimited": "No step limit in full access mode",
   "tools.close": "Close",
+  "effort.stepsNote":
+    "The number is the step budget: how many agent steps (a model reply with its tool calls) one turn may take before it pauses with Continue.",
+  "effort.stepsFull": "Full access has no step limit.",
+  "effort.declared": "These are the levels this model declares.",
+  "effort.undeclared":
+    "This model declares no levels: Default sends nothing; Low, Medium and High are sent as a request it may ignore.",
   "effort.off": "Off",
   "effort.default": "Default",
   "effort.low": "Low",

@@ -51,6 +51,12 @@ export default {
   "tools.steps": "每回合最多 {n} 步",
   "tools.stepsUnlimited": "完全访问模式下不限步数",
   "tools.close": "关闭",
+  "effort.stepsNote":
+    "数字是步数上限：一个回合最多可走多少步（一次模型回复及其工具调用），用完后暂停，可点“继续”。",
+  "effort.stepsFull": "完全访问模式不限步数。",
+  "effort.declared": "这些是该模型声明支持的档位。",
+  "effort.undeclared":
+    "该模型未声明档位：默认不发送任何参数；低、中、高会作为请求发送，模型可能忽略。",
   "effort.off": "关闭",
   "effort.default": "默认",
   "effort.low": "低",

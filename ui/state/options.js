@@ -16,11 +16,14 @@
 import {
   DEFAULT_APPROVAL,
   DEMO_PROVIDER_ID,
+  effectiveEffort,
+  offeredLevels,
   STEP_BUDGET,
   UNDECLARED_LEVELS,
 } from "../../server/protocol.ts";
 
-export { DEMO_PROVIDER_ID, STEP_BUDGET, UNDECLARED_LEVELS };
+/** The server's rules, one source: levels a model offers, the level a turn uses. */
+export { DEMO_PROVIDER_ID, effectiveEffort, offeredLevels, STEP_BUDGET, UNDECLARED_LEVELS };
 export const DEMO_REF = Object.freeze({ providerId: DEMO_PROVIDER_ID, modelId: "demo" });
 
 /**
@@ -30,14 +33,6 @@ export const DEMO_REF = Object.freeze({ providerId: DEMO_PROVIDER_ID, modelId: "
  */
 export function stepsFor(effort, approval) {
   return approval === "full" ? Infinity : STEP_BUDGET[effort] ?? STEP_BUDGET.default;
-}
-
-/**
- * @param {Pick<ModelInfo, "effortLevels">|null|undefined} model
- * @returns {Effort[]}
- */
-export function offeredLevels(model) {
-  return model?.effortLevels?.length ? model.effortLevels : UNDECLARED_LEVELS;
 }
 
 /**
