@@ -54,6 +54,7 @@ export default {
   "tools.steps": "Up to {n} steps per turn",
   "tools.stepsUnlimited": "No step limit in full access mode",
   "tools.close": "Close",
+  "tools.modelFull": "{provider} / {model}",
   "effort.stepsNote":
     "The number is the step budget: how many agent steps (a model reply with its tool calls) one turn may take before it pauses with Continue.",
   "effort.stepsFull": "Full access has no step limit.",

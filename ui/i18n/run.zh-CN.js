@@ -51,6 +51,7 @@ export default {
   "tools.steps": "每回合最多 {n} 步",
   "tools.stepsUnlimited": "完全访问模式下不限步数",
   "tools.close": "关闭",
+  "tools.modelFull": "{provider} / {model}",
   "effort.stepsNote":
     "数字是步数上限：一个回合最多可走多少步（一次模型回复及其工具调用），用完后暂停，可点“继续”。",
   "effort.stepsFull": "完全访问模式不限步数。",
