@@ -393,3 +393,53 @@ Deno.test("settings: a new install defaults to edit; an install that stored a de
     await Deno.remove(fresh.home, { recursive: true });
   }
 });
+
+Deno.test("models.setEnabled: many models in one request; unknown ids change nothing", async () => {
+  const h = await opHarness();
+  try {
+    const pid = (await h.op("providers.add", { name: "P", baseUrl: "http://h.example" })).provider
+      .id;
+    for (const id of ["a", "b", "c"]) await h.op("models.add", { providerId: pid, model: { id } });
+    await h.op("models.setEnabled", { providerId: pid, modelIds: ["a", "b", "c"], enabled: false });
+    await h.op("settings.subscribe");
+    h.events();
+    const r = await h.op("models.setEnabled", {
+      providerId: pid,
+      modelIds: ["a", "c"],
+      enabled: true,
+    });
+    assertEquals(r.changed, 2);
+    assertEquals(r.provider.models.map((m: { enabled: boolean }) => m.enabled), [
+      true,
+      false,
+      true,
+    ]);
+    assertEquals(h.events().filter((e) => e.topic === "settings").length, 1, "one event");
+    const again = await h.op("models.setEnabled", {
+      providerId: pid,
+      modelIds: ["a"],
+      enabled: true,
+    });
+    assertEquals(again.changed, 0);
+    assertEquals(h.events().filter((e) => e.topic === "settings").length, 0, "nothing changed");
+    const bad = await h.fail("models.setEnabled", {
+      providerId: pid,
+      modelIds: ["b", "ghost"],
+      enabled: true,
+    });
+    assertMatch(bad.message, /has no model "ghost"/);
+    const list = (await h.op("providers.list")).providers.find((p: { id: string }) => p.id === pid);
+    assertEquals(list.models.map((m: { enabled: boolean }) => m.enabled), [true, false, true]);
+    assertEquals(
+      (await h.fail("models.setEnabled", {
+        providerId: "demo",
+        modelIds: ["demo"],
+        enabled: false,
+      }))
+        .code,
+      "invalid_args",
+    );
+  } finally {
+    await h.close();
+  }
+});
