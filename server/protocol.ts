@@ -62,7 +62,14 @@ import {
   SANDBOX_LEVELS,
 } from "./constants.ts";
 export { APPROVAL_MODES, EFFORT_LEVELS, SANDBOX_LEVELS };
-export { DEMO_PROVIDER_ID, STEP_BUDGET, UNDECLARED_LEVELS } from "./constants.ts";
+export {
+  DEFAULT_APPROVAL,
+  DEMO_PROVIDER_ID,
+  effectiveEffort,
+  offeredLevels,
+  STEP_BUDGET,
+  UNDECLARED_LEVELS,
+} from "./constants.ts";
 export type { ApprovalMode, Effort };
 
 export interface ModelRef {

@@ -160,6 +160,12 @@ export const PROVIDER_OP_ARGS = {
     }),
   }),
   "models.delete": obj({ providerId, modelId }),
+  /** Enables (or disables) many models of a provider at once, e.g. all fetched ones. */
+  "models.setEnabled": obj({
+    providerId,
+    modelIds: arr(modelId, PROVIDER_LIMITS.modelsPerProvider),
+    enabled: bool,
+  }),
   /** One tiny real streaming request; answers the latency or the real error. */
   "models.test": obj({ providerId, modelId }),
   "settings.get": obj({}),
@@ -191,6 +197,7 @@ export type ProviderOpResults = {
   "models.add": { provider: PublicProvider; model: ModelInfo };
   "models.update": { provider: PublicProvider; model: ModelInfo };
   "models.delete": { provider: PublicProvider; defaultCleared: boolean };
+  "models.setEnabled": { provider: PublicProvider; changed: number };
   "models.test": ModelTestResult;
   "settings.get": SystemSettings;
   "settings.setDefaultModel": SystemSettings;

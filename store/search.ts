@@ -2,7 +2,8 @@
  * Full-text search across tasks (SPEC §3.11) over an FTS5 trigram index (migration 6).
  *
  * `search_doc` maps one indexed entry (a user or assistant message) to an FTS row;
- * `search_fts` holds the entry's text (its `text` parts joined by newlines). Entries
+ * `search_fts` holds the entry's text (its `text` parts joined by newlines; snippets
+ * are cut from its plain text, {@link plainMarkdown}, matches still marked). Entries
  * are indexed when they are persisted in a final state (never per streamed delta);
  * deleting a message (or its task, by cascade) removes its document by trigger.
  *
@@ -12,6 +13,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { Entry, Part } from "../server/protocol.ts";
+import { plainMarkdown } from "./plain_text.ts";
 import {
   SEARCH_LIMITS,
   type SearchResult,
@@ -287,8 +289,11 @@ export class SearchRepo {
        ORDER BY task_id, pos`,
     ).all(arg, ...taskIds, SEARCH_LIMITS.snippetsPerTask) as unknown as HitRow[];
     for (const h of rows) {
-      const w = matchWindow(h.body, q) ??
-        { before: "", match: "", after: squash(h.body.slice(0, 2 * SEARCH_LIMITS.snippetContext)) };
+      // Snippets show the text as read (no `**`, backticks, link targets…); a query that
+      // only matches the Markdown source (e.g. "**") falls back to the source.
+      const plain = plainMarkdown(h.body);
+      const w = matchWindow(plain, q) ?? matchWindow(h.body, q) ??
+        { before: "", match: "", after: squash(plain.slice(0, 2 * SEARCH_LIMITS.snippetContext)) };
       const list = out.get(h.task_id) ?? [];
       list.push({ entryId: h.message_id, role: h.role as SearchSnippet["role"], pos: h.pos, ...w });
       out.set(h.task_id, list);

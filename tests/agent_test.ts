@@ -196,10 +196,11 @@ Deno.test("demo model: streams thinking and text and really lists and reads the 
     const calls = tl.flatMap((x) =>
       x.parts.filter((p) => p.type === "tool_call").map((p) => p.data?.name)
     );
-    assertEquals(calls, ["list_dir", "read_file", "write_file"]);
-    assertMatch(
-      await Deno.readTextFile(`${e.deps.home}/DefaultProject/demo-note.md`),
-      /Written by the ReinAgent Demo model/,
+    // Nothing was asked to be written: it only lists and reads.
+    assertEquals(calls, ["list_dir", "read_file"]);
+    assertEquals(
+      await Deno.stat(`${e.deps.home}/DefaultProject/demo-note.md`).catch(() => null),
+      null,
     );
     const read = tl.find((x) => x.role === "tool" && x.parts[0].data?.name === "read_file")!;
     assertMatch(read.parts[0].text!, /# Notes/);
@@ -212,6 +213,41 @@ Deno.test("demo model: streams thinking and text and really lists and reads the 
     );
   } finally {
     await e.close();
+  }
+});
+
+Deno.test("demo model: a new install (mode edit) writes the note it is asked for, without asking", async () => {
+  const e = await env();
+  try {
+    const { task, outcome } = await runTask(
+      e,
+      { providerId: "demo", modelId: "demo" },
+      "please write a note file",
+    );
+    assertEquals(outcome?.kind, "done");
+    const calls = entries(e, task.id).flatMap((x) =>
+      x.parts.filter((p) => p.type === "tool_call").map((p) => p.data?.name)
+    );
+    assertEquals(calls, ["list_dir", "write_file"], "empty workspace: nothing to read");
+    assertMatch(
+      await Deno.readTextFile(`${e.deps.home}/DefaultProject/demo-note.md`),
+      /Written by the ReinAgent Demo model/,
+    );
+    assertEquals(e.deps.approvals!.list(), [], "edit mode lets file changes run");
+  } finally {
+    await e.close();
+  }
+});
+
+Deno.test("demo model: asksForFile tells a request for a file from a look around", async () => {
+  const { asksForFile } = await import("../server/providers/demo.ts");
+  for (
+    const yes of ["write a note file", "Create notes.md", "save it to a file", "帮我写一个笔记文件"]
+  ) {
+    assert(asksForFile(yes), yes);
+  }
+  for (const no of ["hi there, show me around", "what files are here?", "read the file list"]) {
+    assert(!asksForFile(no), no);
   }
 });
 
@@ -321,7 +357,8 @@ Deno.test("exec output streams live to clients while the command runs", async ()
         }],
       }, { text: "ok" }],
     });
-    const { task } = await runTask(e, model, "run it", "no auto title");
+    // The loop is under test, not the gate: no approval for the command.
+    const { task } = await runTask(e, model, "run it", "no auto title", "full");
     e.deps.hub.flush();
     const outputs = e.events.filter((x) =>
       x.topic === `task:${task.id}` && (x.data as TaskEvent).kind === "output"

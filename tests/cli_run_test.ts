@@ -134,6 +134,40 @@ Deno.test("run: with a running instance, the server performs the run and other c
   }
 });
 
+Deno.test("run: a new install asks before commands; headless, nobody can answer, so it stops with a note", async () => {
+  const mock = startMockLlm({ quiet: true });
+  mock.register("cmd", {
+    turns: [
+      { text: "Running.", toolCalls: [{ name: "exec_command", args: { command: "echo hi" } }] },
+      { text: "Ran it." },
+    ],
+  });
+  try {
+    const home = await homeWithProvider(mock.base, ["cmd"]);
+    const r = await cli(["run", "run echo", "--home", home, "--model", "mock/cmd"]);
+    assertEquals(r.code, 130, r.stderr);
+    assertMatch(
+      r.stderr,
+      /\$ echo hi needs approval, and nobody can answer it in a headless run: stopped/,
+    );
+    assertMatch(r.stderr, /--approval full/);
+    const full = await cli([
+      "run",
+      "run echo",
+      "--home",
+      home,
+      "--model",
+      "mock/cmd",
+      "--approval",
+      "full",
+    ]);
+    assertEquals(full.code, 0, full.stderr);
+    assertMatch(full.stdout, /Ran it\./);
+  } finally {
+    await mock.close();
+  }
+});
+
 Deno.test("run args parser", () => {
   assertEquals(parseRunArgs(["do it", "--model", "open/router/x", "--json"]), {
     prompt: "do it",

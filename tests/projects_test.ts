@@ -263,7 +263,7 @@ Deno.test("projects: removing a project keeps its tasks; a task in a project run
     const { project } = await c.request("projects.add", { path: folder });
     const { task } = await c.request("tasks.create", {
       projectPath: project.path,
-      message: "hi, show me around",
+      message: "hi, show me around and write a note file",
       options: { model: { providerId: "demo", modelId: "demo" } },
     });
     assertEquals(task.projectPath, folder);
@@ -273,7 +273,7 @@ Deno.test("projects: removing a project keeps its tasks; a task in a project run
         (e.data as { run: unknown }).run === null
       );
     await c.until(done, "the demo run to finish", 20_000);
-    // The demo model lists and reads its workspace and writes demo-note.md there.
+    // The demo model lists and reads its workspace and writes the asked-for note there.
     assertMatch(await Deno.readTextFile(`${folder}/demo-note.md`), /Demo model/);
     const defaultNote = await Deno.stat(`${s.home}/DefaultProject/demo-note.md`).catch(() => null);
     assertEquals(defaultNote, null, "nothing was written to DefaultProject");

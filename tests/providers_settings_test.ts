@@ -261,7 +261,7 @@ Deno.test("settings: defaults, validation, events on topic settings", async () =
     assertEquals(await h.op("settings.get"), {
       defaultModel: null,
       defaultEffort: "default",
-      defaultApproval: "full",
+      defaultApproval: "edit",
       sandboxLevel: "workspace-write",
       sandboxNetwork: true,
       commandEnvAllow: [],
@@ -270,7 +270,7 @@ Deno.test("settings: defaults, validation, events on topic settings", async () =
     const snap = await h.op("settings.subscribe");
     assert(h.topics.has("settings"), "settings.subscribe subscribes");
     assertEquals(snap.providers[0].id, "demo");
-    assertEquals(snap.defaultApproval, "full");
+    assertEquals(snap.defaultApproval, "edit");
     h.events();
 
     const s = await h.op("settings.set", { defaultEffort: "high", defaultApproval: "ask" });
@@ -370,5 +370,79 @@ Deno.test("store unavailable: provider ops answer store_unavailable", async () =
   } finally {
     await h.close();
     await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("settings: a new install defaults to edit; an install that stored a default keeps it", async () => {
+  const { stepBudget } = await import("../server/providers/effort.ts");
+  const fresh = await opHarness();
+  try {
+    const s = await fresh.op("settings.get");
+    assertEquals(s.defaultApproval, "edit");
+    // edit: the effort's budget applies (full would have no cap).
+    assertEquals(stepBudget(s.defaultEffort, s.defaultApproval), 100);
+    assertEquals(stepBudget("high", "edit"), 400);
+    assertEquals(stepBudget("high", "full"), Infinity);
+    await fresh.op("settings.set", { defaultApproval: "full" });
+  } finally {
+    await fresh.store.close();
+  }
+  // The same data folder opened again (an existing install that chose full): still full.
+  const again = await opHarness({ home: fresh.home });
+  try {
+    assertEquals((await again.op("settings.get")).defaultApproval, "full");
+  } finally {
+    await again.close();
+    await Deno.remove(fresh.home, { recursive: true });
+  }
+});
+
+Deno.test("models.setEnabled: many models in one request; unknown ids change nothing", async () => {
+  const h = await opHarness();
+  try {
+    const pid = (await h.op("providers.add", { name: "P", baseUrl: "http://h.example" })).provider
+      .id;
+    for (const id of ["a", "b", "c"]) await h.op("models.add", { providerId: pid, model: { id } });
+    await h.op("models.setEnabled", { providerId: pid, modelIds: ["a", "b", "c"], enabled: false });
+    await h.op("settings.subscribe");
+    h.events();
+    const r = await h.op("models.setEnabled", {
+      providerId: pid,
+      modelIds: ["a", "c"],
+      enabled: true,
+    });
+    assertEquals(r.changed, 2);
+    assertEquals(r.provider.models.map((m: { enabled: boolean }) => m.enabled), [
+      true,
+      false,
+      true,
+    ]);
+    assertEquals(h.events().filter((e) => e.topic === "settings").length, 1, "one event");
+    const again = await h.op("models.setEnabled", {
+      providerId: pid,
+      modelIds: ["a"],
+      enabled: true,
+    });
+    assertEquals(again.changed, 0);
+    assertEquals(h.events().filter((e) => e.topic === "settings").length, 0, "nothing changed");
+    const bad = await h.fail("models.setEnabled", {
+      providerId: pid,
+      modelIds: ["b", "ghost"],
+      enabled: true,
+    });
+    assertMatch(bad.message, /has no model "ghost"/);
+    const list = (await h.op("providers.list")).providers.find((p: { id: string }) => p.id === pid);
+    assertEquals(list.models.map((m: { enabled: boolean }) => m.enabled), [true, false, true]);
+    assertEquals(
+      (await h.fail("models.setEnabled", {
+        providerId: "demo",
+        modelIds: ["demo"],
+        enabled: false,
+      }))
+        .code,
+      "invalid_args",
+    );
+  } finally {
+    await h.close();
   }
 });

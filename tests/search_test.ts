@@ -384,3 +384,41 @@ Deno.test("ops: search.query validates, answers; task.contextBreakdown by catego
     await h.close();
   }
 });
+
+Deno.test("search: snippets show Markdown as text (no **, backticks or link targets), match kept", async () => {
+  const s = await tempStore();
+  try {
+    task(s.store, "tm", "Markdown");
+    add(
+      s.store,
+      "tm",
+      "assistant",
+      "## Result\n\nThe **walrus** diet uses `kumquat_jam` — see [the notes](https://example.com/n).",
+    );
+    const hit = s.store.repos!.entries.search("walrus").tasks[0].snippets[0];
+    assertEquals(hit.match, "walrus");
+    assertEquals(hit.before, "Result The ");
+    assertEquals(hit.after, " diet uses kumquat_jam — see the notes.");
+    const code = s.store.repos!.entries.search("kumquat").tasks[0].snippets[0];
+    assertEquals([code.before.endsWith("uses "), code.match], [true, "kumquat"]);
+    // A query for the Markdown itself still finds and marks it.
+    assertEquals(s.store.repos!.entries.search("**walrus").tasks[0].snippets[0].match, "**walrus");
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("plainMarkdown: emphasis, code, links, headings, lists, quotes, tables", async () => {
+  const { plainMarkdown } = await import("../store/plain_text.ts");
+  assertEquals(
+    plainMarkdown("## Fix **the** `parser` — [docs](https://x.dev)"),
+    "Fix the parser — docs",
+  );
+  assertEquals(
+    plainMarkdown("- [x] done *now*, snake_case_name, 2 * 3"),
+    "done now, snake_case_name, 2 * 3",
+  );
+  assertEquals(plainMarkdown("> __bold__ ~~gone~~ ![alt](a.png)"), "bold gone alt");
+  assertEquals(plainMarkdown("```ts\nlet a = 1;\n```").trim(), "let a = 1;");
+  assertEquals(plainMarkdown("| **a** | b |\n|:--|--:|").split("\n")[1], "");
+});

@@ -1,10 +1,11 @@
 /** UI composer options: step budgets, offered levels, defaults, badges. */
 import { assertEquals } from "./helpers/assert.ts";
-import { EFFORT_LEVELS } from "../server/protocol.ts";
+import { type Effort, EFFORT_LEVELS } from "../server/protocol.ts";
 import { offeredLevels as serverLevels, stepBudget } from "../server/providers/effort.ts";
 import { DEMO_MODEL, DEMO_PROVIDER_ID } from "../server/providers/demo.ts";
 import {
   DEMO_REF,
+  effectiveEffort,
   effectiveOptions,
   findModel,
   formatTokens,
@@ -28,6 +29,18 @@ Deno.test("offered levels match the server's rule", () => {
   assertEquals(offeredLevels(declared), serverLevels(declared));
   assertEquals(offeredLevels({ effortLevels: null }), serverLevels({ effortLevels: null }));
   assertEquals(offeredLevels(null), ["default", "low", "medium", "high"]);
+  // The Demo is scripted: it declares only Default.
+  assertEquals(offeredLevels(DEMO_MODEL), ["default"]);
+});
+
+Deno.test("effectiveEffort: a level the model does not offer becomes its default, else its first", () => {
+  const ds = { effortLevels: ["low", "high", "max"] as Effort[], defaultEffort: "high" as Effort };
+  assertEquals(effectiveEffort(ds, "high"), "high");
+  assertEquals(effectiveEffort(ds, "default"), "high");
+  assertEquals(effectiveEffort({ ...ds, defaultEffort: null }, "medium"), "low");
+  assertEquals(effectiveEffort({ effortLevels: null, defaultEffort: null }, "high"), "high");
+  assertEquals(effectiveEffort({ effortLevels: null, defaultEffort: null }, "max"), "default");
+  assertEquals(effectiveEffort(DEMO_MODEL, "high"), "default");
 });
 
 Deno.test("the UI's Demo reference is the server's Demo model", () => {
@@ -51,7 +64,7 @@ Deno.test("effectiveOptions: task choice, else system default, else built-in", (
   assertEquals(effectiveOptions(none, null), {
     model: DEMO_REF,
     effort: "default",
-    approval: "full",
+    approval: "edit",
     isDemo: true,
     inherited: { model: true, effort: true, approval: true },
   });

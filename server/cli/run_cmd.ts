@@ -12,9 +12,11 @@ import {
   EFFORT_LEVELS,
   type Entry,
   type EvtMsg,
+  type PendingApproval,
   type RunEnd,
   TASK_STATE_WORDS,
   type TaskEvent,
+  type TasksEvent,
   type TaskSummary,
 } from "../protocol.ts";
 import { localOpClient, type OpClient, runningInstance } from "./op_client.ts";
@@ -78,6 +80,32 @@ interface Out {
 }
 
 /**
+ * What to do when the run waits for an approval: a running instance's windows can
+ * answer it (say so); a run in this process has nobody to ask, so it is stopped with
+ * a note instead of hanging (a new install's mode `edit` asks before commands).
+ */
+async function onWaiting(
+  client: OpClient,
+  taskId: string,
+  remote: boolean,
+  out: Out,
+): Promise<void> {
+  const { approvals } = await client.request("approvals.list").catch(() => ({ approvals: [] }));
+  const mine = (approvals as PendingApproval[]).filter((a) => a.taskId === taskId && a.live);
+  const what = mine.map((a) => a.summary).join("; ") || "a tool call";
+  if (remote) {
+    out.note(`waiting for approval: ${what} — answer it in the open ReinAgent window`);
+    return;
+  }
+  out.note(
+    `reinagent: ${what} needs approval, and nobody can answer it in a headless run: stopped.\n` +
+      "  Re-run with --approval full to let commands run without asking, or start ReinAgent " +
+      "(reinagent serve) and run again to answer it there.",
+  );
+  await client.request("task.stop", { id: taskId }).catch(() => {});
+}
+
+/**
  * Follows a task's events and prints new output; resolves when the run ends. Listens
  * at once and holds events until the task id is known (it comes with tasks.create).
  */
@@ -86,7 +114,8 @@ function follow(
   taskIdKnown: Promise<string>,
   args: RunArgs,
   out: Out,
-): Promise<Entry[]> {
+  remote: boolean,
+): Promise<{ entries: Entry[]; stoppedWaiting: boolean }> {
   let taskId: string | null = null;
   const held: EvtMsg[] = [];
   const entries = new Map<string, Entry>();
@@ -142,7 +171,19 @@ function follow(
     }
   };
   return new Promise((resolveDone) => {
+    let waited = false;
+    let stoppedWaiting = false;
     const handle = (m: EvtMsg) => {
+      if (m.topic === "tasks") {
+        const t = m.data as TasksEvent;
+        const waiting = t.kind === "upsert" && t.task.id === taskId && t.task.status === "waiting";
+        if (waiting && !waited) {
+          stoppedWaiting ||= !remote; // (before the stop's events can arrive)
+          onWaiting(client, taskId!, remote, out);
+        }
+        waited = waiting;
+        return;
+      }
       if (m.topic !== `task:${taskId}`) return;
       const d = m.data as TaskEvent;
       if (d.kind === "entry") {
@@ -158,7 +199,12 @@ function follow(
         emit(e);
       } else if (d.kind === "run") {
         if (d.run) sawRun = true;
-        else if (sawRun) resolveDone([...entries.values()].sort((a, b) => a.pos - b.pos));
+        else if (sawRun) {
+          resolveDone({
+            entries: [...entries.values()].sort((a, b) => a.pos - b.pos),
+            stoppedWaiting,
+          });
+        }
       }
     };
     client.onEvent((m) => taskId === null ? held.push(m) : handle(m));
@@ -248,7 +294,7 @@ export async function runCommand(args: RunArgs, home: string, out: Out): Promise
     };
     let taskId: string;
     let resolveId!: (id: string) => void;
-    const done = follow(client, new Promise<string>((r) => (resolveId = r)), args, out);
+    const done = follow(client, new Promise<string>((r) => (resolveId = r)), args, out, remote);
     if (args.task) {
       taskId = args.task;
       resolveId(taskId);
@@ -270,10 +316,13 @@ export async function runCommand(args: RunArgs, home: string, out: Out): Promise
     if (!args.json) {
       out.note(`task ${taskId}${remote ? " (running in the open ReinAgent instance)" : ""}`);
     }
-    const entries = await done;
-    // The server recorded how the run ended (the same word every window shows).
+    const { entries, stoppedWaiting } = await done;
+    // The server recorded how the run ended (the same word every window shows); a run
+    // stopped here because it waited for an approval no one can give is "stopped".
     const { tasks } = await client.request("tasks.list") as { tasks: TaskSummary[] };
-    const end = tasks.find((t) => t.id === taskId)?.lastRun ?? outcomeOf(entries);
+    const end: RunEnd = stoppedWaiting
+      ? "stopped"
+      : tasks.find((t) => t.id === taskId)?.lastRun ?? outcomeOf(entries);
     const outcome = RUN_EXIT[end];
     const usage = entries.filter((e) => e.role === "assistant").reduce((acc, e) => {
       const u = e.meta.usage as { input: number; output: number } | undefined;

@@ -21,6 +21,7 @@ import {
   addModel,
   deleteModel,
   fetchModels,
+  setModelsEnabled,
   testModel,
   updateModel,
 } from "../providers/catalog_models.ts";
@@ -81,6 +82,11 @@ export const PROVIDER_HANDLERS: OpHandlers<keyof typeof PROVIDER_OP_ARGS> = {
   "models.delete": (ctx, a) => {
     const r = deleteModel(repos(ctx), a.providerId, a.modelId);
     return changed(ctx, { provider: toPublic(r.provider), defaultCleared: r.defaultCleared });
+  },
+  "models.setEnabled": (ctx, a) => {
+    const r = setModelsEnabled(repos(ctx), a.providerId, a.modelIds, a.enabled);
+    const result = { provider: toPublic(r.provider), changed: r.changed };
+    return r.changed ? changed(ctx, result) : result;
   },
   "models.test": (ctx, a) => testModel(repos(ctx), a.providerId, a.modelId),
   "settings.get": (ctx) => getSettings(repos(ctx)),

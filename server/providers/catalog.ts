@@ -16,6 +16,7 @@ import { maskKey, type ProviderRepo } from "../../store/providers.ts";
 import {
   APPROVAL_MODES,
   type ApprovalMode,
+  DEFAULT_APPROVAL,
   SANDBOX_LEVELS,
   type SandboxLevelName,
 } from "../constants.ts";
@@ -67,7 +68,7 @@ const strings = (v: unknown): string[] | null =>
   Array.isArray(v) && v.every((x) => typeof x === "string") ? v : null;
 
 export const DEFAULT_EFFORT: Effort = "default";
-export const DEFAULT_APPROVAL: ApprovalMode = "full";
+export { DEFAULT_APPROVAL };
 
 const invalid = (message: string) => new OpError("invalid_args", message);
 

@@ -121,6 +121,29 @@ export function updateModel(
   return { provider, model };
 }
 
+/**
+ * Switches many models of one provider on or off in one write ("Enable all" after a
+ * fetch). Every id must exist, else nothing changes. Answers how many changed.
+ */
+export function setModelsEnabled(
+  repos: CatalogRepos,
+  providerId: string,
+  modelIds: string[],
+  enabled: boolean,
+): { provider: ProviderConfig; changed: number } {
+  const p = editableProvider(repos, providerId);
+  const ids = new Set(modelIds);
+  for (const id of ids) findModel(p, id);
+  let changed = 0;
+  const models = p.models.map((m) => {
+    if (!ids.has(m.id) || m.enabled === enabled) return m;
+    changed++;
+    return { ...m, enabled };
+  });
+  const provider = changed ? repos.providers.put({ ...p, models }) : p;
+  return { provider, changed };
+}
+
 /** Deletes a model; the system default is cleared when it was this model. */
 export function deleteModel(
   repos: CatalogRepos,

@@ -1,8 +1,9 @@
 /**
  * The Demo model (SPEC §2.11): built in, no key, deterministic. It streams thinking
  * and text and makes real tool calls through the normal loop — list the workspace,
- * read a file, write a note (which goes through approval when the mode asks) — so a
- * new user sees the whole product without an account.
+ * read a file, and only when the prompt asks for a file ({@link asksForFile}) write a
+ * note (which goes through approval when the mode asks) — so a new user sees the
+ * whole product without an account, and nothing is written they did not ask for.
  */
 import type {
   Adapter,
@@ -22,8 +23,9 @@ export const DEMO_MODEL: ModelInfo = {
   contextWindow: 32_000,
   maxOutput: 4_000,
   vision: false,
-  effortLevels: null,
-  defaultEffort: null,
+  // Scripted: it thinks the same at every level, so it declares only Default.
+  effortLevels: ["default"],
+  defaultEffort: "default",
   source: "builtin",
 };
 export const DEMO_PROVIDER: ProviderConfig = {
@@ -49,15 +51,33 @@ function sinceLastUser(messages: LlmMessage[]): LlmMessage[] {
   return messages.slice(i + 1);
 }
 
+/** What the user typed last: without the per-turn reminder and attached files' text. */
 function lastUserText(messages: LlmMessage[]): string {
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i];
     if (m.role === "user") {
       return m.content.filter((b) => b.type === "text").map((b) => (b as { text: string }).text)
+        .filter((text) => !/^<(system-reminder|file)[\s>]/.test(text))
         .join(" ");
     }
   }
   return "";
+}
+
+/**
+ * Whether a prompt asks for a file to be written: a verb such as write / create /
+ * save next to a file-ish word ("file", "note", a name like `a.md`), or 写/创建/保存 …
+ * 文件/笔记. Anything else only lists and reads.
+ *
+ * @example
+ * asksForFile("write a note file");  // true
+ * asksForFile("show me around");     // false
+ */
+export function asksForFile(prompt: string): boolean {
+  const en =
+    /\b(write|create|save|make|add|generate|put)\b[^.!?\n]{0,60}?(\bfiles?\b|\bnotes?\b|\bdocument\b|\b[\w-]+\.[a-z0-9]{1,5}\b)/i;
+  const zh = /(写|创建|新建|保存|生成)[^。！？\n]{0,20}?(文件|笔记)/;
+  return en.test(prompt) || zh.test(prompt);
 }
 
 interface Plan {
@@ -71,7 +91,8 @@ export function demoPlan(req: Pick<StreamRequest, "messages" | "tools">): Plan {
   const has = (n: string) => req.tools.some((t) => t.name === n);
   const turn = sinceLastUser(req.messages);
   const results = turn.filter((m) => m.role === "tool") as Extract<LlmMessage, { role: "tool" }>[];
-  const asked = lastUserText(req.messages).replace(/\s+/g, " ").trim().slice(0, 80);
+  const prompt = lastUserText(req.messages);
+  const asked = prompt.replace(/\s+/g, " ").trim().slice(0, 80);
   const step = results.length;
   if (step === 0 && has("list_dir")) {
     return {
@@ -95,9 +116,13 @@ export function demoPlan(req: Pick<StreamRequest, "messages" | "tools">): Plan {
       };
     }
   }
-  if (step <= 2 && has("write_file") && !results.some((r) => r.name === "write_file")) {
+  if (
+    step <= 2 && has("write_file") && asksForFile(prompt) &&
+    !results.some((r) => r.name === "write_file")
+  ) {
     return {
-      thinking: "Now a write, which needs approval unless the approval mode is full.",
+      thinking:
+        "The user asked for a file, so I write a note. Auto-edit and Full access write it at once (Rewind can undo it); Ask mode asks first.",
       text: "I'll write a short note into the workspace.",
       call: {
         name: "write_file",
@@ -112,7 +137,11 @@ export function demoPlan(req: Pick<StreamRequest, "messages" | "tools">): Plan {
   return {
     thinking: "Summarise what happened.",
     text: results.length
-      ? `Done. I used ${did}. This was the **Demo** model: configure a real provider in Settings → Providers to do real work.`
+      ? `Done. I used ${did}.${
+        results.some((r) => r.name === "write_file")
+          ? ""
+          : " I only looked: ask me to write a file to see a change (and Rewind it)."
+      } This was the **Demo** model: configure a real provider in Settings → Providers to do real work.`
       : `Hello! I am the **Demo** model — scripted, no account needed. You said: "${asked}". Configure a real provider in Settings → Providers to do real work.`,
   };
 }

@@ -2,17 +2,17 @@
  * Reasoning effort (SPEC §2.6): which levels a model offers, the step budget of
  * each level, and how a level maps onto each wire format.
  */
-import type { Effort, ModelInfo } from "./types.ts";
-import { STEP_BUDGET, UNDECLARED_LEVELS } from "../constants.ts";
+import type { Effort } from "./types.ts";
+import { STEP_BUDGET } from "../constants.ts";
 
-/** Agent steps allowed for one turn; approval mode `full` has no cap. */
+export { effectiveEffort, offeredLevels } from "../constants.ts";
+
+/**
+ * Agent steps allowed for one turn: the effort's budget (SPEC §2.6) in every mode
+ * but `full`, which has no cap.
+ */
 export function stepBudget(effort: Effort, approval: string): number {
   return approval === "full" ? Number.POSITIVE_INFINITY : STEP_BUDGET[effort];
-}
-
-/** Levels to offer for a model: its declared ones, else Default/Low/Medium/High. */
-export function offeredLevels(model: Pick<ModelInfo, "effortLevels">): Effort[] {
-  return model.effortLevels?.length ? model.effortLevels : [...UNDECLARED_LEVELS];
 }
 
 /** `reasoning_effort` for OpenAI/DeepSeek; undefined = send nothing. */

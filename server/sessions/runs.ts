@@ -22,7 +22,7 @@ import type { ToolRegistry } from "../../tools/registry.ts";
 import type { ToolResult } from "../../tools/types.ts";
 import type { ModelInfo, ProviderConfig } from "../providers/types.ts";
 import { adapterFor } from "../providers/index.ts";
-import { resolveMaxTokens, stepBudget } from "../providers/effort.ts";
+import { effectiveEffort, resolveMaxTokens, stepBudget } from "../providers/effort.ts";
 import { OpError } from "../errors.ts";
 import { TimelineWriter } from "../agent/timeline_writer.ts";
 import { INTERRUPTED, toConversation } from "../agent/history.ts";
@@ -334,7 +334,8 @@ export class RunManager {
         return null;
       }
       const defaults = this.d.defaults();
-      const effort = task.settings.effort ?? defaults.effort;
+      // A level the model does not offer becomes one it does (as the composer shows).
+      const effort = effectiveEffort(resolved.model, task.settings.effort ?? defaults.effort);
       const approval = task.settings.approval ?? defaults.approval;
       const adapter = await adapterFor(resolved.provider.format);
       const system = systemPrompt(environmentOf(workspace), approval);

@@ -20,7 +20,8 @@ Deno.test("exec card: live output while the command runs, then the result", opts
       { text: "Ran it." },
     ],
   });
-  const home = await homeWithProvider(mock.base, ["slowcmd"]);
+  // The card is under test, not the approval gate: commands run without asking.
+  const home = await homeWithProvider(mock.base, ["slowcmd"], { defaultApproval: "full" });
   try {
     await withPage({ width: 1280, height: 800 }, async (page, server) => {
       await openApp(page, server.url);

@@ -26,7 +26,7 @@ async function fakeHome(): Promise<string> {
   return home;
 }
 
-/** The Demo run writes demo-note.md into its workspace as its last tool call. */
+/** Asked for a file, the Demo run writes demo-note.md into its workspace as its last tool call. */
 async function demoNote(folder: string): Promise<string> {
   const deadline = Date.now() + 20_000;
   while (true) {
@@ -141,7 +141,7 @@ Deno.test(
         await page.waitForSelector("[data-testid=empty-state]");
         assertEquals(await page.locator("[data-testid=project-chip]").innerText(), "proj-one");
         const input = page.locator("[data-testid=composer-input]");
-        await input.fill("hi, show me around");
+        await input.fill("hi, show me around and write a note file");
         await screenshot(page, "desktop-projects-draft");
         await input.press("Enter");
         const nested = one.locator("[data-testid=project-tasks] [data-testid=task-row]");
@@ -173,7 +173,11 @@ Deno.test(
         await input.press("Enter");
         await page.locator("[data-testid=section-tasks] [data-testid=task-row]").first().waitFor();
         await page.locator("[data-testid=send]").waitFor({ timeout: 20_000 });
-        assertEquals(await page.locator("[data-testid=project-chip]").count(), 0);
+        // A task without a project still names its folder.
+        assertEquals(
+          await page.locator("[data-testid=project-chip]").innerText(),
+          "DefaultProject",
+        );
         await screenshot(page, "desktop-projects-nested");
 
         // Collapse Tasks and proj-two; move the Projects section down with the keyboard.
@@ -383,7 +387,7 @@ Deno.test(
         await noHorizontalScroll(page, PHONE.width);
         await screenshot(page, "phone-projects-draft");
         const input = page.locator("[data-testid=composer-input]");
-        await input.fill("hi, show me around");
+        await input.fill("hi, show me around and write a note file");
         await page.click("[data-testid=send]");
         await page.locator("[data-testid=send]").waitFor({ timeout: 20_000 });
         await page.locator("text=marker-one.md").first().waitFor({ state: "attached" });

@@ -178,16 +178,16 @@ Deno.test("run (desktop): stream, tools, Markdown, stop, errors, Demo, options",
       await page.locator("[data-testid=demo-badge]").waitFor();
       await screenshot(page, "desktop-run-demo");
 
-      // ---- Per-task effort and approval; the draft keeps the system defaults ----
+      // ---- Per-task approval; the draft keeps the system defaults ----
+      // The scripted Demo declares only Default; the new install's mode is edit (100 steps).
       await page.click("[data-testid=effort-select]");
       const levels = page.locator("[data-testid=effort-option]");
       assertEquals(
         await levels.evaluateAll((els) => els.map((e) => e.getAttribute("data-value"))),
-        ["default", "low", "medium", "high"],
+        ["default"],
       );
-      assertEquals([...new Set(await levels.locator(".tbadge").allInnerTexts())], ["∞"]);
-      await page.click("[data-testid=effort-option][data-value=high]");
-      await page.waitForSelector("[data-testid=effort-label] >> text=High");
+      assertEquals([...new Set(await levels.locator(".tbadge").allInnerTexts())], ["100"]);
+      await page.keyboard.press("Escape");
       await page.click("[data-testid=approval-select]");
       const modes = page.locator("[data-testid=approval-option]");
       assertEquals(await modes.count(), 4);
@@ -196,19 +196,19 @@ Deno.test("run (desktop): stream, tools, Markdown, stop, errors, Demo, options",
         "full not in warning tone",
       );
       await screenshot(page, "desktop-run-menu");
-      await checkMenuKeyboard(page, "approval-select", "full", "plan");
+      await checkMenuKeyboard(page, "approval-select", "edit", "full");
       await page.click("[data-testid=approval-select]");
-      await page.click("[data-testid=approval-option][data-value=plan]");
-      await page.waitForSelector("[data-testid=approval-label] >> text=Plan");
-      assertEquals(await page.locator("[data-testid=steps-badge]").innerText(), "400");
+      await page.click("[data-testid=approval-option][data-value=full]");
+      await page.waitForSelector("[data-testid=approval-label] >> text=Full access");
+      assertEquals(await page.locator("[data-testid=steps-badge]").innerText(), "∞");
       const demoUrl = page.url();
       await newDraft(page);
       assertEquals(await page.locator("[data-testid=effort-label]").innerText(), "Default");
-      assertEquals(await page.locator("[data-testid=approval-label]").innerText(), "Full access");
-      assertEquals(await page.locator("[data-testid=steps-badge]").innerText(), "∞");
+      assertEquals(await page.locator("[data-testid=approval-label]").innerText(), "Auto-edit");
+      assertEquals(await page.locator("[data-testid=steps-badge]").innerText(), "100");
       await page.goto(demoUrl);
-      await page.waitForSelector("[data-testid=effort-label] >> text=High");
-      await page.waitForSelector("[data-testid=approval-label] >> text=Plan");
+      await page.waitForSelector("[data-testid=approval-label] >> text=Full access");
+      assertEquals(await page.locator("[data-testid=steps-badge]").innerText(), "∞");
       assertEquals(await dangerousHrefs(page), []);
     }, { home });
   } finally {

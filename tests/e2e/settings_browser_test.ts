@@ -54,8 +54,11 @@ Deno.test(
         assertEquals(await page.locator(tid("provider-name")).count(), 0, "the Demo is read-only");
         await screenshot(page, "desktop-settings-demo");
 
-        // Add a provider and point it at the mock LLM server.
+        // Add a provider (a form: stored on Save) and point it at the mock LLM server.
         await page.click(tid("add-provider"));
+        await page.fill(tid("provider-form-name"), "New provider 1");
+        await page.fill(tid("provider-form-base-url"), `${mock.base}/v1/`);
+        await page.click(tid("provider-form-save"));
         await page.waitForSelector(`${tid("provider-title")} >> text=New provider 1`);
         await setField(page, "provider-name", "Mock LLM");
         await page.waitForSelector(`${tid("provider-title")} >> text=Mock LLM`);
@@ -226,6 +229,7 @@ Deno.test(
         await assertTouch(page, tid("preset-deepseek"));
         await screenshot(page, "phone-settings-presets");
         await page.click(tid("preset-deepseek"));
+        await page.click(tid("provider-form-save"));
         await page.waitForSelector(`${tid("provider-title")} >> text=DeepSeek`);
         assertEquals(
           await page.locator(tid("provider-base-url")).inputValue(),
@@ -237,7 +241,10 @@ Deno.test(
         );
         await page.click(tid("back-to-providers"));
         await page.click(tid("add-provider"));
-        await setField(page, "provider-base-url", mock.base);
+        await page.fill(tid("provider-form-name"), "Mock");
+        await page.fill(tid("provider-form-base-url"), mock.base);
+        await page.click(tid("provider-form-save"));
+        await page.waitForSelector(`${tid("provider-title")} >> text=Mock`);
         await page.click(tid("fetch-models"));
         await page.waitForSelector(tid("fetch-status"));
         const echo = row(page, "mock-echo");

@@ -18,15 +18,11 @@ async function configure(page: Page, base: string): Promise<void> {
   await page.click(tid("open-settings"));
   await page.waitForSelector(tid("settings-view"));
   await page.click(tid("add-provider"));
-  const field = async (id: string, value: string) => {
-    const input = page.locator(tid(id));
-    await input.fill(value);
-    await input.press("Enter");
-  };
-  await field("provider-name", "Mock LLM");
+  await page.fill(tid("provider-form-name"), "Mock LLM");
+  await page.fill(tid("provider-form-base-url"), base);
+  await page.fill(tid("provider-form-key"), "sk-settings-run");
+  await page.click(tid("provider-form-save"));
   await page.waitForSelector(`${tid("provider-title")} >> text=Mock LLM`);
-  await field("provider-base-url", base);
-  await field("provider-key", "sk-settings-run");
   await page.click(tid("fetch-models"));
   await page.waitForSelector(tid("fetch-status"));
   const echo = page.locator(`${tid("model-row")}[data-model-id="mock-echo"]`);

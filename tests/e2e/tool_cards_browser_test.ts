@@ -5,7 +5,7 @@
  * on desktop and phone. Screenshots: desktop-tools-*.png, phone-tools-*.png.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { homeWithMockProvider } from "../helpers/mock_home.ts";
+import { homeWithProvider } from "../helpers/seed.ts";
 import { startMockLlm } from "../../scripts/mock-llm.ts";
 import { noHorizontalScroll, openApp, screenshot, withPage } from "./browser.ts";
 import { lastTurn, pickModel, send, strip } from "./run_helpers.ts";
@@ -54,7 +54,8 @@ function startKindsMock() {
 }
 
 async function seedHome(base: string, models: string[]): Promise<string> {
-  const home = await homeWithMockProvider(base, models, {});
+  // The cards are under test, not the approval gate: commands run without asking.
+  const home = await homeWithProvider(base, models, { defaultApproval: "full" });
   await Deno.mkdir(`${home}/DefaultProject/docs`, { recursive: true });
   for (const [name, text] of Object.entries(FILES)) {
     await Deno.writeTextFile(`${home}/DefaultProject/${name}`, text);

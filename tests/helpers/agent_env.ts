@@ -62,9 +62,14 @@ export async function runTask(
   model: { providerId: string; modelId: string },
   text: string,
   title?: string,
+  approval?: "full",
 ) {
   // A given title turns off model-generated titles (which would also call the mock).
-  const { task } = e.deps.tasks!.create({ message: text, title, options: { model } });
+  const { task } = e.deps.tasks!.create({
+    message: text,
+    title,
+    options: { model, ...(approval ? { approval } : {}) },
+  });
   const outcome = await e.deps.runs!.start(task.id);
   return { task, outcome };
 }

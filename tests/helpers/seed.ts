@@ -1,6 +1,8 @@
 /** Seeds data dirs and stores with a provider `mock` pointing at the mock LLM server. */
 import { Store } from "../../store/store.ts";
 import type { ApiFormat, ProviderConfig } from "../../server/providers/types.ts";
+import type { ApprovalMode } from "../../server/constants.ts";
+import { SETTINGS_KEYS } from "../../server/providers/catalog.ts";
 
 /** Provider `mock` with one enabled model per id (ids containing "vision" accept images). */
 export function mockProvider(
@@ -31,7 +33,9 @@ export function mockProvider(
 
 /**
  * A new home whose database has provider `mock` with the given models, and optional
- * files in the default workspace. Seed it before a server or CLI starts on it.
+ * files in the default workspace. `defaultApproval` stores a default approval mode,
+ * as an install does that chose one in Settings (tests of tool cards, not of the
+ * approval gate, use "full"). Seed it before a server or CLI starts on it.
  */
 export async function homeWithProvider(
   mockBase: string,
@@ -42,12 +46,16 @@ export async function homeWithProvider(
     /** Parent folder of the new home (default: the system temp folder). */
     dir?: string;
     apiKey?: string;
+    defaultApproval?: ApprovalMode;
   } = {},
 ): Promise<string> {
   const home = await Deno.makeTempDir({ prefix: "ra-seeded-", dir: opts.dir });
   const store = new Store(`${home}/reinagent.db`);
   const provider = mockProvider(mockBase, modelIds, opts.format);
   store.repos!.providers.put(opts.apiKey ? { ...provider, apiKey: opts.apiKey } : provider);
+  if (opts.defaultApproval) {
+    store.repos!.kv.set(SETTINGS_KEYS.defaultApproval, opts.defaultApproval);
+  }
   store.close();
   const ws = `${home}/DefaultProject`;
   await Deno.mkdir(ws, { recursive: true });

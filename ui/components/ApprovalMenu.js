@@ -1,6 +1,8 @@
 /**
  * The composer's approval-mode menu (SPEC §4.4): plan / ask / edit / full, each with
- * an icon, a title and a one-line description; `full` in the warning colour. Below,
+ * an icon, a title and a one-line description; `full` in the warning colour, and the
+ * button says the mode in words (a short word on phones) with its meaning in the
+ * tooltip, so "no prompts" is never just an icon. Below,
  * for a task, its tool rules ("Always allow" and the like, SPEC §4.5), each with a
  * Remove that sends the tool back to what the mode says.
  */
@@ -61,16 +63,18 @@ export function ApprovalMenu() {
   const opts = activeOptions.value;
   const mode = opts.approval;
   const Icon = ICONS[mode] ?? IconAsk;
+  const name = t(/** @type {any} */ (`approval.${mode}`));
   return html`
     <${Menu}
       testid="approval-select"
       title=${t("tools.approval")}
-      value=${t(/** @type {any} */ (`approval.${mode}`))}
+      value=${`${name} — ${t(/** @type {any} */ (`approval.${mode}.desc`))}`}
       tone=${mode === "full" ? "tool-warn" : ""}
       button=${html`
         <${Icon} size=${15} />
-        <span class="tool-label" data-testid="approval-label">${t(
-          /** @type {any} */ (`approval.${mode}`),
+        <span class="tool-label tl-long" data-testid="approval-label">${name}</span>
+        <span class="tool-label tl-short" data-testid="approval-short" aria-hidden="true">${t(
+          /** @type {any} */ (`approval.${mode}.short`),
         )}</span>
         <${IconChevronDown} size=${13} />
       `}

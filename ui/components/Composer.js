@@ -154,7 +154,12 @@ export function Composer() {
           onKeyDown=${onKeyDown}
           onPaste=${onPaste}
         ></textarea>
-        <div class="composer-bar">
+        <div
+          class="composer-bar"
+          data-crowded=${running && (text.trim() !== "" || attachments.value.length > 0)
+            ? "true"
+            : "false"}
+        >
           <${AttachButton} />
           <${ComposerTools} />
           <span class="composer-hint">${running

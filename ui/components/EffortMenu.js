@@ -1,6 +1,8 @@
 /**
- * The composer's reasoning-effort menu: the levels the model declares (else Default,
- * Low, Medium, High), each with its step budget ("∞" in full access mode).
+ * The composer's reasoning-effort menu: exactly the levels the model declares (else
+ * the general Default, Low, Medium, High — SPEC §2.6), each with its step budget ("∞"
+ * in full access mode), and a note saying what the number means and whether the
+ * levels are the model's own. The button shows the level the run will really use.
  */
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
@@ -20,6 +22,7 @@ export function EffortMenu() {
   const opts = activeOptions.value;
   const model = findModel(providerList.value, opts.model)?.model;
   const levels = offeredLevels(model);
+  const declared = !!model?.effortLevels?.length;
   const steps = stepsFor(opts.effort, opts.approval);
   return html`
     <${Menu}
@@ -38,24 +41,38 @@ export function EffortMenu() {
       `}
     >
       ${(/** @type {() => void} */ close) =>
-        levels.map((level) => {
-          const n = stepsFor(level, opts.approval);
-          return html`
-            <${MenuItem}
-              testid="effort-option"
-              value=${level}
-              checked=${level === opts.effort}
-              title=${t(/** @type {any} */ (`effort.${level}`))}
-              badges=${html`<span class="tbadge tbadge-steps" title=${stepsTitle(n)}>${
-                stepsText(n)
-              }</span>`}
-              onSelect=${() => {
-                close();
-                if (level !== opts.effort || opts.inherited.effort) setOption("effort", level);
-              }}
-            />
-          `;
-        })}
+        html`
+          <div class="opt-group">
+            ${levels.map((level) => {
+              const n = stepsFor(level, opts.approval);
+              return html`
+                <${MenuItem}
+                  testid="effort-option"
+                  value=${level}
+                  checked=${level === opts.effort}
+                  title=${t(/** @type {any} */ (`effort.${level}`))}
+                  badges=${html`<span class="tbadge tbadge-steps" title=${stepsTitle(n)}>${
+                    stepsText(n)
+                  }</span>`}
+                  onSelect=${() => {
+                    close();
+                    if (level !== opts.effort || opts.inherited.effort) {
+                      setOption("effort", level);
+                    }
+                  }}
+                />
+              `;
+            })}
+          </div>
+          <div class="opt-foot" data-testid="effort-note">
+            <p>
+              ${t("effort.stepsNote")} ${opts.approval === "full" ? t("effort.stepsFull") : ""}
+            </p>
+            <p data-testid="effort-source">
+              ${declared ? t("effort.declared") : t("effort.undeclared")}
+            </p>
+          </div>
+        `}
     <//>
   `;
 }

@@ -21,7 +21,8 @@ export function DrawerButton({ className }) {
  */
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
-import { currentId, currentTask, newTask } from "../state/tasks.js";
+import { currentId, currentTask } from "../state/tasks.js";
+import { newDraft } from "../state/projects.js";
 import { sysDefaults } from "../state/models.js";
 import { activeOptions } from "../state/run_actions.js";
 import { drawerOpen, setDrawer } from "../state/ui.js";
@@ -51,7 +52,7 @@ export function Header() {
         class="icon-btn phone-only"
         data-testid="header-new-task"
         aria-label=${t("sidebar.newTask")}
-        onClick=${newTask}
+        onClick=${() => newDraft({ keep: true })}
       >
         <${IconPlus} />
       </button>

@@ -10,11 +10,14 @@ import { IconX } from "./RunIcons.js";
 
 /**
  * @param {{testid: string, title: string, value: string, button: any, tone?: string,
+ *   wrapClass?: string, wrapStyle?: string,
  *   onOpen?: () => void, children: (close: () => void) => any}} props
  *   `value` names the current choice for the button's accessible name and tooltip
- *   (empty for a menu of actions).
+ *   (empty for a menu of actions); `wrapClass`/`wrapStyle` go on the outer box.
  */
-export function Menu({ testid, title, value, button, tone = "", onOpen, children }) {
+export function Menu(
+  { testid, title, value, button, tone = "", wrapClass = "", wrapStyle, onOpen, children },
+) {
   const [open, setOpen] = useState(false);
   const btn = useRef(/** @type {HTMLButtonElement|null} */ (null));
   const pop = useRef(/** @type {HTMLDivElement|null} */ (null));
@@ -60,7 +63,7 @@ export function Menu({ testid, title, value, button, tone = "", onOpen, children
   }, [open]);
 
   return html`
-    <div class="opt-wrap">
+    <div class=${`opt-wrap ${wrapClass}`} style=${wrapStyle}>
       <button
         ref=${btn}
         type="button"

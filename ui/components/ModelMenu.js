@@ -1,7 +1,10 @@
 /**
  * The composer's model selector: enabled models of enabled providers, grouped by
  * provider (Demo labelled "Demo"), with context-window and vision badges. Changes the
- * task's model only (or the draft's), never the system default.
+ * task's model only (or the draft's), never the system default. The button names the
+ * provider and the model; when the composer is narrow the provider goes first, then
+ * the model name is cut with "…" but keeps several characters (never one letter); the
+ * full name is in its tooltip and, on phones, in the sheet.
  *
  * @typedef {import("../state/options.js").ModelInfo} ModelInfo
  * @typedef {import("../../server/protocol.ts").PublicProvider} PublicProvider
@@ -47,6 +50,7 @@ export function ModelMenu() {
   const usable = !!found?.usable;
   // Until the defaults arrive, an unset model is not known to be the Demo one.
   const pending = sysDefaults.value === null && opts.inherited.model;
+  const provider = found && found.provider.id !== DEMO_PROVIDER_ID ? found.provider.name : "";
   const label = pending
     ? "…"
     : found
@@ -60,12 +64,16 @@ export function ModelMenu() {
     <${Menu}
       testid="model-select"
       title=${t("tools.model")}
-      value=${label}
+      value=${provider ? t("tools.modelFull", { provider, model: label }) : label}
       tone=${status === "ready" && !usable && !opts.isDemo ? "tool-warn" : ""}
+      wrapClass="model-wrap"
+      wrapStyle=${`--name-ch: ${[...label].length}`}
       onOpen=${ensureModels}
       button=${html`
         <${IconCube} size=${15} />
-        <span class="tool-label" data-testid="model-label">${label}</span>
+        ${provider &&
+          html`<span class="model-provider" data-testid="model-provider">${provider}</span>`}
+        <span class="tool-label model-name" data-testid="model-label">${label}</span>
         <${IconChevronDown} size=${13} />
       `}
     >

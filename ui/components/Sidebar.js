@@ -17,6 +17,7 @@ import {
   isCollapsed,
   layout,
   looseTasks,
+  newDraft,
   newTaskIn,
   projects,
   tasksByProject,
@@ -195,7 +196,7 @@ export function Sidebar() {
           aria-current=${currentId.value === null && !settingsOpen.value ? "page" : undefined}
           onClick=${() => {
             // Draft first: it replaces the settings URL, so no history move can undo it.
-            newTaskIn(null);
+            newDraft();
             closeSettings();
           }}
         >

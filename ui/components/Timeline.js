@@ -7,7 +7,9 @@
  *
  * Stick-to-bottom state machine (SPEC §7.6): following (new content keeps the view
  * at the bottom) until the reader scrolls up; then frozen, with a "back to bottom"
- * button, until they scroll back down or press it. Only the live turn re-renders
+ * button — shown only while the view is really away from the bottom (a find or a
+ * jump that lands at the end, or a task that fits on screen, shows none) — until they
+ * scroll back down or press it. Only the live turn re-renders
  * while a run streams. A `scrollTarget` (find bar, search) is loaded, rendered and
  * scrolled into view even when it was virtualised away.
  */
@@ -33,6 +35,9 @@ import { BackToBottom, LoadEarlier, TurnSlot } from "./timeline/VirtualParts.js"
 import { layoutOf, rangeOf } from "./timeline/virtual.js";
 
 const NEAR_BOTTOM_PX = 80;
+
+/** @param {HTMLElement} el the scrolling timeline */
+const isAtEnd = (el) => el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
 /** Pixels rendered beyond the viewport, above and below. */
 const OVERSCAN_PX = 900;
 
@@ -41,6 +46,8 @@ export function Timeline() {
   const listRef = useRef(/** @type {HTMLDivElement|null} */ (null));
   const follow = useRef(true);
   const [following, setFollowing] = useState(true);
+  /** Whether the view is at (near) the bottom now: "Back to bottom" shows only when not. */
+  const [atEnd, setAtEnd] = useState(true);
   const [, setTick] = useState(0);
   const lastTop = useRef(0);
   const shownId = useRef(/** @type {string|null} */ (null));
@@ -139,6 +146,7 @@ export function Timeline() {
       if (Math.abs(el.scrollTop - want) > 1) el.scrollTop = want;
     }
     lastTop.current = el.scrollTop;
+    setAtEnd(isAtEnd(el));
     const target = pendingTarget.current;
     if (target) {
       const hit = /** @type {HTMLElement|null} */ (
@@ -152,6 +160,7 @@ export function Timeline() {
         slot.classList.add("tl-target");
         setTimeout(() => slot.classList.remove("tl-target"), 1600);
         lastTop.current = el.scrollTop;
+        setAtEnd(isAtEnd(el));
         noteAnchor();
       }
     }
@@ -225,7 +234,8 @@ export function Timeline() {
   const onScroll = () => {
     const el = ref.current;
     if (!el) return;
-    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
+    const atBottom = isAtEnd(el);
+    setAtEnd(atBottom);
     if (atBottom) {
       if (!follow.current) setFollow(true);
     } else if (el.scrollTop < lastTop.current - 1 && follow.current) {
@@ -310,7 +320,7 @@ export function Timeline() {
             </p>`}
         </div>
       </div>
-      ${!following && list.length > 0 && html`<${BackToBottom} onClick=${toBottom} />`}
+      ${!following && !atEnd && list.length > 0 && html`<${BackToBottom} onClick=${toBottom} />`}
     </div>
   `;
 }

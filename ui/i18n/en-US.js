@@ -99,6 +99,15 @@ export default {
   "settings.tab.general": "General",
   "settings.addProvider": "Add provider",
   "settings.presets": "From preset…",
+  "settings.form.title": "Add provider",
+  "settings.form.titlePreset": "Add {name}",
+  "settings.form.note": "Nothing is saved until you press Save.",
+  "settings.form.namePlaceholder": "e.g. My gateway",
+  "settings.form.nameRequired": "Give the provider a name.",
+  "settings.form.badUrl":
+    "The base URL must start with http:// or https:// (e.g. https://api.example.com).",
+  "settings.models.enableAll": "Enable all ({n})",
+  "settings.models.enableAllTitle": "Enable the {n} disabled models shown",
   "settings.allProviders": "All providers",
   "settings.demoBadge": "Demo · built in",
   "settings.demoNote":

@@ -22,6 +22,8 @@ export default {
   "projects.search": "Search tasks",
   "projects.searchHint": "Search tasks (Ctrl+K)",
   "projects.chipTitle": "Works in {path}",
+  "projects.chipDefaultTitle":
+    "No project: works in the {folder} folder of ReinAgent's data folder",
   "projects.noProject": "Work without a project",
   "projects.browserTitle": "Add a project folder",
   "projects.pathLabel": "Folder path on the server",

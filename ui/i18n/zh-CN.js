@@ -97,6 +97,15 @@ export default {
   "settings.tab.general": "通用",
   "settings.addProvider": "添加服务商",
   "settings.presets": "从预设添加…",
+  "settings.form.title": "添加服务商",
+  "settings.form.titlePreset": "添加 {name}",
+  "settings.form.note": "点击保存之前不会保存任何内容。",
+  "settings.form.namePlaceholder": "例如：我的网关",
+  "settings.form.nameRequired": "请为服务商命名。",
+  "settings.form.badUrl":
+    "Base URL 必须以 http:// 或 https:// 开头（例如 https://api.example.com）。",
+  "settings.models.enableAll": "全部启用（{n}）",
+  "settings.models.enableAllTitle": "启用列出的 {n} 个已停用模型",
   "settings.allProviders": "全部服务商",
   "settings.demoBadge": "演示 · 内置",
   "settings.demoNote":

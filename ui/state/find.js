@@ -2,7 +2,8 @@
  * Find in conversation (SPEC §7.9). Matches come from the loaded entries model (the
  * timeline is virtualised, so the DOM alone would miss entries not rendered):
  * case-insensitive occurrences in the text of user and assistant entries. The current
- * match is brought into view with `scrollToEntry`; rendered matches are highlighted
+ * match is brought into view with `scrollToEntry`, then placed below the find bar
+ * (never under it) and above the composer; rendered matches are highlighted
  * with the CSS Custom Highlight API (fallback: the current entry is outlined).
  *
  * @typedef {import("../../server/protocol.ts").Entry} Entry
@@ -69,9 +70,30 @@ const HL_CURRENT = "reinagent-find-current";
 let timers = [];
 
 /** Paints now and again shortly after (the timeline may still be rendering). */
-function paintSoon(reveal = false) {
+function paintSoon(show = false) {
   for (const t of timers) clearTimeout(t);
-  timers = [0, 120, 400].map((ms, k) => setTimeout(() => paint(reveal && k < 2), ms));
+  timers = [0, 120, 400].map((ms) => setTimeout(() => paint(show), ms));
+}
+
+/** Space kept between the current match and the find bar / the view's edges. */
+const REVEAL_MARGIN_PX = 12;
+
+/**
+ * Scrolls the timeline so that `box` (the current match) lies in the part of the view
+ * the find bar does not cover — below the bar, above the composer — a third of the way
+ * down that free area. Nothing moves when it is already there.
+ * @param {DOMRect} box
+ */
+function reveal(box) {
+  const view = document.querySelector("[data-testid=timeline]");
+  if (!view) return;
+  const v = view.getBoundingClientRect();
+  const bar = document.querySelector("[data-testid=find-bar]")?.getBoundingClientRect();
+  const top = Math.max(v.top, bar?.bottom ?? v.top) + REVEAL_MARGIN_PX;
+  const bottom = v.bottom - REVEAL_MARGIN_PX;
+  if (box.top >= top && box.bottom <= bottom) return;
+  const want = top + Math.max(0, (bottom - top - box.height) / 3);
+  view.scrollTop += box.top - want;
 }
 
 function clearPaint() {
@@ -120,8 +142,8 @@ function rangesIn(root, needle) {
   return out;
 }
 
-/** @param {boolean} reveal scroll the current match into view */
-function paint(reveal) {
+/** @param {boolean} show scroll the current match into view (below the find bar) */
+function paint(show) {
   if (!findOpen.value) return;
   const q = findQuery.value.trim().toLocaleLowerCase();
   const matches = findMatches.value;
@@ -152,13 +174,8 @@ function paint(reveal) {
     else hl.delete(HL_CURRENT);
   }
   if (curEl) curEl.setAttribute("data-find-current", hl && cur ? "range" : "entry");
-  if (reveal && (cur || curEl)) {
-    const box = (cur ?? curEl)?.getBoundingClientRect();
-    if (box && (box.top < 80 || box.bottom > innerHeight - 160)) {
-      const target = cur ? cur.startContainer.parentElement : curEl;
-      target?.scrollIntoView({ block: "center" });
-    }
-  }
+  const box = (cur ?? curEl)?.getBoundingClientRect();
+  if (show && box) reveal(box);
 }
 
 if (typeof document !== "undefined") {

@@ -7,7 +7,7 @@
  * @typedef {import("./options.js").SysDefaults} SysDefaults
  */
 import { computed, effect, signal } from "@preact/signals";
-import { SETTINGS_TOPIC } from "../../server/protocol.ts";
+import { DEFAULT_APPROVAL, SETTINGS_TOPIC } from "../../server/protocol.ts";
 import { connState, onEvent, request } from "./connection.js";
 import { usableGroups } from "./options.js";
 
@@ -35,7 +35,7 @@ export async function loadModels() {
     sysDefaults.value = {
       defaultModel: r.defaultModel ?? null,
       defaultEffort: r.defaultEffort ?? "default",
-      defaultApproval: r.defaultApproval ?? "full",
+      defaultApproval: r.defaultApproval ?? DEFAULT_APPROVAL,
     };
     modelsStatus.value = "ready";
   } catch (e) {

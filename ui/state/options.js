@@ -13,9 +13,17 @@
  *   SysDefaults
  */
 
-import { DEMO_PROVIDER_ID, STEP_BUDGET, UNDECLARED_LEVELS } from "../../server/protocol.ts";
+import {
+  DEFAULT_APPROVAL,
+  DEMO_PROVIDER_ID,
+  effectiveEffort,
+  offeredLevels,
+  STEP_BUDGET,
+  UNDECLARED_LEVELS,
+} from "../../server/protocol.ts";
 
-export { DEMO_PROVIDER_ID, STEP_BUDGET, UNDECLARED_LEVELS };
+/** The server's rules, one source: levels a model offers, the level a turn uses. */
+export { DEMO_PROVIDER_ID, effectiveEffort, offeredLevels, STEP_BUDGET, UNDECLARED_LEVELS };
 export const DEMO_REF = Object.freeze({ providerId: DEMO_PROVIDER_ID, modelId: "demo" });
 
 /**
@@ -25,14 +33,6 @@ export const DEMO_REF = Object.freeze({ providerId: DEMO_PROVIDER_ID, modelId: "
  */
 export function stepsFor(effort, approval) {
   return approval === "full" ? Infinity : STEP_BUDGET[effort] ?? STEP_BUDGET.default;
-}
-
-/**
- * @param {Pick<ModelInfo, "effortLevels">|null|undefined} model
- * @returns {Effort[]}
- */
-export function offeredLevels(model) {
-  return model?.effortLevels?.length ? model.effortLevels : UNDECLARED_LEVELS;
 }
 
 /**
@@ -81,7 +81,7 @@ export function findModel(providers, ref) {
 
 /**
  * The options in effect: each unset (null) choice shows the system default, then the
- * built-in fallback (Demo model, effort "default", approval "full").
+ * built-in fallback (Demo model, effort "default", approval {@link DEFAULT_APPROVAL}).
  * @param {Options|null|undefined} chosen
  * @param {SysDefaults|null|undefined} sys
  */
@@ -90,7 +90,8 @@ export function effectiveOptions(chosen, sys) {
   return {
     model,
     effort: /** @type {Effort} */ (chosen?.effort ?? sys?.defaultEffort ?? "default"),
-    approval: /** @type {ApprovalMode} */ (chosen?.approval ?? sys?.defaultApproval ?? "full"),
+    approval:
+      /** @type {ApprovalMode} */ (chosen?.approval ?? sys?.defaultApproval ?? DEFAULT_APPROVAL),
     isDemo: model.providerId === DEMO_PROVIDER_ID,
     inherited: {
       model: !chosen?.model,

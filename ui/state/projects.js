@@ -76,12 +76,33 @@ export function draftProjectArgs() {
 }
 
 /**
+ * A project added while a task was shown: the next plain "New task" draft starts in
+ * it (a draft shown while adding moves into it at once).
+ */
+let addedForNextDraft = /** @type {string|null} */ (null);
+
+/**
  * Opens the new-task draft in a project (or in none).
  * @param {string|null} path
  */
 export function newTaskIn(path) {
+  addedForNextDraft = null;
   newTask();
   draftProject.value = path;
+}
+
+/**
+ * A plain "New task": in the project just added, if any; else in no project, or with
+ * `keep` in the draft's current project.
+ * @param {{keep?: boolean}} [opts]
+ */
+export function newDraft({ keep = false } = {}) {
+  const added = addedForNextDraft;
+  if (added && projects.value.some((p) => p.path === added)) newTaskIn(added);
+  else if (keep) {
+    addedForNextDraft = null;
+    newTask();
+  } else newTaskIn(null);
 }
 
 // ---------- server data ----------
@@ -200,8 +221,10 @@ export async function addProject(path) {
   if (!projects.value.some((p) => p.id === r.project.id)) {
     setFromServer([...projects.value, r.project]);
   }
-  // Opening it: the folder was added to work in it.
+  // Opening it: the folder was added to work in it, so the next draft is in it.
   if (isCollapsed("projects")) toggleCollapsed("projects");
+  if (currentId.value === null) draftProject.value = r.project.path;
+  else addedForNextDraft = r.project.path;
   return r.project;
 }
 

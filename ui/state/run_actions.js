@@ -7,8 +7,8 @@
  */
 import { computed, signal } from "@preact/signals";
 import { request } from "./connection.js";
-import { effectiveOptions } from "./options.js";
-import { sysDefaults } from "./models.js";
+import { effectiveEffort, effectiveOptions, findModel } from "./options.js";
+import { providerList, sysDefaults } from "./models.js";
 import { currentId, currentTask, runState, upsertTask } from "./tasks.js";
 import { notifyError } from "./ui.js";
 
@@ -40,10 +40,15 @@ export const chosenOptions = computed(() => {
   return { model: s?.model ?? null, effort: s?.effort ?? null, approval: s?.approval ?? null };
 });
 
-/** The options in effect for the shown view (unset ones from the system defaults). */
-export const activeOptions = computed(() =>
-  effectiveOptions(chosenOptions.value, sysDefaults.value)
-);
+/**
+ * The options in effect for the shown view (unset ones from the system defaults); the
+ * effort is one the model offers (as the server will send it) once the model is known.
+ */
+export const activeOptions = computed(() => {
+  const opts = effectiveOptions(chosenOptions.value, sysDefaults.value);
+  const model = findModel(providerList.value, opts.model)?.model;
+  return model ? { ...opts, effort: effectiveEffort(model, opts.effort) } : opts;
+});
 
 /**
  * Changes one option: for a task via `task.setOptions` (never the system default),

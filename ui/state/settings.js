@@ -11,7 +11,7 @@
  * @typedef {import("../../server/protocol.ts").ModelInfo} ModelInfo
  */
 import { batch, computed, effect, signal } from "@preact/signals";
-import { SETTINGS_TOPIC } from "../../server/protocol.ts";
+import { DEFAULT_APPROVAL, SETTINGS_TOPIC } from "../../server/protocol.ts";
 import { connState, onEvent, request } from "./connection.js";
 import { currentId } from "./tasks.js";
 import { drawerOpen, notifyError } from "./ui.js";
@@ -20,7 +20,7 @@ import { drawerOpen, notifyError } from "./ui.js";
 export const providers = signal([]);
 export const defaultModel = signal(/** @type {ModelRef|null} */ (null));
 export const defaultEffort = signal("default");
-export const defaultApproval = signal("full");
+export const defaultApproval = signal(DEFAULT_APPROVAL);
 /** Shell-command sandbox level and network switch (bubblewrap when available). */
 export const sandboxLevel = signal("workspace-write");
 export const sandboxNetwork = signal(true);
@@ -39,6 +39,12 @@ export const settingsOpen = signal(false);
 export const settingsTab = signal(/** @type {"providers"|"general"} */ ("providers"));
 /** Provider shown in the detail pane (null = the list, on phones). */
 export const selectedProviderId = signal(/** @type {string|null} */ (null));
+/**
+ * The "Add provider" form when it is open (in place of the details): blank, or
+ * prefilled from a preset; null = closed. Nothing is stored before its Save.
+ * @type {import("@preact/signals").Signal<{preset: ProviderPreset|null}|null>}
+ */
+export const providerForm = signal(null);
 
 /** Per-model connectivity test state, by `providerId/modelId`. */
 export const modelTests = signal(
@@ -194,16 +200,21 @@ async function call(op, args) {
   }
 }
 
-/** @param {string} [preset] */
-export async function addProvider(preset) {
-  const r = await call("providers.add", preset ? { preset } : {});
-  if (r.error !== null) {
-    notifyError("error.settings", new Error(r.error));
-    return null;
-  }
-  putProvider(r.result.provider);
-  selectedProviderId.value = r.result.provider.id;
-  return r.result.provider;
+/**
+ * Stores a new provider from the "Add provider" form and shows it (the key typed in
+ * the form can then be revealed, like one typed on the detail page).
+ * @param {{preset?: string, name: string, format: string, baseUrl: string, apiKey: string}} v
+ * @returns {Promise<{id: string, error: null} | {id: null, error: string}>}
+ */
+export async function createProvider(v) {
+  const { apiKey, ...rest } = v;
+  const r = await call("providers.add", { ...rest, ...(apiKey ? { apiKey } : {}) });
+  if (r.error !== null) return { id: null, error: r.error };
+  const p = r.result.provider;
+  putProvider(p);
+  if (apiKey) typedKeys.set(p.id, apiKey);
+  selectedProviderId.value = p.id;
+  return { id: p.id, error: null };
 }
 
 /**
@@ -267,6 +278,17 @@ export async function updateModel(providerId, modelId, patch) {
     defaultModel.value = { providerId, modelId: String(patch.id) };
   }
   return null;
+}
+
+/**
+ * Enables many models of a provider in one request ("Enable all" after a fetch).
+ * @param {string} providerId
+ * @param {string[]} modelIds
+ */
+export async function enableModels(providerId, modelIds) {
+  const r = await call("models.setEnabled", { providerId, modelIds, enabled: true });
+  if (r.error === null) putProvider(r.result.provider);
+  return r.error;
 }
 
 /**

@@ -16,7 +16,7 @@ import { approvalTaskIds } from "../../state/approvals.js";
 import { buildHome, displayStatus, statusCounts, workspaceName } from "../../state/home_model.js";
 import { searchOpen } from "../../state/overlays.js";
 import { lang } from "../../state/prefs.js";
-import { layout, newTaskIn, projects } from "../../state/projects.js";
+import { layout, newDraft, newTaskIn, projects } from "../../state/projects.js";
 import { sortedTasks, tasksLoaded } from "../../state/tasks.js";
 import { Banners } from "../Banners.js";
 import { IconPin, IconPlus } from "../Icons.js";
@@ -176,7 +176,7 @@ export function TaskHome() {
           type="button"
           class="home-new"
           data-testid="home-new-task"
-          onClick=${() => startDraft(null)}
+          onClick=${() => newDraft()}
         >
           <${IconPlus} size=${18} />
           <span>${t("home.newTask")}</span>

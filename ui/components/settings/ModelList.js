@@ -1,6 +1,7 @@
 /**
  * A provider's models: Fetch models (the real error when it fails), Add model, a
- * filter for long lists, and one row per model with its switch, metadata ("not
+ * filter for long lists, "Enable all" for the disabled ones shown (fetched models
+ * start disabled; one request), and one row per model with its switch, metadata ("not
  * provided" when unknown), Test (latency or the real error), Set as default, Edit and
  * Delete.
  *
@@ -14,6 +15,7 @@ import {
   addModel,
   defaultModel,
   deleteModel,
+  enableModels,
   fetchModels,
   fetchStates,
   modelTests,
@@ -178,11 +180,22 @@ function ModelRow({ provider: p, model: m }) {
 export function ModelList({ provider: p }) {
   const [adding, setAdding] = useState(false);
   const [filter, setFilter] = useState("");
+  const [bulk, setBulk] = useState(
+    /** @type {{busy: boolean, error: string|null}} */ ({
+      busy: false,
+      error: null,
+    }),
+  );
   const fs = fetchStates.value.get(p.id);
   const q = filter.trim().toLowerCase();
   const shown = q
     ? p.models.filter((m) => m.id.toLowerCase().includes(q) || m.name.toLowerCase().includes(q))
     : p.models;
+  const off = shown.filter((m) => !m.enabled).map((m) => m.id);
+  const enableAll = async () => {
+    setBulk({ busy: true, error: null });
+    setBulk({ busy: false, error: await enableModels(p.id, off) });
+  };
   return html`
     <section class="models" data-testid="model-list">
       <div class="models-head">
@@ -200,8 +213,19 @@ export function ModelList({ provider: p }) {
               onClick=${() => setAdding(true)}><${IconPlus} size=${15} /> ${t(
                 "settings.model.add",
               )}</button>
+            ${off.length >= 2 &&
+              html`
+                <button type="button" class="btn btn-small" data-testid="enable-all-models"
+                  disabled=${bulk.busy} title=${t("settings.models.enableAllTitle", {
+                    n: off.length,
+                  })} onClick=${enableAll}>
+                  ${t("settings.models.enableAll", { n: off.length })}
+                </button>
+              `}
           `}
       </div>
+      ${bulk.error &&
+        html`<p class="fetch-status fetch-error" role="alert" data-testid="enable-all-error">${bulk.error}</p>`}
       ${fs && "error" in fs &&
         html`<p class="fetch-status fetch-error" role="alert" data-testid="fetch-error">${fs.error}</p>`}
       ${fs && "added" in fs &&

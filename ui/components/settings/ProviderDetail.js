@@ -22,14 +22,17 @@ import { ModelList } from "./ModelList.js";
 function TextField(props) {
   const [draft, setDraft] = useState(props.value);
   const [error, setError] = useState(/** @type {string|null} */ (null));
+  /** Bumped by a successful save: the field shows the stored (normalised) value again. */
+  const [saves, setSaves] = useState(0);
   const focused = useRef(false);
   useEffect(() => {
     if (!focused.current) setDraft(props.value);
-  }, [props.value]);
+  }, [props.value, saves]);
   const save = async () => {
     if (draft === props.value) return setError(null);
     const err = await props.onSave(draft);
     setError(err);
+    if (!err) setSaves((n) => n + 1);
   };
   return html`
     <div class="field">

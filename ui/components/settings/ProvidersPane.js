@@ -1,21 +1,23 @@
 /**
  * Providers tab: the provider list (Demo first) with "Add provider" and a presets
- * menu, next to the selected provider's details. On phones the list and the details
- * are two steps (list → details → back).
+ * menu, next to the selected provider's details. "Add provider" (or a preset) opens a
+ * form in the details' place; nothing is stored until its Save. On phones the list
+ * and the details (or the form) are two steps (list → details → back).
  */
 import { signal } from "@preact/signals";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import {
-  addProvider,
   defaultModel,
   presetList,
+  providerForm,
   providers,
   selectedProviderId,
 } from "../../state/settings.js";
 import { IconBack, IconChevron, IconPlus } from "./controls.js";
 import { ProviderDetail } from "./ProviderDetail.js";
+import { ProviderForm } from "./ProviderForm.js";
 
 const phoneQuery = typeof matchMedia === "function" ? matchMedia("(max-width: 767px)") : null;
 const isPhone = signal(phoneQuery?.matches ?? false);
@@ -70,7 +72,7 @@ function PresetMenu() {
                   data-testid=${`preset-${p.id}`}
                   onClick=${() => {
                     setOpen(false);
-                    addProvider(p.id);
+                    providerForm.value = { preset: p };
                   }}
                 >
                   <span>${p.name}</span>
@@ -100,8 +102,11 @@ function ProviderNav() {
                 class="provider-item"
                 data-testid="provider-item"
                 data-provider-id=${p.id}
-                aria-current=${sel === p.id ? "true" : undefined}
-                onClick=${() => selectedProviderId.value = p.id}
+                aria-current=${sel === p.id && !providerForm.value ? "true" : undefined}
+                onClick=${() => {
+                  providerForm.value = null;
+                  selectedProviderId.value = p.id;
+                }}
               >
                 <span class=${`dot ${st.cls}`} role="img" aria-label=${st.label} title=${st
                   .label}></span>
@@ -122,8 +127,9 @@ function ProviderNav() {
         })}
       </ul>
       <div class="provider-add">
-        <button type="button" class="btn btn-accent" data-testid="add-provider" onClick=${() =>
-          addProvider()}>
+        <button type="button" class="btn btn-accent" data-testid="add-provider"
+          aria-pressed=${providerForm.value && !providerForm.value.preset ? "true" : "false"}
+          onClick=${() => providerForm.value = { preset: null }}>
           <${IconPlus} size=${16} /> ${t("settings.addProvider")}
         </button>
         <${PresetMenu} />
@@ -134,24 +140,36 @@ function ProviderNav() {
 
 export function ProvidersPane() {
   const phone = isPhone.value;
+  const form = providerForm.value;
   let sel = providers.value.find((p) => p.id === selectedProviderId.value) ?? null;
   if (!sel && !phone) sel = providers.value[0] ?? null;
   return html`
-    <div class="providers" data-step=${sel ? "detail" : "list"}>
+    <div class="providers" data-step=${sel || form ? "detail" : "list"}>
       <${ProviderNav} />
       <div class="provider-detail">
-        ${phone && sel &&
+        ${phone && (sel || form) &&
           html`
             <button
               type="button"
               class="btn btn-ghost back-to-list"
               data-testid="back-to-providers"
-              onClick=${() => selectedProviderId.value = null}
+              onClick=${() => {
+                providerForm.value = null;
+                selectedProviderId.value = null;
+              }}
             >
               <${IconBack} size=${16} /> ${t("settings.allProviders")}
             </button>
           `}
-        ${sel && html`<${ProviderDetail} key=${sel.id} provider=${sel} />`}
+        ${form
+          ? html`
+            <${ProviderForm}
+              key=${form.preset?.id ?? "blank"}
+              preset=${form.preset}
+              onDone=${() => providerForm.value = null}
+            />
+          `
+          : sel && html`<${ProviderDetail} key=${sel.id} provider=${sel} />`}
       </div>
     </div>
   `;

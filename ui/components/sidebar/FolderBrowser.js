@@ -23,16 +23,19 @@ export function FolderBrowser({ onClose, onAdded }) {
   const [busy, setBusy] = useState(false);
   const [showHidden, setShowHidden] = useState(false);
   const gen = useRef(0);
+  /** Typed into the path field while a listing loads: the listing must not overwrite it. */
+  const typed = useRef(false);
   const inputRef = useRef(/** @type {HTMLInputElement|null} */ (null));
 
   const open = async (/** @type {string} */ path) => {
     const mine = ++gen.current;
+    typed.current = false;
     setBusy(true);
     try {
       const r = /** @type {Listing} */ (await listDirs(path));
       if (mine !== gen.current) return;
       setListing(r);
-      setInput(r.path);
+      if (!typed.current) setInput(r.path);
       setError("");
     } catch (e) {
       if (mine === gen.current) setError(/** @type {Error} */ (e).message);
@@ -105,8 +108,10 @@ export function FolderBrowser({ onClose, onAdded }) {
           autocomplete="off"
           autocapitalize="off"
           placeholder=${t("projects.pathPlaceholder")}
-          onInput=${(/** @type {InputEvent} */ e) =>
-            setInput(/** @type {HTMLInputElement} */ (e.target).value)}
+          onInput=${(/** @type {InputEvent} */ e) => {
+            typed.current = true;
+            setInput(/** @type {HTMLInputElement} */ (e.target).value);
+          }}
         />
         <button type="submit" class="btn" data-testid="folder-go">${t("projects.go")}</button>
       </form>

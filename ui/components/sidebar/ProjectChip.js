@@ -1,28 +1,55 @@
 /**
- * Which project the conversation works in, for the header: in the draft, the project
+ * Which folder the conversation works in, for the header: in the draft, the project
  * the first send will create the task in (with × to work without a project); in a
- * task, its project's name (or its folder when the project was removed).
+ * task, always its folder — its project's name (with the parent folder when two
+ * projects share a name, or the folder when the project was removed), or
+ * "DefaultProject" for a task without a project — so two tasks with the same title
+ * in different folders can be told apart. The full path is in the tooltip.
  */
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
-import { draftProject, projectByPath } from "../../state/projects.js";
+import { draftProject, projectByPath, projects } from "../../state/projects.js";
 import { currentId, currentTask } from "../../state/tasks.js";
 import { IconClose } from "../Icons.js";
 import { IconFolder } from "./icons.js";
 
+/** The folder tasks without a project run in (under the data folder). */
+const DEFAULT_FOLDER = "DefaultProject";
+
+/** @param {string} path */
+const segments = (path) => path.split(/[\\/]/).filter(Boolean);
+
+/**
+ * The chip's label for a project folder: its name, or "parent/name" when another
+ * project has the same name.
+ * @param {string} path
+ */
+export function folderLabel(path) {
+  const name = projectByPath(path)?.name ?? segments(path).pop() ?? path;
+  const twins = projects.value.filter((p) => p.name === name && p.path !== path);
+  if (!twins.length) return name;
+  const parent = segments(path).slice(-2, -1)[0];
+  return parent ? `${parent}/${name}` : name;
+}
+
 export function ProjectChip() {
   const drafting = currentId.value === null;
-  const path = drafting ? draftProject.value : currentTask.value?.projectPath ?? null;
-  if (!path) return null;
-  const name = projectByPath(path)?.name ?? path.split(/[\\/]/).filter(Boolean).pop() ?? path;
+  const task = currentTask.value;
+  const path = drafting ? draftProject.value : task?.projectPath ?? null;
+  if (drafting ? !path : !task) return null;
+  const label = path ? folderLabel(path) : DEFAULT_FOLDER;
+  const title = path
+    ? t("projects.chipTitle", { path })
+    : t("projects.chipDefaultTitle", { folder: DEFAULT_FOLDER });
   return html`
     <span
       class="project-chip"
       data-testid="project-chip"
-      title=${t("projects.chipTitle", { path })}
+      data-project=${path ? "project" : "none"}
+      title=${title}
     >
       <${IconFolder} size=${14} />
-      <span class="project-chip-name">${name}</span>
+      <span class="project-chip-name">${label}</span>
       ${drafting &&
         html`
           <button
