@@ -37,7 +37,8 @@ export async function measureExecRss(command = `yes | head -c ${BOMB_BYTES}`): P
   });
   mock.register("warm", call("yes | head -c 1000000"));
   mock.register("bomb", call(command));
-  const s = await startTestServer({ home: await homeWithProvider(mock.base, ["warm", "bomb"]) });
+  const home = await homeWithProvider(mock.base, ["warm", "bomb"], { defaultApproval: "full" });
+  const s = await startTestServer({ home });
   const c = await TestClient.connect(s.base, s.token);
   const run = async (modelId: string) => {
     const { task } = await c.request("tasks.create", {

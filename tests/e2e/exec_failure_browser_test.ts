@@ -124,6 +124,7 @@ for (const [name, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const
       const home = await homeWithProvider(mock.base, ["fails"]);
       const store = new Store(`${home}/reinagent.db`);
       store.repos!.kv.set("settings.sandboxLevel", "off");
+      store.repos!.kv.set("settings.defaultApproval", "full"); // cards, not the approval gate
       store.close();
       try {
         await withPage(viewport, async (page, server) => {
