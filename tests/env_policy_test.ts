@@ -114,3 +114,24 @@ Deno.test({
     }
   },
 });
+
+Deno.test("exec_command: the environment policy applies with the sandbox off too", async () => {
+  const ws = await Deno.makeTempDir({ prefix: "ra-env-off-" });
+  Deno.env.set("RA_TEST_API_TOKEN", "do-not-leak-1234");
+  Deno.env.set("RA_TEST_PLAIN", "fine");
+  try {
+    const r = await execCommand.execute({ command: "env" }, {
+      workspace: ws,
+      signal: new AbortController().signal,
+      sandbox: "off",
+      envPolicy: { secretValues: ["fine-but-a-key-value"] },
+    } as ExecContext);
+    assert(!r.content.includes("do-not-leak-1234"), "a secret-looking variable reached the command");
+    assert(r.content.includes("RA_TEST_PLAIN=fine"), r.content.slice(0, 200));
+    assertEquals(r.meta?.sandbox, "off");
+  } finally {
+    Deno.env.delete("RA_TEST_API_TOKEN");
+    Deno.env.delete("RA_TEST_PLAIN");
+    await Deno.remove(ws, { recursive: true });
+  }
+});
