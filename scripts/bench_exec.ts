@@ -11,7 +11,7 @@ import { startTestServer } from "../tests/helpers/server.ts";
 import { TestClient } from "../tests/helpers/ws_client.ts";
 import { homeWithProvider } from "../tests/helpers/seed.ts";
 import { startMockLlm } from "./mock-llm.ts";
-import type { Entry, TaskEvent } from "../server/protocol.ts";
+import type { Entry, TaskEvent } from "../protocol/index.ts";
 
 export const BOMB_BYTES = 200_000_000;
 

@@ -6,7 +6,7 @@
  * `deno task bench:ui` and the history browser test.
  */
 import { Store } from "../store/store.ts";
-import type { Entry, Part } from "../server/protocol.ts";
+import type { Entry, Part } from "../protocol/index.ts";
 
 /** Entries per seeded turn (user, 2 × assistant call + result, answer). */
 export const ENTRIES_PER_TURN = 6;

@@ -10,7 +10,7 @@ import { Auth } from "./http/auth.ts";
 import { Lockout } from "./http/lockout.ts";
 import { makeHandler } from "./http/routes.ts";
 import { VERSION } from "./version.ts";
-import type { StoreHealth } from "./protocol.ts";
+import type { StoreHealth } from "../protocol/index.ts";
 
 export interface AppOptions {
   home: string;

@@ -1,5 +1,5 @@
 /** An error with a protocol error code, answered to the client as-is. */
-import type { ErrorCode } from "./protocol.ts";
+import type { ErrorCode } from "../protocol/index.ts";
 
 export class OpError extends Error {
   constructor(readonly code: ErrorCode, message: string) {

@@ -7,7 +7,7 @@
 
 import { DatabaseSync } from "node:sqlite";
 import { MIGRATIONS } from "./migrations.ts";
-import type { StoreHealth } from "../server/protocol.ts";
+import type { StoreHealth } from "../protocol/index.ts";
 
 const SQLITE_MAGIC = "SQLite format 3\0";
 

@@ -3,9 +3,9 @@
  * Writes are incremental: one entry is upserted at a time, never a whole task.
  */
 import type { DatabaseSync } from "node:sqlite";
-import type { Entry, EntryRole, EntryStatus, Part } from "../server/protocol.ts";
+import type { Entry, EntryRole, EntryStatus, Part } from "../protocol/index.ts";
 import { SearchIndexQueue, SearchRepo } from "./search.ts";
-import type { SearchResult } from "../server/protocol_search.ts";
+import type { SearchResult } from "../protocol/search.ts";
 
 interface MessageRow {
   id: string;

@@ -1,6 +1,6 @@
 /** Pending approvals (and later questions/plans), persisted so a restart can offer them again. */
 import type { DatabaseSync } from "node:sqlite";
-import type { PendingApproval } from "../server/protocol.ts";
+import type { PendingApproval } from "../protocol/index.ts";
 
 export class PendingRepo {
   constructor(private db: DatabaseSync, private now: () => number = Date.now) {}

@@ -5,7 +5,7 @@
  * All project SQL lives here.
  */
 import type { DatabaseSync } from "node:sqlite";
-import type { Project } from "../server/protocol_projects.ts";
+import type { Project } from "../protocol/projects.ts";
 
 interface ProjectRow {
   id: string;

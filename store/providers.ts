@@ -4,7 +4,7 @@
  * sent to clients goes through `maskKey`.
  */
 import type { DatabaseSync } from "node:sqlite";
-import type { ApiFormat, ModelInfo, ProviderConfig } from "../server/providers/types.ts";
+import type { ApiFormat, ModelInfo, ProviderConfig } from "../protocol/provider_types.ts";
 
 interface ProviderRow {
   id: string;

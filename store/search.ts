@@ -12,7 +12,7 @@
  * search.query("parser");  // titles first, then full text, snippets marked
  */
 import type { DatabaseSync } from "node:sqlite";
-import type { Entry, Part } from "../server/protocol.ts";
+import type { Entry, Part } from "../protocol/index.ts";
 import { plainMarkdown } from "./plain_text.ts";
 import {
   SEARCH_LIMITS,
@@ -20,7 +20,7 @@ import {
   type SearchSnippet,
   type SearchTaskHit,
   type SearchWindow,
-} from "../server/protocol_search.ts";
+} from "../protocol/search.ts";
 
 const INDEXED_ROLES = new Set(["user", "assistant"]);
 

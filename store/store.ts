@@ -7,7 +7,7 @@ import { ProviderRepo } from "./providers.ts";
 import { PendingRepo } from "./pending.ts";
 import { CheckpointRepo } from "./checkpoints.ts";
 import { ProjectRepo } from "./projects.ts";
-import type { StoreHealth } from "../server/protocol.ts";
+import type { StoreHealth } from "../protocol/index.ts";
 import type { DatabaseSync } from "node:sqlite";
 
 export interface Repos {

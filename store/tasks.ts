@@ -1,6 +1,6 @@
 /** Task rows (one conversation each). All task SQL lives here. */
 import type { DatabaseSync } from "node:sqlite";
-import type { RunEnd, TaskSettings, TaskStatus, TaskSummary } from "../server/protocol.ts";
+import type { RunEnd, TaskSettings, TaskStatus, TaskSummary } from "../protocol/index.ts";
 
 interface TaskRow {
   id: string;

@@ -1,7 +1,7 @@
 /** The agent loop end to end in-process: real store, real adapters, the mock LLM. */
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { entries, env, runTask } from "./helpers/agent_env.ts";
-import type { Entry, TaskEvent, TasksEvent } from "../server/protocol.ts";
+import type { Entry, TaskEvent, TasksEvent } from "../protocol/index.ts";
 import { INTERRUPTED, toConversation } from "../server/agent/history.ts";
 
 Deno.test("loop: tool call → real tool result → final answer; usage and order persisted", async () => {

@@ -6,7 +6,7 @@ import { startMockLlm } from "../scripts/mock-llm.ts";
 import { startTestServer } from "./helpers/server.ts";
 import { homeWithProvider } from "./helpers/seed.ts";
 import { TestClient } from "./helpers/ws_client.ts";
-import type { PendingApproval, TaskSettings } from "../server/protocol.ts";
+import type { PendingApproval, TaskSettings } from "../protocol/index.ts";
 
 const base: TaskSettings = { model: null, effort: null, approval: null };
 

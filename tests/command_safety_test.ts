@@ -17,7 +17,7 @@ import { createServices } from "../server/services.ts";
 import { Store } from "../store/store.ts";
 import { KEY_ENV_NAMES } from "../server/agent/command_policy.ts";
 import { sandboxStatus } from "../tools/exec/bwrap.ts";
-import type { Entry } from "../server/protocol.ts";
+import type { Entry } from "../protocol/index.ts";
 
 const OUT = fileURLToPath(new URL("../test-output/", import.meta.url));
 const ATTACK = fileURLToPath(new URL("./fixtures/sandbox_attack.js", import.meta.url));

@@ -11,7 +11,7 @@ import { createServices } from "../server/services.ts";
 import { runOp } from "../server/ops/dispatch.ts";
 import type { OpContext, ServerDeps } from "../server/ops/context.ts";
 import type { HubClient } from "../server/sessions/hub.ts";
-import type { Attachment, Entry, EvtMsg, ProtocolError, TaskEvent } from "../server/protocol.ts";
+import type { Attachment, Entry, EvtMsg, ProtocolError, TaskEvent } from "../protocol/index.ts";
 import type { ApiFormat } from "../server/providers/types.ts";
 import { saveUpload } from "../server/composer/uploads_store.ts";
 import { toConversation } from "../server/agent/history.ts";

@@ -1,6 +1,6 @@
 /** tools/diff.ts: statistics, hunks, line numbers, caps, and optimality against an LCS. */
 import { assert, assertEquals } from "./helpers/assert.ts";
-import { editScript, type LineDiff, lineDiff, splitLines } from "../tools/diff.ts";
+import { editScript, type LineDiff, lineDiff, splitLines } from "../protocol/diff.ts";
 
 /** Renders hunks as unified-diff-like text for compact assertions. */
 const show = (d: LineDiff) =>

@@ -10,7 +10,7 @@ import { TestClient } from "./helpers/ws_client.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
 import { homeWithProvider } from "./helpers/seed.ts";
 import { Store } from "../store/store.ts";
-import type { Entry, TaskEvent, TaskSummary } from "../server/protocol.ts";
+import type { Entry, TaskEvent, TaskSummary } from "../protocol/index.ts";
 
 const MODEL = { providerId: "mock", modelId: "chat" };
 const SLOW = { providerId: "mock", modelId: "slow" };

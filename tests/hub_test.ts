@@ -1,6 +1,6 @@
 import { assertEquals } from "./helpers/assert.ts";
 import { EventHub, type HubClient } from "../server/sessions/hub.ts";
-import type { EvtMsg } from "../server/protocol.ts";
+import type { EvtMsg } from "../protocol/index.ts";
 
 function client(topics: string[]): HubClient & { got: EvtMsg[] } {
   const got: EvtMsg[] = [];

@@ -8,7 +8,7 @@ import { runOp } from "../server/ops/dispatch.ts";
 import { createServices } from "../server/services.ts";
 import type { HubClient } from "../server/sessions/hub.ts";
 import type { OpContext } from "../server/ops/context.ts";
-import { type AboutInfo, type FilePreview, PREVIEW_LIMITS } from "../server/protocol.ts";
+import { type AboutInfo, type FilePreview, PREVIEW_LIMITS } from "../protocol/index.ts";
 import { decodeText, languageOf } from "../server/ops/panel_ops.ts";
 
 interface Harness {

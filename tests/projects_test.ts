@@ -9,7 +9,7 @@ import { opHarness } from "./helpers/op_context.ts";
 import { startTestServer } from "./helpers/server.ts";
 import { TestClient } from "./helpers/ws_client.ts";
 import { homedir } from "node:os";
-import type { Project, ProjectsEvent, TaskEvent } from "../server/protocol.ts";
+import type { Project, ProjectsEvent, TaskEvent } from "../protocol/index.ts";
 
 async function tree(): Promise<string> {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "ra-proj-" }));

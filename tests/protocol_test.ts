@@ -1,6 +1,6 @@
 import { SafetyLog } from "../server/sessions/safety.ts";
 import { assert, assertEquals } from "./helpers/assert.ts";
-import { LIMITS, OP_ARGS, parseRequest, validateArgs } from "../server/protocol.ts";
+import { LIMITS, OP_ARGS, parseRequest, validateArgs } from "../protocol/index.ts";
 import { runOp } from "../server/ops/dispatch.ts";
 import { Store } from "../store/store.ts";
 import { EventHub, type HubClient } from "../server/sessions/hub.ts";

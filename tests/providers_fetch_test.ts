@@ -9,7 +9,7 @@ import { startMockLlm } from "../scripts/mock-llm.ts";
 import { fetchModels } from "../server/providers/catalog_models.ts";
 import { mergeModels, parseModel } from "../server/providers/models_fetch.ts";
 import type { ModelInfo } from "../server/providers/types.ts";
-import type { PublicProvider } from "../server/protocol.ts";
+import type { PublicProvider } from "../protocol/index.ts";
 
 const KEY = "sk-live-SECRET-0123456789abcdef";
 const opts = { sanitizeResources: false, sanitizeOps: false };

@@ -8,7 +8,7 @@ import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { opHarness } from "./helpers/op_context.ts";
 import { resolveModel, slugify, uniqueId } from "../server/providers/catalog.ts";
 import { OpError } from "../server/errors.ts";
-import type { PublicProvider } from "../server/protocol.ts";
+import type { PublicProvider } from "../protocol/index.ts";
 
 const KEY = "sk-live-SECRET-0123456789abcdef";
 

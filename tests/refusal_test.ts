@@ -9,7 +9,7 @@ import { startMockLlm } from "../scripts/mock-llm.ts";
 import { startTestServer } from "./helpers/server.ts";
 import { homeWithProvider } from "./helpers/seed.ts";
 import { TestClient } from "./helpers/ws_client.ts";
-import type { Part, PendingApproval } from "../server/protocol.ts";
+import type { Part, PendingApproval } from "../protocol/index.ts";
 import type { ToolResult } from "../tools/types.ts";
 import type { SandboxPool } from "../tools/sandbox/pool.ts";
 import { ToolRunner } from "../server/agent/tool_runner.ts";

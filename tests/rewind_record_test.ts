@@ -18,7 +18,7 @@ import {
   rewindResultWords,
   type TaskEvent,
   type TurnChanges,
-} from "../server/protocol.ts";
+} from "../protocol/index.ts";
 
 const ANDROID =
   "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36";

@@ -4,7 +4,7 @@ import { startTestServer } from "./helpers/server.ts";
 import { TestClient } from "./helpers/ws_client.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
 import { homeWithProvider } from "./helpers/seed.ts";
-import type { Entry, TaskEvent } from "../server/protocol.ts";
+import type { Entry, TaskEvent } from "../protocol/index.ts";
 
 /**
  * Text of the assistant entry as seen by a client: the subscribe snapshot (`base`)

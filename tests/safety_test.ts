@@ -2,10 +2,10 @@
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { createServices } from "../server/services.ts";
 import { runOp } from "../server/ops/dispatch.ts";
-import type { EvtMsg, SafetyNotice } from "../server/protocol.ts";
+import type { EvtMsg, SafetyNotice } from "../protocol/index.ts";
 import { loweredSettings } from "../server/sessions/safety.ts";
 import { describeClient } from "../server/sessions/clients.ts";
-import { clientWords } from "../server/protocol.ts";
+import { clientWords } from "../protocol/index.ts";
 import { getSettings } from "../server/providers/catalog.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
 import { mockProvider } from "./helpers/seed.ts";

@@ -8,8 +8,8 @@ import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { Store } from "../store/store.ts";
 import { MIGRATIONS } from "../store/migrations.ts";
 import { ftsPhrase, INDEX_BATCH, likePattern, matchWindow, SearchRepo } from "../store/search.ts";
-import type { Entry, EntryRole, EntryStatus } from "../server/protocol.ts";
-import { countCjk, estimateTokens, SEARCH_LIMITS } from "../server/protocol_search.ts";
+import type { Entry, EntryRole, EntryStatus } from "../protocol/index.ts";
+import { countCjk, estimateTokens, SEARCH_LIMITS } from "../protocol/search.ts";
 import { opHarness } from "./helpers/op_context.ts";
 
 let clock = 1_700_000_000_000;

@@ -2,7 +2,7 @@
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { startTestServer } from "./helpers/server.ts";
 import { TestClient } from "./helpers/ws_client.ts";
-import type { TaskSummary } from "../server/protocol.ts";
+import type { TaskSummary } from "../protocol/index.ts";
 
 Deno.test("http: 401 without token, 200 with; query token sets cookie and cleans the URL", async () => {
   const s = await startTestServer();

@@ -12,7 +12,7 @@ import { startMockLlm } from "../scripts/mock-llm.ts";
 import { createServices } from "../server/services.ts";
 import { runOp } from "../server/ops/dispatch.ts";
 import type { HubClient } from "../server/sessions/hub.ts";
-import { type EvtMsg, type TasksEvent, taskState, type TaskSummary } from "../server/protocol.ts";
+import { type EvtMsg, type TasksEvent, taskState, type TaskSummary } from "../protocol/index.ts";
 import { migrate } from "../store/db.ts";
 import { MIGRATIONS } from "../store/migrations.ts";
 import { Store } from "../store/store.ts";

@@ -11,7 +11,7 @@ import { startMockLlm } from "../scripts/mock-llm.ts";
 import { createServices } from "../server/services.ts";
 import { runOp } from "../server/ops/dispatch.ts";
 import type { HubClient } from "../server/sessions/hub.ts";
-import type { Entry, EvtMsg, TaskEvent, TurnChanges } from "../server/protocol.ts";
+import type { Entry, EvtMsg, TaskEvent, TurnChanges } from "../protocol/index.ts";
 import { netFileChanges } from "../ui/state/timeline_model.js";
 
 const NOTES = "# Notes\n- one\n- two\n- three\n";

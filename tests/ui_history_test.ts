@@ -12,7 +12,7 @@ import {
   netFileChanges,
   truncateAfter,
 } from "../ui/state/timeline_model.js";
-import type { Entry, Part } from "../server/protocol.ts";
+import type { Entry, Part } from "../protocol/index.ts";
 import { rewindResultText } from "../ui/components/timeline/RewindBand.js";
 import { clientText } from "../ui/components/format.js";
 import { lang } from "../ui/state/prefs.js";

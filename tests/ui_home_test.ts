@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals } from "./helpers/assert.ts";
 import { DICTS } from "../ui/i18n/index.js";
-import { RUN_ENDS, TASK_STATE_WORDS, TASK_STATES } from "../server/protocol.ts";
+import { RUN_ENDS, TASK_STATE_WORDS, TASK_STATES } from "../protocol/index.ts";
 import {
   buildHome,
   displayStatus,
@@ -16,7 +16,7 @@ import {
   timeGroupOf,
   workspaceName,
 } from "../ui/state/home_model.js";
-import type { Project, TaskSummary } from "../server/protocol.ts";
+import type { Project, TaskSummary } from "../protocol/index.ts";
 
 /** Local time (the groups are local). Month is 1-based. */
 const at = (y: number, mo: number, d: number, h = 0, mi = 0, s = 0, ms = 0) =>

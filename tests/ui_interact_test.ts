@@ -1,6 +1,6 @@
 /** UI logic of questions, plan refusals, todos and rewind plans (pure modules) and their strings. */
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
-import { type Entry, REFUSAL_CODES, REWIND_REASON_CODES } from "../server/protocol.ts";
+import { type Entry, REFUSAL_CODES, REWIND_REASON_CODES } from "../protocol/index.ts";
 import {
   answersOf,
   buildAnswers,

@@ -5,8 +5,8 @@
  * languages.
  */
 import { assert, assertEquals } from "./helpers/assert.ts";
-import type { Entry } from "../server/protocol.ts";
-import { lineDiff } from "../tools/diff.ts";
+import type { Entry } from "../protocol/index.ts";
+import { lineDiff } from "../protocol/diff.ts";
 import { canHighlight, escapeHtml, highlightHtml } from "../ui/components/panel/highlight.js";
 import {
   clampWidth,

@@ -14,7 +14,7 @@ import {
 } from "../ui/state/stats_model.js";
 import { entryText, matchesIn, stepIndex } from "../ui/state/find_model.js";
 import { itemsOf, shares, shortcutOf } from "../ui/state/search_model.js";
-import type { Entry, PublicProvider } from "../server/protocol.ts";
+import type { Entry, PublicProvider } from "../protocol/index.ts";
 
 let n = 0;
 function entry(

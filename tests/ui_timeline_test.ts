@@ -1,6 +1,6 @@
 /** UI timeline logic: delta application and coalescing, turn grouping and analysis. */
 import { assert, assertEquals } from "./helpers/assert.ts";
-import type { Entry, Part } from "../server/protocol.ts";
+import type { Entry, Part } from "../protocol/index.ts";
 import {
   analyseTurn,
   applyDeltas,

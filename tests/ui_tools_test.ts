@@ -1,7 +1,7 @@
 /** UI tool-card and approval logic (pure modules) and the tools/approvals strings. */
 import { assert, assertEquals } from "./helpers/assert.ts";
-import type { Entry, PendingApproval } from "../server/protocol.ts";
-import { lineDiff } from "../tools/diff.ts";
+import type { Entry, PendingApproval } from "../protocol/index.ts";
+import { lineDiff } from "../protocol/diff.ts";
 import {
   callStatus,
   changePreview,

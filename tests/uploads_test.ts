@@ -1,7 +1,7 @@
 /** `POST /api/uploads` and `GET /api/uploads/<id>` through the real server process. */
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { startTestServer, type TestServer } from "./helpers/server.ts";
-import { COMPOSER_LIMITS } from "../server/protocol.ts";
+import { COMPOSER_LIMITS } from "../protocol/index.ts";
 import { PNG_1PX } from "./helpers/png.ts";
 
 const post = (s: TestServer, query: string, body: BodyInit | null, headers: HeadersInit = {}) =>

@@ -6,7 +6,7 @@
 import { fail, ok, type Tool } from "./types.ts";
 import { toolPath } from "./paths.ts";
 import { stampOf } from "./file_stamp.ts";
-import { lineDiff } from "./diff.ts";
+import { lineDiff } from "../protocol/diff.ts";
 
 function countOccurrences(hay: string, needle: string): number {
   let n = 0;

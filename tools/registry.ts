@@ -1,6 +1,6 @@
 /** The tools the agent can call, by name. */
 import type { Tool } from "./types.ts";
-import type { ToolSpec } from "../server/providers/types.ts";
+import type { ToolSpec } from "../protocol/provider_types.ts";
 import { listDir } from "./list_dir.ts";
 import { readFile } from "./read_file.ts";
 import { writeFile } from "./write_file.ts";

@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { fail, ok, type Tool } from "./types.ts";
 import { toolPath } from "./paths.ts";
 import { stampOf } from "./file_stamp.ts";
-import { lineDiff } from "./diff.ts";
+import { lineDiff } from "../protocol/diff.ts";
 
 const MAX_BYTES = 10 * 1024 * 1024;
 

@@ -9,8 +9,8 @@
  * Bytes are read from the upload store when the run starts.
  */
 import { Buffer } from "node:buffer";
-import type { Entry } from "../protocol.ts";
-import { COMPOSER_LIMITS } from "../protocol_composer.ts";
+import type { Entry } from "../../protocol/index.ts";
+import { COMPOSER_LIMITS } from "../../protocol/composer.ts";
 import { uploadDataPath } from "../composer/uploads_store.ts";
 import { isImageMime } from "../composer/uploads_store.ts";
 

@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import type { CheckpointRepo, CheckpointRow } from "../../store/checkpoints.ts";
 import { sha256Hex } from "../../tools/file_stamp.ts";
 import { walk } from "../../tools/walk.ts";
-import type { RewindReason } from "../protocol.ts";
+import type { RewindReason } from "../../protocol/index.ts";
 
 export const BLOB_CAP = 32 * 1024 * 1024;
 export const TASK_CAP = 512 * 1024 * 1024;

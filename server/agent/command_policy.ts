@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { Repos } from "../../store/store.ts";
 import { commandEnv, type EnvPolicy, type WithheldReason } from "../../tools/exec/env_policy.ts";
 import { getSettings } from "../providers/catalog.ts";
-import { WORKSPACE_ATTACHMENTS } from "../protocol_composer.ts";
+import { WORKSPACE_ATTACHMENTS } from "../../protocol/composer.ts";
 
 /** kv key: variables provider keys were read from (`providers add --api-key-env`). */
 export const KEY_ENV_NAMES = "security.keyEnvNames";

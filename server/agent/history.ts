@@ -3,7 +3,7 @@
  * protection (SPEC §4.8): tool results whose call is missing are dropped, and tool
  * calls without a result get a synthetic "interrupted" result.
  */
-import type { Entry } from "../protocol.ts";
+import type { Entry } from "../../protocol/index.ts";
 import type {
   ImageBlock,
   LlmMessage,

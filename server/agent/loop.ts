@@ -9,7 +9,7 @@ import { abortedError, ProviderError, type ProviderErrorInfo } from "../provider
 import type { ToolRegistry } from "../../tools/registry.ts";
 import type { ToolResult } from "../../tools/types.ts";
 import type { TimelineWriter } from "./timeline_writer.ts";
-import type { Refusal } from "../protocol.ts";
+import type { Refusal } from "../../protocol/index.ts";
 
 export interface ToolCall {
   id: string;

@@ -4,8 +4,8 @@
  * live entry at most every `flushMs`, immediately at each status change) and
  * publishes small patches (text deltas coalesced by the hub).
  */
-import type { Entry, Part } from "../protocol.ts";
-import { taskTopic } from "../protocol.ts";
+import type { Entry, Part } from "../../protocol/index.ts";
+import { taskTopic } from "../../protocol/index.ts";
 import type { EntryRepo } from "../../store/entries.ts";
 import type { EventHub } from "../sessions/hub.ts";
 import type { IdFn } from "../../store/ids.ts";

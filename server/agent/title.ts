@@ -3,7 +3,7 @@
  * word title from the task's model (thinking stripped), falling back to a local rule
  * when the model is unavailable (offline, Demo, error).
  */
-import type { Entry, TaskSummary } from "../protocol.ts";
+import type { Entry, TaskSummary } from "../../protocol/index.ts";
 import type { Adapter, ModelInfo, ProviderConfig } from "../providers/types.ts";
 import type { Repos } from "../../store/store.ts";
 

@@ -9,7 +9,7 @@ import { displayPath, hiddenPath, outsideRoots, resolvePath } from "../../tools/
 import type { SandboxPool } from "../../tools/sandbox/pool.ts";
 import type { FileTracker } from "./file_tracker.ts";
 import type { ToolCall } from "./loop.ts";
-import type { RewindReason } from "../protocol.ts";
+import type { RewindReason } from "../../protocol/index.ts";
 
 export interface RunnerContext extends ToolContext {
   roots: string[];

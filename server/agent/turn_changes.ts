@@ -10,7 +10,7 @@
  * const changes = await netChanges(rows, workspace, checkpointer, Date.now());
  * changes?.files[0]; // {path: "notes.md", added: 4, removed: 0, created: true, …}
  */
-import { type LineDiff, lineDiff } from "../../tools/diff.ts";
+import { type LineDiff, lineDiff } from "../../protocol/diff.ts";
 import { sha256Hex } from "../../tools/file_stamp.ts";
 import { displayPath } from "../../tools/paths.ts";
 import type { CheckpointRow } from "../../store/checkpoints.ts";
@@ -19,7 +19,7 @@ import {
   TURN_CHANGES_MAX_FILES,
   type TurnChanges,
   type TurnFileChange,
-} from "../protocol.ts";
+} from "../../protocol/index.ts";
 import { BLOB_CAP } from "./checkpoints.ts";
 
 /** Largest version (bytes) that is diffed line by line; larger ones get no counts. */

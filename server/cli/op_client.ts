@@ -3,7 +3,7 @@
  * instance. The headless CLI uses it so that `reinagent run` behaves the same either
  * way (and a run performed by a running instance shows live in its windows).
  */
-import type { EvtMsg } from "../protocol.ts";
+import type { EvtMsg } from "../../protocol/index.ts";
 import { instancePath, tokenPath } from "../home.ts";
 import type { ServerDeps } from "../ops/context.ts";
 import type { HubClient } from "../sessions/hub.ts";

@@ -12,7 +12,7 @@
  * Every command accepts `--home DIR`. Pure: no I/O.
  */
 import { API_FORMATS, type ApiFormat } from "../providers/types.ts";
-import { MODEL_ID_RE, PROVIDER_ID_RE } from "../protocol_providers.ts";
+import { MODEL_ID_RE, PROVIDER_ID_RE } from "../../protocol/providers.ts";
 import { parseFlags } from "./flags.ts";
 
 export type CatalogCommand =

@@ -22,7 +22,7 @@ import {
 } from "../providers/catalog.ts";
 import { fetchModels, updateModel } from "../providers/catalog_models.ts";
 import type { ModelInfo } from "../providers/types.ts";
-import type { PublicProvider } from "../protocol_providers.ts";
+import type { PublicProvider } from "../../protocol/providers.ts";
 import type { CatalogCommand } from "./providers_args.ts";
 
 export interface CliIo {

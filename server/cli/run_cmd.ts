@@ -18,7 +18,7 @@ import {
   type TaskEvent,
   type TasksEvent,
   type TaskSummary,
-} from "../protocol.ts";
+} from "../../protocol/index.ts";
 import { localOpClient, type OpClient, runningInstance } from "./op_client.ts";
 import { createServices } from "../services.ts";
 import { ensureHome } from "../home.ts";

@@ -1,7 +1,7 @@
 /**
  * `reinagent tasks [--json] [--home DIR]`: every task with its state, in the same words
  * as the desktop sidebar and the phone home (`taskState` / `TASK_STATE_WORDS` in
- * server/protocol_task_state.ts). Asks the running instance for this home when there
+ * protocol/task_state.ts). Asks the running instance for this home when there
  * is one, otherwise reads the data dir in this process (nothing runs then).
  */
 import { parseFlags } from "./flags.ts";
@@ -14,7 +14,7 @@ import {
   type TaskState,
   taskState,
   type TaskSummary,
-} from "../protocol.ts";
+} from "../../protocol/index.ts";
 
 export interface TasksArgs {
   home?: string;

@@ -11,14 +11,14 @@
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import type { Entry, Part, QueuedMessage, TaskSummary } from "../protocol.ts";
+import type { Entry, Part, QueuedMessage, TaskSummary } from "../../protocol/index.ts";
 import {
   type Attachment,
   COMPOSER_LIMITS,
   type Draft,
   taskTopic,
   WORKSPACE_ATTACHMENTS,
-} from "../protocol.ts";
+} from "../../protocol/index.ts";
 import type { Repos } from "../../store/store.ts";
 import type { EventHub } from "../sessions/hub.ts";
 import type { TaskService } from "../sessions/task_service.ts";

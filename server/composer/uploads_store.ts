@@ -11,7 +11,7 @@ import {
   COMPOSER_LIMITS,
   IMAGE_MIMES,
   MIME_RE,
-} from "../protocol_composer.ts";
+} from "../../protocol/composer.ts";
 
 /** A rejected upload: HTTP status, error code and a message for people. */
 export class UploadError extends Error {

@@ -5,7 +5,7 @@
  * same-origin request (or none, for non-browser clients).
  */
 import { readUpload, saveUpload, uploadDataPath, UploadError } from "../composer/uploads_store.ts";
-import { ATTACHMENT_ID_RE } from "../protocol_composer.ts";
+import { ATTACHMENT_ID_RE } from "../../protocol/composer.ts";
 
 const HEADERS: Record<string, string> = {
   "x-content-type-options": "nosniff",

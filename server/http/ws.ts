@@ -11,7 +11,7 @@ import {
   parseRequest,
   PROTOCOL_VERSION,
   type ResMsg,
-} from "../protocol.ts";
+} from "../../protocol/index.ts";
 import type { HubClient } from "../sessions/hub.ts";
 import type { ServerDeps } from "../ops/context.ts";
 import { runOp } from "../ops/dispatch.ts";

@@ -1,5 +1,5 @@
-/** Handlers for the ops in `server/protocol_composer.ts` (steering queue, prompts, drafts). */
-import type { COMPOSER_OP_ARGS } from "../protocol.ts";
+/** Handlers for the ops in `protocol/composer.ts` (steering queue, prompts, drafts). */
+import type { COMPOSER_OP_ARGS } from "../../protocol/index.ts";
 import type { OpHandlers } from "./types.ts";
 import type { OpContext } from "./context.ts";
 import { needTasks } from "./task_ops.ts";

@@ -5,7 +5,7 @@ import type { TaskService } from "../sessions/task_service.ts";
 import type { RunManager } from "../sessions/runs.ts";
 import type { ApprovalCenter } from "../sessions/approvals.ts";
 import type { SafetyLog } from "../sessions/safety.ts";
-import type { ClientInfo } from "../protocol.ts";
+import type { ClientInfo } from "../../protocol/index.ts";
 import { CLI_CLIENT } from "../sessions/clients.ts";
 
 export interface ServerDeps {

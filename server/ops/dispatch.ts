@@ -2,7 +2,7 @@
  * Validates a request and runs its op. Every failure becomes a typed protocol
  * error; a rejected request changes nothing.
  */
-import { isOpName, type OpName, type ProtocolError, validateArgs } from "../protocol.ts";
+import { isOpName, type OpName, type ProtocolError, validateArgs } from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
 import type { OpContext } from "./context.ts";
 import type { Handler, OpHandlers } from "./types.ts";

@@ -1,11 +1,17 @@
 /**
- * Handlers for the ops in `server/protocol_history.ts`: paging older entries, edit &
+ * Handlers for the ops in `protocol/history.ts`: paging older entries, edit &
  * resend, retry and branch. Every change is validated first (task exists, entry
  * belongs to it with the right role, task not running) and written in one
  * transaction; then every client is told (`truncate` + `entry` on the task topic,
  * `upsert` on `tasks`) and the run starts.
  */
-import { type Entry, type HISTORY_OP_ARGS, LIMITS, type Part, taskTopic } from "../protocol.ts";
+import {
+  type Entry,
+  type HISTORY_OP_ARGS,
+  LIMITS,
+  type Part,
+  taskTopic,
+} from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
 import { makeIdGenerator } from "../../store/ids.ts";
 import type { OpContext } from "./context.ts";

@@ -1,10 +1,15 @@
 /**
- * Handlers for the ops in `server/protocol_panel.ts`: file preview (workspace-bound,
+ * Handlers for the ops in `protocol/panel.ts`: file preview (workspace-bound,
  * 256 KB cap, binary detection), a tool call's stored diff, and the About information.
  */
 import { extname, join } from "node:path";
-import { type AboutInfo, type FilePreview, type PanelDiff, PREVIEW_LIMITS } from "../protocol.ts";
-import type { PANEL_OP_ARGS } from "../protocol.ts";
+import {
+  type AboutInfo,
+  type FilePreview,
+  type PanelDiff,
+  PREVIEW_LIMITS,
+} from "../../protocol/index.ts";
+import type { PANEL_OP_ARGS } from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
 import { displayPath, isInside, outsideRoots, resolvePath } from "../../tools/paths.ts";
 import { sandboxStatus } from "../../tools/exec/bwrap.ts";

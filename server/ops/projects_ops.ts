@@ -12,7 +12,7 @@ import {
   type PROJECT_OP_ARGS,
   PROJECTS_TOPIC,
   type ProjectsEvent,
-} from "../protocol.ts";
+} from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
 import { makeIdGenerator } from "../../store/ids.ts";
 import type { ProjectRepo } from "../../store/projects.ts";

@@ -3,7 +3,7 @@
  * `server/providers/catalog*.ts`; handlers only pick the repositories, convert
  * providers to their public (masked) form and announce changes on topic `settings`.
  */
-import { type PROVIDER_OP_ARGS, SETTINGS_TOPIC, type SettingsEvent } from "../protocol.ts";
+import { type PROVIDER_OP_ARGS, SETTINGS_TOPIC, type SettingsEvent } from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
 import {
   addProvider,

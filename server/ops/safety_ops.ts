@@ -1,5 +1,5 @@
-/** Handlers for the ops in `server/protocol_safety.ts`. */
-import type { CommandSafetyInfo, SAFETY_OP_ARGS } from "../protocol.ts";
+/** Handlers for the ops in `protocol/safety.ts`. */
+import type { CommandSafetyInfo, SAFETY_OP_ARGS } from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
 import type { OpHandlers } from "./types.ts";
 import { describeCommandEnv } from "../agent/command_policy.ts";

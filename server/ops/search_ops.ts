@@ -1,12 +1,12 @@
-/** Handlers for the ops in `server/protocol_search.ts`. */
+/** Handlers for the ops in `protocol/search.ts`. */
 import { join } from "node:path";
-import type { SEARCH_OP_ARGS } from "../protocol.ts";
+import type { SEARCH_OP_ARGS } from "../../protocol/index.ts";
 import {
   type ContextBreakdown,
   type ContextCategory,
   type ContextCategoryInfo,
   estimateTokens,
-} from "../protocol_search.ts";
+} from "../../protocol/search.ts";
 import { OpError } from "../errors.ts";
 import type { OpContext } from "./context.ts";
 import type { OpHandlers } from "./types.ts";

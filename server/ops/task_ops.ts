@@ -11,7 +11,7 @@ import {
   type SAFETY_OP_ARGS,
   type SEARCH_OP_ARGS,
   taskTopic,
-} from "../protocol.ts";
+} from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
 import type { OpContext } from "./context.ts";
 import type { TaskService } from "../sessions/task_service.ts";
@@ -24,7 +24,7 @@ import { composerOf } from "../composer/composer_service.ts";
 import { getSettings } from "../providers/catalog.ts";
 import { APPROVAL_RANK } from "../sessions/safety.ts";
 import { whoIs } from "./context.ts";
-import type { TaskSummary } from "../protocol.ts";
+import type { TaskSummary } from "../../protocol/index.ts";
 
 /** "Always allow" a tool in a task lowers safety: every client is told. */
 function announceAllow(ctx: OpContext, task: TaskSummary, tool: string): void {

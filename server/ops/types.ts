@@ -1,5 +1,5 @@
 /** Handler types shared by the op modules. */
-import type { OpName, OpResults } from "../protocol.ts";
+import type { OpName, OpResults } from "../../protocol/index.ts";
 import type { OpContext } from "./context.ts";
 
 /** Args were validated against the op's schema before a handler runs. */

@@ -19,16 +19,16 @@ import {
   DEFAULT_APPROVAL,
   SANDBOX_LEVELS,
   type SandboxLevelName,
-} from "../constants.ts";
-import type { ModelRef } from "../protocol.ts";
+} from "../../protocol/constants.ts";
+import type { ModelRef } from "../../protocol/index.ts";
 import {
   PROVIDER_ID_RE,
   PROVIDER_LIMITS,
   type PublicProvider,
   type SystemSettings,
-} from "../protocol_providers.ts";
+} from "../../protocol/providers.ts";
 import { DEMO_MODEL, DEMO_PROVIDER, DEMO_PROVIDER_ID } from "./demo.ts";
-import { PROVIDER_PRESETS, type ProviderPreset } from "./presets.ts";
+import { PROVIDER_PRESETS, type ProviderPreset } from "../../protocol/presets.ts";
 import { type ApiFormat, type Effort, EFFORT_LEVELS, type ModelInfo } from "./types.ts";
 import type { ProviderConfig } from "./types.ts";
 import { normaliseBaseUrl } from "./urls.ts";

@@ -5,8 +5,8 @@
  */
 import { OpError } from "../errors.ts";
 import { maskKey } from "../../store/providers.ts";
-import { PROVIDER_LIMITS } from "../protocol_providers.ts";
-import type { ModelTestResult } from "../protocol_providers.ts";
+import { PROVIDER_LIMITS } from "../../protocol/providers.ts";
+import type { ModelTestResult } from "../../protocol/providers.ts";
 import {
   type CatalogRepos,
   editableProvider,

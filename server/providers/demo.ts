@@ -14,8 +14,8 @@ import type {
   StreamRequest,
 } from "./types.ts";
 
-export { DEMO_PROVIDER_ID } from "../constants.ts";
-import { DEMO_PROVIDER_ID } from "../constants.ts";
+export { DEMO_PROVIDER_ID } from "../../protocol/constants.ts";
+import { DEMO_PROVIDER_ID } from "../../protocol/constants.ts";
 export const DEMO_MODEL: ModelInfo = {
   id: "demo",
   name: "Demo (no key, scripted)",

@@ -3,9 +3,9 @@
  * each level, and how a level maps onto each wire format.
  */
 import type { Effort } from "./types.ts";
-import { STEP_BUDGET } from "../constants.ts";
+import { STEP_BUDGET } from "../../protocol/constants.ts";
 
-export { effectiveEffort, offeredLevels } from "../constants.ts";
+export { effectiveEffort, offeredLevels } from "../../protocol/constants.ts";
 
 /**
  * Agent steps allowed for one turn: the effort's budget (SPEC §2.6) in every mode

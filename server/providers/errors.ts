@@ -3,28 +3,8 @@
  * badge and a friendly hint (SPEC §2.10), and the retry decision (SPEC §2.9).
  */
 
-export type ErrorCategory =
-  | "auth"
-  | "balance"
-  | "rate-limit"
-  | "server"
-  | "network"
-  | "timeout"
-  | "request"
-  | "aborted"
-  | "unknown";
-
-export interface ProviderErrorInfo {
-  category: ErrorCategory;
-  message: string;
-  status: number | null;
-  url: string | null;
-  /** The upstream error body/message, verbatim (trimmed). */
-  upstream: string | null;
-  hint: string;
-  /** Causes, outermost first. */
-  chain: string[];
-}
+import type { ErrorCategory, ProviderErrorInfo } from "../../protocol/provider_types.ts";
+export type { ErrorCategory, ProviderErrorInfo };
 
 const HINTS: Record<ErrorCategory, string> = {
   auth: "The API key was rejected. Check the key in Settings → Providers.",

@@ -4,42 +4,16 @@
  * as `LlmMessage`s; the agent loop never sees a wire format.
  */
 
-export const API_FORMATS = [
-  "openai-chat-completions",
-  "openai-responses",
-  "anthropic-messages",
-  "google-generative-ai",
-] as const;
-export type ApiFormat = typeof API_FORMATS[number] | "demo";
-
-import type { Effort } from "../constants.ts";
-export { EFFORT_LEVELS } from "../constants.ts";
-export type { Effort } from "../constants.ts";
-
-/** What we know about a model. `null` = unknown (never guessed). */
-export interface ModelInfo {
-  id: string;
-  name: string;
-  enabled: boolean;
-  contextWindow: number | null;
-  maxOutput: number | null;
-  vision: boolean | null;
-  /** Levels the model declares; null = undeclared. */
-  effortLevels: Effort[] | null;
-  defaultEffort: Effort | null;
-  source: "fetched" | "manual" | "builtin";
-}
-
-export interface ProviderConfig {
-  id: string;
-  name: string;
-  format: ApiFormat;
-  /** Stored without trailing slashes or `/v1`. */
-  baseUrl: string;
-  apiKey: string;
-  enabled: boolean;
-  models: ModelInfo[];
-}
+export {
+  API_FORMATS,
+  type ApiFormat,
+  type Effort,
+  EFFORT_LEVELS,
+  type ModelInfo,
+  type ProviderConfig,
+  type ToolSpec,
+} from "../../protocol/provider_types.ts";
+import type { Effort, ModelInfo, ProviderConfig, ToolSpec } from "../../protocol/provider_types.ts";
 
 // ---------- conversation ----------
 
@@ -72,13 +46,6 @@ export type LlmMessage =
   | { role: "user"; content: (TextBlock | ImageBlock)[] }
   | { role: "assistant"; content: (TextBlock | ThinkingBlock | ToolCallBlock)[] }
   | { role: "tool"; toolCallId: string; name: string; content: string; isError: boolean };
-
-export interface ToolSpec {
-  name: string;
-  description: string;
-  /** JSON Schema of the arguments object. */
-  parameters: Record<string, unknown>;
-}
 
 export interface StreamRequest {
   provider: ProviderConfig;

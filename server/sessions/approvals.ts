@@ -3,7 +3,7 @@
  * tool policies LIVE, then allows, refuses, or asks the user. Questions wait here,
  * are persisted (a restart offers them for recovery) and can be answered from any
  * client. Changing a task's mode re-judges what it is waiting on. Every refusal carries
- * a code (`Refusal`, server/protocol.ts) besides the English text the model reads.
+ * a code (`Refusal`, protocol/index.ts) besides the English text the model reads.
  */
 import type {
   PendingApproval,
@@ -12,12 +12,12 @@ import type {
   TaskSettings,
   ToolPolicy,
   UnsandboxedWhy,
-} from "../protocol.ts";
+} from "../../protocol/index.ts";
 import type { Repos } from "../../store/store.ts";
 import type { EventHub } from "./hub.ts";
 import type { IdFn } from "../../store/ids.ts";
 import type { ToolCall } from "../agent/loop.ts";
-import type { ApprovalMode } from "../constants.ts";
+import type { ApprovalMode } from "../../protocol/constants.ts";
 import { PLAN_MAX, type QuestionAnswer, questionProblems } from "../../tools/interactive.ts";
 
 /** `extraArgs` reach the tool but are not part of the model's call (e.g. the user's answers). */

@@ -7,7 +7,7 @@
  * describeClient("Mozilla/5.0 (Linux; Android 14; Pixel 8) … Chrome/126.0 Mobile Safari/537.36");
  * // {kind: "phone", browser: "Chrome", os: "Android"}
  */
-import type { ClientInfo } from "../protocol.ts";
+import type { ClientInfo } from "../../protocol/index.ts";
 
 /** The CLI (in-process or over the WebSocket: Deno's User-Agent). */
 export const CLI_CLIENT: ClientInfo = { kind: "cli", browser: "", os: "" };

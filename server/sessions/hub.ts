@@ -6,7 +6,7 @@
  * flushed event gets the next `seq`; the last `ringSize` events are kept so a client
  * that reconnects can ask for everything after the seq it saw.
  */
-import type { ClientInfo, EvtMsg } from "../protocol.ts";
+import type { ClientInfo, EvtMsg } from "../../protocol/index.ts";
 
 export interface HubClient {
   readonly id: string;

@@ -12,9 +12,9 @@ import type {
   RunEnd,
   RunState,
   TaskSummary,
-} from "../protocol.ts";
-import type { SandboxLevelName } from "../constants.ts";
-import { taskTopic } from "../protocol.ts";
+} from "../../protocol/index.ts";
+import type { SandboxLevelName } from "../../protocol/constants.ts";
+import { LIMITS, taskTopic } from "../../protocol/index.ts";
 import type { Repos } from "../../store/store.ts";
 import type { IdFn } from "../../store/ids.ts";
 import type { EventHub } from "./hub.ts";
@@ -103,7 +103,7 @@ function recoveredRejection(name: string): ToolResult {
 }
 
 /** Live output streamed per command; the rest arrives with the result. */
-const LIVE_OUTPUT_CAP = 64 * 1024;
+const LIVE_OUTPUT_CAP = LIMITS.liveOutputChars;
 const concatText = (a: unknown, b: unknown) => {
   const x = a as { text: string }, y = b as { text: string };
   return { ...x, text: x.text + y.text };

@@ -4,8 +4,13 @@
  * Settings. A prompt injection that somehow reached the control plane cannot lower
  * safety unseen.
  */
-import type { ClientInfo, SafetyChange, SafetyNotice, SystemSettings } from "../protocol.ts";
-import { clientWords, NOTICES_TOPIC } from "../protocol.ts";
+import type {
+  ClientInfo,
+  SafetyChange,
+  SafetyNotice,
+  SystemSettings,
+} from "../../protocol/index.ts";
+import { clientWords, NOTICES_TOPIC } from "../../protocol/index.ts";
 import type { EventHub } from "./hub.ts";
 import type { KvRepo } from "../../store/kv.ts";
 

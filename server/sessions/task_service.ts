@@ -2,8 +2,8 @@
  * Task lifecycle and timeline writes. The one place that changes tasks, so every
  * change is persisted first and then published to the clients.
  */
-import type { Entry, Part, TaskSettings, TaskSummary } from "../protocol.ts";
-import { taskTopic } from "../protocol.ts";
+import type { Entry, Part, TaskSettings, TaskSummary } from "../../protocol/index.ts";
+import { taskTopic } from "../../protocol/index.ts";
 import type { Repos } from "../../store/store.ts";
 import type { IdFn } from "../../store/ids.ts";
 import type { EventHub } from "./hub.ts";

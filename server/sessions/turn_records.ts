@@ -1,6 +1,6 @@
 /**
  * What turns did to the workspace, written into the timeline so every client (and a
- * reload) sees the same (shapes in server/protocol_changes.ts): the net file change of
+ * reload) sees the same (shapes in protocol/changes.ts): the net file change of
  * a turn on its user entry (`meta.changes`) and the net diff of one of its files; an
  * applied rewind as a `system` entry (`meta.kind: "rewind"`) that marks the turns it
  * rewound, and which rewind removed a file that is gone now.
@@ -14,11 +14,11 @@ import {
   taskTopic,
   type TurnChanges,
   type TurnFileChange,
-} from "../protocol.ts";
+} from "../../protocol/index.ts";
 import type { Repos } from "../../store/store.ts";
 import type { IdFn } from "../../store/ids.ts";
 import type { EventHub } from "./hub.ts";
-import type { LineDiff } from "../../tools/diff.ts";
+import type { LineDiff } from "../../protocol/diff.ts";
 import { OpError } from "../errors.ts";
 import { type Blobs, netChanges, netDiff } from "../agent/turn_changes.ts";
 

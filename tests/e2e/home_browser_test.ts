@@ -11,7 +11,7 @@ import type { Page, WebSocketRoute } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { TestClient } from "../helpers/ws_client.ts";
 import type { TestServer } from "../helpers/server.ts";
-import type { TaskSummary } from "../../server/protocol.ts";
+import type { TaskSummary } from "../../protocol/index.ts";
 import { drawerShown, noHorizontalScroll, openApp, screenshot, withPage } from "./browser.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };

@@ -11,7 +11,7 @@ import { assertEquals } from "../helpers/assert.ts";
 import { homeWithProvider } from "../helpers/seed.ts";
 import { TestClient } from "../helpers/ws_client.ts";
 import type { TestServer } from "../helpers/server.ts";
-import type { TaskSummary } from "../../server/protocol.ts";
+import type { TaskSummary } from "../../protocol/index.ts";
 import { startMockLlm } from "../../scripts/mock-llm.ts";
 import { noHorizontalScroll, openApp, screenshot, withBrowserServer } from "./browser.ts";
 import { DESKTOP, newPage, PHONE } from "./approval_helpers.ts";

@@ -4,7 +4,7 @@ import { startMockLlm } from "../../scripts/mock-llm.ts";
 import type { Scenario } from "../../scripts/mock_llm/scenario.ts";
 import { createServices } from "../../server/services.ts";
 import type { ServerDeps } from "../../server/ops/context.ts";
-import type { Entry, EvtMsg } from "../../server/protocol.ts";
+import type { Entry, EvtMsg } from "../../protocol/index.ts";
 import type { ApiFormat } from "../../server/providers/types.ts";
 
 export interface Env {

@@ -6,7 +6,7 @@
 import { mockProvider } from "./seed.ts";
 import { startMockLlm } from "../../scripts/mock-llm.ts";
 import { createServices } from "../../server/services.ts";
-import type { Part, PendingApproval } from "../../server/protocol.ts";
+import type { Part, PendingApproval } from "../../protocol/index.ts";
 
 export async function setup(turns: unknown[]) {
   const home = await Deno.makeTempDir({ prefix: "ra-appr-" });

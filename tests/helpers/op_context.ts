@@ -7,7 +7,7 @@ import { EventHub, type HubClient } from "../../server/sessions/hub.ts";
 import { runOp } from "../../server/ops/dispatch.ts";
 import { SafetyLog } from "../../server/sessions/safety.ts";
 import type { OpContext } from "../../server/ops/context.ts";
-import type { EvtMsg, ProtocolError } from "../../server/protocol.ts";
+import type { EvtMsg, ProtocolError } from "../../protocol/index.ts";
 
 export interface OpHarness {
   home: string;

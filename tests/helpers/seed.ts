@@ -1,7 +1,7 @@
 /** Seeds data dirs and stores with a provider `mock` pointing at the mock LLM server. */
 import { Store } from "../../store/store.ts";
 import type { ApiFormat, ProviderConfig } from "../../server/providers/types.ts";
-import type { ApprovalMode } from "../../server/constants.ts";
+import type { ApprovalMode } from "../../protocol/constants.ts";
 import { SETTINGS_KEYS } from "../../server/providers/catalog.ts";
 
 /** Provider `mock` with one enabled model per id (ids containing "vision" accept images). */

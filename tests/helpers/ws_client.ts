@@ -1,5 +1,5 @@
 /** A small protocol client for integration tests: requests, events, waiting. */
-import type { EvtMsg, HelloMsg, ProtocolError } from "../../server/protocol.ts";
+import type { EvtMsg, HelloMsg, ProtocolError } from "../../protocol/index.ts";
 
 export class TestClient {
   hello!: HelloMsg;

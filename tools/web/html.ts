@@ -1,57 +1,7 @@
-/** Small HTML helpers for the web tools (no DOM in Deno): entities, attributes, HTML → text. */
+/** Small HTML helpers for the web tools (no DOM in Deno): attributes, HTML → text. */
+import { decodeEntities } from "../../protocol/html_entities.ts";
 
-const NAMED: Record<string, string> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  nbsp: "\u00a0",
-  copy: "©",
-  reg: "®",
-  trade: "™",
-  hellip: "…",
-  mdash: "—",
-  ndash: "–",
-  lsquo: "‘",
-  rsquo: "’",
-  ldquo: "“",
-  rdquo: "”",
-  laquo: "«",
-  raquo: "»",
-  bull: "•",
-  middot: "·",
-  deg: "°",
-  times: "×",
-  divide: "÷",
-  plusmn: "±",
-  euro: "€",
-  pound: "£",
-  yen: "¥",
-  cent: "¢",
-  sect: "§",
-  para: "¶",
-  frac12: "½",
-  frac14: "¼",
-  frac34: "¾",
-  larr: "←",
-  rarr: "→",
-  uarr: "↑",
-  darr: "↓",
-  shy: "",
-  zwj: "\u200d",
-  zwnj: "\u200c",
-};
-
-/** Decodes numeric entities and common named ones (named ones need their `;`). */
-export function decodeEntities(s: string): string {
-  return s.replace(/&(?:#(\d{1,7});?|#x([0-9a-f]{1,6});?|([a-z][a-z0-9]*);)/gi, (m, d, x, name) => {
-    if (name !== undefined) return NAMED[name] ?? NAMED[name.toLowerCase()] ?? m;
-    const cp = d !== undefined ? parseInt(d, 10) : parseInt(x, 16);
-    const bad = cp === 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff);
-    return bad ? "\ufffd" : String.fromCodePoint(cp);
-  });
-}
+export { decodeEntities };
 
 /** Matches a start tag; attribute values may contain `>` when quoted. Groups: name, attrs. */
 export const START_TAG = /<([a-z][a-z0-9]*)\b((?:[^>"']|"[^"]*"|'[^']*')*)>/gi;

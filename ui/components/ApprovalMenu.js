@@ -6,7 +6,7 @@
  * for a task, its tool rules ("Always allow" and the like, SPEC §4.5), each with a
  * Remove that sends the tool back to what the mode says.
  */
-import { APPROVAL_MODES } from "../../server/protocol.ts";
+import { APPROVAL_MODES } from "../../protocol/index.ts";
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
 import { deciding, policyList, removePolicy } from "../state/approvals.js";

@@ -3,7 +3,7 @@
  * the reconnecting line, approvals of other tasks, approvals to recover after a
  * restart, and dismissible error notices.
  */
-import { PROTOCOL_VERSION } from "../../server/protocol.ts";
+import { PROTOCOL_VERSION } from "../../protocol/index.ts";
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
 import { attempt, connState, protocolMismatch, storeHealth } from "../state/connection.js";

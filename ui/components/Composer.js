@@ -9,7 +9,7 @@
  * model, effort and approval selectors, and Send / Stop.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
-import { LIMITS } from "../../server/protocol.ts";
+import { LIMITS } from "../../protocol/index.ts";
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
 import { connState } from "../state/connection.js";

@@ -3,8 +3,8 @@
  * thinking blocks, intermediate text (Markdown), tool-call cards with their results.
  * Re-renders only when the entry, its shown parts, its results or `live` change.
  *
- * @typedef {import("../../server/protocol.ts").Entry} Entry
- * @typedef {import("../../server/protocol.ts").Part} Part
+ * @typedef {import("../../protocol/index.ts").Entry} Entry
+ * @typedef {import("../../protocol/index.ts").Part} Part
  * @typedef {{entry: Entry, parts: number[], results: Record<string, Entry>, live: boolean,
  *   lang: string}} Props
  */

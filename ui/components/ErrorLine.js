@@ -2,7 +2,7 @@
  * An `error` entry (SPEC §2.10): category badge, message, friendly hint, the raw
  * chain (status, URL, upstream text) behind "Details", and Retry (`task.continue`).
  *
- * @typedef {import("../../server/protocol.ts").Entry} Entry
+ * @typedef {import("../../protocol/index.ts").Entry} Entry
  * @typedef {{category: string, message: string, status: number|null, url: string|null,
  *   upstream: string|null, hint: string, chain: string[]}} ProviderErrorInfo
  *   (server/providers/errors.ts, as stored in `meta.error`)

@@ -7,7 +7,7 @@
  * full name is in its tooltip and, on phones, in the sheet.
  *
  * @typedef {import("../state/options.js").ModelInfo} ModelInfo
- * @typedef {import("../../server/protocol.ts").PublicProvider} PublicProvider
+ * @typedef {import("../../protocol/index.ts").PublicProvider} PublicProvider
  */
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";

@@ -4,7 +4,7 @@
  * Waiting for you, Message queued, Failed, Stopped, Step limit reached, Interrupted,
  * Done. A task that never ran (`new`) has none.
  *
- * @typedef {import("../../server/protocol.ts").TaskState} TaskState
+ * @typedef {import("../../protocol/index.ts").TaskState} TaskState
  */
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";

@@ -3,7 +3,7 @@
  * "Reconnecting… n/10 · error" line during provider retries; "Worked 3m 48s",
  * "Stopped" or "Error" afterwards — then a toggle for the collapsed process.
  *
- * @typedef {import("../../server/protocol.ts").RunState} RunState
+ * @typedef {import("../../protocol/index.ts").RunState} RunState
  * @typedef {import("../state/timeline_model.js").TurnStatus} TurnStatus
  */
 import { html } from "../html.js";

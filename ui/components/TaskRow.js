@@ -4,7 +4,7 @@
  * Enter saves, Esc cancels) and an inline two-step delete (Esc or a click elsewhere
  * cancels).
  *
- * @typedef {import("../../server/protocol.ts").TaskSummary} TaskSummary
+ * @typedef {import("../../protocol/index.ts").TaskSummary} TaskSummary
  */
 import { InlineRename } from "./InlineRename.js";
 import { useDismiss } from "./useDismiss.js";
@@ -16,7 +16,7 @@ import { approvalTaskIds } from "../state/approvals.js";
 import { openTask } from "../state/tasks.js";
 import { IconPencil, IconPin, IconTrash } from "./Icons.js";
 import { StatusBadge } from "./StatusBadge.js";
-import { taskState } from "../../server/protocol.ts";
+import { taskState } from "../../protocol/index.ts";
 
 /** @param {{task: TaskSummary}} props */
 function StatusMarker({ task }) {

@@ -2,7 +2,7 @@
  * A thinking part: "Thinking…" while it streams, "Thought for N s" after; collapsed
  * by default, the text in a max-height scroll box when expanded.
  *
- * @typedef {import("../../server/protocol.ts").Part} Part
+ * @typedef {import("../../protocol/index.ts").Part} Part
  */
 import { useState } from "preact/hooks";
 import { html } from "../html.js";

@@ -8,7 +8,7 @@
  *
  * @typedef {import("../state/timeline_model.js").Turn} TurnData
  * @typedef {import("../state/timeline_model.js").ProcessItem} ProcessItem
- * @typedef {import("../../server/protocol.ts").RunState} RunState
+ * @typedef {import("../../protocol/index.ts").RunState} RunState
  * @typedef {{turn: TurnData, live: boolean, run: RunState|null, waiting: boolean,
  *   canAct: boolean, lang: string}} Props
  */

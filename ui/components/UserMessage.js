@@ -5,7 +5,7 @@
  * there is no hover); on phones a visible ⋯ menu (a bottom sheet). Unavailable while
  * the task runs or the connection is down.
  *
- * @typedef {import("../../server/protocol.ts").Entry} Entry
+ * @typedef {import("../../protocol/index.ts").Entry} Entry
  */
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";

@@ -19,7 +19,7 @@ export function fmtDuration(ms, live = false) {
 
 /**
  * "Phone (Chrome, Android)", "Command line"; with `withIp` also "… from 192.168.1.7".
- * @param {import("../../server/protocol.ts").ClientInfo|undefined} c
+ * @param {import("../../protocol/index.ts").ClientInfo|undefined} c
  * @param {boolean} [withIp]
  */
 export function clientText(c, withIp = false) {

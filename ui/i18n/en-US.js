@@ -16,7 +16,7 @@ export default {
   "task.deleteConfirm": "Delete?",
   "task.confirm": "Confirm",
   "task.cancel": "Cancel",
-  // A task's state (server/protocol_task_state.ts TASK_STATE_WORDS: the same words).
+  // A task's state (protocol/task_state.ts TASK_STATE_WORDS: the same words).
   "task.state.running": "Running",
   "task.state.waiting": "Waiting for you",
   "task.state.queued": "Message queued",

@@ -3,39 +3,13 @@
  * URLs become links; everything else (javascript:, data:, vbscript:, file:, relative
  * paths) is shown as plain text.
  */
-
-const NAMED = /** @type {Record<string, string>} */ ({
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  quot: '"',
-  apos: "'",
-  nbsp: "\u00a0",
-  copy: "©",
-  reg: "®",
-  hellip: "…",
-  mdash: "—",
-  ndash: "–",
-  larr: "←",
-  rarr: "→",
-  times: "×",
-});
+import { decodeEntities as decodeNamed } from "../../protocol/html_entities.ts";
 
 /**
- * Decodes HTML entities (a common named subset and all numeric ones).
+ * Decodes HTML entities (all numeric ones with their `;`, a common named subset).
  * @param {string} s
  */
-export function decodeEntities(s) {
-  if (!s.includes("&")) return s;
-  return s.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,8});/gi, (m, body) => {
-    if (body[0] !== "#") return NAMED[body] ?? NAMED[body.toLowerCase()] ?? m;
-    const code = body[1] === "x" || body[1] === "X"
-      ? parseInt(body.slice(2), 16)
-      : parseInt(body.slice(1), 10);
-    if (!code || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return "\ufffd";
-    return String.fromCodePoint(code);
-  });
-}
+export const decodeEntities = (s) => decodeNamed(s, true);
 
 const ALLOWED = new Set(["http", "https", "mailto"]);
 

@@ -5,7 +5,7 @@
  */
 import { bottomRequest } from "./overlays.js";
 import { signal } from "@preact/signals";
-import { LIMITS } from "../../server/protocol.ts";
+import { LIMITS } from "../../protocol/index.ts";
 import { connState, request } from "./connection.js";
 import { clearDraftOptions, takeDraftOptions } from "./run_actions.js";
 import {

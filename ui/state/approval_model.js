@@ -2,7 +2,7 @@
  * Pure logic of the pending-approvals list (no signals, no socket): validation and
  * order of a pushed list, and the groupings the cards and banners need.
  *
- * @typedef {import("../../server/protocol.ts").PendingApproval} PendingApproval
+ * @typedef {import("../../protocol/index.ts").PendingApproval} PendingApproval
  */
 
 /**

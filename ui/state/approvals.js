@@ -5,7 +5,7 @@
  * is subscribed to it). Live approvals are answered with Allow / Always allow / Reject;
  * those left from before a restart (`live: false`) are offered for recovery.
  *
- * @typedef {import("../../server/protocol.ts").PendingApproval} PendingApproval
+ * @typedef {import("../../protocol/index.ts").PendingApproval} PendingApproval
  */
 import { computed, signal } from "@preact/signals";
 import { onEvent, onSync, request } from "./connection.js";

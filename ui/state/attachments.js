@@ -4,7 +4,7 @@
  * sent. At most 9; images ≤ 10 MB, other files ≤ 20 MB (checked here first, and
  * again by the server). Long pasted text becomes a `.txt` attachment.
  *
- * @typedef {import("../../server/protocol.ts").Attachment} Attachment
+ * @typedef {import("../../protocol/index.ts").Attachment} Attachment
  * @typedef {{
  *   key: number,
  *   name: string,
@@ -19,7 +19,7 @@
  * }} Chip
  */
 import { computed, signal } from "@preact/signals";
-import { COMPOSER_LIMITS, IMAGE_MIMES } from "../../server/protocol.ts";
+import { COMPOSER_LIMITS, IMAGE_MIMES } from "../../protocol/index.ts";
 
 /** The chips shown in the composer now, in order. */
 export const attachments = signal(/** @type {Chip[]} */ ([]));

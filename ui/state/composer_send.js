@@ -5,7 +5,7 @@
  * failure text and attachments come back.
  */
 import { computed } from "@preact/signals";
-import { LIMITS } from "../../server/protocol.ts";
+import { LIMITS } from "../../protocol/index.ts";
 import { connState } from "./connection.js";
 import { sending, sendMessage } from "./actions.js";
 import { attachments, readyIds, uploading } from "./attachments.js";

@@ -5,12 +5,12 @@
  * Components never touch the socket; they read the signals below and call actions in
  * the other state modules, which use {@link request} and {@link onEvent}.
  *
- * @typedef {import("../../server/protocol.ts").HelloMsg} HelloMsg
- * @typedef {import("../../server/protocol.ts").ServerMsg} ServerMsg
- * @typedef {import("../../server/protocol.ts").StoreHealth} StoreHealth
+ * @typedef {import("../../protocol/index.ts").HelloMsg} HelloMsg
+ * @typedef {import("../../protocol/index.ts").ServerMsg} ServerMsg
+ * @typedef {import("../../protocol/index.ts").StoreHealth} StoreHealth
  */
 import { signal } from "@preact/signals";
-import { PROTOCOL_VERSION } from "../../server/protocol.ts";
+import { PROTOCOL_VERSION } from "../../protocol/index.ts";
 
 /** "connecting" (first attempt) | "open" | "reconnecting" (lost, retrying). */
 export const connState = signal(/** @type {"connecting"|"open"|"reconnecting"} */ ("connecting"));

@@ -3,8 +3,8 @@
  * shown task, fetched when the panel opens, and the exact text of one category on
  * demand.
  *
- * @typedef {import("../../server/protocol.ts").ContextBreakdown} ContextBreakdown
- * @typedef {import("../../server/protocol.ts").ContextCategory} ContextCategory
+ * @typedef {import("../../protocol/index.ts").ContextBreakdown} ContextBreakdown
+ * @typedef {import("../../protocol/index.ts").ContextCategory} ContextCategory
  */
 import { signal } from "@preact/signals";
 import { request } from "./connection.js";

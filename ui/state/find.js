@@ -6,7 +6,7 @@
  * (never under it) and above the composer; rendered matches are highlighted
  * with the CSS Custom Highlight API (fallback: the current entry is outlined).
  *
- * @typedef {import("../../server/protocol.ts").Entry} Entry
+ * @typedef {import("../../protocol/index.ts").Entry} Entry
  * @typedef {{entryId: string, nth: number}} FindMatch nth = occurrence within the entry
  */
 import { batch, computed, effect, signal } from "@preact/signals";

@@ -2,7 +2,7 @@
  * Pure find-in-conversation logic: occurrences of a query in the text of user and
  * assistant entries, and stepping through them.
  *
- * @typedef {import("../../server/protocol.ts").Entry} Entry
+ * @typedef {import("../../protocol/index.ts").Entry} Entry
  * @typedef {{entryId: string, nth: number}} FindMatch nth = occurrence within the entry
  */
 

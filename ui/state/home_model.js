@@ -10,9 +10,9 @@
  * home.pinned;                        // pinned tasks, most recent first
  * home.groups[0].sections[0].key;     // "today"
  *
- * @typedef {import("../../server/protocol.ts").TaskSummary} TaskSummary
- * @typedef {import("../../server/protocol.ts").Project} Project
- * @typedef {import("../../server/protocol.ts").TaskState} DisplayStatus
+ * @typedef {import("../../protocol/index.ts").TaskSummary} TaskSummary
+ * @typedef {import("../../protocol/index.ts").Project} Project
+ * @typedef {import("../../protocol/index.ts").TaskState} DisplayStatus
  * @typedef {"today" | "yesterday" | "week" | "older"} TimeGroup
  * @typedef {{key: TimeGroup, tasks: TaskSummary[]}} TimeSection
  * @typedef {{
@@ -25,7 +25,7 @@
  * @typedef {{pinned: TaskSummary[], groups: WorkspaceGroup[], total: number}} HomeModel
  */
 
-import { taskState } from "../../server/protocol.ts";
+import { taskState } from "../../protocol/index.ts";
 
 /** Time groups in display order. */
 export const TIME_GROUPS = /** @type {const} */ (["today", "yesterday", "week", "older"]);

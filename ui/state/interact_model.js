@@ -4,19 +4,19 @@
  * refused plan or skipped question, the task's todo list for the progress capsule
  * (SPEC §5.10) and what a rewind plan allows (SPEC §3.13).
  *
- * @typedef {import("../../server/protocol.ts").Entry} Entry
- * @typedef {import("../../server/protocol.ts").RewindPlan} RewindPlan
+ * @typedef {import("../../protocol/index.ts").Entry} Entry
+ * @typedef {import("../../protocol/index.ts").RewindPlan} RewindPlan
  * @typedef {{label: string, description: string, recommended: boolean}} QOption
  * @typedef {{question: string, header: string, multi: boolean, options: QOption[]}} Question
  * @typedef {{picked: string[], other: string, otherOn: boolean}} QState
  * @typedef {{question: string, answers: string[]}} QAnswer
  * @typedef {{content: string, status: "pending"|"in_progress"|"completed"}} Todo
  * @typedef {{code: string, feedback: string, params: Record<string, string|number>}} Refusal
- * @typedef {import("../../server/protocol.ts").RewindReason} RewindReason
+ * @typedef {import("../../protocol/index.ts").RewindReason} RewindReason
  * @typedef {{todos: Todo[], done: number, total: number, current: string|null}} TodoProgress
  */
 
-/** Limits of `approval.decide` answers (server/protocol.ts). */
+/** Limits of `approval.decide` answers (protocol/index.ts). */
 export const ANSWER_LIMITS = { questions: 4, answers: 8, chars: 4000, question: 2000 };
 
 /** @param {unknown} v */
@@ -130,7 +130,7 @@ export function recordedAnswers(meta) {
     .map((a) => ({ question: a.question, answers: a.answers.map(String) }));
 }
 
-/** Refusal codes the UI can say (server/protocol.ts REFUSAL_CODES). */
+/** Refusal codes the UI can say (protocol/index.ts REFUSAL_CODES). */
 export const REFUSAL_CODES = new Set([
   "plan_mode",
   "policy_deny",
@@ -242,7 +242,7 @@ export function capsuleShown(p, running) {
 
 /** @param {unknown} v */
 const strings = (v) => (Array.isArray(v) ? v.map(String) : []);
-/** Rewind reason codes the UI can say (server/protocol.ts REWIND_REASON_CODES). */
+/** Rewind reason codes the UI can say (protocol/index.ts REWIND_REASON_CODES). */
 const REWIND_CODES = new Set([
   "changed",
   "symlink",

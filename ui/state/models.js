@@ -3,11 +3,11 @@
  * `settings.subscribe` on every (re)connection (snapshot + subscription to topic
  * `settings`) and re-loaded when the server announces a change there.
  *
- * @typedef {import("../../server/protocol.ts").PublicProvider} PublicProvider
+ * @typedef {import("../../protocol/index.ts").PublicProvider} PublicProvider
  * @typedef {import("./options.js").SysDefaults} SysDefaults
  */
 import { computed, effect, signal } from "@preact/signals";
-import { DEFAULT_APPROVAL, SETTINGS_TOPIC } from "../../server/protocol.ts";
+import { DEFAULT_APPROVAL, SETTINGS_TOPIC } from "../../protocol/index.ts";
 import { connState, onEvent, request } from "./connection.js";
 import { usableGroups } from "./options.js";
 

@@ -3,10 +3,10 @@
  * effort level and approval mode apply (task choice, else system default, else the
  * built-in fallbacks), which effort levels a model offers, and the step budget.
  *
- * @typedef {import("../../server/protocol.ts").PublicProvider} PublicProvider
- * @typedef {import("../../server/protocol.ts").ModelRef} ModelRef
- * @typedef {import("../../server/protocol.ts").Effort} Effort
- * @typedef {import("../../server/protocol.ts").ApprovalMode} ApprovalMode
+ * @typedef {import("../../protocol/index.ts").PublicProvider} PublicProvider
+ * @typedef {import("../../protocol/index.ts").ModelRef} ModelRef
+ * @typedef {import("../../protocol/index.ts").Effort} Effort
+ * @typedef {import("../../protocol/index.ts").ApprovalMode} ApprovalMode
  * @typedef {PublicProvider["models"][number]} ModelInfo
  * @typedef {{model: ModelRef|null, effort: Effort|null, approval: ApprovalMode|null}} Options
  * @typedef {{defaultModel: ModelRef|null, defaultEffort: Effort, defaultApproval: ApprovalMode}}
@@ -20,7 +20,7 @@ import {
   offeredLevels,
   STEP_BUDGET,
   UNDECLARED_LEVELS,
-} from "../../server/protocol.ts";
+} from "../../protocol/index.ts";
 
 /** The server's rules, one source: levels a model offers, the level a turn uses. */
 export { DEMO_PROVIDER_ID, effectiveEffort, offeredLevels, STEP_BUDGET, UNDECLARED_LEVELS };

@@ -4,7 +4,7 @@
  * and the pure helpers behind the diff view: finding a tool call's diff in the loaded
  * timeline and turning a line diff into a unified patch.
  *
- * @typedef {import("../../server/protocol.ts").Entry} Entry
+ * @typedef {import("../../protocol/index.ts").Entry} Entry
  * @typedef {import("./tool_model.js").LineDiff} LineDiff
  */
 import { signal } from "@preact/signals";

@@ -6,8 +6,8 @@
  * the user to every device. `draftProject` is the project the new-task draft will be
  * created in (SPEC §3.2).
  *
- * @typedef {import("../../server/protocol.ts").Project} Project
- * @typedef {import("../../server/protocol.ts").TaskSummary} TaskSummary
+ * @typedef {import("../../protocol/index.ts").Project} Project
+ * @typedef {import("../../protocol/index.ts").TaskSummary} TaskSummary
  * @typedef {"projects"|"tasks"} SectionId
  * @typedef {{order: SectionId[], collapsed: string[]}} SidebarLayout
  */

@@ -3,10 +3,10 @@
  * complete. Kept in sync from `queue.list` (on open and reconnect) and the `queue`
  * events of the task topic; every client sees the same queue.
  *
- * @typedef {import("../../server/protocol.ts").QueuedMessage} QueuedMessage
+ * @typedef {import("../../protocol/index.ts").QueuedMessage} QueuedMessage
  */
 import { effect, signal } from "@preact/signals";
-import { taskTopic } from "../../server/protocol.ts";
+import { taskTopic } from "../../protocol/index.ts";
 import { connState, onEvent, onSync, request } from "./connection.js";
 import { currentId } from "./tasks.js";
 import { notifyError } from "./ui.js";

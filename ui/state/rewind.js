@@ -5,7 +5,7 @@
  * between preview and confirm) keeps the dialog open with the server's message and
  * a fresh preview that shows the conflict.
  *
- * @typedef {import("../../server/protocol.ts").RewindPlan} RewindPlan
+ * @typedef {import("../../protocol/index.ts").RewindPlan} RewindPlan
  * @typedef {{taskId: string, entryId: string,
  *   phase: "loading"|"preview"|"applying"|"done"|"failed",
  *   plan: RewindPlan|null, error: string, result: RewindPlan|null}} RewindState

@@ -2,12 +2,12 @@
  * Command safety in the UI: notices pushed when someone lowers a safety setting (shown
  * as banners on every client until dismissed) and what commands may see (Settings).
  *
- * @typedef {import("../../server/protocol.ts").SafetyNotice} SafetyNotice
- * @typedef {import("../../server/protocol.ts").SafetyChange} SafetyChange
- * @typedef {import("../../server/protocol.ts").CommandSafetyInfo} CommandSafetyInfo
+ * @typedef {import("../../protocol/index.ts").SafetyNotice} SafetyNotice
+ * @typedef {import("../../protocol/index.ts").SafetyChange} SafetyChange
+ * @typedef {import("../../protocol/index.ts").CommandSafetyInfo} CommandSafetyInfo
  */
 import { signal } from "@preact/signals";
-import { NOTICES_TOPIC } from "../../server/protocol.ts";
+import { NOTICES_TOPIC } from "../../protocol/index.ts";
 import { onEvent, onSync, request } from "./connection.js";
 import { notifyError } from "./ui.js";
 

@@ -3,8 +3,8 @@
  * the keyboard selection, and opening a result (the task, then the entry scrolled
  * into view once its timeline is loaded).
  *
- * @typedef {import("../../server/protocol.ts").SearchResult} SearchResult
- * @typedef {import("../../server/protocol.ts").SearchTaskHit} SearchTaskHit
+ * @typedef {import("../../protocol/index.ts").SearchResult} SearchResult
+ * @typedef {import("../../protocol/index.ts").SearchTaskHit} SearchTaskHit
  * @typedef {{taskId: string, entryId: string|null, key: string}} SearchItem
  */
 import { batch, computed, effect, signal } from "@preact/signals";

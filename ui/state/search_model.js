@@ -1,7 +1,7 @@
 /**
  * Pure helpers of the search dialog.
  *
- * @typedef {import("../../server/protocol.ts").SearchResult} SearchResult
+ * @typedef {import("../../protocol/index.ts").SearchResult} SearchResult
  * @typedef {{taskId: string, entryId: string|null, key: string}} SearchItem
  */
 

@@ -4,14 +4,14 @@
  * refreshed when the server announces a change on topic `settings`. API keys never
  * come from the server; a key typed in this page stays in memory for show/hide only.
  *
- * @typedef {import("../../server/protocol.ts").PublicProvider} PublicProvider
- * @typedef {import("../../server/protocol.ts").ModelRef} ModelRef
- * @typedef {import("../../server/protocol.ts").ProviderPreset} ProviderPreset
- * @typedef {import("../../server/protocol.ts").ModelTestResult} ModelTestResult
- * @typedef {import("../../server/protocol.ts").ModelInfo} ModelInfo
+ * @typedef {import("../../protocol/index.ts").PublicProvider} PublicProvider
+ * @typedef {import("../../protocol/index.ts").ModelRef} ModelRef
+ * @typedef {import("../../protocol/index.ts").ProviderPreset} ProviderPreset
+ * @typedef {import("../../protocol/index.ts").ModelTestResult} ModelTestResult
+ * @typedef {import("../../protocol/index.ts").ModelInfo} ModelInfo
  */
 import { batch, computed, effect, signal } from "@preact/signals";
-import { DEFAULT_APPROVAL, SETTINGS_TOPIC } from "../../server/protocol.ts";
+import { DEFAULT_APPROVAL, SETTINGS_TOPIC } from "../../protocol/index.ts";
 import { connState, onEvent, request } from "./connection.js";
 import { currentId } from "./tasks.js";
 import { drawerOpen, notifyError } from "./ui.js";

@@ -4,8 +4,8 @@
  * `meta.model`, `meta.startedAt`/`endedAt`). Nothing is invented: a value that cannot
  * be known is `null` and shown as unknown.
  *
- * @typedef {import("../../server/protocol.ts").Entry} Entry
- * @typedef {import("../../server/protocol.ts").PublicProvider} PublicProvider
+ * @typedef {import("../../protocol/index.ts").Entry} Entry
+ * @typedef {import("../../protocol/index.ts").PublicProvider} PublicProvider
  * @typedef {{input: number, output: number, cacheRead: number, cacheWrite: number}} Usage
  * @typedef {{
  *   turns: number, steps: number, partial: boolean,

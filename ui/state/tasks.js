@@ -3,11 +3,11 @@
  * snapshots (`tasks.list`, `task.subscribe`) plus pushed events. Events that arrive
  * while a snapshot is being fetched are held back and applied after it when newer.
  *
- * @typedef {import("../../server/protocol.ts").TaskSummary} TaskSummary
- * @typedef {import("../../server/protocol.ts").Entry} Entry
+ * @typedef {import("../../protocol/index.ts").TaskSummary} TaskSummary
+ * @typedef {import("../../protocol/index.ts").Entry} Entry
  */
 import { batch, computed, signal } from "@preact/signals";
-import { taskTopic } from "../../server/protocol.ts";
+import { taskTopic } from "../../protocol/index.ts";
 import { configure, connState, noteSeq, onEvent, request } from "./connection.js";
 import { applyTimelineEvent, entries, resetTimeline } from "./timeline.js";
 import { composerFocus, composerText, drawerOpen, notifyError, swapDraft } from "./ui.js";

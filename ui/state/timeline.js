@@ -4,8 +4,8 @@
  * animation frame (SPEC §7.6); any other event first applies the buffered deltas so
  * the order the server produced is kept.
  *
- * @typedef {import("../../server/protocol.ts").Entry} Entry
- * @typedef {import("../../server/protocol.ts").RunState} RunState
+ * @typedef {import("../../protocol/index.ts").Entry} Entry
+ * @typedef {import("../../protocol/index.ts").RunState} RunState
  * @typedef {import("./timeline_model.js").Delta} Delta
  */
 import { batch, signal } from "@preact/signals";
@@ -17,6 +17,7 @@ import {
   upsertInto,
 } from "./timeline_model.js";
 import { appendLive } from "./exec_model.js";
+import { LIMITS } from "../../protocol/index.ts";
 
 /** Entries of the shown task, ordered by `pos`. */
 export const entries = signal(/** @type {Entry[]} */ ([]));
@@ -28,7 +29,7 @@ export const runState = signal(/** @type {RunState|null} */ (null));
 export const liveOutput = signal(
   /** @type {Map<string, import("./exec_model.js").Segment[]>} */ (new Map()),
 );
-const LIVE_OUTPUT_CAP = 64 * 1024;
+const LIVE_OUTPUT_CAP = LIMITS.liveOutputChars;
 
 /** @type {Delta[]} */
 let pending = [];

@@ -4,8 +4,8 @@
  * Entries are treated as immutable: a change yields new objects, so components can
  * skip work by comparing identities.
  *
- * @typedef {import("../../server/protocol.ts").Entry} Entry
- * @typedef {import("../../server/protocol.ts").Part} Part
+ * @typedef {import("../../protocol/index.ts").Entry} Entry
+ * @typedef {import("../../protocol/index.ts").Part} Part
  * @typedef {{entryId: string, index: number, type: "text"|"thinking", text: string}} Delta
  */
 

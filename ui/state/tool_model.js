@@ -3,14 +3,14 @@
  * status, what its result's `meta` says, diff rows with line numbers, the exec output
  * without its status line, and the cheap previews shown on an approval card.
  *
- * @typedef {import("../../server/protocol.ts").Entry} Entry
- * @typedef {{t: " "|"+"|"-", text: string}} DiffLine
- * @typedef {{oldStart: number, newStart: number, lines: DiffLine[]}} Hunk
- * @typedef {{added: number, removed: number, hunks: Hunk[], truncated: boolean,
- *   approximate?: boolean, eolChanged?: boolean}} LineDiff
+ * @typedef {import("../../protocol/index.ts").Entry} Entry
+ * @typedef {import("../../protocol/diff.ts").DiffLine} DiffLine
+ * @typedef {import("../../protocol/diff.ts").Hunk} Hunk
+ * @typedef {import("../../protocol/diff.ts").LineDiff} LineDiff
  * @typedef {{t: " "|"+"|"-", text: string, old: number|null, new: number|null}
  *   | {t: "gap"}} DiffRow
  */
+import { commonEnds } from "../../protocol/diff.ts";
 
 /** @type {Record<string, "read"|"list"|"change"|"exec"|"search"|"web">} */
 const KINDS = {
@@ -172,13 +172,7 @@ export function changePreview(name, args, max = 40) {
     typeof args.new_string === "string"
   ) {
     const a = linesOf(args.old_string), b = args.new_string === "" ? [] : linesOf(args.new_string);
-    let pre = 0;
-    while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
-    let suf = 0;
-    while (
-      suf < a.length - pre && suf < b.length - pre &&
-      a[a.length - 1 - suf] === b[b.length - 1 - suf]
-    ) suf++;
+    const { pre, suf } = commonEnds(a, b);
     /** @param {string} text */
     const ctx = (text) => ({ t: /** @type {" "} */ (" "), text });
     lines = [

@@ -3,11 +3,11 @@
  * per-task drafts (autosaved to the server), focus requests and error notices.
  */
 import { effect, signal } from "@preact/signals";
-import { LIMITS } from "../../server/protocol.ts";
+import { LIMITS } from "../../protocol/index.ts";
 import { connState, onSync, request } from "./connection.js";
 import { attachments, setAttachments, uploading } from "./attachments.js";
 
-/** @typedef {import("../../server/protocol.ts").Attachment} Attachment */
+/** @typedef {import("../../protocol/index.ts").Attachment} Attachment */
 
 /** Whether the sidebar drawer is open (phone layout only). */
 export const drawerOpen = signal(false);

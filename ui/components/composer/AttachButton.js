@@ -4,7 +4,7 @@ import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { addFiles, attachments } from "../../state/attachments.js";
 import { markDraftDirty } from "../../state/ui.js";
-import { COMPOSER_LIMITS } from "../../../server/protocol.ts";
+import { COMPOSER_LIMITS } from "../../../protocol/index.ts";
 import { IconPaperclip } from "./ComposerIcons.js";
 
 export function AttachButton() {

@@ -2,7 +2,7 @@
  * Attachments of a sent user message: image thumbnails (click opens the full image in
  * a new tab) and file chips with name and size.
  *
- * @typedef {import("../../../server/protocol.ts").Part} Part
+ * @typedef {import("../../../protocol/index.ts").Part} Part
  */
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";

@@ -4,7 +4,7 @@
  * unread dot, the title, the relative time, the task's state badge (the same as the
  * sidebar's: StatusBadge.js) and, in the pinned section, the task's workspace.
  *
- * @typedef {import("../../../server/protocol.ts").TaskSummary} TaskSummary
+ * @typedef {import("../../../protocol/index.ts").TaskSummary} TaskSummary
  * @typedef {import("../../state/home_model.js").DisplayStatus} DisplayStatus
  */
 import { html } from "../../html.js";

@@ -6,7 +6,7 @@
  * Older. A tap opens a task (Back returns here); "New task" at the bottom — or the +
  * of a workspace — opens the draft with the composer.
  *
- * @typedef {import("../../../server/protocol.ts").TaskSummary} TaskSummary
+ * @typedef {import("../../../protocol/index.ts").TaskSummary} TaskSummary
  * @typedef {import("../../state/home_model.js").WorkspaceGroup} WorkspaceGroup
  */
 import { DrawerButton } from "../Header.js";

@@ -5,7 +5,7 @@
  * (typing selects it), then Submit (every question answered) or Skip. Picking an
  * option of a single-select question moves on to the next unanswered one.
  *
- * @typedef {import("../../../server/protocol.ts").PendingApproval} PendingApproval
+ * @typedef {import("../../../protocol/index.ts").PendingApproval} PendingApproval
  * @typedef {import("../../state/interact_model.js").Question} Question
  * @typedef {import("../../state/interact_model.js").QState} QState
  */

@@ -5,7 +5,7 @@
  * (with the reason said) while anything blocks the all-or-nothing rewind or the task
  * runs. Then the result with counts, or the server's error.
  *
- * @typedef {import("../../../server/protocol.ts").RewindPlan} RewindPlan
+ * @typedef {import("../../../protocol/index.ts").RewindPlan} RewindPlan
  */
 import { html } from "../../html.js";
 import { t, tn } from "../../i18n/index.js";

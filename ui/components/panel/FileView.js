@@ -3,7 +3,7 @@
  * sends at most 256 KB / 10 000 lines (a note says so) and no text for a binary file
  * (size and type are shown instead). A file a rewind removed says so (who, when).
  *
- * @typedef {import("../../../server/protocol.ts").FilePreview} FilePreview
+ * @typedef {import("../../../protocol/index.ts").FilePreview} FilePreview
  */
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { html } from "../../html.js";

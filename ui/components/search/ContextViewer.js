@@ -3,7 +3,7 @@ import { useEffect, useRef } from "preact/hooks";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { closeViewer, viewing } from "../../state/context.js";
-import { estimateTokens } from "../../../server/protocol.ts";
+import { estimateTokens } from "../../../protocol/index.ts";
 import { compactTokens } from "../../state/stats.js";
 import { IconClose } from "../Icons.js";
 

@@ -3,7 +3,7 @@
  * title matches first, then tasks with matching messages and their snippets (match
  * marked). ↑/↓ move, Enter opens, Esc closes. Full-screen on phones.
  *
- * @typedef {import("../../../server/protocol.ts").SearchWindow} SearchWindow
+ * @typedef {import("../../../protocol/index.ts").SearchWindow} SearchWindow
  */
 import { useEffect, useRef } from "preact/hooks";
 import { html } from "../../html.js";

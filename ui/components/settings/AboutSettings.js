@@ -3,7 +3,7 @@
  * commands and file tools are sandboxed (said plainly when commands run unsandboxed),
  * and the server process. Loaded from the server (`about.info`) each time it opens.
  *
- * @typedef {import("../../../server/protocol.ts").AboutInfo} AboutInfo
+ * @typedef {import("../../../protocol/index.ts").AboutInfo} AboutInfo
  */
 import { useEffect, useState } from "preact/hooks";
 import { html } from "../../html.js";

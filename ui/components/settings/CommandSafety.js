@@ -4,7 +4,7 @@
  * allow-list, the paths hidden inside the sandbox, and the latest safety changes.
  */
 import { useEffect, useState } from "preact/hooks";
-import { ENV_NAME_RE, HIDDEN_PATH_RE } from "../../../server/protocol.ts";
+import { ENV_NAME_RE, HIDDEN_PATH_RE } from "../../../protocol/index.ts";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { commandEnvAllow, hiddenPaths, setGeneral, shellSandbox } from "../../state/settings.js";

@@ -4,7 +4,7 @@
  * default reasoning effort, default approval mode and the shell sandbox. Changing them
  * never changes an existing task.
  */
-import { APPROVAL_MODES, EFFORT_LEVELS, SANDBOX_LEVELS } from "../../../server/protocol.ts";
+import { APPROVAL_MODES, EFFORT_LEVELS, SANDBOX_LEVELS } from "../../../protocol/index.ts";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import {

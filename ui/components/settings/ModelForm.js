@@ -2,10 +2,10 @@
  * Add / edit a model: id, display name, context window (presets 32K…2M or a number),
  * max output and vision. Empty means "not provided" (stored as unknown, never guessed).
  *
- * @typedef {import("../../../server/protocol.ts").ModelInfo} ModelInfo
+ * @typedef {import("../../../protocol/index.ts").ModelInfo} ModelInfo
  */
 import { useState } from "preact/hooks";
-import { CONTEXT_PRESETS } from "../../../server/protocol.ts";
+import { CONTEXT_PRESETS } from "../../../protocol/index.ts";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { compactTokens } from "./controls.js";

@@ -5,8 +5,8 @@
  * provided" when unknown), Test (latency or the real error), Set as default, Edit and
  * Delete.
  *
- * @typedef {import("../../../server/protocol.ts").PublicProvider} PublicProvider
- * @typedef {import("../../../server/protocol.ts").ModelInfo} ModelInfo
+ * @typedef {import("../../../protocol/index.ts").PublicProvider} PublicProvider
+ * @typedef {import("../../../protocol/index.ts").ModelInfo} ModelInfo
  */
 import { useState } from "preact/hooks";
 import { html } from "../../html.js";

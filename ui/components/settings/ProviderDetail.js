@@ -3,10 +3,10 @@
  * base URL and API key (masked; show/hide reveals only what was typed on this page),
  * then its models. Fields save on blur or Enter; Esc reverts. The Demo is read-only.
  *
- * @typedef {import("../../../server/protocol.ts").PublicProvider} PublicProvider
+ * @typedef {import("../../../protocol/index.ts").PublicProvider} PublicProvider
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { API_FORMATS } from "../../../server/protocol.ts";
+import { API_FORMATS } from "../../../protocol/index.ts";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { deleteProvider, presetList, typedKeys, updateProvider } from "../../state/settings.js";

@@ -5,10 +5,10 @@
  * (a blank name or a base URL that is not http(s) is caught here; anything else the
  * server refuses is shown as it said it).
  *
- * @typedef {import("../../../server/protocol.ts").ProviderPreset} ProviderPreset
+ * @typedef {import("../../../protocol/index.ts").ProviderPreset} ProviderPreset
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { API_FORMATS } from "../../../server/protocol.ts";
+import { API_FORMATS } from "../../../protocol/index.ts";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { createProvider } from "../../state/settings.js";

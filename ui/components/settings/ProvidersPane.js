@@ -23,7 +23,7 @@ const phoneQuery = typeof matchMedia === "function" ? matchMedia("(max-width: 76
 const isPhone = signal(phoneQuery?.matches ?? false);
 phoneQuery?.addEventListener("change", (e) => isPhone.value = e.matches);
 
-/** @param {import("../../../server/protocol.ts").PublicProvider} p */
+/** @param {import("../../../protocol/index.ts").PublicProvider} p */
 function statusOf(p) {
   if (!p.enabled) return { cls: "dot-off", label: t("settings.status.disabled") };
   if (p.readOnly || p.models.some((m) => m.enabled)) {

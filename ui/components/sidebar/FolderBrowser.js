@@ -4,7 +4,7 @@
  * Home, a hidden-folders toggle and the sub-folders of the folder shown; "Add this
  * folder" adds it. Every server error is shown in the dialog as written.
  *
- * @typedef {import("../../../server/protocol.ts").DirEntry} DirEntry
+ * @typedef {import("../../../protocol/index.ts").DirEntry} DirEntry
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "../../html.js";

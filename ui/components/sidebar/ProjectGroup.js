@@ -4,8 +4,8 @@
  * Rename and remove work inline like task rows: Enter saves, Esc cancels; removing
  * asks once more in place (Esc or a click elsewhere cancels) and keeps the tasks.
  *
- * @typedef {import("../../../server/protocol.ts").Project} Project
- * @typedef {import("../../../server/protocol.ts").TaskSummary} TaskSummary
+ * @typedef {import("../../../protocol/index.ts").Project} Project
+ * @typedef {import("../../../protocol/index.ts").TaskSummary} TaskSummary
  */
 import { InlineRename } from "../InlineRename.js";
 import { useDismiss } from "../useDismiss.js";

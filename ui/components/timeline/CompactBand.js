@@ -2,7 +2,7 @@
  * A compaction band (`compact` entry): a full-width divider "Context compacted"; its
  * summary, when there is one, opens below it.
  *
- * @typedef {import("../../../server/protocol.ts").Entry} Entry
+ * @typedef {import("../../../protocol/index.ts").Entry} Entry
  */
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";

@@ -1,14 +1,14 @@
 /**
  * A rewind in the conversation (a `system` entry with `meta.rewind`, see
- * server/protocol_changes.ts): a band "Rewound 3 files to before this turn" with who
+ * protocol/changes.ts): a band "Rewound 3 files to before this turn" with who
  * (the client the server saw) and when; it opens to the result in plain words and the
  * files restored and removed. Shown after the turn it happened in; when that is not
  * the turn it rewound, the band quotes that turn and can scroll to it. Also the plain
  * words of a rewind result and of a client, shared with the dialog and the panel.
  *
- * @typedef {import("../../../server/protocol.ts").Entry} Entry
- * @typedef {import("../../../server/protocol.ts").RewindEvent} RewindEvent
- * @typedef {import("../../../server/protocol.ts").ClientInfo} ClientInfo
+ * @typedef {import("../../../protocol/index.ts").Entry} Entry
+ * @typedef {import("../../../protocol/index.ts").RewindEvent} RewindEvent
+ * @typedef {import("../../../protocol/index.ts").ClientInfo} ClientInfo
  */
 import { html } from "../../html.js";
 import { t, tn } from "../../i18n/index.js";

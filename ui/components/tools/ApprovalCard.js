@@ -6,7 +6,7 @@
  * optional feedback field; Enter sends it (Shift+Enter adds a line, IME-safe), Esc
  * goes back. Works the same from any client; buttons are ≥ 44 px on phones.
  *
- * @typedef {import("../../../server/protocol.ts").PendingApproval} PendingApproval
+ * @typedef {import("../../../protocol/index.ts").PendingApproval} PendingApproval
  */
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";

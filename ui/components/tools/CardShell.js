@@ -4,7 +4,7 @@
  * While the call waits for the user, the Approval card replaces the body (or `pending`,
  * the card's own view of the wait: questions, a plan to review).
  *
- * @typedef {import("../../../server/protocol.ts").PendingApproval} PendingApproval
+ * @typedef {import("../../../protocol/index.ts").PendingApproval} PendingApproval
  * @typedef {"running"|"waiting"|"done"|"failed"|"none"} CallStatus
  * @typedef {{name: string, status: CallStatus, summary: any, badges?: any, sub?: any,
  *   ms?: number, body: (() => any) | null, open?: boolean, approval?: PendingApproval,
@@ -49,7 +49,7 @@ const fmtSize = (chars) =>
 /** @param {Props} props */
 /**
  * The usual expanded body: the result text in a monospace box (red when failed).
- * @param {import("../../../server/protocol.ts").Entry|undefined} result
+ * @param {import("../../../protocol/index.ts").Entry|undefined} result
  * @param {string} status
  */
 export function resultBody(result, status) {

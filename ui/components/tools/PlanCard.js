@@ -5,7 +5,7 @@
  * with the feedback given; the plan stays readable (shown open).
  *
  * @typedef {import("./ToolCard.js").CardProps} CardProps
- * @typedef {import("../../../server/protocol.ts").PendingApproval} PendingApproval
+ * @typedef {import("../../../protocol/index.ts").PendingApproval} PendingApproval
  */
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";

@@ -5,9 +5,9 @@
  * waits for the user's approval, the card shows the Approval card (the list of
  * pending approvals is a signal, so only the cards re-render when it changes).
  *
- * @typedef {import("../../../server/protocol.ts").Part} Part
- * @typedef {import("../../../server/protocol.ts").Entry} Entry
- * @typedef {import("../../../server/protocol.ts").PendingApproval} PendingApproval
+ * @typedef {import("../../../protocol/index.ts").Part} Part
+ * @typedef {import("../../../protocol/index.ts").Entry} Entry
+ * @typedef {import("../../../protocol/index.ts").PendingApproval} PendingApproval
  * @typedef {{name: string, args: Record<string, any>, result: Entry|undefined,
  *   status: import("./CardShell.js").CallStatus, ms: number|undefined,
  *   approval: PendingApproval|undefined, receiving: number|undefined, callId?: string}} CardProps

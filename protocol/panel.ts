@@ -15,8 +15,8 @@
  * - `about.info {}`: version, data dir, database, sandboxes, process.
  */
 import { obj, type Schema, str } from "./schema.ts";
-import type { StoreHealth } from "./protocol.ts";
-import type { ClientInfo, TurnFileChange } from "./protocol_changes.ts";
+import type { StoreHealth } from "./domain.ts";
+import type { ClientInfo, TurnFileChange } from "./changes.ts";
 
 export const PREVIEW_LIMITS = {
   /** Bytes of a file sent for preview (SPEC §7.14: 256 KB cap). */

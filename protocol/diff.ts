@@ -1,5 +1,5 @@
 /**
- * Line diff for the UI's edit/write cards (SPEC §7.4): `+N −N` statistics and hunks
+ * Line diff for the UI's edit/write cards (SPEC §7.4), pure and shared by the server and UI: `+N −N` statistics and hunks
  * with 3 lines of context, computed on the server so the timeline stores a small diff
  * instead of two copies of the file.
  *
@@ -177,6 +177,24 @@ function diffRange(
   out.push(EQ, suf);
 }
 
+/**
+ * How many leading (`pre`) and trailing (`suf`) items two sequences share, the suffix
+ * not overlapping the prefix (also the UI's edit preview).
+ */
+export function commonEnds<T>(
+  a: ArrayLike<T>,
+  b: ArrayLike<T>,
+): { pre: number; suf: number } {
+  let pre = 0;
+  while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
+  let suf = 0;
+  while (
+    suf < a.length - pre && suf < b.length - pre &&
+    a[a.length - 1 - suf] === b[b.length - 1 - suf]
+  ) suf++;
+  return { pre, suf };
+}
+
 /** The edit script between two line arrays; `approximate` when the cap applied. */
 export function editScript(
   oldLines: string[],
@@ -195,13 +213,7 @@ export function editScript(
   };
   const a = intern(oldLines), b = intern(newLines);
   const script = new Script();
-  let pre = 0;
-  while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
-  let suf = 0;
-  while (
-    suf < a.length - pre && suf < b.length - pre &&
-    a[a.length - 1 - suf] === b[b.length - 1 - suf]
-  ) suf++;
+  const { pre, suf } = commonEnds(a, b);
   const n = a.length - pre - suf, m = b.length - pre - suf;
   const approximate = n * m > maxCells;
   script.push(EQ, pre);

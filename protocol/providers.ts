@@ -14,17 +14,17 @@ import {
   EFFORT_LEVELS,
   type ModelInfo,
   type ProviderConfig,
-} from "./providers/types.ts";
-import { PRESET_IDS, type ProviderPreset } from "./providers/presets.ts";
-import type { ProviderErrorInfo } from "./providers/errors.ts";
+} from "./provider_types.ts";
+import { PRESET_IDS, type ProviderPreset } from "./presets.ts";
+import type { ProviderErrorInfo } from "./provider_types.ts";
 import {
   APPROVAL_MODES,
   type ApprovalMode,
   SANDBOX_LEVELS,
   type SandboxLevelName,
 } from "./constants.ts";
-// Type-only (erased at run time): `ModelRef` is defined once, in protocol.ts.
-import type { ModelRef } from "./protocol.ts";
+
+import type { ModelRef } from "./domain.ts";
 
 export type { ApiFormat, Effort, ModelInfo, ProviderErrorInfo, ProviderPreset };
 export { API_FORMATS, EFFORT_LEVELS };

@@ -3,7 +3,7 @@
  * endpoint of each well-known vendor. Presets start with no models: the user fetches
  * them (`models.fetch`) or adds them by hand. Pure data, shared with the protocol.
  */
-import type { ApiFormat } from "./types.ts";
+import type { ApiFormat } from "./provider_types.ts";
 
 export interface ProviderPreset {
   id: string;

@@ -8,7 +8,7 @@
  * client on topic {@link NOTICES_TOPIC}, naming the client that made it, and logged.
  */
 import { obj, type Schema } from "./schema.ts";
-import type { ClientInfo } from "./protocol_changes.ts";
+import type { ClientInfo } from "./changes.ts";
 
 export const NOTICES_TOPIC = "notices";
 

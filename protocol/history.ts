@@ -10,7 +10,7 @@
  * empty). All three refuse with `busy` while the task runs.
  */
 import { int, obj, type Schema, str } from "./schema.ts";
-import type { Entry, TaskSummary } from "./protocol.ts";
+import type { Entry, TaskSummary } from "./domain.ts";
 
 const taskId = str({ min: 1, max: 64, pattern: /^[A-Za-z0-9_-]+$/ });
 const entryId = str({ min: 1, max: 64 });

@@ -1,0 +1,72 @@
+/**
+ * The pure provider shapes shared by the server, the store and the UI: wire formats,
+ * what we know about a model, a provider's configuration, a tool's spec for the model,
+ * and a provider error as stored and shown. Adapters and the stream types stay in
+ * `server/providers/types.ts`.
+ */
+import type { Effort } from "./constants.ts";
+export { EFFORT_LEVELS } from "./constants.ts";
+export type { Effort } from "./constants.ts";
+
+export const API_FORMATS = [
+  "openai-chat-completions",
+  "openai-responses",
+  "anthropic-messages",
+  "google-generative-ai",
+] as const;
+export type ApiFormat = typeof API_FORMATS[number] | "demo";
+
+/** What we know about a model. `null` = unknown (never guessed). */
+export interface ModelInfo {
+  id: string;
+  name: string;
+  enabled: boolean;
+  contextWindow: number | null;
+  maxOutput: number | null;
+  vision: boolean | null;
+  /** Levels the model declares; null = undeclared. */
+  effortLevels: Effort[] | null;
+  defaultEffort: Effort | null;
+  source: "fetched" | "manual" | "builtin";
+}
+
+export interface ProviderConfig {
+  id: string;
+  name: string;
+  format: ApiFormat;
+  /** Stored without trailing slashes or `/v1`. */
+  baseUrl: string;
+  apiKey: string;
+  enabled: boolean;
+  models: ModelInfo[];
+}
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export type ErrorCategory =
+  | "auth"
+  | "balance"
+  | "rate-limit"
+  | "server"
+  | "network"
+  | "timeout"
+  | "request"
+  | "aborted"
+  | "unknown";
+
+export interface ProviderErrorInfo {
+  category: ErrorCategory;
+  message: string;
+  status: number | null;
+  url: string | null;
+  /** The upstream error body/message, verbatim (trimmed). */
+  upstream: string | null;
+  hint: string;
+  /** Causes, outermost first. */
+  chain: string[];
+}
