@@ -1,4 +1,4 @@
-/** tools/diff.ts: statistics, hunks, line numbers, caps, and optimality against an LCS. */
+/** protocol/diff.ts: statistics, hunks, line numbers, caps, and optimality against an LCS. */
 import { assert, assertEquals } from "./helpers/assert.ts";
 import { editScript, type LineDiff, lineDiff, splitLines } from "../protocol/diff.ts";
 
