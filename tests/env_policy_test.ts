@@ -126,7 +126,10 @@ Deno.test("exec_command: the environment policy applies with the sandbox off too
       sandbox: "off",
       envPolicy: { secretValues: ["fine-but-a-key-value"] },
     } as ExecContext);
-    assert(!r.content.includes("do-not-leak-1234"), "a secret-looking variable reached the command");
+    assert(
+      !r.content.includes("do-not-leak-1234"),
+      "a secret-looking variable reached the command",
+    );
     assert(r.content.includes("RA_TEST_PLAIN=fine"), r.content.slice(0, 200));
     assertEquals(r.meta?.sandbox, "off");
   } finally {
