@@ -134,7 +134,7 @@ export const PROJECT_HANDLERS: OpHandlers<keyof typeof PROJECT_OP_ARGS> = {
   "projects.reorder": (ctx, a) => {
     const r = repo(ctx);
     const known = new Set(r.list().map((p) => p.id));
-    const ids: string[] = a.ids;
+    const ids = a.ids;
     const given = new Set(ids);
     if (given.size !== ids.length) throw new OpError("invalid_args", "ids lists a project twice");
     const unknown = ids.find((id) => !known.has(id));

@@ -91,12 +91,9 @@ export async function contextPieces(
 }
 
 export const SEARCH_HANDLERS: OpHandlers<keyof typeof SEARCH_OP_ARGS> = {
-  "search.query": (ctx, args: { q: string }) => needRepos(ctx).entries.search(args.q),
+  "search.query": (ctx, args) => needRepos(ctx).entries.search(args.q),
 
-  "task.contextBreakdown": async (
-    ctx,
-    args: { id: string; category?: ContextCategory },
-  ): Promise<ContextBreakdown> => {
+  "task.contextBreakdown": async (ctx, args): Promise<ContextBreakdown> => {
     const { pieces, model, contextWindow } = await contextPieces(
       needRepos(ctx),
       ctx.home,

@@ -5,6 +5,7 @@ import {
   LIMITS,
   type OpName,
   type PANEL_OP_ARGS,
+  type Part,
   type PROJECT_OP_ARGS,
   type PROVIDER_OP_ARGS,
   type RewindPlan,
@@ -100,12 +101,16 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
   "tasks.list": (ctx) => ({ tasks: needTasks(ctx).list(), seq: ctx.hub.lastSeq }),
   "tasks.create": async (ctx, a) => {
     needTasks(ctx);
-    if (a.message !== undefined) needContent(a.message, a.attachments);
     const composer = composerOf(ctx);
-    const atts = a.message !== undefined ? await composer!.attachments(a.attachments) : [];
-    const parts = atts.length
-      ? (await composer!.userParts(a.projectPath ?? null, a.message, atts)).slice(1)
-      : [];
+    // Attachments come only with a first message: without one they are ignored.
+    let parts: Part[] = [];
+    if (a.message !== undefined) {
+      needContent(a.message, a.attachments);
+      const atts = await composer!.attachments(a.attachments);
+      if (atts.length) {
+        parts = (await composer!.userParts(a.projectPath ?? null, a.message, atts)).slice(1);
+      }
+    }
     const out = needTasks(ctx).create({ ...a, parts });
     if (a.message !== undefined) {
       composer?.rememberPrompt(out.task.projectPath, a.message);
