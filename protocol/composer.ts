@@ -70,7 +70,7 @@ export interface Draft {
 }
 
 /** Topic `task:<id>` also carries `{kind: "queue", queue}` (see `TaskEvent`). */
-export const attachmentIds: Schema = arr(
+export const attachmentIds: Schema<string[]> = arr(
   str({ min: 33, max: 33, pattern: ATTACHMENT_ID_RE }),
   COMPOSER_LIMITS.attachments,
 );

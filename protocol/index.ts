@@ -11,7 +11,19 @@
  * - server → client `{t:"hello", epoch, seq, version}` once, right after connecting.
  */
 
-import { arr, bool, int, json, nullable, obj, oneOf, type Schema, str } from "./schema.ts";
+import {
+  arr,
+  bool,
+  type Infer,
+  int,
+  json,
+  nullable,
+  obj,
+  oneOf,
+  parse,
+  type Schema,
+  str,
+} from "./schema.ts";
 import { PROVIDER_OP_ARGS, type ProviderOpResults } from "./providers.ts";
 import { PROJECT_OP_ARGS, type ProjectOpResults } from "./projects.ts";
 import {
@@ -243,6 +255,9 @@ export const OP_ARGS = {
 
 export type OpName = keyof typeof OP_ARGS;
 
+/** Args of each op, as its schema accepts them (a handler gets exactly these). */
+export type OpArgs = { [K in OpName]: Infer<typeof OP_ARGS[K]> };
+
 /** Results of each op, for typed clients. */
 export interface OpResults
   extends
@@ -298,6 +313,15 @@ export const isOpName = (op: string): op is OpName => Object.hasOwn(OP_ARGS, op)
 /** Validates an op's args; returns the problems found (empty when valid). */
 export function validateArgs(op: OpName, args: unknown): string[] {
   return (OP_ARGS[op] as Schema).check(args ?? {}, "args");
+}
+
+/** An op's args typed as its schema says (absent args are `{}`), or the problems found. */
+export function parseArgs<K extends OpName>(
+  op: K,
+  args: unknown,
+): { ok: true; value: OpArgs[K] } | { ok: false; problems: string[] } {
+  // Indexing OP_ARGS with a generic key loses the per-op type; OpArgs[K] restores it.
+  return parse(OP_ARGS[op] as Schema<OpArgs[K]>, args ?? {});
 }
 
 /** Parses a raw client frame into a request or a typed error (never throws). */

@@ -1,23 +1,46 @@
 /**
  * A tiny, dependency-free validator for client input. Pure: shared by the server
  * (to validate) and importable by the UI (for limits). Each schema checks a value
- * and returns the list of problems; an empty list means valid.
+ * and returns the list of problems; an empty list means valid. Each schema also
+ * carries the type of the values it accepts, so `Infer<typeof s>` is the args type
+ * a handler gets: the schema is the one source of both.
  *
  * @example
- * const s = obj({ id: str({ max: 64 }) });
+ * const s = obj({ id: str({ max: 64 }), "tags?": arr(str({ max: 20 }), 8) });
  * check(s, { id: "x" }); // []
+ * type S = Infer<typeof s>; // { id: string; tags?: string[] }
  */
 
-export interface Schema {
+/** Key of the phantom type; exists only for the compiler, never at run time. */
+declare const TYPE: unique symbol;
+
+export interface Schema<T = unknown> {
   /** Returns problems found at `path`; empty when the value is valid. */
   check(value: unknown, path: string): string[];
+  /** Phantom: the type of a valid value (never set; read it with {@link Infer}). */
+  readonly [TYPE]?: T;
 }
+
+/** The type of the values a schema accepts. */
+export type Infer<S> = S extends Schema<infer T> ? T : never;
+
+/** Field specs of {@link obj}: a key ending in `?` is optional. */
+export type Fields = Record<string, Schema>;
+
+/** Flattens an intersection so hovers and errors show one object type. */
+type Flat<T> = { [K in keyof T]: T[K] } & unknown;
+
+/** The object type of a field spec: `"b?"` becomes the optional key `b`. */
+export type ObjOf<F extends Fields> = Flat<
+  & { [K in keyof F as K extends `${string}?` ? never : K]: Infer<F[K]> }
+  & { [K in keyof F as K extends `${infer N}?` ? N : never]?: Infer<F[K]> }
+>;
 
 const describe = (v: unknown): string =>
   v === null ? "null" : Array.isArray(v) ? "array" : typeof v;
 
 /** A string, optionally bounded in length and matched against a pattern. */
-export function str(opts: { min?: number; max: number; pattern?: RegExp }): Schema {
+export function str(opts: { min?: number; max: number; pattern?: RegExp }): Schema<string> {
   return {
     check(v, path) {
       if (typeof v !== "string") return [`${path} must be a string, got ${describe(v)}`];
@@ -30,7 +53,7 @@ export function str(opts: { min?: number; max: number; pattern?: RegExp }): Sche
 }
 
 /** An integer within [min, max]. */
-export function int(opts: { min: number; max: number }): Schema {
+export function int(opts: { min: number; max: number }): Schema<number> {
   return {
     check(v, path) {
       if (typeof v !== "number" || !Number.isInteger(v)) {
@@ -45,13 +68,13 @@ export function int(opts: { min: number; max: number }): Schema {
 }
 
 /** A boolean. */
-export const bool: Schema = {
+export const bool: Schema<boolean> = {
   check: (v, path) =>
     typeof v === "boolean" ? [] : [`${path} must be a boolean, got ${describe(v)}`],
 };
 
-/** One of a fixed set of strings. */
-export function oneOf(values: readonly string[]): Schema {
+/** One of a fixed set of strings; typed as their literal union (`as const` arrays too). */
+export function oneOf<const V extends readonly string[]>(values: V): Schema<V[number]> {
   return {
     check: (v, path) =>
       typeof v === "string" && values.includes(v)
@@ -61,12 +84,12 @@ export function oneOf(values: readonly string[]): Schema {
 }
 
 /** `inner` or null. */
-export function nullable(inner: Schema): Schema {
+export function nullable<T>(inner: Schema<T>): Schema<T | null> {
   return { check: (v, path) => v === null ? [] : inner.check(v, path) };
 }
 
 /** Any JSON value whose serialised size is at most `maxBytes`. */
-export function json(maxBytes: number): Schema {
+export function json(maxBytes: number): Schema<unknown> {
   return {
     check(v, path) {
       if (v === undefined) return [`${path} is required`];
@@ -77,7 +100,7 @@ export function json(maxBytes: number): Schema {
 }
 
 /** An array of `item`, at most `max` long. */
-export function arr(item: Schema, max: number): Schema {
+export function arr<T>(item: Schema<T>, max: number): Schema<T[]> {
   return {
     check(v, path) {
       if (!Array.isArray(v)) return [`${path} must be an array, got ${describe(v)}`];
@@ -91,7 +114,7 @@ export function arr(item: Schema, max: number): Schema {
  * An object with the given fields. Fields whose name ends in `?` are optional.
  * Unknown fields are rejected so typos never pass silently.
  */
-export function obj(fields: Record<string, Schema>): Schema {
+export function obj<F extends Fields>(fields: F): Schema<ObjOf<F>> {
   const spec = Object.entries(fields).map(([k, s]) => ({
     key: k.endsWith("?") ? k.slice(0, -1) : k,
     optional: k.endsWith("?"),
@@ -122,6 +145,19 @@ export function obj(fields: Record<string, Schema>): Schema {
 }
 
 /** Runs a schema at the root path `args`. */
-export function check(schema: Schema, value: unknown): string[] {
+export function check(schema: Schema<unknown>, value: unknown): string[] {
   return schema.check(value, "args");
+}
+
+/**
+ * The value typed as the schema's type, or the problems found (root path `args`).
+ * The one place where checked input becomes typed: a value the schema accepts has
+ * its type, which is what `Schema<T>` promises.
+ */
+export function parse<T>(
+  schema: Schema<T>,
+  value: unknown,
+): { ok: true; value: T } | { ok: false; problems: string[] } {
+  const problems = check(schema, value);
+  return problems.length ? { ok: false, problems } : { ok: true, value: value as T };
 }

@@ -2,10 +2,16 @@
  * Validates a request and runs its op. Every failure becomes a typed protocol
  * error; a rejected request changes nothing.
  */
-import { isOpName, type OpName, type ProtocolError, validateArgs } from "../../protocol/index.ts";
+import {
+  isOpName,
+  type OpArgs,
+  type OpName,
+  parseArgs,
+  type ProtocolError,
+} from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
 import type { OpContext } from "./context.ts";
-import type { Handler, OpHandlers } from "./types.ts";
+import type { OpHandlers } from "./types.ts";
 import { TASK_HANDLERS } from "./task_ops.ts";
 import { PROVIDER_HANDLERS } from "./provider_ops.ts";
 import { PROJECT_HANDLERS } from "./projects_ops.ts";
@@ -28,16 +34,20 @@ const HANDLERS: OpHandlers<OpName> = {
 
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };
 
+/** Generic over the op so its handler and its args are known to belong together. */
+const handle = <K extends OpName>(ctx: OpContext, op: K, args: OpArgs[K]) =>
+  HANDLERS[op](ctx, args);
+
 export async function runOp(ctx: OpContext, op: string, args: unknown): Promise<OpOutcome> {
   if (!isOpName(op)) {
     return { ok: false, error: { code: "unknown_op", message: `unknown op "${op}"` } };
   }
-  const problems = validateArgs(op, args);
-  if (problems.length) {
-    return { ok: false, error: { code: "invalid_args", message: problems.join("; ") } };
+  const parsed = parseArgs(op, args);
+  if (!parsed.ok) {
+    return { ok: false, error: { code: "invalid_args", message: parsed.problems.join("; ") } };
   }
   try {
-    return { ok: true, result: await (HANDLERS[op] as Handler<OpName>)(ctx, args ?? {}) };
+    return { ok: true, result: await handle(ctx, op, parsed.value) };
   } catch (e) {
     if (e instanceof OpError) return { ok: false, error: { code: e.code, message: e.message } };
     console.error(`op ${op} failed:`, e);

@@ -14,26 +14,20 @@ import {
 } from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
 import { makeIdGenerator } from "../../store/ids.ts";
-import type { OpContext } from "./context.ts";
+import { type OpContext, services, startRun } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
-import { needTasks } from "./task_ops.ts";
 
 const newId = makeIdGenerator();
 
-function repos(ctx: OpContext) {
-  needTasks(ctx);
-  return ctx.store.repos!;
-}
-
 function notRunning(ctx: OpContext, id: string, what: string): void {
-  if (ctx.runs?.isRunning(id)) {
+  if (services(ctx).runs.isRunning(id)) {
     throw new OpError("busy", `the task is running; stop it before ${what}`);
   }
 }
 
 /** The entry `entryId` of task `taskId` with role `role`, or `not_found`. */
 function entryOf(ctx: OpContext, taskId: string, entryId: string, role: Entry["role"]): Entry {
-  const e = repos(ctx).entries.get(entryId);
+  const e = services(ctx).repos.entries.get(entryId);
   if (!e || e.taskId !== taskId || e.role !== role) {
     const what = role === "user" ? "a user message" : "an assistant reply";
     throw new OpError("not_found", `entry ${entryId} is not ${what} of task ${taskId}`);
@@ -43,7 +37,7 @@ function entryOf(ctx: OpContext, taskId: string, entryId: string, role: Entry["r
 
 /** The user message that starts the turn of entry `e` (the latest one before it). */
 function userOf(ctx: OpContext, e: Entry): Entry {
-  const { entries } = repos(ctx);
+  const { entries } = services(ctx).repos;
   let before = e.pos;
   // Walk back in pages; a turn is rarely longer than a page.
   while (before > 1) {
@@ -62,7 +56,7 @@ function userOf(ctx: OpContext, e: Entry): Entry {
  * from before a restart for the deleted calls, tells every client and starts a run.
  */
 function cutAndRun(ctx: OpContext, user: Entry, parts: Part[] | null): Entry {
-  const r = repos(ctx);
+  const { repos: r, tasks, approvals } = services(ctx);
   const taskId = user.taskId;
   let next: Entry = parts ? { ...user, parts, updatedAt: Date.now() } : user;
   // A record of changes a rewind already put back no longer describes this turn.
@@ -80,28 +74,28 @@ function cutAndRun(ctx: OpContext, user: Entry, parts: Part[] | null): Entry {
     r.tasks.touch(taskId, false);
     return r.entries.count(taskId);
   });
-  for (const p of ctx.approvals?.list() ?? []) {
-    if (p.taskId === taskId && !p.live) ctx.approvals!.dismiss(p.id);
+  for (const p of approvals.list()) {
+    if (p.taskId === taskId && !p.live) approvals.dismiss(p.id);
   }
   const topic = taskTopic(taskId);
   ctx.hub.publish(topic, { kind: "truncate", afterPos: user.pos, total });
   if (changed) ctx.hub.publish(topic, { kind: "entry", entry: next }, `entry:${next.id}`);
   const task = r.tasks.get(taskId);
-  if (task) needTasks(ctx).publish(task);
-  ctx.runs!.start(taskId).catch((e) => console.error(`run ${taskId}:`, e));
+  if (task) tasks.publish(task);
+  startRun(ctx, taskId);
   return next;
 }
 
 export const HISTORY_HANDLERS: OpHandlers<keyof typeof HISTORY_OP_ARGS> = {
   "task.entriesBefore": (ctx, a) => {
-    const { entries } = repos(ctx);
-    needTasks(ctx).get(a.id);
+    const { repos: { entries }, tasks } = services(ctx);
+    tasks.get(a.id);
     const page = entries.latest(a.id, a.limit ?? LIMITS.entryPage, a.beforePos);
     const remaining = page.length ? entries.countBefore(a.id, page[0].pos) : 0;
     return { entries: page, total: entries.count(a.id), remaining };
   },
   "task.editResend": (ctx, a) => {
-    needTasks(ctx).get(a.id);
+    services(ctx).tasks.get(a.id);
     notRunning(ctx, a.id, "editing a message");
     const user = entryOf(ctx, a.id, a.entryId, "user");
     // Attachments (images, files) stay; the text parts become the new text.
@@ -110,16 +104,16 @@ export const HISTORY_HANDLERS: OpHandlers<keyof typeof HISTORY_OP_ARGS> = {
     return { entry: cutAndRun(ctx, user, parts) };
   },
   "task.retry": (ctx, a) => {
-    needTasks(ctx).get(a.id);
+    services(ctx).tasks.get(a.id);
     notRunning(ctx, a.id, "retrying");
     const reply = entryOf(ctx, a.id, a.entryId, "assistant");
     return { entry: cutAndRun(ctx, userOf(ctx, reply), null) };
   },
   "task.branch": (ctx, a) => {
-    const src = needTasks(ctx).get(a.id);
+    const { repos: r, tasks } = services(ctx);
+    const src = tasks.get(a.id);
     notRunning(ctx, a.id, "branching");
     const reply = entryOf(ctx, a.id, a.entryId, "assistant");
-    const r = repos(ctx);
     const title = [...`Branch: ${src.title}`].slice(0, LIMITS.titleChars).join("");
     const task = r.entries.tx(() => {
       const t = r.tasks.create({
@@ -142,7 +136,7 @@ export const HISTORY_HANDLERS: OpHandlers<keyof typeof HISTORY_OP_ARGS> = {
       r.tasks.setLastRun(t.id, reply.status === "stopped" ? "stopped" : "done");
       return r.tasks.get(t.id)!;
     });
-    needTasks(ctx).publish(task);
+    tasks.publish(task);
     return { task };
   },
 };

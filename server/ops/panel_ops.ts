@@ -14,13 +14,12 @@ import { OpError } from "../errors.ts";
 import { displayPath, isInside, outsideRoots, resolvePath } from "../../tools/paths.ts";
 import { sandboxStatus } from "../../tools/exec/bwrap.ts";
 import { getSettings } from "../providers/catalog.ts";
-import type { OpContext } from "./context.ts";
+import { type OpContext, services } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
-import { needTasks } from "./task_ops.ts";
 
 /** The workspace of a task (the project folder, or the data dir's DefaultProject). */
 function workspaceOf(ctx: OpContext, taskId: string): string {
-  const task = needTasks(ctx).get(taskId);
+  const task = services(ctx).tasks.get(taskId);
   return task.projectPath ?? join(ctx.home, "DefaultProject");
 }
 
@@ -275,7 +274,7 @@ export const PANEL_HANDLERS: OpHandlers<keyof typeof PANEL_OP_ARGS> = {
       const shown = displayPath(resolvePath(a.path, ws), ws);
       const by =
         e instanceof OpError && e.code === "not_found" && isInside(resolvePath(a.path, ws), ws)
-          ? ctx.runs?.records.removedBy(a.taskId, shown)
+          ? services(ctx).runs.records.removedBy(a.taskId, shown)
           : null;
       if (!by) throw e;
       return {
@@ -301,13 +300,12 @@ export const PANEL_HANDLERS: OpHandlers<keyof typeof PANEL_OP_ARGS> = {
   "file.diff": async (ctx, a) => {
     const ws = workspaceOf(ctx, a.taskId);
     if (a.turnId) {
-      if (!ctx.runs) throw new OpError("store_unavailable", "the database is unavailable");
       const want = displayPath(resolvePath(a.path, ws), ws);
-      const { change, diff } = await ctx.runs.records.diff(a.taskId, a.turnId, want);
+      const { change, diff } = await services(ctx).runs.records.diff(a.taskId, a.turnId, want);
       return { path: change.path, tool: "turn", diff, change };
     }
     if (!a.callId) throw new OpError("invalid_args", "file.diff needs callId or turnId");
-    const repo = ctx.store.repos!.entries;
+    const repo = services(ctx).repos.entries;
     const all = repo.latest(a.taskId, repo.count(a.taskId));
     const want = a.path ? displayPath(resolvePath(a.path, ws), ws) : "";
     // Call ids may repeat across turns: the latest result with this id (and path) wins.

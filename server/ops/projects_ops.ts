@@ -16,20 +16,13 @@ import {
 import { OpError } from "../errors.ts";
 import { makeIdGenerator } from "../../store/ids.ts";
 import type { ProjectRepo } from "../../store/projects.ts";
-import type { OpContext } from "./context.ts";
+import { type OpContext, services } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
 
 const newId = makeIdGenerator();
 
-function repo(ctx: OpContext): ProjectRepo {
-  if (!ctx.store.repos) {
-    throw new OpError(
-      "store_unavailable",
-      `the database could not be opened (${ctx.store.health.error}); it was left untouched`,
-    );
-  }
-  return ctx.store.repos.projects;
-}
+/** The project repository (`store_unavailable` when the database is down). */
+const repo = (ctx: OpContext): ProjectRepo => services(ctx).repos.projects;
 
 /** Pushes the full list to every subscribed client. */
 function publish(ctx: OpContext): Project[] {
@@ -134,7 +127,7 @@ export const PROJECT_HANDLERS: OpHandlers<keyof typeof PROJECT_OP_ARGS> = {
   "projects.reorder": (ctx, a) => {
     const r = repo(ctx);
     const known = new Set(r.list().map((p) => p.id));
-    const ids: string[] = a.ids;
+    const ids = a.ids;
     const given = new Set(ids);
     if (given.size !== ids.length) throw new OpError("invalid_args", "ids lists a project twice");
     const unknown = ids.find((id) => !known.has(id));

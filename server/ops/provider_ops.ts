@@ -4,7 +4,6 @@
  * providers to their public (masked) form and announce changes on topic `settings`.
  */
 import { type PROVIDER_OP_ARGS, SETTINGS_TOPIC, type SettingsEvent } from "../../protocol/index.ts";
-import { OpError } from "../errors.ts";
 import {
   addProvider,
   type CatalogRepos,
@@ -25,20 +24,13 @@ import {
   testModel,
   updateModel,
 } from "../providers/catalog_models.ts";
-import { type OpContext, whoIs } from "./context.ts";
+import { type OpContext, services, whoIs } from "./context.ts";
 import { loweredSettings } from "../sessions/safety.ts";
 import { sandboxStatus } from "../../tools/exec/bwrap.ts";
 import type { OpHandlers } from "./types.ts";
 
-function repos(ctx: OpContext): CatalogRepos {
-  if (!ctx.store.repos) {
-    throw new OpError(
-      "store_unavailable",
-      `the database could not be opened (${ctx.store.health.error}); it was left untouched`,
-    );
-  }
-  return ctx.store.repos;
-}
+/** The catalog's repositories (`store_unavailable` when the database is down). */
+const repos = (ctx: OpContext): CatalogRepos => services(ctx).repos;
 
 /** Tells every subscribed client to refresh its provider/settings view. */
 function changed<T>(ctx: OpContext, result: T, kind: SettingsEvent["kind"] = "providers"): T {

@@ -1,6 +1,6 @@
 /** Handlers for the ops in `protocol/safety.ts`. */
 import type { CommandSafetyInfo, SAFETY_OP_ARGS } from "../../protocol/index.ts";
-import { OpError } from "../errors.ts";
+import { services } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
 import { describeCommandEnv } from "../agent/command_policy.ts";
 import { getSettings } from "../providers/catalog.ts";
@@ -8,13 +8,7 @@ import { describeSandbox, sandboxStatus } from "../../tools/exec/bwrap.ts";
 
 export const SAFETY_HANDLERS: OpHandlers<keyof typeof SAFETY_OP_ARGS> = {
   "safety.info": async (ctx): Promise<CommandSafetyInfo> => {
-    const repos = ctx.store.repos;
-    if (!repos) {
-      throw new OpError(
-        "store_unavailable",
-        `the database could not be opened; it was left untouched`,
-      );
-    }
+    const { repos } = services(ctx);
     const s = getSettings(repos);
     const sb = describeSandbox(s.sandboxLevel, s.sandboxNetwork, await sandboxStatus());
     return {

@@ -8,7 +8,7 @@ import {
   estimateTokens,
 } from "../../protocol/search.ts";
 import { OpError } from "../errors.ts";
-import type { OpContext } from "./context.ts";
+import { services } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
 import type { Repos } from "../../store/store.ts";
 import { environmentOf, readAgentsFile, reminderBlock, systemPrompt } from "../agent/prompt.ts";
@@ -16,17 +16,6 @@ import { toConversation } from "../agent/history.ts";
 import { getSettings, resolveModel } from "../providers/catalog.ts";
 import { defaultTools } from "../../tools/registry.ts";
 import type { LlmMessage, ToolSpec } from "../providers/types.ts";
-
-function needRepos(ctx: OpContext): Repos {
-  const repos = ctx.store.repos;
-  if (!repos) {
-    throw new OpError(
-      "store_unavailable",
-      `the database could not be opened (${ctx.store.health.error}); it was left untouched`,
-    );
-  }
-  return repos;
-}
 
 /** What one category contributes, as text. */
 interface Piece {
@@ -91,14 +80,11 @@ export async function contextPieces(
 }
 
 export const SEARCH_HANDLERS: OpHandlers<keyof typeof SEARCH_OP_ARGS> = {
-  "search.query": (ctx, args: { q: string }) => needRepos(ctx).entries.search(args.q),
+  "search.query": (ctx, args) => services(ctx).repos.entries.search(args.q),
 
-  "task.contextBreakdown": async (
-    ctx,
-    args: { id: string; category?: ContextCategory },
-  ): Promise<ContextBreakdown> => {
+  "task.contextBreakdown": async (ctx, args): Promise<ContextBreakdown> => {
     const { pieces, model, contextWindow } = await contextPieces(
-      needRepos(ctx),
+      services(ctx).repos,
       ctx.home,
       args.id,
     );

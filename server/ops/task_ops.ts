@@ -5,6 +5,7 @@ import {
   LIMITS,
   type OpName,
   type PANEL_OP_ARGS,
+  type Part,
   type PROJECT_OP_ARGS,
   type PROVIDER_OP_ARGS,
   type RewindPlan,
@@ -13,17 +14,13 @@ import {
   taskTopic,
 } from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
-import type { OpContext } from "./context.ts";
-import type { TaskService } from "../sessions/task_service.ts";
+import { type OpContext, services, startRun, whoIs } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
-import type { RunManager } from "../sessions/runs.ts";
 import { type RewindPreview, SHELL_FILE_CAP } from "../agent/checkpoints.ts";
 import { displayPath } from "../../tools/paths.ts";
 import { join } from "node:path";
-import { composerOf } from "../composer/composer_service.ts";
 import { getSettings } from "../providers/catalog.ts";
 import { APPROVAL_RANK } from "../sessions/safety.ts";
-import { whoIs } from "./context.ts";
 import type { TaskSummary } from "../../protocol/index.ts";
 
 /** "Always allow" a tool in a task lowers safety: every client is told. */
@@ -51,29 +48,9 @@ type TaskOpName = Exclude<
   | keyof typeof SAFETY_OP_ARGS
 >;
 
-export function needTasks(ctx: OpContext): TaskService {
-  if (!ctx.tasks) {
-    throw new OpError(
-      "store_unavailable",
-      `the database could not be opened (${ctx.store.health.error}); it was left untouched`,
-    );
-  }
-  return ctx.tasks;
-}
-
-function needRuns(ctx: OpContext): RunManager {
-  needTasks(ctx);
-  return ctx.runs!;
-}
-
-/** Starts a run in the background; its failures land in the timeline, not here. */
-function startRun(ctx: OpContext, id: string): void {
-  needRuns(ctx).start(id).catch((e) => console.error(`run ${id}:`, e));
-}
-
 /** Shows paths relative to the task's workspace and adds the shell note. */
 function withNote(ctx: OpContext, taskId: string, p: RewindPreview): RewindPlan {
-  const task = needTasks(ctx).get(taskId);
+  const task = services(ctx).tasks.get(taskId);
   const ws = task.projectPath ?? join(ctx.home, "DefaultProject");
   const rel = (x: string) => displayPath(x, ws);
   return {
@@ -97,48 +74,48 @@ function needContent(text: string, attachments: string[] | undefined): void {
 }
 
 export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
-  "tasks.list": (ctx) => ({ tasks: needTasks(ctx).list(), seq: ctx.hub.lastSeq }),
+  "tasks.list": (ctx) => ({ tasks: services(ctx).tasks.list(), seq: ctx.hub.lastSeq }),
   "tasks.create": async (ctx, a) => {
-    needTasks(ctx);
-    if (a.message !== undefined) needContent(a.message, a.attachments);
-    const composer = composerOf(ctx);
-    const atts = a.message !== undefined ? await composer!.attachments(a.attachments) : [];
-    const parts = atts.length
-      ? (await composer!.userParts(a.projectPath ?? null, a.message, atts)).slice(1)
-      : [];
-    const out = needTasks(ctx).create({ ...a, parts });
+    const { tasks, composer } = services(ctx);
+    // Attachments come only with a first message: without one they are ignored.
+    let parts: Part[] = [];
     if (a.message !== undefined) {
-      composer?.rememberPrompt(out.task.projectPath, a.message);
-      composer?.clearDraft(null); // the new-task draft became this task
+      needContent(a.message, a.attachments);
+      const atts = await composer.attachments(a.attachments);
+      if (atts.length) {
+        parts = (await composer.userParts(a.projectPath ?? null, a.message, atts)).slice(1);
+      }
+    }
+    const out = tasks.create({ ...a, parts });
+    if (a.message !== undefined) {
+      composer.rememberPrompt(out.task.projectPath, a.message);
+      composer.clearDraft(null); // the new-task draft became this task
     }
     // The creator follows its new task from the first event on (no race with the run).
     ctx.client.topics.add(taskTopic(out.task.id));
     if (out.entry) startRun(ctx, out.task.id);
     return out;
   },
-  "tasks.rename": (ctx, a) => ({ task: needTasks(ctx).rename(a.id, a.title) }),
-  "tasks.pin": (ctx, a) => ({ task: needTasks(ctx).pin(a.id, a.pinned) }),
+  "tasks.rename": (ctx, a) => ({ task: services(ctx).tasks.rename(a.id, a.title) }),
+  "tasks.pin": (ctx, a) => ({ task: services(ctx).tasks.pin(a.id, a.pinned) }),
   "tasks.delete": async (ctx, a) => {
-    await needRuns(ctx).stop(a.id); // never write into a task that is gone
-    needTasks(ctx).delete(a.id);
-    composerOf(ctx)?.forget(a.id);
+    const { tasks, runs, composer } = services(ctx);
+    await runs.stop(a.id); // never write into a task that is gone
+    tasks.delete(a.id);
+    composer.forget(a.id);
     return { id: a.id };
   },
-  "tasks.markRead": (ctx, a) => ({ task: needTasks(ctx).markRead(a.id) }),
+  "tasks.markRead": (ctx, a) => ({ task: services(ctx).tasks.markRead(a.id) }),
   "task.subscribe": (ctx, a) => {
+    const { tasks, runs, composer } = services(ctx);
     // One tick, in this order: send what is queued (to the others), write the streaming
     // entry, snapshot, subscribe — so the snapshot ends exactly where this client's
     // events begin (no delta lost, none applied twice).
     ctx.hub.flush();
-    ctx.runs?.persistLive(a.id);
-    const snap = needTasks(ctx).snapshot(a.id, LIMITS.entryPage);
+    runs.persistLive(a.id);
+    const snap = tasks.snapshot(a.id, LIMITS.entryPage);
     ctx.client.topics.add(taskTopic(a.id));
-    return {
-      ...snap,
-      seq: ctx.hub.lastSeq,
-      run: needRuns(ctx).state(a.id),
-      queue: composerOf(ctx)!.list(a.id),
-    };
+    return { ...snap, seq: ctx.hub.lastSeq, run: runs.state(a.id), queue: composer.list(a.id) };
   },
   "task.unsubscribe": (ctx, a) => {
     ctx.client.topics.delete(taskTopic(a.id));
@@ -146,28 +123,29 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
   },
   "task.send": async (ctx, a) => {
     needContent(a.text, a.attachments);
-    needRuns(ctx);
-    const composer = composerOf(ctx)!;
+    const { composer } = services(ctx);
     const atts = await composer.attachments(a.attachments);
     // While the task runs the message waits in its steering queue (composer_service.ts).
     return await composer.send(a.id, a.text, atts, (id) => startRun(ctx, id));
   },
   "task.stop": async (ctx, a) => {
-    needTasks(ctx).get(a.id);
-    return { id: a.id, stopped: await needRuns(ctx).stop(a.id) };
+    const { tasks, runs } = services(ctx);
+    tasks.get(a.id);
+    return { id: a.id, stopped: await runs.stop(a.id) };
   },
   "task.continue": (ctx, a) => {
-    needTasks(ctx).get(a.id);
-    if (needRuns(ctx).isRunning(a.id)) throw new OpError("busy", "the task is already running");
+    const { tasks, runs } = services(ctx);
+    tasks.get(a.id);
+    if (runs.isRunning(a.id)) throw new OpError("busy", "the task is already running");
     startRun(ctx, a.id);
     return { id: a.id };
   },
   "task.setOptions": (ctx, a) => {
-    const before = needTasks(ctx).get(a.id);
-    const task = needTasks(ctx).setOptions(a.id, a);
-    ctx.approvals?.reevaluate(a.id); // a mode change applies at once to what waits
-    const mode = (t: typeof task) =>
-      t.settings.approval ?? getSettings(ctx.store.repos!).defaultApproval;
+    const { tasks, approvals, repos } = services(ctx);
+    const before = tasks.get(a.id);
+    const task = tasks.setOptions(a.id, a);
+    approvals.reevaluate(a.id); // a mode change applies at once to what waits
+    const mode = (t: typeof task) => t.settings.approval ?? getSettings(repos).defaultApproval;
     if (APPROVAL_RANK[mode(task)] < APPROVAL_RANK[mode(before)]) {
       ctx.safety.announce(whoIs(ctx), [{
         what: "taskApproval",
@@ -180,59 +158,55 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
     return { task };
   },
   "task.setToolPolicy": (ctx, a) => {
-    const before = needTasks(ctx).get(a.id);
-    ctx.approvals!.setPolicy(a.id, a.tool, a.policy);
+    const { tasks, approvals } = services(ctx);
+    const before = tasks.get(a.id);
+    approvals.setPolicy(a.id, a.tool, a.policy);
     if (a.policy === "allow" && before.settings.toolPolicies?.[a.tool] !== "allow") {
       announceAllow(ctx, before, a.tool);
     }
-    ctx.approvals!.reevaluate(a.id);
-    const task = needTasks(ctx).get(a.id);
-    needTasks(ctx).publish(task);
+    approvals.reevaluate(a.id);
+    const task = tasks.get(a.id);
+    tasks.publish(task);
     return { task };
   },
   "task.rewindPreview": async (ctx, a) =>
-    withNote(ctx, a.id, await needRuns(ctx).rewind(a.id, a.entryId, false)),
+    withNote(ctx, a.id, await services(ctx).runs.rewind(a.id, a.entryId, false)),
   "task.rewind": async (ctx, a) => {
-    const plan = withNote(ctx, a.id, await needRuns(ctx).rewind(a.id, a.entryId, true));
+    const { runs } = services(ctx);
+    const plan = withNote(ctx, a.id, await runs.rewind(a.id, a.entryId, true));
     if (plan.conflicts.length || plan.unrewindable.length) {
       const list = [...plan.conflicts, ...plan.unrewindable].map((c) => `${c.path} (${c.reason})`)
         .join(", ");
       throw new OpError("conflict", `nothing was rewound: ${list}`);
     }
     // Every client (and a reload) shows the rewind in the conversation.
-    needRuns(ctx).records.rewound(a.id, a.entryId, plan, ctx.client.info ?? UNKNOWN_CLIENT);
+    runs.records.rewound(a.id, a.entryId, plan, ctx.client.info ?? UNKNOWN_CLIENT);
     return plan;
   },
-  "approvals.list": (ctx) => {
-    needTasks(ctx);
-    return { approvals: ctx.approvals!.list() };
-  },
+  "approvals.list": (ctx) => ({ approvals: services(ctx).approvals.list() }),
   "approval.decide": (ctx, a) => {
-    needTasks(ctx);
-    const pending = ctx.approvals!.list().find((p) => p.id === a.id);
-    if (!ctx.approvals!.decide(a.id, a.decision, a.feedback, a.answers)) {
+    const { approvals, repos } = services(ctx);
+    const pending = approvals.list().find((p) => p.id === a.id);
+    if (!approvals.decide(a.id, a.decision, a.feedback, a.answers)) {
       throw new OpError(
         "not_found",
         `no live approval ${a.id} (already answered, or from before a restart: use approval.recover)`,
       );
     }
     if (a.decision === "always" && pending) {
-      const task = ctx.store.repos!.tasks.get(pending.taskId);
+      const task = repos.tasks.get(pending.taskId);
       if (task) announceAllow(ctx, task, pending.call.name);
     }
     return { id: a.id };
   },
-  "approvals.decideAll": (ctx, a) => {
-    needTasks(ctx);
-    return { count: ctx.approvals!.decideAll(a.decision) };
-  },
+  "approvals.decideAll": (ctx, a) => ({ count: services(ctx).approvals.decideAll(a.decision) }),
   "approval.recover": async (ctx, a) => {
-    needTasks(ctx);
-    const p = ctx.approvals!.dismiss(a.id);
+    const { approvals, runs } = services(ctx);
+    const p = approvals.dismiss(a.id);
     if (!p) throw new OpError("not_found", `no approval ${a.id} waiting for recovery`);
     // "Allow & continue" on a recovered plan approves it exactly like a live approval.
-    if (a.action === "allow" && p.kind === "plan") ctx.approvals!.planApproved(p.taskId);
-    if (a.action !== "ignore") await needRuns(ctx).recoverCall(p.taskId, p.call, a.action);
+    if (a.action === "allow" && p.kind === "plan") approvals.planApproved(p.taskId);
+    if (a.action !== "ignore") await runs.recoverCall(p.taskId, p.call, a.action);
     return { id: a.id };
   },
   "events.resume": (ctx, a) => {
@@ -243,9 +217,9 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
     if (events?.length) ctx.client.deliver(events);
     return { replayed: events !== null, seq: ctx.hub.lastSeq };
   },
-  "kv.get": (ctx, a) => ({ key: a.key, value: needKv(ctx).get(a.key) ?? null }),
+  "kv.get": (ctx, a) => ({ key: a.key, value: services(ctx).repos.kv.get(a.key) ?? null }),
   "kv.set": (ctx, a) => {
-    needKv(ctx).set(a.key, a.value);
+    services(ctx).repos.kv.set(a.key, a.value);
     return { key: a.key };
   },
   "server.info": (ctx) => ({
@@ -256,8 +230,3 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
     pid: Deno.pid,
   }),
 };
-
-function needKv(ctx: OpContext) {
-  needTasks(ctx);
-  return ctx.store.repos!.kv;
-}
