@@ -39,6 +39,7 @@ function sameTurn(a, b) {
 
 /** @extends {Component<Props, {open: boolean|null}>} */
 export class Turn extends Component {
+  /** @override */
   state = { open: /** @type {boolean|null} */ (null) };
 
   /**

@@ -35,8 +35,8 @@ export const settingsLoaded = signal(false);
 
 /** Whether the Settings view replaces the conversation. */
 export const settingsOpen = signal(false);
-/** "providers" | "general" */
-export const settingsTab = signal(/** @type {"providers"|"general"} */ ("providers"));
+/** The Settings tab shown. */
+export const settingsTab = signal(/** @type {"providers"|"general"|"about"} */ ("providers"));
 /** Provider shown in the detail pane (null = the list, on phones). */
 export const selectedProviderId = signal(/** @type {string|null} */ (null));
 /**

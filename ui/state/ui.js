@@ -63,7 +63,8 @@ export const draftKey = signal(/** @type {string|null} */ (null));
 /** @type {Map<string, {text: string, attachments: Attachment[]}>} */
 const drafts = new Map();
 let dirty = false;
-let saveTimer = 0;
+/** @type {ReturnType<typeof setTimeout>|undefined} */
+let saveTimer;
 let loadGen = 0;
 /** Saves on their way, per key: a load answered meanwhile may be older, so it is ignored. */
 const saving = new Map();

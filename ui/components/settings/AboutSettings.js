@@ -40,7 +40,16 @@ function rows(a) {
     ],
     ["shell", t("about.shell"), shellText(a)],
     ["files", t("about.files"), t("about.filesDetail")],
-    ["process", t("about.process"), t("about.processDetail", a)],
+    [
+      "process",
+      t("about.process"),
+      t("about.processDetail", {
+        pid: a.pid,
+        clients: a.clients,
+        platform: a.platform,
+        deno: a.deno,
+      }),
+    ],
   ];
 }
 

@@ -114,7 +114,12 @@ function defaultStatus() {
   if (!d) return { ok: true, text: t("settings.default.none") };
   const p = providers.value.find((x) => x.id === d.providerId);
   const m = p?.models.find((x) => x.id === d.modelId);
-  if (!p || !m) return { ok: false, text: t("settings.default.missing", d) };
+  if (!p || !m) {
+    return {
+      ok: false,
+      text: t("settings.default.missing", { providerId: d.providerId, modelId: d.modelId }),
+    };
+  }
   if (!p.enabled || !m.enabled) {
     return { ok: false, text: t("settings.default.disabled", { name: `${p.name} / ${m.name}` }) };
   }

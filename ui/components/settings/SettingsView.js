@@ -49,7 +49,7 @@ export function SettingsView() {
                   class="seg-btn"
                   data-testid=${`settings-tab-${id}`}
                   aria-selected=${tab === id ? "true" : "false"}
-                  onClick=${() => settingsTab.value = /** @type {any} */ (id)}
+                  onClick=${() => settingsTab.value = id}
                 >
                   ${t(/** @type {any} */ (`settings.tab.${id}`))}
                 </button>

@@ -46,7 +46,6 @@ const fmtSize = (chars) =>
     ? `${(chars / 1000).toFixed(1)}K`
     : `${(chars / 1e6).toFixed(1)}M`;
 
-/** @param {Props} props */
 /**
  * The usual expanded body: the result text in a monospace box (red when failed).
  * @param {import("../../../protocol/index.ts").Entry|undefined} result
@@ -63,6 +62,7 @@ export function resultBody(result, status) {
     `;
 }
 
+/** @param {Props} props */
 export function CardShell(props) {
   const { name, status, summary, badges, sub, ms, body, approval, kind } = props;
   const [open, setOpen] = useState(/** @type {boolean|null} */ (null));
