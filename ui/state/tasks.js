@@ -8,7 +8,7 @@
  */
 import { batch, computed, signal } from "@preact/signals";
 import { taskTopic } from "../../protocol/index.ts";
-import { configure, connState, noteSeq, onEvent, request } from "./connection.js";
+import { configure, connState, errorCode, noteSeq, onEvent, request } from "./connection.js";
 import { applyTimelineEvent, entries, resetTimeline } from "./timeline.js";
 import { composerFocus, composerText, drawerOpen, notifyError, swapDraft } from "./ui.js";
 
@@ -123,13 +123,13 @@ async function loadTasks() {
     tasksSeq = r.seq;
     noteSeq(r.seq);
     batch(() => {
-      tasksById.value = new Map(r.tasks.map((/** @type {TaskSummary} */ t) => [t.id, t]));
+      tasksById.value = new Map(r.tasks.map((t) => [t.id, t]));
       for (const ev of held) if (ev.seq > r.seq) applyTasksEvent(ev.data);
       tasksLoaded.value = true;
     });
   } catch (e) {
     if (tasksHeld === held) tasksHeld = null;
-    const code = /** @type {any} */ (e).code;
+    const code = errorCode(e);
     if (code === "store_unavailable") tasksLoaded.value = true; // the store banner explains
     else if (code !== "disconnected") notifyError("error.list", e);
   }
@@ -158,7 +158,7 @@ export async function subscribe(id) {
   } catch (e) {
     if (gen !== openGen) return;
     taskHeld = null;
-    const code = /** @type {any} */ (e).code;
+    const code = errorCode(e);
     if (code === "not_found") {
       removeTask(id);
       leaveToDraft();

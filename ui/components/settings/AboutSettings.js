@@ -63,7 +63,7 @@ export function AboutSettings() {
   useEffect(() => {
     let live = true;
     request("about.info", {}).then(
-      (info) => live && setSt({ state: "ok", info: /** @type {AboutInfo} */ (info) }),
+      (info) => live && setSt({ state: "ok", info }),
       (e) => live && setSt({ state: "error", error: String(e?.message ?? e) }),
     );
     return () => void (live = false);
