@@ -5,7 +5,7 @@
  * the card's own view of the wait: questions, a plan to review).
  *
  * @typedef {import("../../../protocol/index.ts").PendingApproval} PendingApproval
- * @typedef {"running"|"waiting"|"done"|"failed"|"none"} CallStatus
+ * @typedef {import("./card_props.js").CallStatus} CallStatus
  * @typedef {{name: string, status: CallStatus, summary: any, badges?: any, sub?: any,
  *   ms?: number, body: (() => any) | null, open?: boolean, approval?: PendingApproval,
  *   kind?: string, receiving?: number, pending?: any}} Props
