@@ -67,7 +67,7 @@ function Appearance() {
           onChange=${(/** @type {Event} */ e) => setThemePref(/** @type {any} */ (valueOf(e)))}
         >
           ${THEMES.map((m) =>
-            html`<option value=${m}>${t(/** @type {any} */ (`settings.theme.${m}`))}</option>`
+            html`<option value=${m}>${t(/** @type {const} */ (`settings.theme.${m}`))}</option>`
           )}
         </select>
       </div>
@@ -98,7 +98,7 @@ function Appearance() {
         >
           ${MESSAGE_THEMES.map((m) =>
             html`<option value=${m}>${
-              t(/** @type {any} */ (`settings.messageTheme.${m}`))
+              t(/** @type {const} */ (`settings.messageTheme.${m}`))
             }</option>`
           )}
         </select>
@@ -175,7 +175,7 @@ export function GeneralSettings() {
             setGeneral({ defaultEffort: /** @type {HTMLSelectElement} */ (e.currentTarget).value })}
         >
           ${EFFORT_LEVELS.map((l) =>
-            html`<option value=${l}>${t(/** @type {any} */ (`effort.${l}`))}</option>`
+            html`<option value=${l}>${t(/** @type {const} */ (`effort.${l}`))}</option>`
           )}
         </select>
         <p class="field-help">${t("settings.effort.help")}</p>
@@ -193,11 +193,11 @@ export function GeneralSettings() {
             })}
         >
           ${APPROVAL_MODES.map((m) =>
-            html`<option value=${m}>${t(/** @type {any} */ (`approval.${m}`))}</option>`
+            html`<option value=${m}>${t(/** @type {const} */ (`approval.${m}`))}</option>`
           )}
         </select>
         <p class=${`field-help${defaultApproval.value === "full" ? " field-warn" : ""}`}>
-          ${t(/** @type {any} */ (`approval.${defaultApproval.value}.desc`))}
+          ${t(/** @type {const} */ (`approval.${defaultApproval.value}.desc`))}
         </p>
       </div>
       <div class="field">
@@ -211,7 +211,7 @@ export function GeneralSettings() {
             setGeneral({ sandboxLevel: /** @type {HTMLSelectElement} */ (e.currentTarget).value })}
         >
           ${SANDBOX_LEVELS.map((l) =>
-            html`<option value=${l}>${t(/** @type {any} */ (`settings.sandbox.${l}`))}</option>`
+            html`<option value=${l}>${t(/** @type {const} */ (`settings.sandbox.${l}`))}</option>`
           )}
         </select>
         <label class="field-help">

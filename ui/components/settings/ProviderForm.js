@@ -117,7 +117,7 @@ export function ProviderForm({ preset, onDone }) {
         <select id="pf-format" class="input" data-testid="provider-form-format" value=${format}
           onChange=${input((v) => setFormat(/** @type {WireFormat} */ (v)))}>
           ${API_FORMATS.map((f) =>
-            html`<option value=${f}>${t(/** @type {any} */ (`format.${f}`))}</option>`
+            html`<option value=${f}>${t(/** @type {const} */ (`format.${f}`))}</option>`
           )}
         </select>
         <p class="field-help">${t("settings.formatHelp")}</p>

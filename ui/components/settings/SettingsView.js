@@ -51,7 +51,7 @@ export function SettingsView() {
                   aria-selected=${tab === id ? "true" : "false"}
                   onClick=${() => settingsTab.value = id}
                 >
-                  ${t(/** @type {any} */ (`settings.tab.${id}`))}
+                  ${t(/** @type {const} */ (`settings.tab.${id}`))}
                 </button>
               `
             )}

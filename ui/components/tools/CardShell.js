@@ -21,7 +21,7 @@ import { RefusalNote } from "./RefusalNote.js";
 
 /** @param {{status: CallStatus}} props */
 function StateIcon({ status }) {
-  const label = t(/** @type {any} */ (`tool.state.${status}`));
+  const label = t(/** @type {const} */ (`tool.state.${status}`));
   const icon = status === "running"
     ? html`<span class="spinner" aria-hidden="true"></span>`
     : status === "waiting"
