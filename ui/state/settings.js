@@ -9,6 +9,7 @@
  * @typedef {import("../../protocol/index.ts").ProviderPreset} ProviderPreset
  * @typedef {import("../../protocol/index.ts").ModelTestResult} ModelTestResult
  * @typedef {import("../../protocol/index.ts").ModelInfo} ModelInfo
+ * @typedef {import("../../protocol/index.ts").SystemSettings} SystemSettings
  * @typedef {import("../../protocol/index.ts").OpName} OpName
  * @typedef {import("../../protocol/index.ts").OpResults} OpResults
  * @typedef {{running: true} | ModelTestResult | {ok: false, message: string}} ModelTestState
@@ -80,7 +81,7 @@ function putProvider(p) {
   providers.value = i < 0 ? [...list, p] : list.map((x) => (x.id === p.id ? p : x));
 }
 
-/** @param {any} s */
+/** @param {SystemSettings & {shellSandbox?: "ok"|"off"|"unavailable"}} s */
 function applySettings(s) {
   defaultModel.value = s.defaultModel ?? null;
   if (s.defaultEffort) defaultEffort.value = s.defaultEffort;

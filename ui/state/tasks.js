@@ -5,6 +5,8 @@
  *
  * @typedef {import("../../protocol/index.ts").TaskSummary} TaskSummary
  * @typedef {import("../../protocol/index.ts").Entry} Entry
+ * @typedef {import("../../protocol/index.ts").TasksEvent} TasksEvent
+ * @typedef {import("../../protocol/index.ts").TaskEvent} TaskEvent
  */
 import { batch, computed, signal } from "@preact/signals";
 import { taskTopic } from "../../protocol/index.ts";
@@ -77,7 +79,7 @@ export function removeTask(id) {
   tasksById.value = m;
 }
 
-/** @param {any} data */
+/** @param {TasksEvent} data */
 function applyTasksEvent(data) {
   if (data?.kind === "upsert" && data.task) upsertTask(data.task);
   else if (data?.kind === "delete" && typeof data.id === "string") {
@@ -88,7 +90,7 @@ function applyTasksEvent(data) {
 
 /**
  * @param {string} id
- * @param {any} data
+ * @param {TaskEvent} data
  */
 function applyTaskEvent(id, data) {
   if (applyTimelineEvent(data)) return;

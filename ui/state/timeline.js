@@ -6,6 +6,7 @@
  *
  * @typedef {import("../../protocol/index.ts").Entry} Entry
  * @typedef {import("../../protocol/index.ts").RunState} RunState
+ * @typedef {import("../../protocol/index.ts").TaskEvent} TaskEvent
  * @typedef {import("./timeline_model.js").Delta} Delta
  */
 import { batch, signal } from "@preact/signals";
@@ -109,7 +110,7 @@ export function upsertEntry(entry) {
 /**
  * Applies a `task:<id>` event of the shown task; returns false for kinds it does not
  * handle (e.g. `deleted`).
- * @param {any} data
+ * @param {TaskEvent} data
  */
 export function applyTimelineEvent(data) {
   switch (data?.kind) {

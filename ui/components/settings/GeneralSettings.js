@@ -3,6 +3,10 @@
  * theme — kept in the browser), then the system default model (used by new tasks),
  * default reasoning effort, default approval mode and the shell sandbox. Changing them
  * never changes an existing task.
+ *
+ * @typedef {import("../../state/prefs.js").Lang} Lang
+ * @typedef {import("../../state/prefs.js").ThemePref} ThemePref
+ * @typedef {import("../../state/prefs.js").MessageTheme} MessageTheme
  */
 import { APPROVAL_MODES, EFFORT_LEVELS, SANDBOX_LEVELS } from "../../../protocol/index.ts";
 import { html } from "../../html.js";
@@ -52,7 +56,7 @@ function Appearance() {
           class="input"
           data-testid="pref-lang"
           value=${lang.value}
-          onChange=${(/** @type {Event} */ e) => setLang(/** @type {any} */ (valueOf(e)))}
+          onChange=${(/** @type {Event} */ e) => setLang(/** @type {Lang} */ (valueOf(e)))}
         >
           ${LANGS.map((l) => html`<option value=${l}>${LANG_NAMES[l]}</option>`)}
         </select>
@@ -64,7 +68,8 @@ function Appearance() {
           class="input"
           data-testid="pref-theme"
           value=${themePref.value}
-          onChange=${(/** @type {Event} */ e) => setThemePref(/** @type {any} */ (valueOf(e)))}
+          onChange=${(/** @type {Event} */ e) =>
+            setThemePref(/** @type {ThemePref} */ (valueOf(e)))}
         >
           ${THEMES.map((m) =>
             html`<option value=${m}>${t(/** @type {const} */ (`settings.theme.${m}`))}</option>`
@@ -94,7 +99,8 @@ function Appearance() {
           class="input"
           data-testid="pref-message-theme"
           value=${messageTheme.value}
-          onChange=${(/** @type {Event} */ e) => setMessageTheme(/** @type {any} */ (valueOf(e)))}
+          onChange=${(/** @type {Event} */ e) =>
+            setMessageTheme(/** @type {MessageTheme} */ (valueOf(e)))}
         >
           ${MESSAGE_THEMES.map((m) =>
             html`<option value=${m}>${
