@@ -24,7 +24,7 @@ function Policies() {
   const taskId = currentId.value;
   const list = taskId ? policyList(currentTask.value?.settings) : [];
   if (!taskId || !list.length) return null;
-  const mode = t(/** @type {any} */ (`approval.${activeOptions.value.approval}`));
+  const mode = t(/** @type {const} */ (`approval.${activeOptions.value.approval}`));
   return html`
     <div class="opt-group" data-testid="policy-list">
       <div class="opt-group-label">${t("policies.title")}</div>
@@ -36,7 +36,7 @@ function Policies() {
             <span class="policy-text">
               <span class="policy-tool" title=${tool}>${tool}</span>
               <span class=${`policy-kind policy-${policy}`}>${t(
-                /** @type {any} */ (`policies.${policy}`),
+                /** @type {const} */ (`policies.${policy}`),
               )}</span>
             </span>
             <button
@@ -63,18 +63,18 @@ export function ApprovalMenu() {
   const opts = activeOptions.value;
   const mode = opts.approval;
   const Icon = ICONS[mode] ?? IconAsk;
-  const name = t(/** @type {any} */ (`approval.${mode}`));
+  const name = t(/** @type {const} */ (`approval.${mode}`));
   return html`
     <${Menu}
       testid="approval-select"
       title=${t("tools.approval")}
-      value=${`${name} — ${t(/** @type {any} */ (`approval.${mode}.desc`))}`}
+      value=${`${name} — ${t(/** @type {const} */ (`approval.${mode}.desc`))}`}
       tone=${mode === "full" ? "tool-warn" : ""}
       button=${html`
         <${Icon} size=${15} />
         <span class="tool-label tl-long" data-testid="approval-label">${name}</span>
         <span class="tool-label tl-short" data-testid="approval-short" aria-hidden="true">${t(
-          /** @type {any} */ (`approval.${mode}.short`),
+          /** @type {const} */ (`approval.${mode}.short`),
         )}</span>
         <${IconChevronDown} size=${13} />
       `}
@@ -91,8 +91,8 @@ export function ApprovalMenu() {
                   checked=${m === mode}
                   tone=${m === "full" ? "mi-warn" : ""}
                   icon=${html`<${ModeIcon} size=${18} />`}
-                  title=${t(/** @type {any} */ (`approval.${m}`))}
-                  desc=${t(/** @type {any} */ (`approval.${m}.desc`))}
+                  title=${t(/** @type {const} */ (`approval.${m}`))}
+                  desc=${t(/** @type {const} */ (`approval.${m}.desc`))}
                   onSelect=${() => {
                     close();
                     if (m !== mode || opts.inherited.approval) setOption("approval", m);
@@ -104,7 +104,7 @@ export function ApprovalMenu() {
           ${shellSandbox.value !== "ok" &&
             html`<p class="approval-menu-note" data-testid="approval-unsandboxed-note">${
               t(
-                /** @type {any} */ (`approval.menu.unsandboxed.${shellSandbox.value}`),
+                /** @type {const} */ (`approval.menu.unsandboxed.${shellSandbox.value}`),
               )
             }</p>`}
           <${Policies} />

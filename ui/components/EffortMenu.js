@@ -28,11 +28,11 @@ export function EffortMenu() {
     <${Menu}
       testid="effort-select"
       title=${t("tools.effort")}
-      value=${`${t(/** @type {any} */ (`effort.${opts.effort}`))} · ${stepsTitle(steps)}`}
+      value=${`${t(/** @type {const} */ (`effort.${opts.effort}`))} · ${stepsTitle(steps)}`}
       button=${html`
         <${IconGauge} size=${15} />
         <span class="tool-label" data-testid="effort-label">${t(
-          /** @type {any} */ (`effort.${opts.effort}`),
+          /** @type {const} */ (`effort.${opts.effort}`),
         )}</span>
         <span class="tbadge tbadge-steps" data-testid="steps-badge" title=${stepsTitle(
           steps,
@@ -50,7 +50,7 @@ export function EffortMenu() {
                   testid="effort-option"
                   value=${level}
                   checked=${level === opts.effort}
-                  title=${t(/** @type {any} */ (`effort.${level}`))}
+                  title=${t(/** @type {const} */ (`effort.${level}`))}
                   badges=${html`<span class="tbadge tbadge-steps" title=${stepsTitle(n)}>${
                     stepsText(n)
                   }</span>`}

@@ -25,11 +25,11 @@ export function EmptyState() {
                 class="quick-card"
                 data-testid="quick-action"
                 data-action=${id}
-                onClick=${() => prefill(t(/** @type {any} */ (`quick.${id}.fill`)))}
+                onClick=${() => prefill(t(/** @type {const} */ (`quick.${id}.fill`)))}
               >
                 <span class="quick-icon"><${Icon} size=${18} /></span>
-                <span class="quick-title">${t(/** @type {any} */ (`quick.${id}.title`))}</span>
-                <span class="quick-desc">${t(/** @type {any} */ (`quick.${id}.desc`))}</span>
+                <span class="quick-title">${t(/** @type {const} */ (`quick.${id}.title`))}</span>
+                <span class="quick-desc">${t(/** @type {const} */ (`quick.${id}.desc`))}</span>
               </button>
             `
           )}

@@ -6,6 +6,7 @@
  * @typedef {{category: string, message: string, status: number|null, url: string|null,
  *   upstream: string|null, hint: string, chain: string[]}} ProviderErrorInfo
  *   (server/providers/errors.ts, as stored in `meta.error`)
+ * @typedef {import("../i18n/index.js").MsgKey} MsgKey
  */
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
@@ -42,7 +43,7 @@ export function ErrorLine({ entry, canRetry }) {
       <div class="err-top">
         <span class="err-icon"><${IconAlert} size=${16} /></span>
         <span class=${`err-badge err-${category}`} data-testid="error-badge">${t(
-          /** @type {any} */ (`err.${category}`),
+          /** @type {MsgKey} */ (`err.${category}`),
         )}</span>
         <span class="err-msg" data-testid="error-message">${message}</span>
       </div>

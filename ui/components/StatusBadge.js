@@ -10,10 +10,10 @@ import { html } from "../html.js";
 import { t } from "../i18n/index.js";
 
 /**
- * The state's word in the reader's language.
- * @param {TaskState} state
+ * The state's word in the reader's language (a task that never ran has none).
+ * @param {Exclude<TaskState, "new">} state
  */
-export const stateWord = (state) => t(/** @type {any} */ (`task.state.${state}`));
+export const stateWord = (state) => t(/** @type {const} */ (`task.state.${state}`));
 
 /**
  * @param {{state: TaskState, testid: string, compact?: boolean}} props `compact`: the

@@ -8,7 +8,7 @@ const THEME_ICON = { system: IconMonitor, light: IconSun, dark: IconMoon };
 
 export function ThemeToggle() {
   const pref = themePref.value;
-  const label = t(/** @type {any} */ (`theme.${pref}`));
+  const label = t(/** @type {const} */ (`theme.${pref}`));
   const Icon = THEME_ICON[pref];
   return html`
     <button

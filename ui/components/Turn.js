@@ -39,6 +39,7 @@ function sameTurn(a, b) {
 
 /** @extends {Component<Props, {open: boolean|null}>} */
 export class Turn extends Component {
+  /** @override */
   state = { open: /** @type {boolean|null} */ (null) };
 
   /**
@@ -106,7 +107,7 @@ export class Turn extends Component {
             data-role=${e.role}
             data-entry-id=${e.id}
           >
-            <span class="turn-note-role">${t(/** @type {any} */ (`role.${e.role}`))}</span>
+            <span class="turn-note-role">${t(/** @type {const} */ (`role.${e.role}`))}</span>
             ${e.parts.map((p) => p.text).filter(Boolean).join("\n")}
           </div>
         `;

@@ -23,7 +23,7 @@ export function fmtDuration(ms, live = false) {
  * @param {boolean} [withIp]
  */
 export function clientText(c, withIp = false) {
-  const kind = t(/** @type {any} */ (`client.${c?.kind ?? "unknown"}`));
+  const kind = t(/** @type {const} */ (`client.${c?.kind ?? "unknown"}`));
   const detail = c && c.kind !== "cli" ? [c.browser, c.os].filter(Boolean).join(", ") : "";
   const who = detail ? t("client.detail", { kind, detail }) : kind;
   return withIp && c?.ip ? t("client.from", { client: who, ip: c.ip }) : who;

@@ -56,6 +56,8 @@ const zh = {
   ...safetyZh,
 };
 
+/** @typedef {keyof typeof en} MsgKey a message key (every key has an English text) */
+
 /** @type {Record<string, Record<string, string>>} */
 export const DICTS = { "en-US": en, "zh-CN": zh };
 
@@ -75,7 +77,7 @@ export function format(template, params) {
 /**
  * The string for `key` in the current language (English when missing there; the key
  * itself when missing everywhere, so a gap is visible instead of blank).
- * @param {keyof typeof en} key
+ * @param {MsgKey} key
  * @param {Record<string, unknown>} [params]
  */
 export function t(key, params) {
@@ -86,7 +88,7 @@ export function t(key, params) {
 /**
  * Like {@link t} with a count: uses `<key>.one` when `n` is 1 and the current language
  * has that form (languages without a singular form simply leave it out).
- * @param {keyof typeof en} key
+ * @param {MsgKey} key
  * @param {number} n
  * @param {Record<string, unknown>} [params] `n` is added
  */

@@ -8,7 +8,7 @@
  * @typedef {import("../../protocol/index.ts").PendingApproval} PendingApproval
  */
 import { computed, signal } from "@preact/signals";
-import { onEvent, onSync, request } from "./connection.js";
+import { errorCode, onEvent, onSync, request } from "./connection.js";
 import { notifyError } from "./ui.js";
 import { groupByTask, liveIndex, normalise } from "./approval_model.js";
 import { upsertTask } from "./tasks.js";
@@ -48,7 +48,7 @@ export async function loadApprovals() {
     const r = await request("approvals.list");
     if (pushes === mark) approvals.value = normalise(r.approvals);
   } catch (e) {
-    const code = /** @type {any} */ (e).code;
+    const code = errorCode(e);
     if (code !== "disconnected" && code !== "store_unavailable") {
       notifyError("approval.error.list", e);
     }
@@ -73,7 +73,7 @@ async function busy(id, fn, errorKey) {
     await fn();
   } catch (e) {
     // Answered elsewhere meanwhile (another client, a mode change): the list says so.
-    if (/** @type {any} */ (e).code === "not_found") loadApprovals();
+    if (errorCode(e) === "not_found") loadApprovals();
     else notifyError(errorKey, e);
   } finally {
     const next = new Set(deciding.value);

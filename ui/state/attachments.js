@@ -5,6 +5,7 @@
  * again by the server). Long pasted text becomes a `.txt` attachment.
  *
  * @typedef {import("../../protocol/index.ts").Attachment} Attachment
+ * @typedef {import("../i18n/index.js").MsgKey} MsgKey
  * @typedef {{
  *   key: number,
  *   name: string,
@@ -25,7 +26,7 @@ import { COMPOSER_LIMITS, IMAGE_MIMES } from "../../protocol/index.ts";
 export const attachments = signal(/** @type {Chip[]} */ ([]));
 /** A problem with the last add (too many, too large), as an i18n key + params; null = none. */
 export const attachProblem = signal(
-  /** @type {{key: string, params?: Record<string, unknown>} | null} */ (null),
+  /** @type {{key: MsgKey, params?: Record<string, unknown>} | null} */ (null),
 );
 /** True while any chip is still uploading. */
 export const uploading = computed(() => attachments.value.some((c) => c.status === "uploading"));

@@ -8,6 +8,10 @@
  * @typedef {import("../../protocol/index.ts").HelloMsg} HelloMsg
  * @typedef {import("../../protocol/index.ts").ServerMsg} ServerMsg
  * @typedef {import("../../protocol/index.ts").StoreHealth} StoreHealth
+ * @typedef {import("../../protocol/index.ts").OpName} OpName
+ * @typedef {import("../../protocol/index.ts").OpResults} OpResults
+ * @typedef {import("../../protocol/index.ts").ErrorCode | "disconnected" | "timeout"} RpcCode
+ *   a server's error code, or one raised here (not connected, no answer in time)
  */
 import { signal } from "@preact/signals";
 import { PROTOCOL_VERSION } from "../../protocol/index.ts";
@@ -26,13 +30,22 @@ export const protocolMismatch = signal(/** @type {number|null} */ (null));
 /** An error answered by the server (or raised locally: `disconnected`, `timeout`). */
 export class RpcError extends Error {
   /**
-   * @param {string} code
+   * @param {RpcCode} code
    * @param {string} message
    */
   constructor(code, message) {
     super(message);
     this.code = code;
   }
+}
+
+/**
+ * The code of a failed request, or "" when `e` is some other error.
+ * @param {unknown} e
+ * @returns {RpcCode | ""}
+ */
+export function errorCode(e) {
+  return e instanceof RpcError ? e.code : "";
 }
 
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -118,21 +131,24 @@ function synced(replayed) {
 
 /**
  * Sends an op and resolves with its result; rejects with {@link RpcError}.
- * @param {string} op
- * @param {Record<string, unknown>} [args]
- * @returns {Promise<any>}
+ * @template {OpName} K
+ * @param {K} op
+ * @param {Record<string, unknown>} [args] the op's arguments (validated by the server
+ *   against `OP_ARGS[op]`; the schemas carry no static types yet)
+ * @returns {Promise<OpResults[K]>}
  */
 export function request(op, args = {}) {
   if (!ws || ws.readyState !== WebSocket.OPEN || connState.value !== "open") {
     return Promise.reject(new RpcError("disconnected", "Not connected to the server"));
   }
-  return sendRaw(op, args);
+  // The server answers each op with its result shape (protocol/index.ts `OpResults`).
+  return /** @type {Promise<OpResults[K]>} */ (sendRaw(op, args));
 }
 
 /**
  * @param {string} op
  * @param {Record<string, unknown>} args
- * @returns {Promise<any>}
+ * @returns {Promise<unknown>}
  */
 function sendRaw(op, args) {
   const id = nextId++;

@@ -10,7 +10,7 @@
  * Appends a live piece to a call's segments (joining one stream's pieces), keeping at
  * most `cap` characters from the end.
  * @param {Segment[]} list
- * @param {string} stream
+ * @param {string|undefined} stream "err", else stdout (absent from older servers)
  * @param {string} text
  * @param {number} cap
  * @returns {Segment[]}

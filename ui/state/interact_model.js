@@ -10,6 +10,10 @@
  * @typedef {{question: string, header: string, multi: boolean, options: QOption[]}} Question
  * @typedef {{picked: string[], other: string, otherOn: boolean}} QState
  * @typedef {{question: string, answers: string[]}} QAnswer
+ * @typedef {{label?: unknown, description?: unknown, recommended?: unknown}} RawOption
+ *   an option as the model wrote it (anything may be missing or of the wrong type)
+ * @typedef {{question?: unknown, header?: unknown, multi_select?: unknown, options?: unknown}}
+ *   RawQuestion a question as the model wrote it
  * @typedef {{content: string, status: "pending"|"in_progress"|"completed"}} Todo
  * @typedef {{code: string, feedback: string, params: Record<string, string|number>}} Refusal
  * @typedef {import("../../protocol/index.ts").RewindReason} RewindReason
@@ -28,18 +32,21 @@ const str = (v) => (typeof v === "string" ? v : "");
  * @returns {Question[]}
  */
 export function questionsOf(args) {
+  /** @type {(RawQuestion|null|undefined)[]} */
   const qs = Array.isArray(args?.questions) ? args.questions : [];
   /** @type {Question[]} */
   const out = [];
   for (const q of qs.slice(0, ANSWER_LIMITS.questions)) {
     const question = str(q?.question).trim();
-    if (!question) continue;
-    const options = (Array.isArray(q.options) ? q.options : [])
+    if (!q || !question) continue;
+    /** @type {(RawOption|null|undefined)[]} */
+    const raw = Array.isArray(q.options) ? q.options : [];
+    const options = raw
       .filter((o) => str(o?.label).trim())
       .map((o) => ({
-        label: str(o.label).trim(),
-        description: str(o.description).trim(),
-        recommended: o.recommended === true,
+        label: str(o?.label).trim(),
+        description: str(o?.description).trim(),
+        recommended: o?.recommended === true,
       }));
     out.push({ question, header: str(q.header).trim(), multi: q.multi_select === true, options });
   }

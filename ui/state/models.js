@@ -8,7 +8,7 @@
  */
 import { computed, effect, signal } from "@preact/signals";
 import { DEFAULT_APPROVAL, SETTINGS_TOPIC } from "../../protocol/index.ts";
-import { connState, onEvent, request } from "./connection.js";
+import { connState, errorCode, onEvent, request } from "./connection.js";
 import { usableGroups } from "./options.js";
 
 /** Every provider (the Demo one included), as the server lists them. */
@@ -40,7 +40,7 @@ export async function loadModels() {
     modelsStatus.value = "ready";
   } catch (e) {
     if (mine !== gen) return;
-    if (/** @type {any} */ (e).code !== "disconnected") {
+    if (errorCode(e) !== "disconnected") {
       console.warn("reinagent: loading models failed", e);
       modelsStatus.value = "error";
     }

@@ -100,10 +100,12 @@ export function findCallDiff(list, callId, path) {
     const e = list[i];
     const data = e.parts[0]?.data;
     if (e.role !== "tool" || String(data?.toolCallId ?? "") !== callId) continue;
-    const meta = data?.meta && typeof data.meta === "object" ? data.meta : {};
+    const meta = /** @type {Record<string, unknown>} */ (
+      data?.meta && typeof data.meta === "object" ? data.meta : {}
+    );
     const p = typeof meta.path === "string" ? meta.path : "";
     if (path && p && norm(p) !== norm(path)) continue;
-    const d = meta.diff;
+    const d = /** @type {LineDiff|null|undefined} */ (meta.diff);
     if (!d || typeof d !== "object" || !Array.isArray(d.hunks)) return null;
     return { diff: d, path: p || path, tool: String(data?.name ?? "") };
   }
@@ -111,7 +113,7 @@ export function findCallDiff(list, callId, path) {
 }
 
 /**
- * A unified patch (`--- a/… +++ b/… @@ …`) of a line diff. Hunk sizes are counted
+ * A unified patch (`--- a/…`, `+++ b/…`, a header per hunk) of a line diff. Hunk sizes are counted
  * from the kept lines, so a truncated diff still gives a well-formed patch of what it
  * shows.
  * @param {LineDiff} diff

@@ -12,7 +12,7 @@
  * @typedef {{order: SectionId[], collapsed: string[]}} SidebarLayout
  */
 import { computed, effect, signal } from "@preact/signals";
-import { connState, onEvent, onSync, request } from "./connection.js";
+import { connState, errorCode, onEvent, onSync, request } from "./connection.js";
 import { currentId, newTask, sortedTasks } from "./tasks.js";
 import { notifyError } from "./ui.js";
 
@@ -122,7 +122,7 @@ async function loadProjects() {
     if (pushes === mark) setFromServer(r.projects);
     projectsLoaded.value = true;
   } catch (e) {
-    const code = /** @type {any} */ (e).code;
+    const code = errorCode(e);
     if (code === "store_unavailable") projectsLoaded.value = true;
     else if (code !== "disconnected") notifyError("projects.error.list", e);
   }
@@ -152,7 +152,7 @@ async function loadLayout() {
     if (layoutEdits === mark && r.value !== null) layout.value = normaliseLayout(r.value);
     savedOrder = layout.value.order.join();
   } catch (e) {
-    const code = /** @type {any} */ (e).code;
+    const code = errorCode(e);
     if (code !== "disconnected" && code !== "store_unavailable") {
       console.warn("reinagent: sidebar layout", e);
     }

@@ -3,7 +3,7 @@
  * (kept by the server, 30 per workspace). Browsing starts with ↑ on the first line;
  * ↓ on the last line goes back towards the text that was being written.
  */
-import { request } from "./connection.js";
+import { errorCode, request } from "./connection.js";
 
 /** Prompts per workspace key, once loaded. @type {Map<string, string[]>} */
 const cache = new Map();
@@ -37,7 +37,7 @@ export function refreshPrompts(workspace) {
   request("prompts.list", { workspace })
     .then((r) => cache.set(keyOf(workspace), r.prompts))
     .catch((e) => {
-      if (e?.code !== "disconnected") console.warn("reinagent: prompt history", e);
+      if (errorCode(e) !== "disconnected") console.warn("reinagent: prompt history", e);
     });
 }
 

@@ -7,7 +7,7 @@
  */
 import { effect, signal } from "@preact/signals";
 import { taskTopic } from "../../protocol/index.ts";
-import { connState, onEvent, onSync, request } from "./connection.js";
+import { connState, errorCode, onEvent, onSync, request } from "./connection.js";
 import { currentId } from "./tasks.js";
 import { notifyError } from "./ui.js";
 
@@ -30,7 +30,7 @@ export async function loadQueue() {
     const r = await request("queue.list", { id });
     if (mine === gen && currentId.value === id) queue.value = r.queue;
   } catch (e) {
-    const code = /** @type {any} */ (e).code;
+    const code = errorCode(e);
     if (code !== "disconnected" && code !== "not_found" && code !== "store_unavailable") {
       notifyError("queue.error.load", e);
     }

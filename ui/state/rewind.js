@@ -11,7 +11,7 @@
  *   plan: RewindPlan|null, error: string, result: RewindPlan|null}} RewindState
  */
 import { signal } from "@preact/signals";
-import { request } from "./connection.js";
+import { errorCode, request } from "./connection.js";
 import { t } from "../i18n/index.js";
 import { normalisePlan, planState } from "./interact_model.js";
 import { isRunning } from "./run_actions.js";
@@ -72,7 +72,7 @@ export async function confirmRewind() {
   } catch (e) {
     if (g !== gen) return;
     // The server's message is English (CLI/API); the refreshed preview lists the files.
-    if (/** @type {any} */ (e).code === "conflict") await preview(g, t("rewind.conflictOnApply"));
+    if (errorCode(e) === "conflict") await preview(g, t("rewind.conflictOnApply"));
     else update({ phase: "preview", error: messageOf(e) });
   }
 }

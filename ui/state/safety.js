@@ -8,7 +8,7 @@
  */
 import { signal } from "@preact/signals";
 import { NOTICES_TOPIC } from "../../protocol/index.ts";
-import { onEvent, onSync, request } from "./connection.js";
+import { errorCode, onEvent, onSync, request } from "./connection.js";
 import { notifyError } from "./ui.js";
 
 /** Safety notices received while this page is open, newest last. */
@@ -31,7 +31,7 @@ export async function loadSafetyInfo() {
   try {
     safetyInfo.value = await request("safety.info");
   } catch (e) {
-    const code = /** @type {any} */ (e).code;
+    const code = errorCode(e);
     if (code !== "disconnected" && code !== "store_unavailable") notifyError("error.settings", e);
   }
 }

@@ -9,10 +9,15 @@
  * @typedef {import("../../protocol/index.ts").ProviderPreset} ProviderPreset
  * @typedef {import("../../protocol/index.ts").ModelTestResult} ModelTestResult
  * @typedef {import("../../protocol/index.ts").ModelInfo} ModelInfo
+ * @typedef {import("../../protocol/index.ts").SystemSettings} SystemSettings
+ * @typedef {import("../../protocol/index.ts").OpName} OpName
+ * @typedef {import("../../protocol/index.ts").OpResults} OpResults
+ * @typedef {{running: true} | ModelTestResult | {ok: false, message: string}} ModelTestState
+ * @typedef {{running: true} | {added: number, total: number} | {error: string}} FetchState
  */
 import { batch, computed, effect, signal } from "@preact/signals";
 import { DEFAULT_APPROVAL, SETTINGS_TOPIC } from "../../protocol/index.ts";
-import { connState, onEvent, request } from "./connection.js";
+import { connState, errorCode, onEvent, request } from "./connection.js";
 import { currentId } from "./tasks.js";
 import { drawerOpen, notifyError } from "./ui.js";
 
@@ -35,8 +40,8 @@ export const settingsLoaded = signal(false);
 
 /** Whether the Settings view replaces the conversation. */
 export const settingsOpen = signal(false);
-/** "providers" | "general" */
-export const settingsTab = signal(/** @type {"providers"|"general"} */ ("providers"));
+/** The Settings tab shown. */
+export const settingsTab = signal(/** @type {"providers"|"general"|"about"} */ ("providers"));
 /** Provider shown in the detail pane (null = the list, on phones). */
 export const selectedProviderId = signal(/** @type {string|null} */ (null));
 /**
@@ -47,17 +52,9 @@ export const selectedProviderId = signal(/** @type {string|null} */ (null));
 export const providerForm = signal(null);
 
 /** Per-model connectivity test state, by `providerId/modelId`. */
-export const modelTests = signal(
-  /** @type {Map<string, {running: true} | ModelTestResult | {ok: false, message: string}>} */ (
-    new Map()
-  ),
-);
+export const modelTests = signal(/** @type {Map<string, ModelTestState>} */ (new Map()));
 /** Per-provider fetch state. */
-export const fetchStates = signal(
-  /** @type {Map<string, {running: true} | {added: number, total: number} | {error: string}>} */ (
-    new Map()
-  ),
-);
+export const fetchStates = signal(/** @type {Map<string, FetchState>} */ (new Map()));
 
 /** Keys typed in this page (never sent back by the server), for the show/hide toggle. */
 export const typedKeys = new Map();
@@ -84,7 +81,7 @@ function putProvider(p) {
   providers.value = i < 0 ? [...list, p] : list.map((x) => (x.id === p.id ? p : x));
 }
 
-/** @param {any} s */
+/** @param {SystemSettings & {shellSandbox?: "ok"|"off"|"unavailable"}} s */
 function applySettings(s) {
   defaultModel.value = s.defaultModel ?? null;
   if (s.defaultEffort) defaultEffort.value = s.defaultEffort;
@@ -112,7 +109,7 @@ export async function loadSettings() {
       presetList.value = (await request("providers.presets")).presets;
     }
   } catch (e) {
-    const code = /** @type {any} */ (e).code;
+    const code = errorCode(e);
     if (code === "store_unavailable") settingsLoaded.value = true; // the store banner explains
     else if (code !== "disconnected") notifyError("error.settings", e);
   }
@@ -188,9 +185,10 @@ if (typeof addEventListener === "function") {
 const message = (e) => (e instanceof Error ? e.message : String(e));
 
 /**
- * @param {string} op
+ * @template {OpName} K
+ * @param {K} op
  * @param {Record<string, unknown>} args
- * @returns {Promise<{result: any, error: null} | {result: null, error: string}>}
+ * @returns {Promise<{result: OpResults[K], error: null} | {result: null, error: string}>}
  */
 async function call(op, args) {
   try {
@@ -242,7 +240,7 @@ export async function deleteProvider(id) {
 
 /** @param {string} id */
 export async function fetchModels(id) {
-  const set = (/** @type {any} */ v) => {
+  const set = (/** @type {FetchState} */ v) => {
     const m = new Map(fetchStates.value);
     m.set(id, v);
     fetchStates.value = m;
@@ -309,7 +307,7 @@ export async function deleteModel(providerId, modelId) {
  */
 export async function testModel(providerId, modelId) {
   const key = testKey(providerId, modelId);
-  const set = (/** @type {any} */ v) => {
+  const set = (/** @type {ModelTestState} */ v) => {
     const m = new Map(modelTests.value);
     m.set(key, v);
     modelTests.value = m;

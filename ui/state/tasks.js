@@ -5,10 +5,12 @@
  *
  * @typedef {import("../../protocol/index.ts").TaskSummary} TaskSummary
  * @typedef {import("../../protocol/index.ts").Entry} Entry
+ * @typedef {import("../../protocol/index.ts").TasksEvent} TasksEvent
+ * @typedef {import("../../protocol/index.ts").TaskEvent} TaskEvent
  */
 import { batch, computed, signal } from "@preact/signals";
 import { taskTopic } from "../../protocol/index.ts";
-import { configure, connState, noteSeq, onEvent, request } from "./connection.js";
+import { configure, connState, errorCode, noteSeq, onEvent, request } from "./connection.js";
 import { applyTimelineEvent, entries, resetTimeline } from "./timeline.js";
 import { composerFocus, composerText, drawerOpen, notifyError, swapDraft } from "./ui.js";
 
@@ -77,7 +79,7 @@ export function removeTask(id) {
   tasksById.value = m;
 }
 
-/** @param {any} data */
+/** @param {TasksEvent} data */
 function applyTasksEvent(data) {
   if (data?.kind === "upsert" && data.task) upsertTask(data.task);
   else if (data?.kind === "delete" && typeof data.id === "string") {
@@ -88,7 +90,7 @@ function applyTasksEvent(data) {
 
 /**
  * @param {string} id
- * @param {any} data
+ * @param {TaskEvent} data
  */
 function applyTaskEvent(id, data) {
   if (applyTimelineEvent(data)) return;
@@ -123,13 +125,13 @@ async function loadTasks() {
     tasksSeq = r.seq;
     noteSeq(r.seq);
     batch(() => {
-      tasksById.value = new Map(r.tasks.map((/** @type {TaskSummary} */ t) => [t.id, t]));
+      tasksById.value = new Map(r.tasks.map((t) => [t.id, t]));
       for (const ev of held) if (ev.seq > r.seq) applyTasksEvent(ev.data);
       tasksLoaded.value = true;
     });
   } catch (e) {
     if (tasksHeld === held) tasksHeld = null;
-    const code = /** @type {any} */ (e).code;
+    const code = errorCode(e);
     if (code === "store_unavailable") tasksLoaded.value = true; // the store banner explains
     else if (code !== "disconnected") notifyError("error.list", e);
   }
@@ -158,7 +160,7 @@ export async function subscribe(id) {
   } catch (e) {
     if (gen !== openGen) return;
     taskHeld = null;
-    const code = /** @type {any} */ (e).code;
+    const code = errorCode(e);
     if (code === "not_found") {
       removeTask(id);
       leaveToDraft();

@@ -6,6 +6,7 @@
  *
  * @typedef {import("../../protocol/index.ts").Entry} Entry
  * @typedef {import("../../protocol/index.ts").RunState} RunState
+ * @typedef {import("../../protocol/index.ts").TaskEvent} TaskEvent
  * @typedef {import("./timeline_model.js").Delta} Delta
  */
 import { batch, signal } from "@preact/signals";
@@ -33,7 +34,11 @@ const LIVE_OUTPUT_CAP = LIMITS.liveOutputChars;
 
 /** @type {Delta[]} */
 let pending = [];
-let frame = 0;
+/**
+ * Cancels the scheduled flush of `pending` (a frame, or a timer); null when none.
+ * @type {(() => void)|null}
+ */
+let cancelFlush = null;
 /** Estimated (client clock − server clock) in ms; null until observed. */
 let skew = /** @type {number|null} */ (null);
 
@@ -50,15 +55,30 @@ function noteClock(e) {
   skew = skew === null ? d : Math.min(skew, d);
 }
 
-const raf = typeof requestAnimationFrame === "function"
-  ? requestAnimationFrame
-  : (/** @type {() => void} */ fn) => setTimeout(fn, 16);
-const cancelRaf = typeof cancelAnimationFrame === "function" ? cancelAnimationFrame : clearTimeout;
+/**
+ * Runs `fn` once after `ms`, or at the next animation frame when `ms` is null (16 ms
+ * where there are no frames); returns what cancels it (a timer is never cancelled as
+ * a frame, nor the other way round).
+ * @param {() => void} fn
+ * @param {number|null} ms
+ */
+function schedule(fn, ms) {
+  if (ms === null && typeof requestAnimationFrame === "function") {
+    const id = requestAnimationFrame(fn);
+    return () => cancelAnimationFrame(id);
+  }
+  const id = setTimeout(fn, ms ?? 16);
+  return () => clearTimeout(id);
+}
+
+function cancelScheduledFlush() {
+  cancelFlush?.();
+  cancelFlush = null;
+}
 
 /** Applies the buffered deltas now (called per frame, and before any other event). */
 export function flushDeltas() {
-  if (frame) cancelRaf(frame);
-  frame = 0;
+  cancelScheduledFlush();
   if (pending.length === 0) return;
   const list = pending;
   pending = [];
@@ -69,10 +89,9 @@ export function flushDeltas() {
 function bufferDelta(d) {
   queueDelta(pending, d);
   // A hidden page gets no animation frames: keep the buffer bounded by a timer then.
-  if (!frame) {
-    frame = typeof document !== "undefined" && document.visibilityState === "hidden"
-      ? setTimeout(flushDeltas, 250)
-      : raf(flushDeltas);
+  if (!cancelFlush) {
+    const hidden = typeof document !== "undefined" && document.visibilityState === "hidden";
+    cancelFlush = schedule(flushDeltas, hidden ? 250 : null);
   }
 }
 
@@ -91,7 +110,7 @@ export function upsertEntry(entry) {
 /**
  * Applies a `task:<id>` event of the shown task; returns false for kinds it does not
  * handle (e.g. `deleted`).
- * @param {any} data
+ * @param {TaskEvent} data
  */
 export function applyTimelineEvent(data) {
   switch (data?.kind) {
@@ -147,8 +166,7 @@ export function prependEntries(older, total) {
  * @param {{entries: Entry[], total: number, run: RunState|null}|null} snap
  */
 export function resetTimeline(snap) {
-  if (frame) cancelRaf(frame);
-  frame = 0;
+  cancelScheduledFlush();
   pending = [];
   batch(() => {
     entries.value = snap ? [...snap.entries].sort((a, b) => a.pos - b.pos) : [];

@@ -4,7 +4,7 @@
  */
 import { effect, signal } from "@preact/signals";
 import { LIMITS } from "../../protocol/index.ts";
-import { connState, onSync, request } from "./connection.js";
+import { connState, errorCode, onSync, request } from "./connection.js";
 import { attachments, setAttachments, uploading } from "./attachments.js";
 
 /** @typedef {import("../../protocol/index.ts").Attachment} Attachment */
@@ -63,7 +63,8 @@ export const draftKey = signal(/** @type {string|null} */ (null));
 /** @type {Map<string, {text: string, attachments: Attachment[]}>} */
 const drafts = new Map();
 let dirty = false;
-let saveTimer = 0;
+/** @type {ReturnType<typeof setTimeout>|undefined} */
+let saveTimer;
 let loadGen = 0;
 /** Saves on their way, per key: a load answered meanwhile may be older, so it is ignored. */
 const saving = new Map();
@@ -122,7 +123,7 @@ export function saveDraftNow(force) {
     if (n > 0) saving.set(key, n);
     else saving.delete(key);
   }).catch((e) => {
-    const code = /** @type {any} */ (e).code;
+    const code = errorCode(e);
     if (code === "not_found") return; // the task was deleted meanwhile
     if (draftKey.value === key) dirty = true;
     if (code !== "disconnected") notifyError("draft.error.save", e);
@@ -144,7 +145,7 @@ async function loadDraft(key) {
     composerText.value = d?.text ?? "";
     setAttachments(d?.attachments ?? []);
   } catch (e) {
-    const code = /** @type {any} */ (e).code;
+    const code = errorCode(e);
     // A damaged store is already shown by its banner.
     if (code !== "disconnected" && code !== "not_found" && code !== "store_unavailable") {
       notifyError("draft.error.load", e);
@@ -216,7 +217,7 @@ export function draftSent(key, nextKey) {
   if (connState.value === "open") {
     // The server already dropped it with the send; this covers an older server copy.
     request("draft.set", { task: taskOf(key), text: "", attachments: [] }).catch((e) => {
-      const code = /** @type {any} */ (e).code;
+      const code = errorCode(e);
       if (code !== "not_found" && code !== "disconnected") notifyError("draft.error.save", e);
     });
   }

@@ -113,7 +113,7 @@ function Group({ group, now }) {
       ${group.sections.map((s) =>
         html`
           <div class="home-time" data-testid="home-time" data-time=${s.key}>
-            <h3 class="home-time-label">${t(/** @type {any} */ (`home.time.${s.key}`))}</h3>
+            <h3 class="home-time-label">${t(/** @type {const} */ (`home.time.${s.key}`))}</h3>
             <ul class="home-list" role="list">
               ${s.tasks.map((task) => html`<${Row} key=${task.id} task=${task} now=${now} />`)}
             </ul>

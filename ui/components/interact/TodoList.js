@@ -20,7 +20,7 @@ export function TodoList({ todos }) {
           <li class="todo-item" data-status=${td.status}>
             <span class="todo-icon"><${Icon} size=${16} /></span>
             <span class="todo-text">${td.content}</span>
-            <span class="sr-only">${t(/** @type {any} */ (`todo.status.${td.status}`))}</span>
+            <span class="sr-only">${t(/** @type {const} */ (`todo.status.${td.status}`))}</span>
           </li>
         `;
       })}

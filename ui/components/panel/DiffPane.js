@@ -29,9 +29,9 @@ export function DiffPane({ taskId, path, callId, turnId }) {
   const local = turnId ? null : findCallDiff(entries.value, callId, path);
   const { st, retry } = useLoad(
     () =>
-      local ? Promise.resolve(local) : /** @type {Promise<Found>} */ (
-        request("file.diff", turnId ? { taskId, turnId, path } : { taskId, callId, path })
-      ),
+      local
+        ? Promise.resolve(local)
+        : request("file.diff", turnId ? { taskId, turnId, path } : { taskId, callId, path }),
     `${taskId}\n${callId}\n${turnId ?? ""}\n${path}\n${local ? "local" : "server"}`,
   );
   if (st.state === "loading") {

@@ -96,7 +96,7 @@ function RemovedByRewind({ removed }) {
 /** @param {{taskId: string, path: string}} props */
 export function FileView({ taskId, path }) {
   const { st, retry } = useLoad(
-    () => /** @type {Promise<FilePreview>} */ (request("file.preview", { taskId, path })),
+    () => request("file.preview", { taskId, path }),
     `${taskId}\n${path}`,
   );
   if (st.state === "loading") {

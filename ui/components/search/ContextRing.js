@@ -178,7 +178,7 @@ function Panel({ taskId }) {
         : html`
           <ul class="ctx-rows" data-testid="context-rows">
             ${cats.map((cat, i) => {
-              const name = t(/** @type {any} */ (`ctx.cat.${cat.key}`));
+              const name = t(/** @type {const} */ (`ctx.cat.${cat.key}`));
               const empty = cat.tokens === 0;
               return html`
                 <li>

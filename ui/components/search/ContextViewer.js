@@ -31,7 +31,7 @@ function Viewer() {
   }, []);
   const v = viewing.value;
   if (!v) return null;
-  const name = t(/** @type {any} */ (`ctx.cat.${v.key}`));
+  const name = t(/** @type {const} */ (`ctx.cat.${v.key}`));
   return html`
     <div class="search-backdrop" onClick=${closeViewer}>
       <div

@@ -75,7 +75,8 @@ function Bar() {
         data-testid="find-input"
         maxlength="200"
         value=${findQuery.value}
-        onInput=${(/** @type {any} */ e) => setFindQuery(e.currentTarget.value)}
+        onInput=${(/** @type {Event & {currentTarget: HTMLInputElement}} */ e) =>
+          setFindQuery(e.currentTarget.value)}
         onKeyDown=${onKey}
       />
       <span class="find-count" data-testid="find-count" aria-live="polite"

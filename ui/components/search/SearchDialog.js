@@ -103,7 +103,8 @@ function Dialog() {
             data-testid="search-input"
             maxlength="200"
             value=${searchQuery.value}
-            onInput=${(/** @type {any} */ e) => setSearchQuery(e.currentTarget.value)}
+            onInput=${(/** @type {Event & {currentTarget: HTMLInputElement}} */ e) =>
+              setSearchQuery(e.currentTarget.value)}
             onKeyDown=${onKey}
           />
           <button

@@ -40,7 +40,16 @@ function rows(a) {
     ],
     ["shell", t("about.shell"), shellText(a)],
     ["files", t("about.files"), t("about.filesDetail")],
-    ["process", t("about.process"), t("about.processDetail", a)],
+    [
+      "process",
+      t("about.process"),
+      t("about.processDetail", {
+        pid: a.pid,
+        clients: a.clients,
+        platform: a.platform,
+        deno: a.deno,
+      }),
+    ],
   ];
 }
 
@@ -54,7 +63,7 @@ export function AboutSettings() {
   useEffect(() => {
     let live = true;
     request("about.info", {}).then(
-      (info) => live && setSt({ state: "ok", info: /** @type {AboutInfo} */ (info) }),
+      (info) => live && setSt({ state: "ok", info }),
       (e) => live && setSt({ state: "error", error: String(e?.message ?? e) }),
     );
     return () => void (live = false);

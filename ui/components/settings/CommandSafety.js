@@ -77,7 +77,7 @@ export function CommandSafety() {
         data-testid="safety-sandbox"
       >
         ${sandbox === "ok" ? t("safety.sandboxed") : t(
-          /** @type {any} */ (`safety.unsandboxed.${sandbox}`),
+          /** @type {const} */ (`safety.unsandboxed.${sandbox}`),
           { reason: info?.unsandboxedReason ?? "" },
         )}
       </p>

@@ -3,6 +3,10 @@
  * theme — kept in the browser), then the system default model (used by new tasks),
  * default reasoning effort, default approval mode and the shell sandbox. Changing them
  * never changes an existing task.
+ *
+ * @typedef {import("../../state/prefs.js").Lang} Lang
+ * @typedef {import("../../state/prefs.js").ThemePref} ThemePref
+ * @typedef {import("../../state/prefs.js").MessageTheme} MessageTheme
  */
 import { APPROVAL_MODES, EFFORT_LEVELS, SANDBOX_LEVELS } from "../../../protocol/index.ts";
 import { html } from "../../html.js";
@@ -52,7 +56,7 @@ function Appearance() {
           class="input"
           data-testid="pref-lang"
           value=${lang.value}
-          onChange=${(/** @type {Event} */ e) => setLang(/** @type {any} */ (valueOf(e)))}
+          onChange=${(/** @type {Event} */ e) => setLang(/** @type {Lang} */ (valueOf(e)))}
         >
           ${LANGS.map((l) => html`<option value=${l}>${LANG_NAMES[l]}</option>`)}
         </select>
@@ -64,10 +68,11 @@ function Appearance() {
           class="input"
           data-testid="pref-theme"
           value=${themePref.value}
-          onChange=${(/** @type {Event} */ e) => setThemePref(/** @type {any} */ (valueOf(e)))}
+          onChange=${(/** @type {Event} */ e) =>
+            setThemePref(/** @type {ThemePref} */ (valueOf(e)))}
         >
           ${THEMES.map((m) =>
-            html`<option value=${m}>${t(/** @type {any} */ (`settings.theme.${m}`))}</option>`
+            html`<option value=${m}>${t(/** @type {const} */ (`settings.theme.${m}`))}</option>`
           )}
         </select>
       </div>
@@ -94,11 +99,12 @@ function Appearance() {
           class="input"
           data-testid="pref-message-theme"
           value=${messageTheme.value}
-          onChange=${(/** @type {Event} */ e) => setMessageTheme(/** @type {any} */ (valueOf(e)))}
+          onChange=${(/** @type {Event} */ e) =>
+            setMessageTheme(/** @type {MessageTheme} */ (valueOf(e)))}
         >
           ${MESSAGE_THEMES.map((m) =>
             html`<option value=${m}>${
-              t(/** @type {any} */ (`settings.messageTheme.${m}`))
+              t(/** @type {const} */ (`settings.messageTheme.${m}`))
             }</option>`
           )}
         </select>
@@ -114,7 +120,12 @@ function defaultStatus() {
   if (!d) return { ok: true, text: t("settings.default.none") };
   const p = providers.value.find((x) => x.id === d.providerId);
   const m = p?.models.find((x) => x.id === d.modelId);
-  if (!p || !m) return { ok: false, text: t("settings.default.missing", d) };
+  if (!p || !m) {
+    return {
+      ok: false,
+      text: t("settings.default.missing", { providerId: d.providerId, modelId: d.modelId }),
+    };
+  }
   if (!p.enabled || !m.enabled) {
     return { ok: false, text: t("settings.default.disabled", { name: `${p.name} / ${m.name}` }) };
   }
@@ -170,7 +181,7 @@ export function GeneralSettings() {
             setGeneral({ defaultEffort: /** @type {HTMLSelectElement} */ (e.currentTarget).value })}
         >
           ${EFFORT_LEVELS.map((l) =>
-            html`<option value=${l}>${t(/** @type {any} */ (`effort.${l}`))}</option>`
+            html`<option value=${l}>${t(/** @type {const} */ (`effort.${l}`))}</option>`
           )}
         </select>
         <p class="field-help">${t("settings.effort.help")}</p>
@@ -188,11 +199,11 @@ export function GeneralSettings() {
             })}
         >
           ${APPROVAL_MODES.map((m) =>
-            html`<option value=${m}>${t(/** @type {any} */ (`approval.${m}`))}</option>`
+            html`<option value=${m}>${t(/** @type {const} */ (`approval.${m}`))}</option>`
           )}
         </select>
         <p class=${`field-help${defaultApproval.value === "full" ? " field-warn" : ""}`}>
-          ${t(/** @type {any} */ (`approval.${defaultApproval.value}.desc`))}
+          ${t(/** @type {const} */ (`approval.${defaultApproval.value}.desc`))}
         </p>
       </div>
       <div class="field">
@@ -206,7 +217,7 @@ export function GeneralSettings() {
             setGeneral({ sandboxLevel: /** @type {HTMLSelectElement} */ (e.currentTarget).value })}
         >
           ${SANDBOX_LEVELS.map((l) =>
-            html`<option value=${l}>${t(/** @type {any} */ (`settings.sandbox.${l}`))}</option>`
+            html`<option value=${l}>${t(/** @type {const} */ (`settings.sandbox.${l}`))}</option>`
           )}
         </select>
         <label class="field-help">

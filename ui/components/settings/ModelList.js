@@ -59,7 +59,7 @@ function Meta({ model: m }) {
       </span>
       ${m.effortLevels &&
         html`<span class="meta">${t("settings.meta.effort")}: ${
-          m.effortLevels.map((l) => t(/** @type {any} */ (`effort.${l}`))).join(" · ")
+          m.effortLevels.map((l) => t(/** @type {const} */ (`effort.${l}`))).join(" · ")
         }</span>`}
     </span>
   `;

@@ -191,7 +191,7 @@ export function ProviderDetail({ provider: p }) {
               save({ format: /** @type {HTMLSelectElement} */ (e.currentTarget).value })
                 .then(setError)}>
             ${API_FORMATS.map((f) =>
-              html`<option value=${f}>${t(/** @type {any} */ (`format.${f}`))}</option>`
+              html`<option value=${f}>${t(/** @type {const} */ (`format.${f}`))}</option>`
             )}
           </select>
           <p class="field-help">${t("settings.formatHelp")}</p>

@@ -6,6 +6,7 @@
  * server refuses is shown as it said it).
  *
  * @typedef {import("../../../protocol/index.ts").ProviderPreset} ProviderPreset
+ * @typedef {(typeof API_FORMATS)[number]} WireFormat
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { API_FORMATS } from "../../../protocol/index.ts";
@@ -114,9 +115,9 @@ export function ProviderForm({ preset, onDone }) {
       <div class="field">
         <label class="field-label" for="pf-format">${t("settings.format")}</label>
         <select id="pf-format" class="input" data-testid="provider-form-format" value=${format}
-          onChange=${input(setFormat)}>
+          onChange=${input((v) => setFormat(/** @type {WireFormat} */ (v)))}>
           ${API_FORMATS.map((f) =>
-            html`<option value=${f}>${t(/** @type {any} */ (`format.${f}`))}</option>`
+            html`<option value=${f}>${t(/** @type {const} */ (`format.${f}`))}</option>`
           )}
         </select>
         <p class="field-help">${t("settings.formatHelp")}</p>

@@ -49,9 +49,9 @@ export function SettingsView() {
                   class="seg-btn"
                   data-testid=${`settings-tab-${id}`}
                   aria-selected=${tab === id ? "true" : "false"}
-                  onClick=${() => settingsTab.value = /** @type {any} */ (id)}
+                  onClick=${() => settingsTab.value = id}
                 >
-                  ${t(/** @type {any} */ (`settings.tab.${id}`))}
+                  ${t(/** @type {const} */ (`settings.tab.${id}`))}
                 </button>
               `
             )}

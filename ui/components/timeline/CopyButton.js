@@ -8,7 +8,7 @@ import { IconCheck, IconCopy } from "./HistoryIcons.js";
 /** @param {{text: () => string, testid: string, cls?: string}} props */
 export function CopyButton({ text, testid, cls = "" }) {
   const [state, setState] = useState(/** @type {""|"ok"|"fail"} */ (""));
-  const timer = useRef(0);
+  const timer = useRef(/** @type {ReturnType<typeof setTimeout>|undefined} */ (undefined));
   useEffect(() => () => clearTimeout(timer.current), []);
   const onClick = async () => {
     const ok = await copyText(text());

@@ -7,6 +7,7 @@
  *
  * @typedef {import("../../state/timeline_model.js").FileChange} FileChange
  * @typedef {import("../../state/timeline_model.js").TurnFiles} TurnFiles
+ * @typedef {import("../../i18n/index.js").MsgKey} MsgKey
  */
 import { html } from "../../html.js";
 import { t, tn } from "../../i18n/index.js";
@@ -76,7 +77,7 @@ export function FileChanges({ changes }) {
                 ${f.deleted && html`<span class="fc-tag fc-del">${t("history.deleted")}</span>`}
                 ${f.note &&
                   html`<span class="fc-tag fc-note" data-testid="fc-note">${
-                    t(/** @type {any} */ (`history.note.${f.note}`))
+                    t(/** @type {MsgKey} */ (`history.note.${f.note}`))
                   }</span>`}
                 ${f.added !== null && f.removed !== null &&
                   html`<${DiffStats} added=${f.added} removed=${f.removed} />`}

@@ -47,7 +47,8 @@ export function MessageEditor({ entryId, initial }) {
         aria-label=${t("history.editLabel")}
         value=${text}
         rows=${Math.min(12, Math.max(2, text.split("\n").length))}
-        onInput=${(/** @type {any} */ e) => setText(e.currentTarget.value)}
+        onInput=${(/** @type {Event & {currentTarget: HTMLTextAreaElement}} */ e) =>
+          setText(e.currentTarget.value)}
         onKeyDown=${(/** @type {KeyboardEvent} */ e) => {
           if (e.key === "Escape") {
             e.preventDefault();

@@ -7,6 +7,7 @@
  * goes back. Works the same from any client; buttons are ≥ 44 px on phones.
  *
  * @typedef {import("../../../protocol/index.ts").PendingApproval} PendingApproval
+ * @typedef {import("../../i18n/index.js").MsgKey} MsgKey
  */
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
@@ -36,7 +37,7 @@ function UnsandboxedCard({ approval, command, busy }) {
         <span>${t("approval.unsandboxed.title")}</span>
       </p>
       <p class="approval-warn" data-testid="approval-unsandboxed">${t(
-        /** @type {any} */ (`approval.unsandboxed.${approval.unsandboxed ?? "unavailable"}`),
+        /** @type {const} */ (`approval.unsandboxed.${approval.unsandboxed ?? "unavailable"}`),
       )}</p>
       ${command !== null &&
         html`<pre class="approval-command" data-testid="approval-summary">$ ${command}</pre>`}
@@ -86,7 +87,7 @@ export function ApprovalCard({ approval }) {
         <${IconHand} size=${15} />
         <span>${t("approval.needed")}</span>
         <span class="approval-kind">${t(
-          /** @type {any} */ (`approval.kind.${approval.kind}`),
+          /** @type {MsgKey} */ (`approval.kind.${approval.kind}`),
         )}</span>
       </p>
       ${command === null && !preview &&

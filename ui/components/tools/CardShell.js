@@ -5,7 +5,7 @@
  * the card's own view of the wait: questions, a plan to review).
  *
  * @typedef {import("../../../protocol/index.ts").PendingApproval} PendingApproval
- * @typedef {"running"|"waiting"|"done"|"failed"|"none"} CallStatus
+ * @typedef {import("./card_props.js").CallStatus} CallStatus
  * @typedef {{name: string, status: CallStatus, summary: any, badges?: any, sub?: any,
  *   ms?: number, body: (() => any) | null, open?: boolean, approval?: PendingApproval,
  *   kind?: string, receiving?: number, pending?: any}} Props
@@ -21,7 +21,7 @@ import { RefusalNote } from "./RefusalNote.js";
 
 /** @param {{status: CallStatus}} props */
 function StateIcon({ status }) {
-  const label = t(/** @type {any} */ (`tool.state.${status}`));
+  const label = t(/** @type {const} */ (`tool.state.${status}`));
   const icon = status === "running"
     ? html`<span class="spinner" aria-hidden="true"></span>`
     : status === "waiting"
@@ -46,7 +46,6 @@ const fmtSize = (chars) =>
     ? `${(chars / 1000).toFixed(1)}K`
     : `${(chars / 1e6).toFixed(1)}M`;
 
-/** @param {Props} props */
 /**
  * The usual expanded body: the result text in a monospace box (red when failed).
  * @param {import("../../../protocol/index.ts").Entry|undefined} result
@@ -63,6 +62,7 @@ export function resultBody(result, status) {
     `;
 }
 
+/** @param {Props} props */
 export function CardShell(props) {
   const { name, status, summary, badges, sub, ms, body, approval, kind } = props;
   const [open, setOpen] = useState(/** @type {boolean|null} */ (null));

@@ -4,7 +4,7 @@
  * expanded, the line diff with old/new line numbers.
  * Before the result exists the new content's line count is shown.
  *
- * @typedef {import("./ToolCard.js").CardProps} CardProps
+ * @typedef {import("./card_props.js").CardProps} CardProps
  */
 import { html } from "../../html.js";
 import { t, tn } from "../../i18n/index.js";

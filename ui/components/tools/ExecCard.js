@@ -5,7 +5,7 @@
  * the command was ended (timeout, stop, signal, SIGKILL), the working folder and the
  * sandbox the command really ran in, and any remarks of the tool.
  *
- * @typedef {import("./ToolCard.js").CardProps} CardProps
+ * @typedef {import("./card_props.js").CardProps} CardProps
  */
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";

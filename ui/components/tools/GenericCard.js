@@ -2,7 +2,7 @@
  * Any other tool: the name, a one-line argument summary, and expanded the result text
  * (or, before a result exists, the arguments as JSON).
  *
- * @typedef {import("./ToolCard.js").CardProps} CardProps
+ * @typedef {import("./card_props.js").CardProps} CardProps
  */
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";

@@ -4,7 +4,7 @@
  * with feedback. Afterwards: "Plan approved — mode switched to Ask", or "Not approved"
  * with the feedback given; the plan stays readable (shown open).
  *
- * @typedef {import("./ToolCard.js").CardProps} CardProps
+ * @typedef {import("./card_props.js").CardProps} CardProps
  * @typedef {import("../../../protocol/index.ts").PendingApproval} PendingApproval
  */
 import { html } from "../../html.js";

@@ -3,7 +3,7 @@
  * Submit / Skip); once answered, a compact summary of the answers the result recorded
  * (shown open); skipped or stopped calls say so. Before any result, the questions.
  *
- * @typedef {import("./ToolCard.js").CardProps} CardProps
+ * @typedef {import("./card_props.js").CardProps} CardProps
  * @typedef {import("../../state/interact_model.js").Question} Question
  * @typedef {import("../../state/interact_model.js").QAnswer} QAnswer
  */

@@ -2,7 +2,7 @@
  * read_file and list_dir: a file chip with the line range read ("lines 1–40 of 120"),
  * or a folder chip with the entry count; the body shows what the tool returned.
  *
- * @typedef {import("./ToolCard.js").CardProps} CardProps
+ * @typedef {import("./card_props.js").CardProps} CardProps
  */
 import { html } from "../../html.js";
 import { t, tn } from "../../i18n/index.js";

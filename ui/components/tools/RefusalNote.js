@@ -5,6 +5,7 @@
  * the head of any card, so every card family says it the same way.
  *
  * @typedef {import("../../state/interact_model.js").Refusal} Refusal
+ * @typedef {import("../../i18n/index.js").MsgKey} MsgKey
  */
 import { createContext } from "preact";
 import { useContext } from "preact/hooks";
@@ -23,7 +24,7 @@ export function RefusalNote() {
   const m = refusalMessage(r);
   // A mode is a code too: say its name in the reader's language.
   const params = typeof m.params.mode === "string"
-    ? { ...m.params, mode: t(/** @type {any} */ (`approval.${m.params.mode}`)) }
+    ? { ...m.params, mode: t(/** @type {MsgKey} */ (`approval.${m.params.mode}`)) }
     : m.params;
   return html`
     <p class="tool-refusal" data-testid="tool-refusal" data-code=${r.code}>

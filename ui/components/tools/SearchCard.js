@@ -3,7 +3,7 @@
  * "8 matches in 3 files", "+ more" when truncated) and what was skipped (binary,
  * large or unreadable files); expanded, the list the tool returned.
  *
- * @typedef {import("./ToolCard.js").CardProps} CardProps
+ * @typedef {import("./card_props.js").CardProps} CardProps
  */
 import { html } from "../../html.js";
 import { t, tn } from "../../i18n/index.js";

@@ -2,7 +2,7 @@
  * todo_write in the timeline: the item in progress (or the count) in the head, a
  * `done/total` badge, and expanded the checklist as written by this call.
  *
- * @typedef {import("./ToolCard.js").CardProps} CardProps
+ * @typedef {import("./card_props.js").CardProps} CardProps
  */
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";

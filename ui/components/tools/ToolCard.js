@@ -7,10 +7,6 @@
  *
  * @typedef {import("../../../protocol/index.ts").Part} Part
  * @typedef {import("../../../protocol/index.ts").Entry} Entry
- * @typedef {import("../../../protocol/index.ts").PendingApproval} PendingApproval
- * @typedef {{name: string, args: Record<string, any>, result: Entry|undefined,
- *   status: import("./CardShell.js").CallStatus, ms: number|undefined,
- *   approval: PendingApproval|undefined, receiving: number|undefined, callId?: string}} CardProps
  */
 import { html } from "../../html.js";
 import { callKey, liveByCall } from "../../state/approvals.js";

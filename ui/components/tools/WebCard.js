@@ -3,7 +3,7 @@
  * "cached", or the number of results; a refused or failed fetch starts expanded with
  * the error text.
  *
- * @typedef {import("./ToolCard.js").CardProps} CardProps
+ * @typedef {import("./card_props.js").CardProps} CardProps
  */
 import { html } from "../../html.js";
 import { t, tn } from "../../i18n/index.js";
