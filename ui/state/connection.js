@@ -10,6 +10,7 @@
  * @typedef {import("../../protocol/index.ts").StoreHealth} StoreHealth
  * @typedef {import("../../protocol/index.ts").OpName} OpName
  * @typedef {import("../../protocol/index.ts").OpResults} OpResults
+ * @typedef {import("../../protocol/index.ts").OpArgs} OpArgs
  * @typedef {import("../../protocol/index.ts").ErrorCode | "disconnected" | "timeout"} RpcCode
  *   a server's error code, or one raised here (not connected, no answer in time)
  */
@@ -133,11 +134,11 @@ function synced(replayed) {
  * Sends an op and resolves with its result; rejects with {@link RpcError}.
  * @template {OpName} K
  * @param {K} op
- * @param {Record<string, unknown>} [args] the op's arguments (validated by the server
- *   against `OP_ARGS[op]`; the schemas carry no static types yet)
+ * @param {OpArgs[K]} [args] the op's arguments (their type comes from `OP_ARGS[op]`; the
+ *   server validates them again)
  * @returns {Promise<OpResults[K]>}
  */
-export function request(op, args = {}) {
+export function request(op, args = /** @type {OpArgs[K]} */ ({})) {
   if (!ws || ws.readyState !== WebSocket.OPEN || connState.value !== "open") {
     return Promise.reject(new RpcError("disconnected", "Not connected to the server"));
   }

@@ -12,6 +12,7 @@
  * @typedef {import("../../protocol/index.ts").SystemSettings} SystemSettings
  * @typedef {import("../../protocol/index.ts").OpName} OpName
  * @typedef {import("../../protocol/index.ts").OpResults} OpResults
+ * @typedef {import("../../protocol/index.ts").OpArgs} OpArgs
  * @typedef {{running: true} | ModelTestResult | {ok: false, message: string}} ModelTestState
  * @typedef {{running: true} | {added: number, total: number} | {error: string}} FetchState
  */
@@ -187,7 +188,7 @@ const message = (e) => (e instanceof Error ? e.message : String(e));
 /**
  * @template {OpName} K
  * @param {K} op
- * @param {Record<string, unknown>} args
+ * @param {OpArgs[K]} args
  * @returns {Promise<{result: OpResults[K], error: null} | {result: null, error: string}>}
  */
 async function call(op, args) {
@@ -201,7 +202,7 @@ async function call(op, args) {
 /**
  * Stores a new provider from the "Add provider" form and shows it (the key typed in
  * the form can then be revealed, like one typed on the detail page).
- * @param {{preset?: string, name: string, format: string, baseUrl: string, apiKey: string}} v
+ * @param {OpArgs["providers.add"] & {apiKey: string}} v
  * @returns {Promise<{id: string, error: null} | {id: null, error: string}>}
  */
 export async function createProvider(v) {
@@ -217,7 +218,7 @@ export async function createProvider(v) {
 
 /**
  * @param {string} id
- * @param {{name?: string, format?: string, baseUrl?: string, apiKey?: string, enabled?: boolean}} patch
+ * @param {Omit<OpArgs["providers.update"], "id">} patch
  */
 export async function updateProvider(id, patch) {
   const r = await call("providers.update", { id, ...patch });
@@ -254,7 +255,7 @@ export async function fetchModels(id) {
 
 /**
  * @param {string} providerId
- * @param {Record<string, unknown>} model
+ * @param {OpArgs["models.add"]["model"]} model
  */
 export async function addModel(providerId, model) {
   const r = await call("models.add", { providerId, model });
@@ -327,10 +328,7 @@ export async function setDefaultModel(providerId, modelId) {
   return r.error;
 }
 
-/**
- * @param {{defaultEffort?: string, defaultApproval?: string, sandboxLevel?: string,
- *   sandboxNetwork?: boolean, commandEnvAllow?: string[], hiddenPaths?: string[]}} patch
- */
+/** @param {OpArgs["settings.set"]} patch */
 export async function setGeneral(patch) {
   const r = await call("settings.set", patch);
   if (r.error === null) applySettings(r.result);

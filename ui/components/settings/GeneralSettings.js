@@ -7,6 +7,9 @@
  * @typedef {import("../../state/prefs.js").Lang} Lang
  * @typedef {import("../../state/prefs.js").ThemePref} ThemePref
  * @typedef {import("../../state/prefs.js").MessageTheme} MessageTheme
+ * @typedef {import("../../../protocol/index.ts").Effort} Effort
+ * @typedef {import("../../../protocol/index.ts").ApprovalMode} ApprovalMode
+ * @typedef {import("../../../protocol/constants.ts").SandboxLevelName} SandboxLevelName
  */
 import { APPROVAL_MODES, EFFORT_LEVELS, SANDBOX_LEVELS } from "../../../protocol/index.ts";
 import { html } from "../../html.js";
@@ -178,7 +181,7 @@ export function GeneralSettings() {
           data-testid="default-effort"
           value=${defaultEffort.value}
           onChange=${(/** @type {Event} */ e) =>
-            setGeneral({ defaultEffort: /** @type {HTMLSelectElement} */ (e.currentTarget).value })}
+            setGeneral({ defaultEffort: /** @type {Effort} */ (valueOf(e)) })}
         >
           ${EFFORT_LEVELS.map((l) =>
             html`<option value=${l}>${t(/** @type {const} */ (`effort.${l}`))}</option>`
@@ -195,7 +198,7 @@ export function GeneralSettings() {
           value=${defaultApproval.value}
           onChange=${(/** @type {Event} */ e) =>
             setGeneral({
-              defaultApproval: /** @type {HTMLSelectElement} */ (e.currentTarget).value,
+              defaultApproval: /** @type {ApprovalMode} */ (valueOf(e)),
             })}
         >
           ${APPROVAL_MODES.map((m) =>
@@ -214,7 +217,7 @@ export function GeneralSettings() {
           data-testid="sandbox-level"
           value=${sandboxLevel.value}
           onChange=${(/** @type {Event} */ e) =>
-            setGeneral({ sandboxLevel: /** @type {HTMLSelectElement} */ (e.currentTarget).value })}
+            setGeneral({ sandboxLevel: /** @type {SandboxLevelName} */ (valueOf(e)) })}
         >
           ${SANDBOX_LEVELS.map((l) =>
             html`<option value=${l}>${t(/** @type {const} */ (`settings.sandbox.${l}`))}</option>`

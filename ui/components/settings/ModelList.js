@@ -235,7 +235,10 @@ export function ModelList({ provider: p }) {
       ${adding &&
         html`
           <${ModelForm} testid="model-add-form" onCancel=${() => setAdding(false)}
-            onSave=${async (/** @type {Record<string, unknown>} */ v) => {
+            onSave=${async (
+              /** @type {{id: string, name: string, contextWindow: number|null,
+               *   maxOutput: number|null, vision: boolean|null}} */ v,
+            ) => {
               const err = await addModel(p.id, v);
               if (!err) setAdding(false);
               return err;
