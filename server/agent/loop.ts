@@ -16,6 +16,8 @@ export interface ToolCall {
   name: string;
   args: Record<string, unknown>;
   argsError?: string;
+  /** What the user answered when the gate asked them; reaches the tool only (ctx.answer). */
+  answer?: unknown;
 }
 
 /** Decides whether a call may run (approval gate; issue 4). */
@@ -23,7 +25,7 @@ export type Gate = (
   call: ToolCall,
   signal: AbortSignal,
 ) => Promise<
-  | { allow: true; extraArgs?: Record<string, unknown> }
+  | { allow: true; answer?: unknown }
   | { allow: false; reason: string; refusal?: Refusal }
 >;
 
@@ -204,13 +206,15 @@ async function runOne(h: LoopHost, call: ToolCall): Promise<{ result: ToolResult
       const meta = verdict.refusal ? { refusal: verdict.refusal } : undefined;
       return done({ content: verdict.reason, isError: true, ...(meta ? { meta } : {}) });
     }
-    // Extra arguments (the user's answers) reach the tool only, never the model's history.
-    if (verdict.extraArgs) run = { ...call, args: { ...call.args, ...verdict.extraArgs } };
+    // The user's answers reach the tool only, never the model's history.
+    if (verdict.answer !== undefined) run = { ...call, answer: verdict.answer };
   }
   try {
-    const result = h.runTool
-      ? await h.runTool(run, h.signal)
-      : await tool.execute(run.args, { workspace: h.workspace, signal: h.signal });
+    const result = h.runTool ? await h.runTool(run, h.signal) : await tool.execute(run.args, {
+      workspace: h.workspace,
+      signal: h.signal,
+      answer: run.answer,
+    });
     return done(h.signal.aborted && result.isError ? STOPPED_RESULT : result);
   } catch (e) {
     return done({
