@@ -5,7 +5,12 @@
  */
 import type { Adapter, LlmMessage, StopReason, StreamRequest, Usage } from "../providers/types.ts";
 import { type RetryNotice, withRetry } from "../providers/retry.ts";
-import { abortedError, ProviderError, type ProviderErrorInfo } from "../providers/errors.ts";
+import {
+  abortedError,
+  errorInfo,
+  ProviderError,
+  type ProviderErrorInfo,
+} from "../providers/errors.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
 import type { ToolResult } from "../../tools/types.ts";
 import type { TimelineWriter } from "./timeline_writer.ts";
@@ -138,18 +143,7 @@ export async function runLoop(h: LoopHost): Promise<LoopOutcome> {
   }
 }
 
-function unexpected(e: unknown): ProviderErrorInfo {
-  const message = (e as Error)?.message ?? String(e);
-  return {
-    category: "unknown",
-    message,
-    status: null,
-    url: null,
-    upstream: null,
-    hint: "An unexpected error occurred.",
-    chain: [message],
-  };
-}
+const unexpected = (e: unknown): ProviderErrorInfo => errorInfo((e as Error)?.message ?? String(e));
 
 /** Runs calls in order; a run of consecutive read-only calls runs concurrently. */
 async function runCalls(h: LoopHost, calls: ToolCall[]): Promise<void> {

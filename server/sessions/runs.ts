@@ -24,6 +24,7 @@ import type { ModelInfo, ProviderConfig } from "../providers/types.ts";
 import { adapterFor } from "../providers/index.ts";
 import { effectiveEffort, resolveMaxTokens, stepBudget } from "../providers/effort.ts";
 import { OpError } from "../errors.ts";
+import { errorInfo } from "../providers/errors.ts";
 import { TimelineWriter } from "../agent/timeline_writer.ts";
 import { INTERRUPTED, toConversation } from "../agent/history.ts";
 import { loadAttachmentData } from "../agent/attachments.ts";
@@ -321,16 +322,11 @@ export class RunManager {
         resolved = this.d.resolveModel(task.settings.model);
         workspace = await this.workspaceOf(task);
       } catch (e) {
-        writer.error({
+        writer.error(errorInfo((e as Error).message, {
           category: "request",
-          message: (e as Error).message,
-          status: null,
-          url: null,
-          upstream: null,
           hint:
             "Choose an available model and an existing project folder, or configure it in Settings → Providers.",
-          chain: [(e as Error).message],
-        });
+        }));
         return null;
       }
       const defaults = this.d.defaults();
@@ -419,15 +415,10 @@ export class RunManager {
       // A bug or an unexpected failure: report it in the timeline, never silently.
       console.error(`run of task ${task.id} failed:`, e);
       if (!repos.tasks.get(task.id)) return null; // deleted meanwhile: nothing to report into
-      writer.error({
-        category: "unknown",
-        message: `internal error: ${(e as Error)?.message ?? e}`,
-        status: null,
-        url: null,
-        upstream: null,
+      writer.error(errorInfo(`internal error: ${(e as Error)?.message ?? e}`, {
         hint: "This is a bug in ReinAgent. The conversation is kept; you can Continue.",
         chain: [String((e as Error)?.stack ?? e)],
-      });
+      }));
       return null;
     } finally {
       if (turn && ws) await this.records.changes(task.id, turn, ws);
