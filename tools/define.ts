@@ -14,6 +14,14 @@
  *   kind: "read",
  *   execute: (args, ctx) => …, // args.path is a string here
  * });
+ *
+ * Tools from elsewhere take the same shape: an MCP tool is
+ * `defineTool({ name: "mcp__server__tool", args: jsonSchemaArgs(inputSchema), kind,
+ * placement: "main", execute: (args) => client.callTool(…) })` — its server's JSON Schema
+ * goes to the model unchanged and is checked by the small validator in json_schema.ts;
+ * the `agent` tool is a builder-schema tool placed in "main" whose execute starts a
+ * sub-run through a function the run hands it in the context (`RunnerContext.extra`).
+ * Both join the built-ins in one `ToolRegistry`.
  */
 import type { JsonSchema, Schema } from "../protocol/schema.ts";
 import { describeShape } from "./json_schema.ts";
