@@ -1,24 +1,46 @@
 /**
- * A tiny, dependency-free validator for client input. Pure: shared by the server
- * (to validate) and importable by the UI (for limits). Each schema checks a value
- * and returns the list of problems; an empty list means valid. Each schema also
- * carries the type of the values it accepts, so `Infer<typeof s>` is the args type
- * a handler gets: the schema is the one source of both.
+ * A tiny, dependency-free validator for client input and tool arguments. Pure: shared
+ * by the server (to validate) and importable by the UI (for limits). Each schema checks
+ * a value and returns the list of problems; an empty list means valid. Each schema also
+ * carries the type of the values it accepts, so `Infer<typeof s>` is the args type a
+ * handler gets: the schema is the one source of both. `toJsonSchema()` gives the same
+ * rules as JSON Schema (what a model is told about a tool's arguments). A bound of
+ * `Infinity` means "no bound" and is left out of the JSON Schema.
  *
  * @example
- * const s = obj({ id: str({ max: 64 }), "tags?": arr(str({ max: 20 }), 8) });
+ * const s = obj({ id: str({ max: 64 }), "n?": doc(int({ min: 1, max: 9 }), "How many") });
  * check(s, { id: "x" }); // []
- * type S = Infer<typeof s>; // { id: string; tags?: string[] }
+ * type S = Infer<typeof s>; // { id: string; n?: number }
+ * s.toJsonSchema(); // {type: "object", properties: {id: …, n: {…, description: "How many"}}, …}
  */
 
 /** Key of the phantom type; exists only for the compiler, never at run time. */
 declare const TYPE: unique symbol;
 
+/** A JSON Schema object (the subset these builders produce). */
+export type JsonSchema = Record<string, unknown>;
+
 export interface Schema<T = unknown> {
   /** Returns problems found at `path`; empty when the value is valid. */
   check(value: unknown, path: string): string[];
+  /** The same rules as JSON Schema. */
+  toJsonSchema(): JsonSchema;
   /** Phantom: the type of a valid value (never set; read it with {@link Infer}). */
   readonly [TYPE]?: T;
+}
+
+/** Bounds that are set (finite) as JSON Schema keywords. */
+function bounds(pairs: Record<string, number | undefined>): JsonSchema {
+  const out: JsonSchema = {};
+  for (const [k, v] of Object.entries(pairs)) if (v !== undefined && Number.isFinite(v)) out[k] = v;
+  return out;
+}
+
+/** "between 1 and 9", "at least 1", "at most 9" for the bounds that are set. */
+function range(min: number, max: number): string {
+  if (!Number.isFinite(max)) return `at least ${min}`;
+  if (!Number.isFinite(min)) return `at most ${max}`;
+  return `between ${min} and ${max}`;
 }
 
 /** The type of the values a schema accepts. */
@@ -49,6 +71,11 @@ export function str(opts: { min?: number; max: number; pattern?: RegExp }): Sche
       if (opts.pattern && !opts.pattern.test(v)) return [`${path} has an invalid format`];
       return [];
     },
+    toJsonSchema: () => ({
+      type: "string",
+      ...bounds({ minLength: opts.min || undefined, maxLength: opts.max }),
+      ...(opts.pattern ? { pattern: opts.pattern.source } : {}),
+    }),
   };
 }
 
@@ -59,11 +86,35 @@ export function int(opts: { min: number; max: number }): Schema<number> {
       if (typeof v !== "number" || !Number.isInteger(v)) {
         return [`${path} must be an integer, got ${describe(v)}`];
       }
-      if (v < opts.min || v > opts.max) {
-        return [`${path} must be between ${opts.min} and ${opts.max}`];
+      if (v < opts.min || v > opts.max) return [`${path} must be ${range(opts.min, opts.max)}`];
+      return [];
+    },
+    toJsonSchema: () => ({ type: "integer", ...bounds({ minimum: opts.min, maximum: opts.max }) }),
+  };
+}
+
+/** A finite number within [min, max] (or (min, max] with `minExclusive`). */
+export function num(
+  opts: { min: number; max: number; minExclusive?: boolean },
+): Schema<number> {
+  return {
+    check(v, path) {
+      if (typeof v !== "number") return [`${path} must be a number, got ${describe(v)}`];
+      if (!Number.isFinite(v)) return [`${path} must be a finite number`];
+      const low = opts.minExclusive ? v <= opts.min : v < opts.min;
+      if (low || v > opts.max) {
+        const above = opts.minExclusive ? `above ${opts.min}` : `at least ${opts.min}`;
+        return [
+          `${path} must be ${above}${Number.isFinite(opts.max) ? ` and at most ${opts.max}` : ""}`,
+        ];
       }
       return [];
     },
+    toJsonSchema: () => ({
+      type: "number",
+      ...bounds(opts.minExclusive ? { exclusiveMinimum: opts.min } : { minimum: opts.min }),
+      ...bounds({ maximum: opts.max }),
+    }),
   };
 }
 
@@ -71,6 +122,7 @@ export function int(opts: { min: number; max: number }): Schema<number> {
 export const bool: Schema<boolean> = {
   check: (v, path) =>
     typeof v === "boolean" ? [] : [`${path} must be a boolean, got ${describe(v)}`],
+  toJsonSchema: () => ({ type: "boolean" }),
 };
 
 /** One of a fixed set of strings; typed as their literal union (`as const` arrays too). */
@@ -80,12 +132,16 @@ export function oneOf<const V extends readonly string[]>(values: V): Schema<V[nu
       typeof v === "string" && values.includes(v)
         ? []
         : [`${path} must be one of ${values.join(", ")}`],
+    toJsonSchema: () => ({ type: "string", enum: [...values] }),
   };
 }
 
 /** `inner` or null. */
 export function nullable<T>(inner: Schema<T>): Schema<T | null> {
-  return { check: (v, path) => v === null ? [] : inner.check(v, path) };
+  return {
+    check: (v, path) => v === null ? [] : inner.check(v, path),
+    toJsonSchema: () => ({ anyOf: [inner.toJsonSchema(), { type: "null" }] }),
+  };
 }
 
 /** Any JSON value whose serialised size is at most `maxBytes`. */
@@ -96,17 +152,25 @@ export function json(maxBytes: number): Schema<unknown> {
       const size = new TextEncoder().encode(JSON.stringify(v)).length;
       return size > maxBytes ? [`${path} is too large (${size} > ${maxBytes} bytes)`] : [];
     },
+    toJsonSchema: () => ({}),
   };
 }
 
-/** An array of `item`, at most `max` long. */
-export function arr<T>(item: Schema<T>, max: number): Schema<T[]> {
+/** An array of `item`, at most `max` long (and at least `opts.min`). */
+export function arr<T>(item: Schema<T>, max: number, opts: { min?: number } = {}): Schema<T[]> {
+  const min = opts.min ?? 0;
   return {
     check(v, path) {
       if (!Array.isArray(v)) return [`${path} must be an array, got ${describe(v)}`];
       if (v.length > max) return [`${path} must have at most ${max} items`];
+      if (v.length < min) return [`${path} must have at least ${min} items`];
       return v.flatMap((x, i) => item.check(x, `${path}[${i}]`));
     },
+    toJsonSchema: () => ({
+      type: "array",
+      items: item.toJsonSchema(),
+      ...bounds({ minItems: min || undefined, maxItems: max }),
+    }),
   };
 }
 
@@ -141,6 +205,23 @@ export function obj<F extends Fields>(fields: F): Schema<ObjOf<F>> {
       }
       return problems;
     },
+    toJsonSchema() {
+      const required = spec.filter((f) => !f.optional).map((f) => f.key);
+      return {
+        type: "object",
+        properties: Object.fromEntries(spec.map((f) => [f.key, f.schema.toJsonSchema()])),
+        ...(required.length ? { required } : {}),
+        additionalProperties: false,
+      };
+    },
+  };
+}
+
+/** `schema` with a description for the model (the JSON Schema's `description`). */
+export function doc<T>(schema: Schema<T>, description: string): Schema<T> {
+  return {
+    check: (v, path) => schema.check(v, path),
+    toJsonSchema: () => ({ ...schema.toJsonSchema(), description }),
   };
 }
 

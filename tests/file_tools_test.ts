@@ -54,7 +54,7 @@ Deno.test("write_file creates parents, reports created/overwrote; refuses outsid
   assertMatch(viaLink.content, /resolves to \/etc\/evil\.conf/);
   assertEquals(
     (await writeFile.execute({ path: "x" }, ctx)).content,
-    "write_file needs a `content` string.",
+    "write_file: args.content is required. Expected: {path: string, content: string}",
   );
 });
 

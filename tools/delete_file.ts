@@ -1,24 +1,18 @@
 /** `delete_file`: regular files only; the runner requires a prior read and checkpoints it. */
-import { fail, ok, type Tool } from "./types.ts";
+import { fail, ok } from "./types.ts";
+import { defineTool } from "./define.ts";
+import { obj } from "../protocol/schema.ts";
+import { filePath } from "./args.ts";
 import { toolPath } from "./paths.ts";
 
-export const deleteFile: Tool = {
+export const deleteFile = defineTool<{ path: string }>({
   name: "delete_file",
   description: "Delete one regular file (not a folder). Read the file first.",
-  parameters: {
-    type: "object",
-    properties: {
-      path: {
-        type: "string",
-        description: "File path (relative to the workspace root or absolute)",
-      },
-    },
-    required: ["path"],
-    additionalProperties: false,
-  },
+  args: obj({ path: filePath }),
   kind: "write",
+  traits: { writesPath: true, needsFreshRead: "delete", deletesPath: true, changesFiles: true },
   async execute(args, ctx) {
-    const target = await toolPath("delete_file", args, ctx);
+    const target = await toolPath("delete_file", args.path, ctx);
     if ("error" in target) return fail(target.error);
     const { abs, shown } = target;
     try {
@@ -33,4 +27,4 @@ export const deleteFile: Tool = {
     }
     return ok(`Deleted ${shown}.`, { path: shown, deleted: true });
   },
-};
+});

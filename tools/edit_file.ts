@@ -3,7 +3,10 @@
  * is ambiguous. The runner enforces that the file was read earlier in the task and
  * has not changed since (stale-read check).
  */
-import { fail, ok, type Tool } from "./types.ts";
+import { fail, ok } from "./types.ts";
+import { defineTool } from "./define.ts";
+import { bool, doc, obj } from "../protocol/schema.ts";
+import { filePath, text } from "./args.ts";
 import { toolPath } from "./paths.ts";
 import { stampOf } from "./file_stamp.ts";
 import { lineDiff } from "../protocol/diff.ts";
@@ -14,33 +17,28 @@ function countOccurrences(hay: string, needle: string): number {
   return n;
 }
 
-export const editFile: Tool = {
+export const editFile = defineTool<{
+  path: string;
+  old_string: string;
+  new_string: string;
+  replace_all?: boolean;
+}>({
   name: "edit_file",
   description: "Replace exact text in a file. old_string must match the file exactly (including " +
     "whitespace and indentation) and be unique unless replace_all is true. Read the file first.",
-  parameters: {
-    type: "object",
-    properties: {
-      path: {
-        type: "string",
-        description: "File path (relative to the workspace root or absolute)",
-      },
-      old_string: { type: "string", description: "Exact text to replace" },
-      new_string: { type: "string", description: "Replacement text" },
-      replace_all: { type: "boolean", description: "Replace every occurrence (default false)" },
-    },
-    required: ["path", "old_string", "new_string"],
-    additionalProperties: false,
-  },
+  args: obj({
+    path: filePath,
+    old_string: text("Exact text to replace"),
+    new_string: text("Replacement text"),
+    "replace_all?": doc(bool, "Replace every occurrence (default false)"),
+  }),
   kind: "write",
+  traits: { writesPath: true, needsFreshRead: "edit", changesFiles: true },
   async execute(args, ctx) {
-    const { old_string: oldS, new_string: newS } = args as Record<string, unknown>;
-    const target = await toolPath("edit_file", args, ctx);
+    const { old_string: oldS, new_string: newS } = args;
+    const target = await toolPath("edit_file", args.path, ctx);
     if ("error" in target) return fail(target.error);
     const { abs, shown } = target;
-    if (typeof oldS !== "string" || typeof newS !== "string") {
-      return fail("edit_file needs `old_string` and `new_string` strings.");
-    }
     if (oldS === "") {
       return fail(
         "old_string is empty. Use write_file to create a file or to replace its whole content.",
@@ -86,4 +84,4 @@ export const editFile: Tool = {
       file: await stampOf(abs),
     });
   },
-};
+});

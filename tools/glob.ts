@@ -9,9 +9,12 @@
  * nested braces and leading `!` negation are rejected with an error naming them.
  */
 import { isAbsolute } from "node:path";
-import { fail, ok, type Tool } from "./types.ts";
+import { fail, ok } from "./types.ts";
+import { defineTool } from "./define.ts";
+import { doc, int, obj } from "../protocol/schema.ts";
+import { text } from "./args.ts";
 import { hiddenBelow, hiddenPath, outsideRoots } from "./paths.ts";
-import { intArg, Pacer, resolveSearchRoot, walk } from "./walk.ts";
+import { Pacer, resolveSearchRoot, walk } from "./walk.ts";
 
 const DEFAULT_LIMIT = 200;
 const MAX_LIMIT = 2000;
@@ -184,35 +187,25 @@ export function compileGlob(pattern: string): CompiledGlob {
   return { regex: new RegExp(`^${src}$`), literalPrefix: common.join("/") };
 }
 
-export const glob: Tool = {
+export const glob = defineTool<{ pattern: string; path?: string; limit?: number }>({
   name: "glob",
   description: "Find files whose path matches a glob pattern, newest first (by modification " +
     "time). `*` matches within one directory level, `**` any number of levels, `?` one " +
     "character, `[a-z]` a class, `{ts,tsx}` alternatives. Example: `src/**/*.{ts,tsx}`. " +
     "The pattern is relative to `path` (default: the workspace root). .git, node_modules, " +
     "target and dist are skipped unless `path` points inside them.",
-  parameters: {
-    type: "object",
-    properties: {
-      pattern: { type: "string", description: "Glob pattern, e.g. **/*.test.ts" },
-      path: { type: "string", description: "Directory to search in; default: workspace root" },
-      limit: {
-        type: "integer",
-        minimum: 1,
-        maximum: MAX_LIMIT,
-        description: `Maximum number of paths to return (default ${DEFAULT_LIMIT})`,
-      },
-    },
-    required: ["pattern"],
-    additionalProperties: false,
-  },
+  args: obj({
+    pattern: text("Glob pattern, e.g. **/*.test.ts"),
+    "path?": text("Directory to search in; default: workspace root"),
+    "limit?": doc(
+      int({ min: 1, max: MAX_LIMIT }),
+      `Maximum number of paths to return (default ${DEFAULT_LIMIT})`,
+    ),
+  }),
   kind: "read",
   async execute(args, ctx) {
-    if (typeof args.pattern !== "string" || !args.pattern.trim()) {
-      return fail("glob needs a non-empty `pattern` string, e.g. `**/*.ts`.");
-    }
-    const limit = intArg(args.limit, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
-    if (typeof limit === "string") return fail(limit);
+    if (!args.pattern.trim()) return fail("glob needs a non-empty `pattern`, e.g. `**/*.ts`.");
+    const limit = args.limit ?? DEFAULT_LIMIT;
     const sr = await resolveSearchRoot(args.path, ctx.workspace, ctx.roots);
     if ("error" in sr) return fail(sr.error);
     const { root, shown: shownRoot } = sr;
@@ -300,4 +293,4 @@ export const glob: Tool = {
       unreadableDirs: unreadable,
     });
   },
-};
+});

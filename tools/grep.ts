@@ -6,10 +6,13 @@
  * Files are read as bytes with synchronous calls in time slices (see walk.ts); a whole
  * file is tested once and only files that match are split into lines.
  */
-import { fail, ok, type Tool } from "./types.ts";
+import { fail, ok } from "./types.ts";
+import { defineTool } from "./define.ts";
+import { bool, doc, int, obj } from "../protocol/schema.ts";
+import { text } from "./args.ts";
 import { displayPath, hiddenBelow } from "./paths.ts";
 import { compileGlob, GlobError } from "./glob.ts";
-import { intArg, Pacer, readSearchText, resolveSearchRoot, walk } from "./walk.ts";
+import { Pacer, readSearchText, resolveSearchRoot, walk } from "./walk.ts";
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
@@ -50,48 +53,41 @@ interface Counts {
   unreadable: number;
 }
 
-export const grep: Tool = {
+export const grep = defineTool<{
+  pattern: string;
+  path?: string;
+  include?: string;
+  ignore_case?: boolean;
+  limit?: number;
+  context?: number;
+}>({
   name: "grep",
   description: "Search file contents with a JavaScript regular expression (per line). " +
     "Returns `path:line: text` grouped by file. Use `include` to filter files by glob " +
     "(`*.ts` matches file names anywhere; a pattern with `/` matches the path), `context` " +
     "for surrounding lines. Skips .git, node_modules, target, dist, binary files and files " +
     "over 2 MB (and says how many were skipped).",
-  parameters: {
-    type: "object",
-    properties: {
-      pattern: { type: "string", description: "JavaScript regular expression, e.g. fn\\s+main" },
-      path: { type: "string", description: "File or directory to search; default: workspace" },
-      include: { type: "string", description: "Glob filter for files, e.g. *.{ts,tsx}" },
-      ignore_case: { type: "boolean", description: "Case-insensitive matching" },
-      limit: {
-        type: "integer",
-        minimum: 1,
-        maximum: MAX_LIMIT,
-        description: `Maximum matching lines (default ${DEFAULT_LIMIT})`,
-      },
-      context: {
-        type: "integer",
-        minimum: 0,
-        maximum: MAX_CONTEXT,
-        description: "Lines of context before and after each match (default 0)",
-      },
-    },
-    required: ["pattern"],
-    additionalProperties: false,
-  },
+  args: obj({
+    pattern: text("JavaScript regular expression, e.g. fn\\s+main"),
+    "path?": text("File or directory to search; default: workspace"),
+    "include?": text("Glob filter for files, e.g. *.{ts,tsx}"),
+    "ignore_case?": doc(bool, "Case-insensitive matching"),
+    "limit?": doc(
+      int({ min: 1, max: MAX_LIMIT }),
+      `Maximum matching lines (default ${DEFAULT_LIMIT})`,
+    ),
+    "context?": doc(
+      int({ min: 0, max: MAX_CONTEXT }),
+      "Lines of context before and after each match (default 0)",
+    ),
+  }),
   kind: "read",
   async execute(args, ctx) {
-    if (typeof args.pattern !== "string" || args.pattern === "") {
-      return fail("grep needs a non-empty `pattern` string (a JavaScript regular expression).");
+    if (args.pattern === "") {
+      return fail("grep needs a non-empty `pattern` (a JavaScript regular expression).");
     }
-    if (args.ignore_case !== undefined && typeof args.ignore_case !== "boolean") {
-      return fail("ignore_case must be true or false.");
-    }
-    const limit = intArg(args.limit, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT);
-    if (typeof limit === "string") return fail(limit);
-    const context = intArg(args.context, "context", 0, 0, MAX_CONTEXT);
-    if (typeof context === "string") return fail(context);
+    const limit = args.limit ?? DEFAULT_LIMIT;
+    const context = args.context ?? 0;
     let re: RegExp;
     try {
       re = compileRegex(args.pattern, args.ignore_case === true);
@@ -104,7 +100,7 @@ export const grep: Tool = {
     }
     let include: ((rel: string, name: string) => boolean) | null = null;
     if (args.include !== undefined) {
-      if (typeof args.include !== "string" || !args.include.trim()) {
+      if (!args.include.trim()) {
         return fail("include must be a non-empty glob string, e.g. *.ts");
       }
       try {
@@ -253,4 +249,4 @@ export const grep: Tool = {
       ...(truncated ? { truncatedBy: truncated } : {}),
     });
   },
-};
+});

@@ -1,39 +1,34 @@
 /**
  * Tools that talk to the user: `exit_plan_mode` (plan for approval) and
  * `ask_user_question` (1–4 questions × 2–4 options). They suspend the run; the
- * approval center holds the question and puts the user's answer into `args.__answer`
- * before the tool runs, so the tool itself only formats it for the model.
+ * approval center holds the question and hands the user's answer to the tool as
+ * `ctx.answer`, so the tool itself only formats it for the model.
  */
-import { fail, ok, type Tool } from "./types.ts";
+import { fail, ok } from "./types.ts";
+import { defineTool } from "./define.ts";
+import { arr, bool, obj } from "../protocol/schema.ts";
+import { text } from "./args.ts";
 
 export const PLAN_MAX = 20_000;
 
-export const exitPlanMode: Tool = {
+export const exitPlanMode = defineTool<{ plan: string }>({
   name: "exit_plan_mode",
   description:
     "In plan mode, present your finished plan to the user for approval. If approved, plan " +
     "mode ends and you implement it; if rejected, revise the plan using the user's feedback. Only " +
     "allowed in plan mode.",
-  parameters: {
-    type: "object",
-    properties: {
-      plan: { type: "string", description: `The plan in Markdown (≤ ${PLAN_MAX} characters)` },
-    },
-    required: ["plan"],
-    additionalProperties: false,
-  },
+  // The gate refuses an empty or too long plan (with codes the UI translates).
+  args: obj({ plan: text(`The plan in Markdown (≤ ${PLAN_MAX} characters)`) }),
   kind: "read",
   placement: "main",
   execute(args) {
-    if (typeof args.plan !== "string" || !args.plan.trim()) {
-      return Promise.resolve(fail("exit_plan_mode needs a `plan` string."));
-    }
+    if (!args.plan.trim()) return Promise.resolve(fail("exit_plan_mode needs a non-empty `plan`."));
     return Promise.resolve(ok(
       'The user approved the plan. Plan mode is over (approval mode is now "ask"): implement the plan now.',
       { approved: true },
     ));
   },
-};
+});
 
 export interface QuestionAnswer {
   question: string;
@@ -41,60 +36,40 @@ export interface QuestionAnswer {
   answers: string[];
 }
 
-export const askUserQuestion: Tool = {
+interface Question {
+  question: string;
+  header?: string;
+  multi_select?: boolean;
+  options: { label: string; description?: string; recommended?: boolean }[];
+}
+
+const option = obj({ label: text(), "description?": text(), "recommended?": bool });
+const question = obj({
+  question: text(),
+  "header?": text("Short tab label (≤ 20 chars)"),
+  "multi_select?": bool,
+  options: arr(option, 4, { min: 2 }),
+});
+
+export const askUserQuestion = defineTool<{ questions: Question[] }>({
   name: "ask_user_question",
   description:
     "Ask the user 1-4 multiple-choice questions when a decision truly needs them. Each " +
     "question has 2-4 options (at most one marked recommended); the user may also answer in free text. " +
     "The run waits for the answer.",
-  parameters: {
-    type: "object",
-    properties: {
-      questions: {
-        type: "array",
-        minItems: 1,
-        maxItems: 4,
-        items: {
-          type: "object",
-          properties: {
-            question: { type: "string" },
-            header: { type: "string", description: "Short tab label (≤ 20 chars)" },
-            multi_select: { type: "boolean" },
-            options: {
-              type: "array",
-              minItems: 2,
-              maxItems: 4,
-              items: {
-                type: "object",
-                properties: {
-                  label: { type: "string" },
-                  description: { type: "string" },
-                  recommended: { type: "boolean" },
-                },
-                required: ["label"],
-                additionalProperties: false,
-              },
-            },
-          },
-          required: ["question", "options"],
-          additionalProperties: false,
-        },
-      },
-    },
-    required: ["questions"],
-    additionalProperties: false,
-  },
+  // The gate checks the questions (with a code the UI translates) before the user sees them.
+  args: obj({ questions: arr(question, 4, { min: 1 }) }),
   kind: "read",
   placement: "main",
-  execute(args) {
-    const answers = args.__answer as QuestionAnswer[] | undefined;
+  execute(_args, ctx) {
+    const answers = ctx.answer as QuestionAnswer[] | undefined;
     if (!answers) return Promise.resolve(fail("No answer was recorded for these questions."));
-    const text = answers.map((a) =>
+    const lines = answers.map((a) =>
       `Q: ${a.question}\nA: ${a.answers.length ? a.answers.join("; ") : "(no answer)"}`
     ).join("\n\n");
-    return Promise.resolve(ok(`The user answered:\n\n${text}`, { answers }));
+    return Promise.resolve(ok(`The user answered:\n\n${lines}`, { answers }));
   },
-};
+});
 
 /** Problems with an ask_user_question call's shape (beyond the JSON schema), or null. */
 export function questionProblems(args: Record<string, unknown>): string | null {

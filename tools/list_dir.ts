@@ -1,28 +1,22 @@
 /** `list_dir`: entries with type and size, directories first, 8 KB cap. */
-import { fail, ok, type Tool } from "./types.ts";
+import { fail, ok } from "./types.ts";
+import { defineTool } from "./define.ts";
+import { obj } from "../protocol/schema.ts";
+import { text } from "./args.ts";
 import { join } from "node:path";
 import { displayPath, hiddenBelow, outsideRoots, resolvePath } from "./paths.ts";
 
 const CAP_BYTES = 8 * 1024;
 
-export const listDir: Tool = {
+export const listDir = defineTool<{ path?: string }>({
   name: "list_dir",
   description:
     "List the entries of a directory (directories first) with their type and size in bytes. " +
     "Relative paths resolve against the workspace root.",
-  parameters: {
-    type: "object",
-    properties: {
-      path: { type: "string", description: "Directory to list; default: workspace root" },
-    },
-    additionalProperties: false,
-  },
+  args: obj({ "path?": text("Directory to list; default: workspace root") }),
   kind: "read",
   async execute(args, ctx) {
-    const dir = resolvePath(
-      typeof args.path === "string" && args.path ? args.path : ".",
-      ctx.workspace,
-    );
+    const dir = resolvePath(args.path || ".", ctx.workspace);
     const denied = await outsideRoots(dir, ctx.roots ?? [ctx.workspace]);
     if (denied) return fail(denied);
     const entries: { name: string; dir: boolean; size: number; link: boolean }[] = [];
@@ -70,4 +64,4 @@ export const listDir: Tool = {
       truncated: shown < entries.length,
     });
   },
-};
+});

@@ -58,19 +58,17 @@ export async function outsideRoots(path: string, roots: string[]): Promise<strin
 }
 
 /**
- * The file a tool call names: `args.path` resolved against the workspace, checked to
+ * The file a tool call names: its `path` resolved against the workspace, checked to
  * stay inside the allowed roots. Returns the absolute and shown paths, or the error
  * text for the model.
  */
 export async function toolPath(
   tool: string,
-  args: Record<string, unknown>,
+  path: string,
   ctx: { workspace: string; roots?: string[] },
 ): Promise<{ abs: string; shown: string } | { error: string }> {
-  if (typeof args.path !== "string" || !args.path) {
-    return { error: `${tool} needs a \`path\` string.` };
-  }
-  const abs = resolvePath(args.path, ctx.workspace);
+  if (!path.trim()) return { error: `${tool} needs a non-empty \`path\`.` };
+  const abs = resolvePath(path, ctx.workspace);
   const denied = await outsideRoots(abs, ctx.roots ?? [ctx.workspace]);
   return denied ? { error: denied } : { abs, shown: displayPath(abs, ctx.workspace) };
 }

@@ -1,5 +1,8 @@
 /** `read_file`: a window of lines (≤ 2000 lines / 256 KB per call), binary detection. */
-import { fail, ok, type Tool } from "./types.ts";
+import { fail, ok } from "./types.ts";
+import { defineTool } from "./define.ts";
+import { doc, int, obj } from "../protocol/schema.ts";
+import { filePath } from "./args.ts";
 import { toolPath } from "./paths.ts";
 import { stampOf } from "./file_stamp.ts";
 
@@ -13,36 +16,23 @@ export function looksBinary(bytes: Uint8Array): boolean {
   return false;
 }
 
-export const readFile: Tool = {
+export const readFile = defineTool<{ path: string; offset?: number; limit?: number }>({
   name: "read_file",
   description:
     "Read a text file. Returns numbered lines; use offset (1-based line) and limit to page " +
     "through large files (at most 2000 lines or 256 KB per call).",
-  parameters: {
-    type: "object",
-    properties: {
-      path: {
-        type: "string",
-        description: "File path (relative to the workspace root or absolute)",
-      },
-      offset: { type: "integer", minimum: 1, description: "First line to read (1-based)" },
-      limit: { type: "integer", minimum: 1, maximum: MAX_LINES, description: "Number of lines" },
-    },
-    required: ["path"],
-    additionalProperties: false,
-  },
+  args: obj({
+    path: filePath,
+    "offset?": doc(int({ min: 1, max: Infinity }), "First line to read (1-based)"),
+    "limit?": doc(int({ min: 1, max: MAX_LINES }), "Number of lines"),
+  }),
   kind: "read",
   async execute(args, ctx) {
-    const target = await toolPath("read_file", args, ctx);
+    const target = await toolPath("read_file", args.path, ctx);
     if ("error" in target) return fail(target.error);
     const { abs: path, shown } = target;
-    const offset = Number.isInteger(args.offset) && (args.offset as number) > 0
-      ? args.offset as number
-      : 1;
-    const limit = Math.min(
-      MAX_LINES,
-      Number.isInteger(args.limit) && (args.limit as number) > 0 ? args.limit as number : MAX_LINES,
-    );
+    const offset = args.offset ?? 1;
+    const limit = args.limit ?? MAX_LINES;
     let bytes: Uint8Array;
     try {
       const st = await Deno.stat(path);
@@ -89,4 +79,4 @@ export const readFile: Tool = {
       file: await stampOf(path),
     });
   },
-};
+});

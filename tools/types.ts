@@ -1,4 +1,8 @@
-/** The shape every tool has: schema, permission kind, limits, and execute. */
+/**
+ * The shape every tool has once defined (tools/define.ts): name, description, argument
+ * schema, permission kind, placement, traits, and execute.
+ */
+import type { JsonSchema } from "../protocol/schema.ts";
 
 export type PermissionKind = "read" | "write" | "exec";
 
@@ -10,10 +14,27 @@ export interface ToolContext {
   roots?: string[];
   /** Paths no tool may read or list, even inside the roots (the data folder, credentials). */
   hidden?: string[];
+  /** What the user answered when the approval gate asked them (ask_user_question). */
+  answer?: unknown;
 }
 
 /** Where a tool runs: a permission-narrowed worker (read-only, read-write, or network only), or here. */
 export type Placement = "worker-read" | "worker-write" | "worker-net" | "main";
+
+/**
+ * What a tool does beyond answering, for the runner and the UI (instead of lists of tool
+ * names). Paths are the call's `path` argument.
+ */
+export interface ToolTraits {
+  /** Writes `path`: its bytes are checkpointed before and recorded after (rewind). */
+  writesPath?: boolean;
+  /** `path` must have been read, unchanged since; the verb names the action in the error. */
+  needsFreshRead?: "edit" | "delete";
+  /** Removes `path`: what was read of it is forgotten. */
+  deletesPath?: boolean;
+  /** Successful results are file changes (`meta.changesFiles`): the turn's change card. */
+  changesFiles?: boolean;
+}
 
 /** What a file tool saw or left, so the main process can track stale reads. */
 export interface FileStamp {
@@ -30,15 +51,23 @@ export interface ToolResult {
   meta?: Record<string, unknown>;
 }
 
-export interface Tool {
+/** Arguments checked against a tool's schema: the typed value, or an error for the model. */
+export type ParsedArgs<T> = { ok: true; args: T } | { ok: false; error: string };
+
+export interface Tool<T = Record<string, unknown>> {
   name: string;
   description: string;
-  /** JSON Schema of the arguments object. */
-  parameters: Record<string, unknown>;
+  /** JSON Schema of the arguments object (what the model is told). */
+  parameters: JsonSchema;
   kind: PermissionKind;
-  /** Default: "worker-read" for read tools, "worker-write" for write tools. */
-  placement?: Placement;
-  execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
+  placement: Placement;
+  traits: ToolTraits;
+  /** Checks arguments against the schema. */
+  parse(args: unknown): ParsedArgs<T>;
+  /** Checks, then runs: safe for any caller (tests, the sandbox worker). */
+  execute(args: unknown, ctx: ToolContext): Promise<ToolResult>;
+  /** Runs with arguments `parse` accepted (the runner checked them before dispatch). */
+  run(args: T, ctx: ToolContext): Promise<ToolResult>;
 }
 
 /** An error result with a message written for the model to recover from. */

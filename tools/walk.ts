@@ -157,21 +157,6 @@ export async function* walk(root: string, opts: WalkOptions = {}): AsyncGenerato
   }
 }
 
-/** An optional integer argument in [min, max]: the value, or an error text for the model. */
-export function intArg(
-  v: unknown,
-  name: string,
-  def: number,
-  min: number,
-  max: number,
-): number | string {
-  if (v === undefined || v === null) return def;
-  if (!Number.isInteger(v) || (v as number) < min || (v as number) > max) {
-    return `${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(v)}).`;
-  }
-  return v as number;
-}
-
 /** A validated search root for glob/grep, or an error text for the model. */
 export type SearchRoot = { root: string; shown: string; isDir: boolean } | { error: string };
 

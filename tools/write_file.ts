@@ -1,35 +1,27 @@
 /** `write_file`: create or overwrite a file (parent folders created). Checkpointed by the runner. */
 import { dirname } from "node:path";
-import { fail, ok, type Tool } from "./types.ts";
+import { fail, ok } from "./types.ts";
+import { defineTool } from "./define.ts";
+import { obj } from "../protocol/schema.ts";
+import { filePath, text } from "./args.ts";
 import { toolPath } from "./paths.ts";
 import { stampOf } from "./file_stamp.ts";
 import { lineDiff } from "../protocol/diff.ts";
 
 const MAX_BYTES = 10 * 1024 * 1024;
 
-export const writeFile: Tool = {
+export const writeFile = defineTool<{ path: string; content: string }>({
   name: "write_file",
   description:
     "Create a file or overwrite it with the given content. Parent folders are created. " +
     "Prefer edit_file for changing part of an existing file.",
-  parameters: {
-    type: "object",
-    properties: {
-      path: {
-        type: "string",
-        description: "File path (relative to the workspace root or absolute)",
-      },
-      content: { type: "string", description: "The complete new content" },
-    },
-    required: ["path", "content"],
-    additionalProperties: false,
-  },
+  args: obj({ path: filePath, content: text("The complete new content") }),
   kind: "write",
+  traits: { writesPath: true, changesFiles: true },
   async execute(args, ctx) {
-    const target = await toolPath("write_file", args, ctx);
+    const target = await toolPath("write_file", args.path, ctx);
     if ("error" in target) return fail(target.error);
     const { abs, shown } = target;
-    if (typeof args.content !== "string") return fail("write_file needs a `content` string.");
     const bytes = new TextEncoder().encode(args.content);
     if (bytes.length > MAX_BYTES) {
       return fail(`Content is too large (${bytes.length} bytes > 10 MB).`);
@@ -64,4 +56,4 @@ export const writeFile: Tool = {
       },
     );
   },
-};
+});

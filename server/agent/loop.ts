@@ -5,7 +5,12 @@
  */
 import type { Adapter, LlmMessage, StopReason, StreamRequest, Usage } from "../providers/types.ts";
 import { type RetryNotice, withRetry } from "../providers/retry.ts";
-import { abortedError, ProviderError, type ProviderErrorInfo } from "../providers/errors.ts";
+import {
+  abortedError,
+  errorInfo,
+  ProviderError,
+  type ProviderErrorInfo,
+} from "../providers/errors.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
 import type { ToolResult } from "../../tools/types.ts";
 import type { TimelineWriter } from "./timeline_writer.ts";
@@ -16,6 +21,8 @@ export interface ToolCall {
   name: string;
   args: Record<string, unknown>;
   argsError?: string;
+  /** What the user answered when the gate asked them; reaches the tool only (ctx.answer). */
+  answer?: unknown;
 }
 
 /** Decides whether a call may run (approval gate; issue 4). */
@@ -23,7 +30,7 @@ export type Gate = (
   call: ToolCall,
   signal: AbortSignal,
 ) => Promise<
-  | { allow: true; extraArgs?: Record<string, unknown> }
+  | { allow: true; answer?: unknown }
   | { allow: false; reason: string; refusal?: Refusal }
 >;
 
@@ -136,18 +143,7 @@ export async function runLoop(h: LoopHost): Promise<LoopOutcome> {
   }
 }
 
-function unexpected(e: unknown): ProviderErrorInfo {
-  const message = (e as Error)?.message ?? String(e);
-  return {
-    category: "unknown",
-    message,
-    status: null,
-    url: null,
-    upstream: null,
-    hint: "An unexpected error occurred.",
-    chain: [message],
-  };
-}
+const unexpected = (e: unknown): ProviderErrorInfo => errorInfo((e as Error)?.message ?? String(e));
 
 /** Runs calls in order; a run of consecutive read-only calls runs concurrently. */
 async function runCalls(h: LoopHost, calls: ToolCall[]): Promise<void> {
@@ -204,13 +200,15 @@ async function runOne(h: LoopHost, call: ToolCall): Promise<{ result: ToolResult
       const meta = verdict.refusal ? { refusal: verdict.refusal } : undefined;
       return done({ content: verdict.reason, isError: true, ...(meta ? { meta } : {}) });
     }
-    // Extra arguments (the user's answers) reach the tool only, never the model's history.
-    if (verdict.extraArgs) run = { ...call, args: { ...call.args, ...verdict.extraArgs } };
+    // The user's answers reach the tool only, never the model's history.
+    if (verdict.answer !== undefined) run = { ...call, answer: verdict.answer };
   }
   try {
-    const result = h.runTool
-      ? await h.runTool(run, h.signal)
-      : await tool.execute(run.args, { workspace: h.workspace, signal: h.signal });
+    const result = h.runTool ? await h.runTool(run, h.signal) : await tool.execute(run.args, {
+      workspace: h.workspace,
+      signal: h.signal,
+      answer: run.answer,
+    });
     return done(h.signal.aborted && result.isError ? STOPPED_RESULT : result);
   } catch (e) {
     return done({

@@ -1,10 +1,12 @@
 /**
- * Runs one tool call for the loop: path rules and stale-read checks in this process,
- * checkpoint of the pre-image before any write, then the tool itself — file tools in
- * a permission-narrowed worker, others here — and bookkeeping of what it read/wrote.
+ * Runs one tool call for the loop: arguments checked against the tool's schema (once,
+ * here, before anything else and before a worker is involved), path rules and
+ * stale-read checks in this process, checkpoint of the pre-image before any write, then
+ * the tool itself — file tools in a permission-narrowed worker, others here — and
+ * bookkeeping of what it read/wrote. What a tool does is read from its traits.
  */
 import type { ToolRegistry } from "../../tools/registry.ts";
-import type { Placement, Tool, ToolContext, ToolResult } from "../../tools/types.ts";
+import type { Tool, ToolContext, ToolResult } from "../../tools/types.ts";
 import { displayPath, hiddenPath, outsideRoots, resolvePath } from "../../tools/paths.ts";
 import type { SandboxPool } from "../../tools/sandbox/pool.ts";
 import type { FileTracker } from "./file_tracker.ts";
@@ -25,14 +27,11 @@ export interface RunnerContext extends ToolContext {
   extra?: Record<string, unknown>;
 }
 
-const NEEDS_READ: Record<string, string> = { edit_file: "edit", delete_file: "delete" };
-const WRITES_PATH = new Set(["write_file", "edit_file", "delete_file"]);
-
-/** Where a tool runs (its own choice, else by permission kind). */
-function placementOf(tool: Tool): Placement {
-  return tool.placement ??
-    (tool.kind === "read" ? "worker-read" : tool.kind === "write" ? "worker-write" : "main");
-}
+const refused = (content: string, code: string, path: string): ToolResult => ({
+  content,
+  isError: true,
+  meta: { refusal: { code, params: { path } } },
+});
 
 export class ToolRunner {
   constructor(private registry: ToolRegistry, private pool: SandboxPool) {}
@@ -43,48 +42,30 @@ export class ToolRunner {
       const names = this.registry.specs().map((s) => s.name).join(", ");
       return { content: `Unknown tool "${call.name}". Available tools: ${names}.`, isError: true };
     }
-    const path = typeof call.args.path === "string" && call.args.path
-      ? resolvePath(call.args.path, ctx.workspace)
+    const parsed = tool.parse(call.args);
+    if (!parsed.ok) return { content: parsed.error, isError: true };
+    const args = parsed.args;
+    const path = typeof args.path === "string" && args.path
+      ? resolvePath(args.path, ctx.workspace)
       : null;
+    const { traits } = tool;
     // File tools never reach outside the workspace (also through symlinks): refused here
     // with a code the UI can translate, before any checkpoint or worker is involved.
-    const placement = placementOf(tool);
-    if (path && (placement === "worker-read" || placement === "worker-write")) {
+    if (path && (tool.placement === "worker-read" || tool.placement === "worker-write")) {
+      const shown = displayPath(path, ctx.workspace);
       const denied = await outsideRoots(path, ctx.roots);
-      if (denied) {
-        return {
-          content: denied,
-          isError: true,
-          meta: {
-            refusal: {
-              code: "outside_workspace",
-              params: { path: displayPath(path, ctx.workspace) },
-            },
-          },
-        };
-      }
+      if (denied) return refused(denied, "outside_workspace", shown);
       const hidden = await hiddenPath(path, ctx.hidden ?? [], ctx.roots);
-      if (hidden) {
-        return {
-          content: hidden,
-          isError: true,
-          meta: {
-            refusal: { code: "hidden_path", params: { path: displayPath(path, ctx.workspace) } },
-          },
-        };
-      }
+      if (hidden) return refused(hidden, "hidden_path", shown);
     }
-    if (path && NEEDS_READ[tool.name]) {
-      const stale = await ctx.tracker.staleness(
-        path,
-        displayPath(path, ctx.workspace),
-        NEEDS_READ[tool.name],
-      );
+    if (path && traits.needsFreshRead) {
+      const shown = displayPath(path, ctx.workspace);
+      const stale = await ctx.tracker.staleness(path, shown, traits.needsFreshRead);
       if (stale) return { content: stale, isError: true };
     }
-    if (path && WRITES_PATH.has(tool.name)) await ctx.beforeWrite?.(path);
+    if (path && traits.writesPath) await ctx.beforeWrite?.(path);
     if (tool.kind === "exec") await ctx.beforeShell?.();
-    const result = await this.dispatch(tool, call, ctx);
+    const result = await this.dispatch(tool, args, call.answer, ctx);
     if (result.isError && result.meta?.sandboxDenied === true && !result.meta.refusal) {
       result.meta = { ...result.meta, refusal: { code: "sandbox" } };
     }
@@ -108,20 +89,26 @@ export class ToolRunner {
       | undefined;
     if (!result.isError) {
       if (stamp) ctx.tracker.record(stamp);
-      if (path && tool.name === "delete_file") ctx.tracker.forget(path);
-      if (path && WRITES_PATH.has(tool.name)) await ctx.afterWrite?.(path);
+      if (path && traits.deletesPath) ctx.tracker.forget(path);
+      if (path && traits.writesPath) await ctx.afterWrite?.(path);
     }
     return result;
   }
 
-  private dispatch(tool: Tool, call: ToolCall, ctx: RunnerContext): Promise<ToolResult> {
-    const placement = placementOf(tool);
-    if (placement === "main") return tool.execute(call.args, { ...ctx, ...(ctx.extra ?? {}) });
+  /** Runs checked arguments here, or posts them to the tool's sandbox worker. */
+  private dispatch(
+    tool: Tool,
+    args: Record<string, unknown>,
+    answer: unknown,
+    ctx: RunnerContext,
+  ): Promise<ToolResult> {
+    const placement = tool.placement;
+    if (placement === "main") return tool.run(args, { ...ctx, ...(ctx.extra ?? {}), answer });
     return this.pool.run(
       placement === "worker-read" ? "read" : placement === "worker-net" ? "net" : "write",
       ctx.roots,
       tool.name,
-      call.args,
+      args,
       ctx.workspace,
       ctx.signal,
       ctx.hidden,

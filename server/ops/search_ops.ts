@@ -27,7 +27,7 @@ interface Piece {
 
 /**
  * The parts of the task's next request, built with the same functions the agent
- * uses in `server/sessions/runs.ts` (system prompt, reminder, history, tool specs).
+ * uses in `server/agent/turn.ts` (system prompt, reminder, history, tool specs).
  */
 export async function contextPieces(
   repos: Repos,

@@ -15,7 +15,7 @@ import {
   manualModel,
   SETTINGS_KEYS,
 } from "./catalog.ts";
-import { ProviderError, type ProviderErrorInfo } from "./errors.ts";
+import { errorInfo, ProviderError, type ProviderErrorInfo } from "./errors.ts";
 import { adapterFor } from "./index.ts";
 import { DEMO_PROVIDER_ID } from "./demo.ts";
 import { fetchModelList, mergeModels, scrubInfo, timeoutError } from "./models_fetch.ts";
@@ -43,13 +43,9 @@ export function describeProviderError(info: ProviderErrorInfo): string {
 }
 
 function toInfo(e: unknown, p: ProviderConfig): ProviderErrorInfo {
-  const info = e instanceof ProviderError ? e.info : new ProviderError({
-    message: (e as Error)?.message ?? String(e),
-    status: null,
-    url: null,
-    upstream: null,
-    chain: [String(e)],
-  }).info;
+  const info = e instanceof ProviderError
+    ? e.info
+    : errorInfo((e as Error)?.message ?? String(e), { chain: [String(e)] });
   return scrubInfo(info, p.apiKey, maskKey(p.apiKey));
 }
 

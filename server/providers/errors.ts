@@ -35,20 +35,42 @@ export function categorise(
   return "unknown";
 }
 
+/** What is known of a failure besides its message; anything left out is unknown. */
+export type ErrorFacts = Partial<Omit<ProviderErrorInfo, "message">>;
+
+/**
+ * A complete error record from a message and the facts known: status, URL and upstream
+ * null unless given, the category from the status (or `network`), the category's hint,
+ * and the message as the whole chain.
+ *
+ * @example
+ * errorInfo("internal error: boom", { hint: "This is a bug." }); // category "unknown"
+ */
+export function errorInfo(
+  message: string,
+  facts: ErrorFacts = {},
+  network = false,
+): ProviderErrorInfo {
+  const status = facts.status ?? null;
+  const category = facts.category ?? categorise(status, network);
+  return {
+    category,
+    message,
+    status,
+    url: facts.url ?? null,
+    upstream: facts.upstream ?? null,
+    hint: facts.hint ?? HINTS[category],
+    chain: facts.chain ?? [message],
+  };
+}
+
 export class ProviderError extends Error {
   readonly info: ProviderErrorInfo;
-  /** True when the failure happened before any content arrived (retry is safe). */
-  constructor(
-    info: Omit<ProviderErrorInfo, "hint" | "category"> & {
-      category?: ErrorCategory;
-      hint?: string;
-    },
-    readonly network = false,
-  ) {
+  /** `network`: the failure happened before any content arrived (retry is safe). */
+  constructor(info: { message: string } & ErrorFacts, readonly network = false) {
     super(info.message);
     this.name = "ProviderError";
-    const category = info.category ?? categorise(info.status, network);
-    this.info = { ...info, category, hint: info.hint ?? HINTS[category] };
+    this.info = errorInfo(info.message, info, network);
   }
 }
 
@@ -95,9 +117,7 @@ export function networkError(e: unknown, url: string): ProviderError {
   const msg = (e as Error)?.message ?? String(e);
   return new ProviderError({
     message: `network error: ${msg}`,
-    status: null,
     url,
-    upstream: null,
     chain: [`request to ${url} failed`, msg],
   }, true);
 }
@@ -111,9 +131,7 @@ export function truncatedError(url: string, missing: string): ProviderError {
   return new ProviderError({
     category: "network",
     message,
-    status: null,
     url,
-    upstream: null,
     hint:
       "The connection closed before the answer was complete (often a proxy or gateway timeout). What arrived is kept; Retry to continue.",
     chain: [`stream from ${url} ended early`, message],
@@ -121,12 +139,5 @@ export function truncatedError(url: string, missing: string): ProviderError {
 }
 
 export function abortedError(): ProviderError {
-  return new ProviderError({
-    category: "aborted",
-    message: "stopped by user",
-    status: null,
-    url: null,
-    upstream: null,
-    chain: ["stopped by user"],
-  });
+  return new ProviderError({ category: "aborted", message: "stopped by user" });
 }

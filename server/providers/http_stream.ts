@@ -27,7 +27,6 @@ export async function* postSse(
       message: "empty response body",
       status: res.status,
       url,
-      upstream: null,
       chain: ["empty body"],
     });
   }
@@ -48,7 +47,6 @@ export function sseJson(data: string, url: string): Record<string, unknown> {
     throw new ProviderError({
       category: "server",
       message: `malformed stream data from provider: ${data.slice(0, 120)}`,
-      status: null,
       url,
       upstream: data.slice(0, 4000),
       chain: ["malformed SSE data"],

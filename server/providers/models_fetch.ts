@@ -158,9 +158,7 @@ export function timeoutError(url: string | null, ms: number): ProviderError {
   return new ProviderError({
     category: "timeout",
     message: `no answer within ${Math.round(ms / 1000)} s`,
-    status: null,
     url,
-    upstream: null,
     chain: [`request to ${url ?? "the provider"} timed out after ${ms} ms`],
   }, true);
 }

@@ -9,9 +9,7 @@ export function fromSdkError(e: unknown, url: string, signal: AbortSignal): Prov
     return new ProviderError({
       category: "timeout",
       message: "request timed out",
-      status: null,
       url,
-      upstream: null,
       chain: [e.message],
     }, true);
   }
@@ -35,9 +33,7 @@ export function fromSdkError(e: unknown, url: string, signal: AbortSignal): Prov
   return new ProviderError({
     category: "server",
     message: `malformed response from provider: ${msg}`,
-    status: null,
     url,
-    upstream: null,
     chain: [msg],
   });
 }

@@ -133,7 +133,6 @@ export const openaiResponses: Adapter = {
             throw new ProviderError({
               category: "server",
               message: msg,
-              status: null,
               url,
               upstream: JSON.stringify(ev).slice(0, 4000),
               chain: [msg],

@@ -20,9 +20,9 @@ import type { ToolCall } from "../agent/loop.ts";
 import type { ApprovalMode } from "../../protocol/constants.ts";
 import { PLAN_MAX, type QuestionAnswer, questionProblems } from "../../tools/interactive.ts";
 
-/** `extraArgs` reach the tool but are not part of the model's call (e.g. the user's answers). */
+/** `answer` reaches the tool but is not part of the model's call (the user's answers). */
 export type Verdict =
-  | { allow: true; extraArgs?: Record<string, unknown> }
+  | { allow: true; answer?: unknown }
   | { allow: false; reason: string; refusal: Refusal };
 type Decision = "allow" | "always" | "reject";
 type Answer = {
@@ -275,7 +275,7 @@ export class ApprovalCenter {
         "The user skipped the questions. Proceed with your best judgement, or ask differently.",
       );
     }
-    return { allow: true, extraArgs: { __answer: answer.answers } };
+    return { allow: true, answer: answer.answers };
   }
 
   /** Persists a pending item, publishes it, and waits for the answer (null = stopped). */

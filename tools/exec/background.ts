@@ -9,7 +9,10 @@
  * snapshot of the turn that started it; it runs when the job exits, on task_output
  * and task_stop, and at the end of each turn of its task.
  */
-import { fail, ok, type Tool } from "../types.ts";
+import { fail, ok } from "../types.ts";
+import { defineTool } from "../define.ts";
+import { int, obj } from "../../protocol/schema.ts";
+import { text } from "../args.ts";
 import { displayPath, resolvePath } from "../paths.ts";
 import { DEFAULT_SANDBOX_LEVEL, type ExecContext, runCommand } from "./exec_command.ts";
 
@@ -123,25 +126,17 @@ export async function stopAllJobs(): Promise<void> {
   await Promise.all([...jobs.values()].map((j) => j.done));
 }
 
-export const backgroundBash: Tool = {
+export const backgroundBash = defineTool<{ command: string; cwd?: string }>({
   name: "background_bash",
   description: "Start a long-running shell command in the background (dev server, watcher, long " +
     "build) and return its id at once. Read its output with task_output and stop it with task_stop.",
-  parameters: {
-    type: "object",
-    properties: {
-      command: { type: "string" },
-      cwd: { type: "string", description: "Working directory; relative to the workspace" },
-    },
-    required: ["command"],
-    additionalProperties: false,
-  },
+  args: obj({ command: text(), "cwd?": text("Working directory; relative to the workspace") }),
   kind: "exec",
   placement: "main",
   execute(args, baseCtx) {
     const ctx = baseCtx as ExecContext & { jobOwner?: JobOwner };
-    if (typeof args.command !== "string" || !args.command.trim()) {
-      return Promise.resolve(fail("background_bash needs a `command` string."));
+    if (!args.command.trim()) {
+      return Promise.resolve(fail("background_bash needs a non-empty `command`."));
     }
     const running = [...jobs.values()].filter((j) => j.status === "running").length;
     if (running >= MAX_JOBS) {
@@ -149,10 +144,7 @@ export const backgroundBash: Tool = {
         fail(`Too many background commands (${running}); stop some with task_stop.`),
       );
     }
-    const cwd = resolvePath(
-      typeof args.cwd === "string" && args.cwd ? args.cwd : ".",
-      ctx.workspace,
-    );
+    const cwd = resolvePath(args.cwd || ".", ctx.workspace);
     const job: Job = {
       id: `bg_${crypto.randomUUID().slice(0, 8)}`,
       command: args.command,
@@ -196,26 +188,21 @@ export const backgroundBash: Tool = {
       ),
     );
   },
-};
+});
 
-export const taskOutput: Tool = {
+export const taskOutput = defineTool<{ id: string; offset?: number }>({
   name: "task_output",
   description:
     "Read new output of a background command since `offset` (0 = from the start), with its " +
     "status and exit code. Returns the offset to pass next time.",
-  parameters: {
-    type: "object",
-    properties: { id: { type: "string" }, offset: { type: "integer", minimum: 0 } },
-    required: ["id"],
-    additionalProperties: false,
-  },
+  args: obj({ id: text(), "offset?": int({ min: 0, max: Infinity }) }),
   kind: "read",
   placement: "main",
   async execute(args) {
-    const job = jobs.get(String(args.id));
+    const job = jobs.get(args.id);
     if (!job) return fail(`No background command with id "${args.id}".`);
     if (job.status === "running") await recapture(job);
-    const from = Number.isInteger(args.offset) ? Math.max(0, args.offset as number) : 0;
+    const from = args.offset ?? 0;
     const lost = from < job.ring.start ? job.ring.start - from : 0;
     const text = job.ring.text(from);
     const head = lost ? `[… ${lost} bytes dropped from the 256 KB buffer …]\n` : "";
@@ -227,21 +214,16 @@ export const taskOutput: Tool = {
       { id: job.id, status: job.status, exitCode: job.exitCode, next: job.ring.total },
     );
   },
-};
+});
 
-export const taskStop: Tool = {
+export const taskStop = defineTool<{ id: string }>({
   name: "task_stop",
   description: "Stop a background command (and everything it started).",
-  parameters: {
-    type: "object",
-    properties: { id: { type: "string" } },
-    required: ["id"],
-    additionalProperties: false,
-  },
+  args: obj({ id: text() }),
   kind: "exec",
   placement: "main",
   async execute(args) {
-    const job = jobs.get(String(args.id));
+    const job = jobs.get(args.id);
     if (!job) return fail(`No background command with id "${args.id}".`);
     if (job.status !== "running") {
       return ok(`${job.id} had already ${job.status}.`, { id: job.id, status: job.status });
@@ -250,4 +232,4 @@ export const taskStop: Tool = {
     await job.done;
     return ok(`Stopped ${job.id}.`, { id: job.id, status: job.status });
   },
-};
+});

@@ -9,7 +9,10 @@
  * With a sandbox level other than `off` the command runs under bubblewrap when it
  * works on this machine; otherwise meta.sandbox says plainly that there is none.
  */
-import { fail, ok, type Tool, type ToolContext } from "../types.ts";
+import { fail, ok, type ToolContext } from "../types.ts";
+import { defineTool } from "../define.ts";
+import { doc, num, obj } from "../../protocol/schema.ts";
+import { text } from "../args.ts";
 import { displayPath, resolvePath } from "../paths.ts";
 import {
   bwrapArgs,
@@ -250,42 +253,27 @@ function statusLine(r: RunResult, timeoutS: number): string {
   return `Exit code: ${r.exitCode}`;
 }
 
-export const execCommand: Tool = {
+export const execCommand = defineTool<{ command: string; cwd?: string; timeout?: number }>({
   name: "exec_command",
   description: "Run a shell command and return its combined stdout/stderr and exit code. " +
     `Runs in the workspace unless \`cwd\` is given; times out after \`timeout\` seconds ` +
     `(default ${DEFAULT_TIMEOUT_S}, max ${MAX_TIMEOUT_S}), then the command and everything ` +
     "it started are killed. stdin is empty (no interactive prompts). Long output keeps the " +
     "first 10 KB and the last 20 KB. Prefer the read/search tools for reading files.",
-  parameters: {
-    type: "object",
-    properties: {
-      command: { type: "string", description: "The command line, run with the user's shell" },
-      cwd: { type: "string", description: "Working directory; relative to the workspace" },
-      timeout: {
-        type: "number",
-        exclusiveMinimum: 0,
-        maximum: MAX_TIMEOUT_S,
-        description: `Seconds before the command is killed (default ${DEFAULT_TIMEOUT_S})`,
-      },
-    },
-    required: ["command"],
-    additionalProperties: false,
-  },
+  args: obj({
+    command: text("The command line, run with the user's shell"),
+    "cwd?": text("Working directory; relative to the workspace"),
+    "timeout?": doc(
+      num({ min: 0, minExclusive: true, max: MAX_TIMEOUT_S }),
+      `Seconds before the command is killed (default ${DEFAULT_TIMEOUT_S})`,
+    ),
+  }),
   kind: "exec",
   placement: "main",
   async execute(args, baseCtx) {
     const ctx = baseCtx as ExecContext;
-    if (typeof args.command !== "string" || !args.command.trim()) {
-      return fail("exec_command needs a non-empty `command` string.");
-    }
+    if (!args.command.trim()) return fail("exec_command needs a non-empty `command`.");
     const t = args.timeout ?? DEFAULT_TIMEOUT_S;
-    if (typeof t !== "number" || !Number.isFinite(t) || t <= 0 || t > MAX_TIMEOUT_S) {
-      return fail(`timeout must be a number of seconds above 0 and at most ${MAX_TIMEOUT_S}.`);
-    }
-    if (args.cwd !== undefined && typeof args.cwd !== "string") {
-      return fail("cwd must be a string path.");
-    }
     const cwd = resolvePath(args.cwd?.trim() ? args.cwd : ".", ctx.workspace);
     const shownCwd = displayPath(cwd, ctx.workspace);
     try {
@@ -349,4 +337,4 @@ export const execCommand: Tool = {
       ...(r.stderrBytes > 0 ? { segments: r.segments, stderrBytes: r.stderrBytes } : {}),
     });
   },
-};
+});

@@ -32,6 +32,8 @@ self.onmessage = async (e: MessageEvent<Job | { cancel: number }>) => {
   if (!tool) result = { content: `Tool ${job.tool} cannot run in the sandbox.`, isError: true };
   else {
     try {
+      // The runner checked the arguments before posting; `execute` checks them again
+      // because anything holding the pool can post here (a cheap guard).
       result = await tool.execute(job.args, {
         workspace: job.workspace,
         roots: job.roots,

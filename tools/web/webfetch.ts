@@ -4,6 +4,9 @@
  * timeout, 2 MB body cap, HTML → text, 15-minute LRU cache of 50 pages, 30 KB result.
  */
 import { fail, ok, type Tool, type ToolResult } from "../types.ts";
+import { defineTool } from "../define.ts";
+import { obj } from "../../protocol/schema.ts";
+import { text } from "../args.ts";
 import { checkUrl, DEFAULT_POLICY, type FetchPolicy, prepareUrl } from "./ssrf.ts";
 import { htmlToText } from "./html.ts";
 import {
@@ -72,10 +75,12 @@ export class LruCache<V> {
 const kb = (n: number) => `${Math.round(n / 102.4) / 10} KB`;
 const mb = (n: number) => `${Math.round(n / (1024 * 102.4)) / 10} MB`;
 
+type WebfetchArgs = { url: string; prompt?: string };
+
 export function makeWebfetch(
   policy: FetchPolicy = DEFAULT_POLICY,
   opts: WebfetchOptions = {},
-): Tool {
+): Tool<WebfetchArgs> {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const maxBody = opts.maxBodyBytes ?? 2 * 1024 * 1024;
   const maxResult = opts.maxResultBytes ?? 30 * 1024;
@@ -219,39 +224,27 @@ export function makeWebfetch(
     });
   }
 
-  return {
+  return defineTool<WebfetchArgs>({
     name: "webfetch",
     description: "Fetch a web page and return it as readable text (HTML converted, links kept " +
       "as 'text (url)'). https only; http:// is upgraded. Private, loopback, link-local and " +
       "cloud-metadata hosts are refused, also after redirects. Body read up to 2 MB, result " +
       "capped at 30 KB, pages cached for 15 minutes. `prompt` (optional) states what you are " +
       "looking for; it is echoed above the text, nothing is summarised.",
-    parameters: {
-      type: "object",
-      properties: {
-        url: { type: "string", description: "Absolute https:// URL of the page" },
-        prompt: { type: "string", description: "What you want to find on the page (optional)" },
-      },
-      required: ["url"],
-      additionalProperties: false,
-    },
+    args: obj({
+      url: text("Absolute https:// URL of the page"),
+      "prompt?": text("What you want to find on the page (optional)"),
+    }),
     // Needs net (the tool worker grants it), but changes nothing local: approval-wise it is a
     // read, like read_file. The SSRF guard is what keeps it off the local network.
     kind: "read",
     // Net only: runs in a worker with network access and no file system, env or run.
     placement: "worker-net",
     async execute(args, ctx) {
-      const extra = Object.keys(args).filter((k) => k !== "url" && k !== "prompt");
-      if (extra.length) {
-        return fail(`Unknown argument(s): ${extra.join(", ")}. webfetch takes url and prompt.`);
+      if (!args.url.trim()) {
+        return fail("webfetch needs a non-empty `url` (an absolute https:// URL).");
       }
-      if (typeof args.url !== "string" || !args.url.trim()) {
-        return fail("webfetch needs a `url` string (an absolute https:// URL).");
-      }
-      if (args.prompt !== undefined && typeof args.prompt !== "string") {
-        return fail("`prompt` must be a string when given.");
-      }
-      const prompt = (args.prompt as string | undefined)?.trim() || undefined;
+      const prompt = args.prompt?.trim() || undefined;
       const start = prepareUrl(args.url, policy);
       if (typeof start === "string") return fail(start);
       const hit = cache.get(start.href);
@@ -275,7 +268,7 @@ export function makeWebfetch(
         t.clear();
       }
     },
-  };
+  });
 }
 
 /** The production tool: default policy (nothing private, http upgraded, real DNS). */

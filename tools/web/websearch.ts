@@ -4,6 +4,9 @@
  * to cite its sources. Never invents results: an empty or unrecognised page is said as such.
  */
 import { fail, ok, type Tool } from "../types.ts";
+import { defineTool } from "../define.ts";
+import { arr, doc, int, obj } from "../../protocol/schema.ts";
+import { text } from "../args.ts";
 import { hasClass, inlineText, parseAttrs, START_TAG } from "./html.ts";
 import { decodeText, describeFetchError, readCapped, USER_AGENT, withTimeout } from "./http.ts";
 
@@ -111,13 +114,9 @@ export function normalizeDomain(d: string): string | null {
 export const domainMatches = (host: string, domain: string): boolean =>
   host === domain || host.endsWith(`.${domain}`);
 
-function domainList(v: unknown, name: string): string[] | string {
-  if (v === undefined) return [];
-  if (!Array.isArray(v) || v.some((d) => typeof d !== "string")) {
-    return `\`${name}\` must be an array of domain strings, e.g. ["example.com"].`;
-  }
+function domainList(v: string[] | undefined, name: string): string[] | string {
   const out: string[] = [];
-  for (const d of v as string[]) {
+  for (const d of v ?? []) {
     const n = normalizeDomain(d);
     if (!n) return `\`${name}\` has an invalid domain: ${JSON.stringify(d)}.`;
     out.push(n);
@@ -125,51 +124,44 @@ function domainList(v: unknown, name: string): string[] | string {
   return out;
 }
 
-const KEYS = new Set(["query", "allowed_domains", "blocked_domains", "limit"]);
+type WebsearchArgs = {
+  query: string;
+  allowed_domains?: string[];
+  blocked_domains?: string[];
+  limit?: number;
+};
 
-export function makeWebsearch(opts: WebsearchOptions = {}): Tool {
+export function makeWebsearch(opts: WebsearchOptions = {}): Tool<WebsearchArgs> {
   const base = opts.baseUrl ?? DUCKDUCKGO_HTML;
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const doFetch = opts.fetch ?? fetch;
-  return {
+  return defineTool<WebsearchArgs>({
     name: "websearch",
     description: "Search the web (DuckDuckGo, no API key). Returns up to `limit` results " +
       "(default 10, max 25) as title, URL and snippet, ads removed. `allowed_domains` keeps " +
       "only those domains (and their subdomains); `blocked_domains` drops them. Use webfetch " +
       "to read a result. Cite the sources you use.",
-    parameters: {
-      type: "object",
-      properties: {
-        query: { type: "string", description: "Search query" },
-        allowed_domains: {
-          type: "array",
-          items: { type: "string" },
-          description: "Only return results from these domains (subdomains included)",
-        },
-        blocked_domains: {
-          type: "array",
-          items: { type: "string" },
-          description: "Never return results from these domains (subdomains included)",
-        },
-        limit: { type: "integer", minimum: 1, maximum: MAX_RESULTS, description: "Default 10" },
-      },
-      required: ["query"],
-      additionalProperties: false,
-    },
+    args: obj({
+      query: text("Search query"),
+      "allowed_domains?": doc(
+        arr(text(), Infinity),
+        "Only return results from these domains (subdomains included)",
+      ),
+      "blocked_domains?": doc(
+        arr(text(), Infinity),
+        "Never return results from these domains (subdomains included)",
+      ),
+      "limit?": doc(int({ min: 1, max: MAX_RESULTS }), "Default 10"),
+    }),
     // Needs net, but changes nothing local: approval-wise a read (see webfetch).
     kind: "read",
     // Net only: runs in a worker with network access and no file system, env or run.
     placement: "worker-net",
     async execute(args, ctx) {
-      const extra = Object.keys(args).filter((k) => !KEYS.has(k));
-      if (extra.length) return fail(`Unknown argument(s): ${extra.join(", ")}.`);
-      const query = typeof args.query === "string" ? args.query.trim() : "";
-      if (!query) return fail("websearch needs a non-empty `query` string.");
+      const query = args.query.trim();
+      if (!query) return fail("websearch needs a non-empty `query`.");
       if (query.length > 500) return fail("`query` is too long (over 500 characters).");
-      const limit = args.limit === undefined ? 10 : args.limit;
-      if (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_RESULTS) {
-        return fail(`\`limit\` must be an integer from 1 to ${MAX_RESULTS}.`);
-      }
+      const limit = args.limit ?? 10;
       const allowed = domainList(args.allowed_domains, "allowed_domains");
       if (typeof allowed === "string") return fail(allowed);
       const blocked = domainList(args.blocked_domains, "blocked_domains");
@@ -215,7 +207,7 @@ export function makeWebsearch(opts: WebsearchOptions = {}): Tool {
           !blocked.some((d) => domainMatches(host, d));
       });
       const filtered = parsed.results.length - kept.length;
-      const shown = kept.slice(0, limit as number);
+      const shown = kept.slice(0, limit);
       const meta = {
         query,
         count: shown.length,
@@ -238,7 +230,7 @@ export function makeWebsearch(opts: WebsearchOptions = {}): Tool {
         meta,
       );
     },
-  };
+  });
 }
 
 /** The production tool, querying DuckDuckGo. */

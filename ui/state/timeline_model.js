@@ -285,7 +285,13 @@ export function analyseTurn(turn, live) {
   };
 }
 
-const CHANGE_TOOLS = new Set(["write_file", "edit_file", "delete_file"]);
+/**
+ * Whether a tool result is a file change: the tool's `changesFiles` trait marks it;
+ * results recorded before that mark are known by the diff or deletion they carry.
+ * @param {Record<string, any>} meta
+ */
+const isFileChange = (meta) =>
+  meta.changesFiles === true || meta.diff !== undefined || meta.deleted === true;
 
 /**
  * @typedef {{path: string, added: number|null, removed: number|null, callId: string,
@@ -329,7 +335,7 @@ export function netFileChanges(user) {
 
 /**
  * The files a finished turn changed, for a turn the server has no net record of
- * (older timelines): from its successful write_file, edit_file and delete_file calls,
+ * (older timelines): from its successful file-changing tool calls,
  * per path the summed line counts and the latest call (whose diff the review panel
  * shows), in first-touched order.
  * @param {TurnView} view
@@ -342,12 +348,12 @@ export function fileChanges(view) {
     if (item.kind !== "assistant") continue;
     for (const j of item.parts) {
       const p = item.entry.parts[j];
-      const name = String(p.data?.name ?? "");
-      if (p.type !== "tool_call" || !CHANGE_TOOLS.has(name)) continue;
+      if (p.type !== "tool_call") continue;
       const id = callId(p);
       const r = item.results[id];
       if (!r || r.status === "error" || r.parts[0]?.data?.isError === true) continue;
       const meta = /** @type {Record<string, any>} */ (r.parts[0]?.data?.meta ?? {});
+      if (!isFileChange(meta)) continue;
       const path = String(meta.path ?? /** @type {any} */ (p.data?.args)?.path ?? "");
       if (!path) continue;
       const d = meta.diff;
@@ -360,7 +366,7 @@ export function fileChanges(view) {
         removed: (prev?.removed ?? 0) + removed,
         callId: id,
         created: prev ? prev.created : meta.created === true,
-        deleted: meta.deleted === true || name === "delete_file",
+        deleted: meta.deleted === true,
       });
     }
   }

@@ -1,0 +1,127 @@
+/**
+ * The tools of a task's turns: the sandbox workers, the runner, the checkpoints and,
+ * per task, what the agent has read. `run` builds everything one call needs — roots and
+ * hidden paths, the stale-read tracker, checkpoint hooks, the command policy read at the
+ * call, and live command output published on the task's topic.
+ */
+import { join } from "node:path";
+import { LIMITS, taskTopic } from "../../protocol/index.ts";
+import type { SandboxLevelName } from "../../protocol/constants.ts";
+import type { Repos } from "../../store/store.ts";
+import type { ToolRegistry } from "../../tools/registry.ts";
+import type { ToolResult } from "../../tools/types.ts";
+import { SandboxPool } from "../../tools/sandbox/pool.ts";
+import type { EventHub } from "../sessions/hub.ts";
+import { type RunnerContext, ToolRunner } from "./tool_runner.ts";
+import { Checkpointer } from "./checkpoints.ts";
+import { FileTracker } from "./file_tracker.ts";
+import { attachmentMasks, commandPolicy } from "./command_policy.ts";
+import type { ToolCall } from "./loop.ts";
+
+export interface TaskToolsDeps {
+  repos: Repos;
+  hub: EventHub;
+  home: string;
+  tools: ToolRegistry;
+  /** The sandbox settings, read at each call so a change applies at once. */
+  defaults(): { sandbox?: SandboxLevelName; network?: boolean };
+}
+
+/** Where a call runs: its task, workspace and turn (checkpoints are kept per turn). */
+export interface CallPlace {
+  taskId: string;
+  workspace: string;
+  turn: { id: string; pos: number };
+  signal: AbortSignal;
+  /** The call's id, for its live output; absent for calls run outside a run. */
+  callId?: string;
+  /** Attachments of the task (their workspace copies stay visible to commands). */
+  attachments: string[];
+}
+
+/** Live output streamed per command; the rest arrives with the result. */
+const LIVE_OUTPUT_CAP = LIMITS.liveOutputChars;
+const concatText = (a: unknown, b: unknown) => {
+  const x = a as { text: string }, y = b as { text: string };
+  return { ...x, text: x.text + y.text };
+};
+
+export class TaskTools {
+  readonly checkpoints: Checkpointer;
+  private pool = new SandboxPool();
+  private runner: ToolRunner;
+  private trackers = new Map<string, FileTracker>();
+
+  constructor(private d: TaskToolsDeps) {
+    this.runner = new ToolRunner(d.tools, this.pool);
+    this.checkpoints = new Checkpointer(d.repos.checkpoints, join(d.home, "checkpoints", "blobs"));
+  }
+
+  /** Runs an allowed call (arguments checked, sandbox, checkpoints …). */
+  run(call: ToolCall, at: CallPlace): Promise<ToolResult> {
+    return this.runner.run(call, this.context(at));
+  }
+
+  /** Closes the sandbox workers (shutdown). */
+  close(): void {
+    this.pool.closeAll();
+  }
+
+  private context(at: CallPlace): RunnerContext {
+    const { taskId, workspace, turn, signal, callId } = at;
+    const cp = this.checkpoints;
+    let streamed = 0;
+    // Live command output for the exec card (the final result keeps head + tail), with
+    // its stream. Returning false at the cap tells the command to stop decoding for us.
+    const onOutput = (text: string, stream: "out" | "err"): boolean => {
+      if (!callId || streamed >= LIVE_OUTPUT_CAP) return false;
+      const piece = text.slice(0, LIVE_OUTPUT_CAP - streamed);
+      streamed += piece.length;
+      // Consecutive pieces of one stream merge; a switch starts a new event (order kept).
+      this.d.hub.publish(
+        taskTopic(taskId),
+        { kind: "output", callId, stream, text: piece },
+        `out:${callId}:${stream}`,
+        concatText,
+      );
+      return streamed < LIVE_OUTPUT_CAP;
+    };
+    // What commands may see: read at each call, so a settings change applies at once.
+    const policy = commandPolicy(this.d.repos, this.d.home);
+    const masks = attachmentMasks(workspace, at.attachments);
+    const defaults = this.d.defaults();
+    return {
+      workspace,
+      roots: [workspace],
+      hidden: policy.hidden,
+      signal,
+      tracker: this.trackerOf(taskId),
+      // Shell commands: the sandbox level the user chose (read at each call). Background
+      // jobs record their later file changes against this turn's snapshot.
+      extra: {
+        sandbox: defaults.sandbox,
+        network: defaults.network,
+        envPolicy: policy.envPolicy,
+        hidden: [...policy.hidden, ...masks.hidden],
+        visible: masks.visible,
+        onOutput,
+        jobOwner: { taskId, recapture: () => cp.afterShell(taskId, turn, workspace) },
+      },
+      beforeWrite: (abs) => cp.beforeWrite(taskId, turn, abs),
+      afterWrite: (abs) => cp.afterWrite(taskId, turn, abs),
+      beforeShell: () => cp.beforeShell(taskId, turn, workspace, signal),
+      afterShell: () => cp.afterShell(taskId, turn, workspace),
+    };
+  }
+
+  /** Per task: what the agent has read (stale-read rule), kept while the process lives. */
+  private trackerOf(taskId: string): FileTracker {
+    let t = this.trackers.get(taskId);
+    if (!t) {
+      t = new FileTracker();
+      this.trackers.set(taskId, t);
+      if (this.trackers.size > 200) this.trackers.delete(this.trackers.keys().next().value!);
+    }
+    return t;
+  }
+}

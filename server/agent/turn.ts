@@ -1,0 +1,259 @@
+/**
+ * A turn assembled from the task: the model and workspace resolved, the system prompt
+ * and reminder, the stored history as the conversation, the loop host (tools through
+ * the runner, the approval gate) and the loop's steps and retries as run state. The
+ * run registry (server/sessions/runs.ts) starts, stops and publishes runs; this file
+ * knows what a turn is made of.
+ */
+import { join } from "node:path";
+import type {
+  ApprovalMode,
+  Effort,
+  Entry,
+  ModelRef,
+  RunEnd,
+  RunState,
+  TaskSummary,
+} from "../../protocol/index.ts";
+import type { SandboxLevelName } from "../../protocol/constants.ts";
+import type { Repos } from "../../store/store.ts";
+import type { ToolRegistry } from "../../tools/registry.ts";
+import type { ToolResult } from "../../tools/types.ts";
+import { recaptureJobs } from "../../tools/exec/background.ts";
+import type { ModelInfo, ProviderConfig } from "../providers/types.ts";
+import { adapterFor } from "../providers/index.ts";
+import { effectiveEffort, resolveMaxTokens, stepBudget } from "../providers/effort.ts";
+import { errorInfo } from "../providers/errors.ts";
+import type { RetryNotice } from "../providers/retry.ts";
+import type { TimelineWriter } from "./timeline_writer.ts";
+import { toConversation } from "./history.ts";
+import { loadAttachmentData } from "./attachments.ts";
+import {
+  environmentOf,
+  readAgentsFile,
+  reminderBlock,
+  systemPrompt,
+  withReminder,
+} from "./prompt.ts";
+import { type Gate, type LoopOutcome, runLoop, type ToolCall } from "./loop.ts";
+import { maybeGenerateTitle } from "./title.ts";
+import type { TaskTools } from "./task_tools.ts";
+
+type Turn = { id: string; pos: number };
+
+export interface TurnDeps {
+  repos: Repos;
+  now: () => number;
+  home: string;
+  tools: ToolRegistry;
+  taskTools: TaskTools;
+  /** Resolves a model reference (null = system default); throws when unusable. */
+  resolveModel(ref: ModelRef | null): { provider: ProviderConfig; model: ModelInfo };
+  defaults(): {
+    effort: Effort;
+    approval: ApprovalMode;
+    sandbox?: SandboxLevelName;
+    network?: boolean;
+  };
+  /** Publishes a changed task summary to every client. */
+  taskChanged(task: TaskSummary): void;
+  /** The approval gate for a task's tool calls (absent = everything allowed). */
+  gate?(taskId: string, call: ToolCall, kind: string, signal: AbortSignal): ReturnType<Gate>;
+  /** Records what the turn changed in the workspace, once it ended. */
+  afterTurn(taskId: string, turn: Turn, workspace: string): Promise<void>;
+  /** Side work (the title) that shutdown waits for; `closing` cancels it. */
+  track(work: Promise<void>): void;
+  closing: AbortSignal;
+}
+
+/** What the registry lends a turn: its stop signal, its writer and its published state. */
+export interface TurnRun {
+  signal: AbortSignal;
+  writer: TimelineWriter;
+  state: RunState;
+  /** Publishes `state` after the turn changed it. */
+  stateChanged(): void;
+}
+
+/** How the turn ended, for the task's record, and the loop's outcome (null: none ran). */
+export interface TurnEnd {
+  outcome: LoopOutcome | null;
+  end: RunEnd;
+}
+
+/** Ids of the attachments a task's user messages carry (their workspace copies stay visible). */
+function attachmentIds(entries: Entry[]): string[] {
+  const ids = new Set<string>();
+  for (const e of entries) {
+    if (e.role !== "user") continue;
+    for (const p of e.parts) if (typeof p.data?.id === "string") ids.add(p.data.id);
+  }
+  return [...ids];
+}
+
+/** The turn = the latest user message (checkpoints are kept per turn), or null. */
+function latestTurn(entries: Entry[]): Turn | null {
+  const last = entries.filter((e) => e.role === "user").at(-1);
+  return last ? { id: last.id, pos: last.pos } : null;
+}
+
+const NO_TURN: Turn = { id: "none", pos: 0 };
+
+/** The retry notice as run state ("Reconnecting… n/10 · error"), or null when none. */
+function retryState(n: RetryNotice | null): RunState["retry"] {
+  if (!n) return null;
+  return {
+    attempt: n.attempt,
+    max: n.max,
+    delayMs: Math.round(n.delayMs),
+    message: n.error.message,
+    category: n.error.info.category,
+  };
+}
+
+export class Turns {
+  constructor(private d: TurnDeps) {}
+
+  /** Runs one turn on the task's current history; never throws for the run's own failures. */
+  async run(task: TaskSummary, run: TurnRun): Promise<TurnEnd> {
+    const { repos, now } = this.d;
+    const writer = run.writer;
+    // How the run ended (failed unless something better is known).
+    let end: RunEnd = "failed";
+    // The turn and its workspace, once known: its net file change is recorded at the end.
+    let turn: Turn | null = null;
+    let ws: string | null = null;
+    try {
+      let resolved: { provider: ProviderConfig; model: ModelInfo };
+      let workspace: string;
+      try {
+        resolved = this.d.resolveModel(task.settings.model);
+        workspace = await this.workspaceOf(task);
+      } catch (e) {
+        writer.error(errorInfo((e as Error).message, {
+          category: "request",
+          hint:
+            "Choose an available model and an existing project folder, or configure it in Settings → Providers.",
+        }));
+        return { outcome: null, end };
+      }
+      const defaults = this.d.defaults();
+      // A level the model does not offer becomes one it does (as the composer shows).
+      const effort = effectiveEffort(resolved.model, task.settings.effort ?? defaults.effort);
+      const approval = task.settings.approval ?? defaults.approval;
+      const adapter = await adapterFor(resolved.provider.format);
+      const system = systemPrompt(environmentOf(workspace), approval);
+      const reminder = reminderBlock({
+        now: new Date(now()),
+        agents: await readAgentsFile(workspace),
+      });
+      const history = repos.entries.latest(task.id, Number.MAX_SAFE_INTEGER);
+      const attachments = attachmentIds(history);
+      turn = latestTurn(history);
+      const thisTurn = turn ?? NO_TURN;
+      ws = workspace;
+      if (history.filter((e) => e.role === "user").length === 1) {
+        this.d.track(
+          maybeGenerateTitle(task, history, {
+            ...resolved,
+            adapter,
+            repos,
+            taskChanged: this.d.taskChanged,
+          }, this.d.closing),
+        );
+      }
+      const { gate, tools, taskTools } = this.d;
+      const outcome = await runLoop({
+        adapter,
+        buildRequest: (messages) => ({
+          provider: resolved.provider,
+          model: resolved.model,
+          system,
+          messages: withReminder(messages, reminder),
+          tools: tools.specs(),
+          effort,
+          maxTokens: resolveMaxTokens(resolved.model.maxOutput),
+        }),
+        messages: toConversation(
+          history,
+          await loadAttachmentData(history, this.d.home, resolved.model.vision === true),
+        ),
+        tools,
+        runTool: (call, signal) =>
+          taskTools.run(call, {
+            taskId: task.id,
+            workspace,
+            turn: thisTurn,
+            signal,
+            callId: call.id,
+            attachments,
+          }),
+        gate: gate
+          ? (call, signal) => gate(task.id, call, tools.get(call.name)?.kind ?? "write", signal)
+          : undefined,
+        workspace,
+        maxSteps: stepBudget(effort, approval),
+        signal: run.signal,
+        writer,
+        now,
+        onStep: (step, phase) => {
+          run.state = { ...run.state, step, phase };
+          run.stateChanged();
+        },
+        onRetry: (n) => {
+          const retry = retryState(n);
+          if (retry === null && run.state.retry === null) return;
+          run.state = { ...run.state, retry };
+          run.stateChanged();
+        },
+      });
+      end = outcome.kind === "error" ? "failed" : outcome.kind;
+      // A stop that came after the model's last word still counts as a stop.
+      if (end === "done" && run.signal.aborted) end = "stopped";
+      // Background commands still running: record what they changed so far.
+      await recaptureJobs(task.id);
+      return { outcome, end };
+    } catch (e) {
+      // A bug or an unexpected failure: report it in the timeline, never silently.
+      console.error(`run of task ${task.id} failed:`, e);
+      if (!repos.tasks.get(task.id)) return { outcome: null, end }; // deleted meanwhile
+      writer.error(errorInfo(`internal error: ${(e as Error)?.message ?? e}`, {
+        hint: "This is a bug in ReinAgent. The conversation is kept; you can Continue.",
+        chain: [String((e as Error)?.stack ?? e)],
+      }));
+      return { outcome: null, end };
+    } finally {
+      if (turn && ws) await this.d.afterTurn(task.id, turn, ws);
+    }
+  }
+
+  /**
+   * Runs a call that waited for approval when the previous process ended (outside any
+   * run) and records its result in the task's latest turn.
+   */
+  async runRecovered(task: TaskSummary, call: ToolCall, writer: TimelineWriter): Promise<void> {
+    const workspace = await this.workspaceOf(task);
+    const t0 = this.d.now();
+    const entries = this.d.repos.entries.latest(task.id, Number.MAX_SAFE_INTEGER);
+    const result: ToolResult = await this.d.taskTools.run(call, {
+      taskId: task.id,
+      workspace,
+      turn: latestTurn(entries) ?? NO_TURN,
+      signal: this.d.closing,
+      attachments: attachmentIds(entries),
+    });
+    writer.toolResult(call, result, this.d.now() - t0);
+  }
+
+  /** The task's project folder, or the DefaultProject (created on first use). */
+  private async workspaceOf(task: TaskSummary): Promise<string> {
+    if (!task.projectPath) {
+      const dir = join(this.d.home, "DefaultProject");
+      await Deno.mkdir(dir, { recursive: true });
+      return dir;
+    }
+    const st = await Deno.stat(task.projectPath).catch(() => null);
+    if (!st?.isDirectory) throw new Error(`the project folder ${task.projectPath} does not exist`);
+    return task.projectPath;
+  }
+}
