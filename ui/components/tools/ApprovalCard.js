@@ -17,6 +17,14 @@ import { DecisionActions } from "./DecisionActions.js";
 import { DiffPreview } from "./DiffView.js";
 import { IconHand } from "./ToolIcons.js";
 
+/** The Reject button and its feedback form, the same on both approval cards. */
+const rejectTexts = () => ({
+  label: t("approval.reject"),
+  feedback: t("approval.feedback"),
+  send: t("approval.rejectSend"),
+  hint: t("approval.feedbackHint"),
+});
+
 /**
  * Once per task in full mode when commands would run without a sandbox: allow for the
  * task, or reject (the model is told to use the file tools).
@@ -52,12 +60,7 @@ function UnsandboxedCard({ approval, command, busy }) {
           decision: "allow",
           primary: true,
         }]}
-        reject=${{
-          label: t("approval.reject"),
-          feedback: t("approval.feedback"),
-          send: t("approval.rejectSend"),
-          hint: t("approval.feedbackHint"),
-        }}
+        reject=${rejectTexts()}
       />
     </div>
   `;
@@ -121,12 +124,7 @@ export function ApprovalCard({ approval }) {
             title: t("approval.alwaysTitle", { tool: name }),
           },
         ]}
-        reject=${{
-          label: t("approval.reject"),
-          feedback: t("approval.feedback"),
-          send: t("approval.rejectSend"),
-          hint: t("approval.feedbackHint"),
-        }}
+        reject=${rejectTexts()}
       />
     </div>
   `;
