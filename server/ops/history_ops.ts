@@ -17,6 +17,7 @@ import { makeIdGenerator } from "../../store/ids.ts";
 import type { OpContext } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
 import { needTasks } from "./task_ops.ts";
+import { composerOf } from "../composer/composer_service.ts";
 
 const newId = makeIdGenerator();
 
@@ -100,14 +101,18 @@ export const HISTORY_HANDLERS: OpHandlers<keyof typeof HISTORY_OP_ARGS> = {
     const remaining = page.length ? entries.countBefore(a.id, page[0].pos) : 0;
     return { entries: page, total: entries.count(a.id), remaining };
   },
-  "task.editResend": (ctx, a) => {
+  "task.editResend": async (ctx, a) => {
     needTasks(ctx).get(a.id);
     notRunning(ctx, a.id, "editing a message");
     const user = entryOf(ctx, a.id, a.entryId, "user");
-    // Attachments (images, files) stay; the text parts become the new text.
-    const kept = user.parts.filter((p) => p.type !== "text");
-    const parts: Part[] = [{ type: "text", text: a.text }, ...kept];
-    return { entry: cutAndRun(ctx, user, parts) };
+    // Attachments (images, files) stay; the text parts become the new text, whose
+    // mentions and slash command are read again (composer_service.ts prepare).
+    const kept = user.parts.filter((p) => p.type !== "text" && !p.data?.mention);
+    const task = needTasks(ctx).get(a.id);
+    const { extra, meta } = await composerOf(ctx)!.prepare(task.projectPath, a.text, []);
+    const parts: Part[] = [{ type: "text", text: a.text }, ...kept, ...extra];
+    const { command: _old, ...rest } = user.meta;
+    return { entry: cutAndRun(ctx, { ...user, meta: { ...rest, ...meta } }, parts) };
   },
   "task.retry": (ctx, a) => {
     needTasks(ctx).get(a.id);

@@ -35,6 +35,7 @@ import {
   withReminder,
 } from "../agent/prompt.ts";
 import { type LoopOutcome, runLoop, type ToolCall } from "../agent/loop.ts";
+import { goalSection } from "../agent/goal.ts";
 import { rejectionText, type Verdict } from "./approvals.ts";
 import { maybeGenerateTitle } from "../agent/title.ts";
 import { type RunnerContext, ToolRunner } from "../agent/tool_runner.ts";
@@ -342,6 +343,7 @@ export class RunManager {
       const reminder = reminderBlock({
         now: new Date(now()),
         agents: await readAgentsFile(workspace),
+        goal: goalSection(task.settings.goal),
       });
       const history = repos.entries.latest(task.id, Number.MAX_SAFE_INTEGER);
       const attachments = attachmentIds(history);
