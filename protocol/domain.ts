@@ -39,6 +39,15 @@ export interface TaskSettings {
   toolPolicies?: Record<string, ToolPolicy>;
   /** The user agreed that this task's commands run without a sandbox (asked once). */
   unsandboxedOk?: boolean;
+  /** Set with `/goal`: injected into every turn's reminder while not paused. */
+  goal?: TaskGoal | null;
+}
+
+/** A task's goal (`/goal <text>`); a paused goal is kept but not pursued. */
+export interface TaskGoal {
+  text: string;
+  paused: boolean;
+  setAt: number;
 }
 
 export type UnsandboxedWhy = "off" | "unavailable";

@@ -36,6 +36,8 @@ import { HISTORY_OP_ARGS, type HistoryOpResults } from "./history.ts";
 import { SEARCH_OP_ARGS, type SearchOpResults } from "./search.ts";
 import { PANEL_OP_ARGS, type PanelOpResults } from "./panel.ts";
 import { SAFETY_OP_ARGS, type SafetyOpResults } from "./safety.ts";
+import { COMMAND_OP_ARGS, type CommandOpResults, type CommandReply } from "./commands.ts";
+import { MENTION_OP_ARGS, type MentionOpResults } from "./mentions.ts";
 
 export * from "./providers.ts";
 export * from "./projects.ts";
@@ -44,6 +46,8 @@ export * from "./history.ts";
 export * from "./search.ts";
 export * from "./panel.ts";
 export * from "./safety.ts";
+export * from "./commands.ts";
+export * from "./mentions.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
 
@@ -193,6 +197,7 @@ export const OP_ARGS = {
   "task.unsubscribe": obj({ id: taskId }),
   /** Appends a user message and starts the agent. */
   /** While the task runs, the message is queued instead (sent when the run completes). */
+  /** A known `/command` is expanded or performed (protocol/commands.ts); `@path` attaches files. */
   "task.send": obj({ id: taskId, text: messageText, "attachments?": attachmentIds }),
   /** Aborts the running turn (provider stream, tools) within 1 s. */
   "task.stop": obj({ id: taskId }),
@@ -251,6 +256,8 @@ export const OP_ARGS = {
   ...SEARCH_OP_ARGS,
   ...PANEL_OP_ARGS,
   ...SAFETY_OP_ARGS,
+  ...COMMAND_OP_ARGS,
+  ...MENTION_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
@@ -267,9 +274,12 @@ export interface OpResults
     HistoryOpResults,
     SearchOpResults,
     PanelOpResults,
-    SafetyOpResults {
+    SafetyOpResults,
+    CommandOpResults,
+    MentionOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
-  "tasks.create": { task: TaskSummary; entry: Entry | null };
+  /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */
+  "tasks.create": { task: TaskSummary; entry: Entry | null; command?: CommandReply };
   "tasks.rename": { task: TaskSummary };
   "tasks.pin": { task: TaskSummary };
   "tasks.delete": { id: string };
@@ -285,7 +295,7 @@ export interface OpResults
   };
   "task.unsubscribe": { id: string };
   /** `entry` when sent, `queued` when the task was running. */
-  "task.send": { entry: Entry | null; queued: QueuedMessage | null };
+  "task.send": { entry: Entry | null; queued: QueuedMessage | null; command?: CommandReply };
   "task.stop": { id: string; stopped: boolean };
   "task.continue": { id: string };
   "task.setOptions": { task: TaskSummary };

@@ -4,6 +4,7 @@
  * calls without a result get a synthetic "interrupted" result.
  */
 import type { Entry } from "../../protocol/index.ts";
+import { isClearMarker } from "../../protocol/index.ts";
 import type {
   ImageBlock,
   LlmMessage,
@@ -12,6 +13,7 @@ import type {
   ToolCallBlock,
 } from "../providers/types.ts";
 import { attachmentBlocks, type AttachmentData, emptyAttachmentData } from "./attachments.ts";
+import { mentionBlocks } from "./mention_blocks.ts";
 
 export const INTERRUPTED =
   "The tool call was interrupted before it produced a result (the run was stopped or the app restarted).";
@@ -41,9 +43,27 @@ export function assistantMessage(e: Entry): AssistantMessage | null {
   return content.length ? { role: "assistant", content } : null;
 }
 
+/** A user entry's content for the model: its text (or a command's prompt), attachments, mentions. */
+function userContent(e: Entry, attachments: AttachmentData): (TextBlock | ImageBlock)[] {
+  const content: (TextBlock | ImageBlock)[] = [];
+  // A prompt command (`/init`, a custom one): the model reads its expansion, not "/init".
+  const prompt = (e.meta.command as { prompt?: unknown } | undefined)?.prompt;
+  if (typeof prompt === "string" && prompt) content.push({ type: "text", text: prompt });
+  for (const p of e.parts) {
+    if (p.type === "text" && p.text) {
+      if (typeof prompt !== "string" || !prompt) content.push({ type: "text", text: p.text });
+    } else if ((p.type === "image" || p.type === "file") && !p.data?.mention) {
+      content.push(...attachmentBlocks(p, attachments));
+    }
+  }
+  content.push(...mentionBlocks(e.parts));
+  return content;
+}
+
 /**
  * @param attachments bytes of image/file parts (see `attachments.ts`); without it images
  *   and files become path references.
+ * Entries before the latest `/clear` marker are not part of the conversation.
  */
 export function toConversation(
   entries: Entry[],
@@ -59,16 +79,11 @@ export function toConversation(
     open = new Map();
   };
   const known = new Set<string>();
-  for (const e of entries) {
+  const from = entries.findLastIndex(isClearMarker) + 1;
+  for (const e of from ? entries.slice(from) : entries) {
     if (e.role === "user") {
       closeOpen();
-      const content: (TextBlock | ImageBlock)[] = [];
-      for (const p of e.parts) {
-        if (p.type === "text" && p.text) content.push({ type: "text", text: p.text });
-        else if (p.type === "image" || p.type === "file") {
-          content.push(...attachmentBlocks(p, attachments));
-        }
-      }
+      const content = userContent(e, attachments);
       if (content.length) out.push({ role: "user", content });
     } else if (e.role === "assistant") {
       closeOpen();

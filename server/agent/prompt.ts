@@ -65,7 +65,8 @@ export function reminderBlock(
   opts: { now: Date; agents: { path: string; text: string } | null; goal?: string | null },
 ): string {
   const lines = [`Current date: ${opts.now.toISOString().slice(0, 10)}`];
-  if (opts.goal) lines.push(`\nGoal of this task (keep working towards it):\n${opts.goal}`);
+  // The goal section comes formatted (goal.ts: paused or not, quoted as data).
+  if (opts.goal) lines.push(`\n${opts.goal}`);
   if (opts.agents) {
     lines.push(`\nProject instructions from ${opts.agents.path}:\n${opts.agents.text}`);
   }

@@ -84,8 +84,12 @@ export async function maybeGenerateTitle(
   signal: AbortSignal,
 ): Promise<void> {
   if (task.settings.titleLocked) return;
-  const first =
-    history.find((e) => e.role === "user")?.parts.find((p) => p.type === "text")?.text ?? "";
+  const user = history.find((e) => e.role === "user");
+  // A slash command is titled by what it asks (its expansion), not by "/init".
+  const prompt = (user?.meta.command as { prompt?: unknown } | undefined)?.prompt;
+  const first = typeof prompt === "string"
+    ? prompt
+    : user?.parts.find((p) => p.type === "text")?.text ?? "";
   if (!first.trim()) return;
   const apply = (title: string) => {
     if (signal.aborted) return;

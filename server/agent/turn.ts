@@ -37,6 +37,7 @@ import {
 } from "./prompt.ts";
 import { type Gate, type LoopOutcome, runLoop, type ToolCall } from "./loop.ts";
 import { maybeGenerateTitle } from "./title.ts";
+import { goalSection } from "./goal.ts";
 import type { TaskTools } from "./task_tools.ts";
 
 type Turn = { id: string; pos: number };
@@ -146,6 +147,7 @@ export class Turns {
       const reminder = reminderBlock({
         now: new Date(now()),
         agents: await readAgentsFile(workspace),
+        goal: goalSection(task.settings.goal),
       });
       const history = repos.entries.latest(task.id, Number.MAX_SAFE_INTEGER);
       const attachments = attachmentIds(history);

@@ -9,9 +9,12 @@ import { resolve } from "node:path";
 import { parseFlags } from "./flags.ts";
 import {
   APPROVAL_MODES,
+  type CommandReply,
   EFFORT_LEVELS,
   type Entry,
   type EvtMsg,
+  type OpResults,
+  parseSlash,
   type PendingApproval,
   type RunEnd,
   TASK_STATE_WORDS,
@@ -292,7 +295,14 @@ export async function runCommand(args: RunArgs, home: string, out: Out): Promise
       ...(args.effort ? { effort: args.effort } : {}),
       ...(args.approval ? { approval: args.approval } : {}),
     };
+    // `/help` needs no task: the server lists the commands of the folder.
+    if (!args.task && parseSlash(args.prompt)?.name === "help") {
+      const list = await client.request("commands.list", { projectPath: args.project ?? null });
+      printCommands(list as OpResults["commands.list"], args, out);
+      return 0;
+    }
     let taskId: string;
+    let command: CommandReply | undefined;
     let resolveId!: (id: string) => void;
     const done = follow(client, new Promise<string>((r) => (resolveId = r)), args, out, remote);
     if (args.task) {
@@ -302,7 +312,7 @@ export async function runCommand(args: RunArgs, home: string, out: Out): Promise
       if (Object.keys(options).length) {
         await client.request("task.setOptions", { id: taskId, ...options });
       }
-      await client.request("task.send", { id: taskId, text: args.prompt });
+      command = (await client.request("task.send", { id: taskId, text: args.prompt })).command;
     } else {
       // tasks.create subscribes its caller, so no event of the run is missed.
       const created = await client.request("tasks.create", {
@@ -311,10 +321,17 @@ export async function runCommand(args: RunArgs, home: string, out: Out): Promise
         ...(Object.keys(options).length ? { options } : {}),
       });
       taskId = created.task.id;
+      command = created.command;
       resolveId(taskId);
     }
     if (!args.json) {
       out.note(`task ${taskId}${remote ? " (running in the open ReinAgent instance)" : ""}`);
+    }
+    // A slash command answered without the model (e.g. /goal): print its answer, done.
+    if (command && !command.ran) {
+      if (args.json) out.json({ type: "command", taskId, ...command });
+      else out.text(`${command.text}\n`);
+      return 0;
     }
     const { entries, stoppedWaiting } = await done;
     // The server recorded how the run ended (the same word every window shows); a run
@@ -338,4 +355,18 @@ export async function runCommand(args: RunArgs, home: string, out: Out): Promise
   } finally {
     await client.close();
   }
+}
+
+/** `reinagent run "/help"`: the commands of the folder and the files that could not be used. */
+function printCommands(list: OpResults["commands.list"], args: RunArgs, out: Out): void {
+  if (args.json) {
+    out.json({ type: "commands", ...list });
+    return;
+  }
+  const lines = list.commands.map((c) =>
+    `  /${c.name}${c.argHint ? ` ${c.argHint}` : ""} — ${c.description}`
+  );
+  out.text(`Commands:\n${lines.join("\n")}\n`);
+  out.text("Mention a file or folder with @path (e.g. @src/main.ts) to attach it as context.\n");
+  for (const p of list.problems) out.note(`not used: ${p.path}: ${p.message}`);
 }

@@ -25,6 +25,9 @@ import type { TaskService } from "../sessions/task_service.ts";
 import type { RunManager } from "../sessions/runs.ts";
 import { OpError } from "../errors.ts";
 import { resolveUploads, uploadDataPath, UploadError } from "./uploads_store.ts";
+import { resolveMentions } from "./mentions.ts";
+import { expandPromptCommand } from "../commands/registry.ts";
+import { commandPolicy } from "../agent/command_policy.ts";
 
 /** Prompts longer than this are not remembered for ↑/↓ (they are pastes, not prompts). */
 const PROMPT_KEEP_CHARS = 20_000;
@@ -69,8 +72,27 @@ export class ComposerService {
     }
   }
 
-  private workspaceOf(projectPath: string | null): string {
+  workspaceOf(projectPath: string | null): string {
     return projectPath ?? join(this.d.home, "DefaultProject");
+  }
+
+  /**
+   * Everything a user message carries besides its text, decided when it is sent: the
+   * attachment parts (see {@link userParts}), the files its `@` mentions name, and for
+   * a prompt command (`/init`, a custom one) `meta.command` with what the model
+   * receives instead of the typed text. Throws (nothing is sent) for a refused mention.
+   */
+  async prepare(
+    projectPath: string | null,
+    text: string,
+    atts: Attachment[],
+  ): Promise<{ extra: Part[]; meta: Record<string, unknown> }> {
+    const workspace = this.workspaceOf(projectPath);
+    const hidden = commandPolicy(this.d.repos, this.d.home).hidden;
+    const mentions = await resolveMentions(text, workspace, hidden);
+    const command = await expandPromptCommand(text, { workspace, home: this.d.home });
+    const extra = (await this.userParts(projectPath, text, atts)).slice(1);
+    return { extra: [...extra, ...mentions], meta: command ? { command } : {} };
   }
 
   /**
@@ -130,12 +152,12 @@ export class ComposerService {
     if (this.d.runs.isRunning(taskId)) {
       return { entry: null, queued: this.enqueue(taskId, text, atts) };
     }
-    const parts = await this.userParts(task.projectPath, text, atts);
+    const { extra, meta } = await this.prepare(task.projectPath, text, atts);
     // The run may have started while the files were copied.
     if (this.d.runs.isRunning(taskId)) {
       return { entry: null, queued: this.enqueue(taskId, text, atts) };
     }
-    const entry = this.d.tasks.send(taskId, text, parts.slice(1));
+    const entry = this.d.tasks.send(taskId, text, extra, meta);
     startRun(taskId);
     return { entry, queued: null };
   }
@@ -220,12 +242,12 @@ export class ComposerService {
   ): Promise<void> {
     this.sendingQueued.add(task.id);
     try {
-      const parts = await this.userParts(task.projectPath, item.text, item.attachments);
+      const { extra, meta } = await this.prepare(task.projectPath, item.text, item.attachments);
       if (this.d.runs.isRunning(task.id)) return; // someone else started a run: keep it queued
       const left = this.list(task.id).filter((q) => q.id !== item.id);
       if (left.length === this.list(task.id).length) return; // removed meanwhile
       this.save(task.id, left);
-      this.d.tasks.send(task.id, item.text, parts.slice(1));
+      this.d.tasks.send(task.id, item.text, extra, meta);
       startRun(task.id);
     } finally {
       this.sendingQueued.delete(task.id);

@@ -20,6 +20,7 @@ import { HISTORY_HANDLERS } from "./history_ops.ts";
 import { SEARCH_HANDLERS } from "./search_ops.ts";
 import { PANEL_HANDLERS } from "./panel_ops.ts";
 import { SAFETY_HANDLERS } from "./safety_ops.ts";
+import { COMMAND_HANDLERS } from "./command_ops.ts";
 
 const HANDLERS: OpHandlers<OpName> = {
   ...TASK_HANDLERS,
@@ -30,6 +31,7 @@ const HANDLERS: OpHandlers<OpName> = {
   ...SEARCH_HANDLERS,
   ...PANEL_HANDLERS,
   ...SAFETY_HANDLERS,
+  ...COMMAND_HANDLERS,
 };
 
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };

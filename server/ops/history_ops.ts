@@ -94,14 +94,18 @@ export const HISTORY_HANDLERS: OpHandlers<keyof typeof HISTORY_OP_ARGS> = {
     const remaining = page.length ? entries.countBefore(a.id, page[0].pos) : 0;
     return { entries: page, total: entries.count(a.id), remaining };
   },
-  "task.editResend": (ctx, a) => {
-    services(ctx).tasks.get(a.id);
+  "task.editResend": async (ctx, a) => {
     notRunning(ctx, a.id, "editing a message");
     const user = entryOf(ctx, a.id, a.entryId, "user");
-    // Attachments (images, files) stay; the text parts become the new text.
-    const kept = user.parts.filter((p) => p.type !== "text");
-    const parts: Part[] = [{ type: "text", text: a.text }, ...kept];
-    return { entry: cutAndRun(ctx, user, parts) };
+    // Attachments (images, files) stay; the text parts become the new text, whose
+    // mentions and slash command are read again (composer_service.ts prepare).
+    const kept = user.parts.filter((p) => p.type !== "text" && !p.data?.mention);
+    const { tasks, composer } = services(ctx);
+    const task = tasks.get(a.id);
+    const { extra, meta } = await composer.prepare(task.projectPath, a.text, []);
+    const parts: Part[] = [{ type: "text", text: a.text }, ...kept, ...extra];
+    const { command: _old, ...rest } = user.meta;
+    return { entry: cutAndRun(ctx, { ...user, meta: { ...rest, ...meta } }, parts) };
   },
   "task.retry": (ctx, a) => {
     services(ctx).tasks.get(a.id);

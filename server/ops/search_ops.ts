@@ -13,6 +13,7 @@ import type { OpHandlers } from "./types.ts";
 import type { Repos } from "../../store/store.ts";
 import { environmentOf, readAgentsFile, reminderBlock, systemPrompt } from "../agent/prompt.ts";
 import { toConversation } from "../agent/history.ts";
+import { goalSection } from "../agent/goal.ts";
 import { getSettings, resolveModel } from "../providers/catalog.ts";
 import { defaultTools } from "../../tools/registry.ts";
 import type { LlmMessage, ToolSpec } from "../providers/types.ts";
@@ -41,7 +42,11 @@ export async function contextPieces(
   const approval = task.settings.approval ?? getSettings(repos).defaultApproval;
   const system = systemPrompt(environmentOf(workspace), approval);
   const agents = await readAgentsFile(workspace);
-  const reminder = reminderBlock({ now: opts.now ?? new Date(), agents });
+  const reminder = reminderBlock({
+    now: opts.now ?? new Date(),
+    agents,
+    goal: goalSection(task.settings.goal),
+  });
   const messages: LlmMessage[] = toConversation(
     repos.entries.latest(task.id, Number.MAX_SAFE_INTEGER),
   );

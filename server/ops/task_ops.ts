@@ -1,11 +1,12 @@
 /** Handlers for task, timeline, kv, events and server ops. */
 import {
+  type COMMAND_OP_ARGS,
   type COMPOSER_OP_ARGS,
   type HISTORY_OP_ARGS,
   LIMITS,
+  type MENTION_OP_ARGS,
   type OpName,
   type PANEL_OP_ARGS,
-  type Part,
   type PROJECT_OP_ARGS,
   type PROVIDER_OP_ARGS,
   type RewindPlan,
@@ -22,6 +23,8 @@ import { join } from "node:path";
 import { getSettings } from "../providers/catalog.ts";
 import { APPROVAL_RANK } from "../sessions/safety.ts";
 import type { TaskSummary } from "../../protocol/index.ts";
+import { newTaskCommand, taskCommand } from "../commands/surface.ts";
+import { surfaceOf } from "./command_ops.ts";
 
 /** "Always allow" a tool in a task lowers safety: every client is told. */
 function announceAllow(ctx: OpContext, task: TaskSummary, tool: string): void {
@@ -46,6 +49,8 @@ type TaskOpName = Exclude<
   | keyof typeof SEARCH_OP_ARGS
   | keyof typeof PANEL_OP_ARGS
   | keyof typeof SAFETY_OP_ARGS
+  | keyof typeof COMMAND_OP_ARGS
+  | keyof typeof MENTION_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */
@@ -77,16 +82,26 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
   "tasks.list": (ctx) => ({ tasks: services(ctx).tasks.list(), seq: ctx.hub.lastSeq }),
   "tasks.create": async (ctx, a) => {
     const { tasks, composer } = services(ctx);
-    // Attachments come only with a first message: without one they are ignored.
-    let parts: Part[] = [];
-    if (a.message !== undefined) {
-      needContent(a.message, a.attachments);
-      const atts = await composer.attachments(a.attachments);
-      if (atts.length) {
-        parts = (await composer.userParts(a.projectPath ?? null, a.message, atts)).slice(1);
-      }
-    }
-    const out = tasks.create({ ...a, parts });
+    if (a.message !== undefined) needContent(a.message, a.attachments);
+    const project = a.projectPath ?? null;
+    const atts = a.message !== undefined ? await composer.attachments(a.attachments) : [];
+    // `/plan <task>` creates the task in plan mode, `/goal <text>` with a goal (slash commands).
+    const cmd = a.message !== undefined
+      ? await newTaskCommand(surfaceOf(ctx), a.message, project, { attachments: atts.length > 0 })
+      : null;
+    const message: string | undefined = cmd ? cmd.send : a.message;
+    const { extra, meta } = message !== undefined
+      ? await composer.prepare(project, message, atts)
+      : { extra: [], meta: {} };
+    const options = cmd?.approval ? { ...a.options, approval: cmd.approval } : a.options;
+    const out = tasks.create({
+      ...a,
+      message,
+      options,
+      parts: extra,
+      meta,
+      goal: cmd?.goal,
+    });
     if (a.message !== undefined) {
       composer.rememberPrompt(out.task.projectPath, a.message);
       composer.clearDraft(null); // the new-task draft became this task
@@ -94,7 +109,7 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
     // The creator follows its new task from the first event on (no race with the run).
     ctx.client.topics.add(taskTopic(out.task.id));
     if (out.entry) startRun(ctx, out.task.id);
-    return out;
+    return cmd ? { ...out, command: { ...cmd.reply, ran: out.entry !== null } } : out;
   },
   "tasks.rename": (ctx, a) => ({ task: services(ctx).tasks.rename(a.id, a.title) }),
   "tasks.pin": (ctx, a) => ({ task: services(ctx).tasks.pin(a.id, a.pinned) }),
@@ -125,8 +140,18 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
     needContent(a.text, a.attachments);
     const { composer } = services(ctx);
     const atts = await composer.attachments(a.attachments);
+    // A local slash command (/goal, /clear, /plan, /help) acts here, without the model.
+    const by = whoIs(ctx);
+    const local = await taskCommand(surfaceOf(ctx), a.id, a.text, {
+      attachments: atts.length > 0,
+      by,
+    });
+    if (local && local.send === undefined) {
+      return { entry: null, queued: null, command: local.reply };
+    }
     // While the task runs the message waits in its steering queue (composer_service.ts).
-    return await composer.send(a.id, a.text, atts, (id) => startRun(ctx, id));
+    const out = await composer.send(a.id, local?.send ?? a.text, atts, (id) => startRun(ctx, id));
+    return local ? { ...out, command: { ...local.reply, ran: true } } : out;
   },
   "task.stop": async (ctx, a) => {
     const { tasks, runs } = services(ctx);

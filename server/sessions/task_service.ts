@@ -2,8 +2,8 @@
  * Task lifecycle and timeline writes. The one place that changes tasks, so every
  * change is persisted first and then published to the clients.
  */
-import type { Entry, Part, TaskSettings, TaskSummary } from "../../protocol/index.ts";
-import { taskTopic } from "../../protocol/index.ts";
+import type { Entry, Part, TaskGoal, TaskSettings, TaskSummary } from "../../protocol/index.ts";
+import { CLEAR_KIND, taskTopic } from "../../protocol/index.ts";
 import type { Repos } from "../../store/store.ts";
 import type { IdFn } from "../../store/ids.ts";
 import type { EventHub } from "./hub.ts";
@@ -36,7 +36,11 @@ export class TaskService {
       message?: string;
       /** Attachment parts of the first message (after its text). */
       parts?: Part[];
+      /** `meta` of the first message (e.g. the expansion of a slash command). */
+      meta?: Record<string, unknown>;
       options?: Partial<TaskSettings>;
+      /** A goal set with `/goal` while creating the task. */
+      goal?: TaskSettings["goal"];
     },
   ): {
     task: TaskSummary;
@@ -49,6 +53,8 @@ export class TaskService {
         ? quickTitle(args.message)
         : typeof firstFile === "string"
         ? firstFile
+        : args.goal
+        ? quickTitle(args.goal.text)
         : "New task");
     const out = entries.tx(() => {
       const t = tasks.create({
@@ -60,10 +66,11 @@ export class TaskService {
           effort: args.options?.effort ?? null,
           approval: args.options?.approval ?? null,
           ...(args.title ? { titleLocked: true } : {}),
+          ...(args.goal ? { goal: args.goal } : {}),
         },
       });
       const entry = args.message !== undefined
-        ? this.appendUser(t.id, args.message, args.parts)
+        ? this.appendUser(t.id, args.message, args.parts, args.meta)
         : null;
       return { task: tasks.get(t.id)!, entry };
     });
@@ -112,9 +119,9 @@ export class TaskService {
   }
 
   /** Appends a user message to an existing task (`extra`: attachment parts after the text). */
-  send(id: string, text: string, extra: Part[] = []): Entry {
+  send(id: string, text: string, extra: Part[] = [], meta?: Record<string, unknown>): Entry {
     this.get(id);
-    const entry = this.repos.entries.tx(() => this.appendUser(id, text, extra));
+    const entry = this.repos.entries.tx(() => this.appendUser(id, text, extra, meta));
     this.publishTask(this.repos.tasks.get(id)!);
     this.publishEntry(entry);
     return entry;
@@ -129,13 +136,45 @@ export class TaskService {
     };
   }
 
-  private appendUser(taskId: string, text: string, extra: Part[] = []): Entry {
+  /** Sets, pauses or clears (null) the task's goal. */
+  setGoal(id: string, goal: TaskGoal | null): TaskSummary {
+    const t = this.get(id);
+    return this.changed(this.repos.tasks.setSettings(id, { ...t.settings, goal }), id);
+  }
+
+  /**
+   * `/clear`: a marker entry after which the model starts afresh (history.ts sends
+   * nothing before it); the timeline above it stays as it was.
+   */
+  clearMarker(id: string, meta: Record<string, unknown> = {}): Entry {
+    this.get(id);
+    const entry = this.repos.entries.append({
+      id: this.newId("m"),
+      taskId: id,
+      role: "system",
+      status: "done",
+      parts: [{ type: "text", text: "Conversation cleared" }],
+      meta: { ...meta, kind: CLEAR_KIND },
+    });
+    this.repos.tasks.touch(id, false);
+    this.publishTask(this.repos.tasks.get(id)!);
+    this.publishEntry(entry);
+    return entry;
+  }
+
+  private appendUser(
+    taskId: string,
+    text: string,
+    extra: Part[] = [],
+    meta?: Record<string, unknown>,
+  ): Entry {
     const entry = this.repos.entries.append({
       id: this.newId("m"),
       taskId,
       role: "user",
       status: "done",
       parts: [{ type: "text", text }, ...extra],
+      ...(meta && Object.keys(meta).length ? { meta } : {}),
     });
     this.repos.tasks.touch(taskId, false);
     return entry;

@@ -6,7 +6,8 @@
  * 15 000 characters or more becomes a `.txt` attachment). While the task runs, a
  * message sent waits in the steering queue shown above the box. The text and the
  * attachments are autosaved as the view's draft. Below the text: attach, the task's
- * model, effort and approval selectors, and Send / Stop.
+ * model, effort and approval selectors, and Send / Stop. Typing `/` at the start opens
+ * the command menu, `@` the file picker (SuggestMenu); the task's goal shows above.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { LIMITS } from "../../protocol/index.ts";
@@ -26,8 +27,14 @@ import { AttachButton } from "./composer/AttachButton.js";
 import { AttachmentChips } from "./composer/AttachmentChips.js";
 import { QueueChips } from "./composer/QueueChips.js";
 import { TodoCapsule } from "./interact/TodoCapsule.js";
-import { IconSend } from "./Icons.js";
+import { IconClose, IconSend } from "./Icons.js";
 import { IconStop } from "./RunIcons.js";
+import { activeIndex, caret, menuKey, openMenu } from "../state/suggest.js";
+import { commandNotice } from "../state/commands.js";
+import { SuggestMenu } from "./composer/SuggestMenu.js";
+import { GoalChip } from "./composer/GoalChip.js";
+import { MentionChips } from "./composer/MentionChips.js";
+import { CommandDialogs } from "./composer/CommandDialogs.js";
 
 const MAX_HEIGHT_VH = 0.4;
 
@@ -76,7 +83,27 @@ export function Composer() {
   // A new view: its own history walk.
   useEffect(() => stopBrowsing(), [currentId.value]);
 
+  /** Puts the caret at `at` after a menu changed the text. */
+  const placeCaret = (/** @type {number} */ at) => {
+    const el = ref.current;
+    if (!el) return;
+    el.value = composerText.value;
+    el.focus();
+    el.setSelectionRange(at, at);
+    markDraftDirty();
+  };
+  const noteCaret = (/** @type {Event} */ e) => {
+    caret.value = /** @type {HTMLTextAreaElement} */ (e.currentTarget).selectionStart;
+  };
+
   const onKeyDown = (/** @type {KeyboardEvent} */ e) => {
+    // An open `/` menu or `@` picker takes ↑↓ Enter/Tab Esc first.
+    const used = menuKey(e);
+    if (used !== false) {
+      e.preventDefault();
+      if (typeof used === "number") placeCaret(used);
+      return;
+    }
     if (isSendKey(e)) {
       e.preventDefault();
       sendComposer();
@@ -131,8 +158,11 @@ export function Composer() {
     >
       ${currentId.value !== null && html`<${TodoCapsule} />`}
       ${currentId.value !== null && html`<${QueueChips} />`}
+      ${currentId.value !== null && html`<${GoalChip} />`}
       <div class="composer-card">
+        <${SuggestMenu} onPicked=${placeCaret} />
         <${AttachmentChips} />
+        <${MentionChips} />
         <textarea
           ref=${ref}
           class="composer-input"
@@ -145,12 +175,26 @@ export function Composer() {
             ? t("composer.placeholderQueue")
             : t("composer.placeholderReply")}
           value=${text}
+          role="combobox"
+          aria-autocomplete="list"
+          aria-expanded=${openMenu.value ? "true" : "false"}
+          aria-controls=${openMenu.value ? "composer-suggest" : undefined}
+          aria-activedescendant=${openMenu.value?.items.length
+            ? `suggest-${Math.min(activeIndex.value, openMenu.value.items.length - 1)}`
+            : undefined}
           onInput=${(/** @type {Event} */ e) => {
             composerText.value = /** @type {HTMLTextAreaElement} */ (e.currentTarget).value;
+            noteCaret(e);
+            commandNotice.value = null;
             stopBrowsing();
             markDraftDirty();
           }}
-          onFocus=${() => refreshPrompts(viewWorkspace.value)}
+          onKeyUp=${noteCaret}
+          onClick=${noteCaret}
+          onFocus=${(/** @type {Event} */ e) => {
+            noteCaret(e);
+            refreshPrompts(viewWorkspace.value);
+          }}
           onKeyDown=${onKeyDown}
           onPaste=${onPaste}
         ></textarea>
@@ -196,6 +240,25 @@ export function Composer() {
             `}
         </div>
       </div>
+      ${commandNotice.value &&
+        html`
+          <p class="composer-note cmd-notice" role="status" data-testid="command-notice">
+            <span>${t(
+              /** @type {any} */ (commandNotice.value.key),
+              commandNotice.value.params,
+            )}</span>
+            <button
+              type="button"
+              class="icon-btn cmd-notice-x"
+              aria-label=${t("cmd.notice.dismiss")}
+              title=${t("cmd.notice.dismiss")}
+              onClick=${() => (commandNotice.value = null)}
+            >
+              <${IconClose} size=${14} />
+            </button>
+          </p>
+        `}
+      <${CommandDialogs} />
       ${connState.value === "reconnecting" &&
         html`<p class="composer-note" role="status" data-testid="composer-offline">
           ${t("composer.offline")}

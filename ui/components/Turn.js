@@ -2,7 +2,7 @@
  * One turn (SPEC §7.3): the user message, the status strip, the process (thinking,
  * tool cards, intermediate text — expanded while live, collapsed after), then the
  * final answer, the files changed, trailing error lines, the max-steps notice and the
- * bands of compactions and rewinds that happened in it. Memoised: a finished
+ * bands of compactions, rewinds and `/clear`s that happened in it. Memoised: a finished
  * turn re-renders only when one of its entries (or the language) changes, so while
  * a run streams only the live turn renders.
  *
@@ -17,6 +17,7 @@ import { html } from "../html.js";
 import { t } from "../i18n/index.js";
 import { analyseTurn, fileChanges, netFileChanges } from "../state/timeline_model.js";
 import { CompactBand } from "./timeline/CompactBand.js";
+import { ClearBand } from "./timeline/ClearBand.js";
 import { FileChanges } from "./timeline/FileChanges.js";
 import { RewindBand } from "./timeline/RewindBand.js";
 import { RewoundContext } from "./timeline/rewound.js";
@@ -120,7 +121,7 @@ export class Turn extends Component {
     const open = this.state.open ?? live;
     const expandable = view.process.length > 0;
     const showStrip = live ||
-      turn.items.length > view.compactions.length + view.rewinds.length;
+      turn.items.length > view.compactions.length + view.rewinds.length + view.clears.length;
     // The server's net record of the turn; older turns fall back to summing the tool calls.
     const net = netFileChanges(turn.user);
     const changes = live ? null : net ?? fileChanges(view);
@@ -167,6 +168,7 @@ export class Turn extends Component {
         ${view.maxSteps && !live && html`<${TurnNotice} canContinue=${canAct} />`}
         ${view.compactions.map((e) => html`<${CompactBand} key=${e.id} entry=${e} />`)}
         ${view.rewinds.map((e) => html`<${RewindBand} key=${e.id} entry=${e} turnId=${turn.id} />`)}
+        ${view.clears.map((e) => html`<${ClearBand} key=${e.id} entry=${e} />`)}
       </section>
     `;
   }

@@ -1,6 +1,6 @@
 /**
- * A user message: a right-aligned bubble with the text as typed (no Markdown), plus
- * chips for attached images and files. Below it, its actions: on wide screens a
+ * A user message: a right-aligned bubble with the text as typed (no Markdown; its
+ * `@` mentions as chips, see MessageText), plus chips for attached images and files. Below it, its actions: on wide screens a
  * "Rewind code to before this turn" button shown on hover or focus (always where
  * there is no hover); on phones a visible ⋯ menu (a bottom sheet). Unavailable while
  * the task runs or the connection is down.
@@ -20,6 +20,7 @@ import { copyText, editingId } from "../state/history.js";
 import { CopyButton } from "./timeline/CopyButton.js";
 import { IconCopy, IconEdit } from "./timeline/HistoryIcons.js";
 import { MessageEditor } from "./timeline/MessageEditor.js";
+import { MessageText } from "./timeline/MessageText.js";
 
 /** @param {Entry} entry the text a user message was sent with */
 const textOf = (entry) =>
@@ -125,8 +126,8 @@ export function UserMessage({ entry }) {
         : html`<div class="bubble">
         <${PartAttachments} parts=${entry.parts} />
         ${
-          entry.parts.filter((p) => p.type !== "image" && p.type !== "file" && p.text).map((p) =>
-            html`<div class="part-text">${p.text ?? ""}</div>`
+          entry.parts.filter((p) => p.type !== "image" && p.type !== "file" && p.text).map((p, i) =>
+            html`<${MessageText} entry=${entry} text=${p.text ?? ""} first=${i === 0} />`
           )
         }
       </div>`}

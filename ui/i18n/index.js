@@ -28,6 +28,8 @@ import homeEn from "./home.en-US.js";
 import homeZh from "./home.zh-CN.js";
 import safetyEn from "./safety.en-US.js";
 import safetyZh from "./safety.zh-CN.js";
+import commandsEn from "./commands.en-US.js";
+import commandsZh from "./commands.zh-CN.js";
 
 const en = {
   ...baseEn,
@@ -41,6 +43,7 @@ const en = {
   ...panelEn,
   ...homeEn,
   ...safetyEn,
+  ...commandsEn,
 };
 const zh = {
   ...baseZh,
@@ -54,6 +57,7 @@ const zh = {
   ...panelZh,
   ...homeZh,
   ...safetyZh,
+  ...commandsZh,
 };
 
 /** @typedef {keyof typeof en} MsgKey a message key (every key has an English text) */

@@ -28,7 +28,8 @@ export const sending = signal(false);
  * when in the draft view; while the task runs the server queues it (steering queue).
  * The text goes back into the composer if sending fails.
  * @param {string[]} [attachments]
- * @returns {Promise<{taskId: string, queued: any} | null>} null when not sent
+ * @returns {Promise<{taskId: string, queued: any, command: any} | null>} null when not sent;
+ *   `command`: what a slash command answered (protocol CommandReply)
  */
 export async function sendMessage(attachments = []) {
   const text = composerText.value.replace(/^\s*\n/, "").trimEnd();
@@ -54,12 +55,12 @@ export async function sendMessage(attachments = []) {
         if (r.entry) upsertEntry(r.entry);
         subscribe(r.task.id);
       }
-      return { taskId: r.task.id, queued: null };
+      return { taskId: r.task.id, queued: null, command: r.command ?? null };
     } else {
       bottomRequest.value++; // what the user just sent is what they want to see
       const r = await request("task.send", { id, text, ...atts });
       if (currentId.value === id && r?.entry) upsertEntry(r.entry);
-      return { taskId: id, queued: r?.queued ?? null };
+      return { taskId: id, queued: r?.queued ?? null, command: r?.command ?? null };
     }
   } catch (e) {
     if (!composerText.value) composerText.value = text;

@@ -5,7 +5,7 @@
  * failure text and attachments come back.
  */
 import { computed } from "@preact/signals";
-import { LIMITS } from "../../protocol/index.ts";
+import { LIMITS, parseSlash } from "../../protocol/index.ts";
 import { connState } from "./connection.js";
 import { sending, sendMessage } from "./actions.js";
 import { attachments, readyIds, uploading } from "./attachments.js";
@@ -13,7 +13,9 @@ import { notePrompt } from "./prompt_history.js";
 import { queue } from "./queue.js";
 import { currentId, currentTask } from "./tasks.js";
 import { draftProject } from "./projects.js";
-import { composerText, draftSent } from "./ui.js";
+import { composerText, draftSent, markDraftDirty } from "./ui.js";
+import { clearAsk, commandNotice, helpOpen, loadCommands, showReply } from "./commands.js";
+import { setOption } from "./run_actions.js";
 
 /** The workspace of the shown view (its project, or null = the default workspace). */
 export const viewWorkspace = computed(() =>
@@ -32,9 +34,50 @@ export const sendBlock = computed(() => {
   return "";
 });
 
-/** Sends the composer content (no-op when {@link sendBlock} says it cannot). */
-export async function sendComposer() {
+/**
+ * What the UI does itself before a slash command goes to the server: `/help` opens
+ * its dialog, `/clear` asks first, and in the new-task view (no task yet) `/plan`
+ * without a task sets the draft's mode and `/clear` says there is nothing to clear.
+ * Returns true when the message is not to be sent (now).
+ * @param {string} text
+ */
+function handledHere(text) {
+  const cmd = parseSlash(text);
+  if (!cmd) return false;
+  const draft = currentId.value === null;
+  const done = (/** @type {string} */ key) => {
+    composerText.value = "";
+    markDraftDirty();
+    commandNotice.value = { key };
+    return true;
+  };
+  if (cmd.name === "help") {
+    loadCommands(true);
+    helpOpen.value = true;
+    composerText.value = "";
+    markDraftDirty();
+    return true;
+  }
+  if (cmd.name === "clear") {
+    if (draft) return done("cmd.clear.draft");
+    clearAsk.value = true;
+    return true;
+  }
+  if (cmd.name === "plan" && draft && !cmd.args) {
+    setOption("approval", "plan");
+    return done("cmd.reply.planOn");
+  }
+  return false;
+}
+
+/**
+ * Sends the composer content (no-op when {@link sendBlock} says it cannot).
+ * @param {{confirmed?: boolean}} [opts] `confirmed`: the user agreed to `/clear`
+ */
+export async function sendComposer(opts = {}) {
   if (sendBlock.value) return;
+  commandNotice.value = null;
+  if (!opts.confirmed && handledHere(composerText.value)) return;
   const key = currentId.value ?? "";
   const ws = viewWorkspace.value;
   const text = composerText.value;
@@ -47,6 +90,7 @@ export async function sendComposer() {
     return;
   }
   notePrompt(ws, text);
+  if (r.command) showReply(r.command);
   if (r.queued && currentId.value === r.taskId && !queue.value.some((q) => q.id === r.queued.id)) {
     queue.value = [...queue.value, r.queued];
   }

@@ -8,6 +8,7 @@
  * @typedef {import("../../protocol/index.ts").Part} Part
  * @typedef {{entryId: string, index: number, type: "text"|"thinking", text: string}} Delta
  */
+import { isClearMarker } from "../../protocol/commands.ts";
 
 /**
  * Adds a delta to a pending list, merging it into the last one when it continues the
@@ -156,6 +157,7 @@ export function groupTurns(entries) {
  *   startedAt: number,
  *   endedAt: number,
  *   rewinds: Entry[],
+ *   clears: Entry[],
  * }} TurnView
  */
 
@@ -184,7 +186,11 @@ const endOf = (e) => Math.max(Number(e.meta?.endedAt) || 0, e.updatedAt || 0, e.
  */
 export function analyseTurn(turn, live) {
   const rewinds = turn.items.filter(isRewindEntry);
-  const items = rewinds.length ? turn.items.filter((e) => !isRewindEntry(e)) : turn.items;
+  // A `/clear` marker is a band too (shown after the turn it followed).
+  const clears = turn.items.filter(isClearMarker);
+  const items = rewinds.length || clears.length
+    ? turn.items.filter((e) => !isRewindEntry(e) && !isClearMarker(e))
+    : turn.items;
   // A result belongs to the latest earlier call with its id that has no result yet:
   // providers may reuse ids (e.g. "call_1" in every response).
   /** @type {Map<Entry, Record<string, Entry>>} */
@@ -282,6 +288,7 @@ export function analyseTurn(turn, live) {
     startedAt,
     endedAt,
     rewinds,
+    clears,
   };
 }
 

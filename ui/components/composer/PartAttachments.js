@@ -14,7 +14,8 @@ export function PartAttachments({ parts }) {
   // Images first (a row of thumbnails), then the file chips.
   const list = [
     ...parts.filter((p) => p.type === "image"),
-    ...parts.filter((p) => p.type === "file"),
+    // Mentioned files are chips in the text (MessageText), not attachments.
+    ...parts.filter((p) => p.type === "file" && !p.data?.mention),
   ];
   if (!list.length) return null;
   return html`

@@ -1,0 +1,106 @@
+/**
+ * `@` mentions (SPEC §6.2): `@path` or `@"path with spaces"` in a message names a
+ * file or folder of the workspace. Pure: the UI uses it for the picker and the chips,
+ * the server to attach what the mentions name when the message is sent.
+ *
+ * - A mention starts at the beginning of the text or after a blank or an opening
+ *   bracket, so `me@example.com` is not one; trailing punctuation (`.,;:!?`) ends it.
+ * - `files.mention {id? | projectPath?, q}`: up to 50 files and folders of the
+ *   workspace matching `q` fuzzily (skipping .git, node_modules and ReinAgent's data).
+ *
+ * @example
+ * extractMentions('look at @src/a.ts and @"my notes.md".');
+ * // [{path: "src/a.ts", start: 8, end: 17}, {path: "my notes.md", start: 22, end: 36}]
+ */
+import { nullable, obj, type Schema, str } from "./schema.ts";
+
+export const MENTION_LIMITS = {
+  /** Files and folders attached from one message. */
+  files: 8,
+  /** Bytes of one file attached (the rest is cut with a note). */
+  fileBytes: 32 * 1024,
+  /** Entries listed for a mentioned folder. */
+  dirEntries: 100,
+  /** Results of one picker query. */
+  results: 50,
+  /** Longest picker query. */
+  queryChars: 300,
+} as const;
+
+export interface MentionToken {
+  /** The path as written (without `@`, quotes, or trailing punctuation). */
+  path: string;
+  /** Offsets of the whole token (`@…`) in the text; `end` is exclusive. */
+  start: number;
+  end: number;
+}
+
+/** One picker result: a path relative to the workspace (folders end with `/`). */
+export interface MentionItem {
+  path: string;
+  type: "file" | "dir";
+}
+
+/** `data` of the `file` part a mention became (its `text` is what the model reads). */
+export interface MentionData {
+  mention: true;
+  /** Relative to the workspace, as the user wrote it resolved (folders end with `/`). */
+  path: string;
+  kind: "file" | "dir";
+  size: number;
+  /** The file was longer than the cap, or the folder had more entries. */
+  truncated: boolean;
+  /** Not inlined: a binary or unreadable file. */
+  note?: "binary" | "unreadable";
+}
+
+const MENTION_RE = /(^|[\s([{])@(?:"([^"\n]+)"|([^\s"'`()<>[\]{}]+))/g;
+
+/** Every mention token of `text`, in order (duplicates included). */
+export function extractMentions(text: string): MentionToken[] {
+  const out: MentionToken[] = [];
+  for (const m of text.matchAll(MENTION_RE)) {
+    const start = m.index! + m[1].length;
+    if (m[2] !== undefined) {
+      out.push({ path: m[2], start, end: start + m[2].length + 3 });
+      continue;
+    }
+    const path = m[3].replace(/[.,;:!?]+$/, "");
+    if (path) out.push({ path, start, end: start + 1 + path.length });
+  }
+  return out;
+}
+
+/**
+ * The picker's query when the caret ends a mention being typed (`"see @src/a|"` →
+ * `{start: 4, query: "src/a"}`); null otherwise.
+ */
+export function mentionQuery(
+  text: string,
+  caret: number,
+): { start: number; query: string } | null {
+  const head = text.slice(0, caret);
+  const m = /(^|[\s([{])@("[^"\n]*|[^\s"'`()<>[\]{}]*)$/.exec(head);
+  if (!m) return null;
+  const start = m.index + m[1].length;
+  return { start, query: m[2].replace(/^"/, "") };
+}
+
+/** The token for `path`: quoted when it has blanks or quotes. */
+export function formatMention(path: string): string {
+  return /[\s"'`()<>[\]{}]/.test(path) ? `@"${path.replace(/"/g, "")}"` : `@${path}`;
+}
+
+const taskId = str({ min: 1, max: 64, pattern: /^[A-Za-z0-9_-]+$/ });
+
+export const MENTION_OP_ARGS = {
+  "files.mention": obj({
+    "id?": taskId,
+    "projectPath?": nullable(str({ min: 1, max: 4096 })),
+    q: str({ max: MENTION_LIMITS.queryChars }),
+  }),
+} satisfies Record<string, Schema>;
+
+export interface MentionOpResults {
+  "files.mention": { items: MentionItem[]; truncated: boolean };
+}

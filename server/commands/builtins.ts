@@ -1,0 +1,48 @@
+/**
+ * The built-in slash commands, as the `/` menu lists them. Two kinds:
+ * - prompt commands (`/init`) become a prompt the model receives instead of the typed
+ *   text ({@link builtinPrompt});
+ * - local commands (`/clear`, `/plan`, `/goal`, `/help`) act on the task without the
+ *   model (local.ts).
+ * Adding one (e.g. `/compact`) = a row here, its name in `BUILTIN_COMMAND_NAMES`
+ * (protocol/commands.ts) and a handler in local.ts (or a prompt in builtinPrompt).
+ */
+import type { CommandInfo } from "../../protocol/index.ts";
+import initPrompt from "./init_prompt.md" with { type: "text" };
+
+export const BUILTINS: readonly CommandInfo[] = [
+  {
+    name: "clear",
+    source: "builtin",
+    description:
+      "Clear the conversation for the model: earlier messages stay visible but are no longer sent",
+  },
+  {
+    name: "init",
+    source: "builtin",
+    argHint: "[notes]",
+    description: "Create or update AGENTS.md from the repository",
+  },
+  {
+    name: "plan",
+    source: "builtin",
+    argHint: "[task]",
+    description: "Switch the task to plan mode (read-only research, then a plan to approve)",
+  },
+  {
+    name: "goal",
+    source: "builtin",
+    argHint: "[text|pause|resume|clear]",
+    description: "Set, show, pause, resume or clear the task's goal (kept in every turn)",
+  },
+  { name: "help", source: "builtin", description: "List the commands and @ mentions" },
+];
+
+export const isBuiltin = (name: string): boolean => BUILTINS.some((b) => b.name === name);
+
+/** The prompt of a built-in prompt command, or null for the local ones. */
+export function builtinPrompt(name: string, args: string): string | null {
+  if (name !== "init") return null;
+  const base = initPrompt.trim();
+  return args ? `${base}\n\nAdditional instructions from the user:\n${args}` : base;
+}

@@ -1,0 +1,142 @@
+/**
+ * Local slash commands: they act on the task without asking the model. Each handler
+ * works through a {@link CommandHost}, so the same code serves a message sent to a
+ * task (`task.send`) and the first message of a new one (`tasks.create`, where the
+ * host collects the settings the task is created with).
+ */
+import type { CommandReply, ReplyCode, TaskGoal, TaskSummary } from "../../protocol/index.ts";
+import { parseGoalArgs, parseSlash } from "../../protocol/index.ts";
+import { OpError } from "../errors.ts";
+import { type CommandScope, listCommands } from "./registry.ts";
+
+export interface CommandHost {
+  /** The task, or null while it is being created. */
+  task: TaskSummary | null;
+  scope: CommandScope;
+  now(): number;
+  setPlanMode(): void;
+  setGoal(goal: TaskGoal | null): void;
+  /** Marks the conversation as cleared for the model (throws `busy` while it runs). */
+  clear(): void;
+}
+
+export interface LocalResult {
+  reply: CommandReply;
+  /** Text to send to the model afterwards (`/plan <task>`). */
+  send?: string;
+}
+
+type Handler = (args: string, host: CommandHost) => LocalResult | Promise<LocalResult>;
+
+const reply = (
+  name: string,
+  code: ReplyCode,
+  text: string,
+  params?: Record<string, string | number>,
+): CommandReply => ({ name, ran: false, code, text, ...(params ? { params } : {}) });
+
+function goal(args: string, host: CommandHost): LocalResult {
+  const action = parseGoalArgs(args);
+  const current = host.task?.settings.goal ?? null;
+  const none = () => ({
+    reply: reply("goal", "goalNone", "No goal is set. /goal <text> sets one."),
+  });
+  switch (action.kind) {
+    case "show":
+      if (!current) return none();
+      return {
+        reply: current.paused
+          ? reply("goal", "goalShowPaused", `Goal (paused): ${current.text}`, {
+            text: current.text,
+          })
+          : reply("goal", "goalShow", `Goal: ${current.text}`, { text: current.text }),
+      };
+    case "set":
+      host.setGoal({ text: action.text, paused: false, setAt: host.now() });
+      return {
+        reply: reply(
+          "goal",
+          "goalSet",
+          `Goal set: ${action.text}\nIt is part of every turn until you pause or clear it.`,
+          { text: action.text },
+        ),
+      };
+    case "pause":
+    case "resume": {
+      if (!current) return none();
+      host.setGoal({ ...current, paused: action.kind === "pause" });
+      return action.kind === "pause"
+        ? { reply: reply("goal", "goalPaused", "Goal paused: the agent no longer pursues it.") }
+        : { reply: reply("goal", "goalResumed", `Goal resumed: ${current.text}`) };
+    }
+    case "clear":
+      if (!current) return none();
+      host.setGoal(null);
+      return { reply: reply("goal", "goalCleared", "Goal cleared.") };
+  }
+}
+
+async function help(_args: string, host: CommandHost): Promise<LocalResult> {
+  const { commands, problems } = await listCommands(host.scope);
+  const lines = commands.map((c) =>
+    `  /${c.name}${c.argHint ? ` ${c.argHint}` : ""} — ${c.description}`
+  );
+  const text = [
+    "Commands:",
+    ...lines,
+    "Mention a file or folder with @path (e.g. @src/main.ts) to attach it as context.",
+    ...(problems.length
+      ? ["Command files not used:", ...problems.map((p) => `  ${p.path}: ${p.message}`)]
+      : []),
+  ].join("\n");
+  return { reply: reply("help", "help", text, { count: commands.length }) };
+}
+
+/** The local commands by name; the `/` menu's metadata is in builtins.ts. */
+const HANDLERS: Record<string, Handler> = {
+  goal,
+  help,
+  plan: (args, host) => {
+    host.setPlanMode();
+    const r = reply(
+      "plan",
+      "planOn",
+      "Plan mode: the agent researches with read-only tools and proposes a plan for you to approve.",
+    );
+    return args ? { reply: r, send: args } : { reply: r };
+  },
+  clear: (_args, host) => {
+    if (!host.task) throw new OpError("invalid_args", "a new task has nothing to clear");
+    host.clear();
+    return {
+      reply: reply(
+        "clear",
+        "cleared",
+        "Conversation cleared: the model no longer sees the messages before this point.",
+      ),
+    };
+  },
+};
+
+/** Whether the command sends a message afterwards (so attachments have somewhere to go). */
+const SENDS: Record<string, (args: string) => boolean> = { plan: (args) => args !== "" };
+
+/**
+ * Runs `text` as a local command; null when it is none (plain text or a prompt
+ * command). A command that sends no message refuses attachments before doing anything.
+ */
+export async function runLocalCommand(
+  text: string,
+  host: CommandHost,
+  opts: { attachments?: boolean } = {},
+): Promise<LocalResult | null> {
+  const cmd = parseSlash(text);
+  if (!cmd || !Object.hasOwn(HANDLERS, cmd.name)) return null;
+  if (opts.attachments && !SENDS[cmd.name]?.(cmd.args)) {
+    throw new OpError(
+      "invalid_args",
+      `/${cmd.name} sends no message, so it takes no attachments: attach them to a message`,
+    );
+  }
+  return await HANDLERS[cmd.name](cmd.args, host);
+}

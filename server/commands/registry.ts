@@ -1,0 +1,49 @@
+/**
+ * The commands of a workspace (built-ins, then custom ones) and the expansion of a
+ * prompt command into what the model receives. Read fresh on every call: command
+ * files are small, and a user editing one sees the change at once.
+ */
+import type { CommandInfo, CommandProblem, CommandUse } from "../../protocol/index.ts";
+import { expandTemplate, parseSlash } from "../../protocol/index.ts";
+import { builtinPrompt, BUILTINS, isBuiltin } from "./builtins.ts";
+import { commandDirs, type CustomCommand, loadCustomCommands } from "./custom.ts";
+
+export interface CommandScope {
+  workspace: string;
+  /** ReinAgent's data folder (its `commands/` holds the user's commands). */
+  home: string;
+  /** The user's home folder (for `~/.claude/commands`); default $HOME. */
+  userHome?: string;
+}
+
+async function custom(scope: CommandScope) {
+  const dirs = commandDirs(scope.workspace, scope.home, scope.userHome);
+  return await loadCustomCommands(dirs, isBuiltin);
+}
+
+/** The `/` menu: built-ins first, then custom commands by name; plus the files not used. */
+export async function listCommands(
+  scope: CommandScope,
+): Promise<{ commands: CommandInfo[]; problems: CommandProblem[] }> {
+  const { commands, problems } = await custom(scope);
+  const list = commands.map(({ body: _body, ...info }: CustomCommand) => info);
+  return { commands: [...BUILTINS, ...list], problems };
+}
+
+/**
+ * What the model receives for a message that starts with a prompt command (`/init`
+ * or a custom one); null for plain text, unknown names and local commands.
+ */
+export async function expandPromptCommand(
+  text: string,
+  scope: CommandScope,
+): Promise<CommandUse | null> {
+  const cmd = parseSlash(text);
+  if (!cmd) return null;
+  if (isBuiltin(cmd.name)) {
+    const prompt = builtinPrompt(cmd.name, cmd.args);
+    return prompt === null ? null : { ...cmd, prompt };
+  }
+  const found = (await custom(scope)).commands.find((c) => c.name === cmd.name);
+  return found ? { ...cmd, prompt: expandTemplate(found.body, cmd.args) } : null;
+}

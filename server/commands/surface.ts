@@ -1,0 +1,95 @@
+/**
+ * Slash commands where messages arrive: a message sent to a task (`task.send`) and
+ * the first message of a new task (`tasks.create`; the CLI's `reinagent run` and any
+ * other client use the same ops). Local commands act here; prompt commands and
+ * mentions are expanded when the message is prepared (ComposerService.prepare).
+ */
+import type { ApprovalMode, ClientInfo, TaskGoal } from "../../protocol/index.ts";
+import { OpError } from "../errors.ts";
+import type { TaskService } from "../sessions/task_service.ts";
+import type { RunManager } from "../sessions/runs.ts";
+import type { ComposerService } from "../composer/composer_service.ts";
+import { type CommandHost, type LocalResult, runLocalCommand } from "./local.ts";
+
+export interface SurfaceDeps {
+  home: string;
+  tasks: TaskService;
+  runs: RunManager;
+  composer: ComposerService;
+  /** Re-checks waiting approvals after a mode change. */
+  reevaluate?(taskId: string): void;
+  now?: () => number;
+}
+
+/** A local command sent to task `taskId`; null when `text` is not one. */
+export async function taskCommand(
+  d: SurfaceDeps,
+  taskId: string,
+  text: string,
+  opts: { attachments: boolean; by: ClientInfo },
+): Promise<LocalResult | null> {
+  const task = d.tasks.get(taskId);
+  const host: CommandHost = {
+    task,
+    scope: { workspace: d.composer.workspaceOf(task.projectPath), home: d.home },
+    now: d.now ?? Date.now,
+    setPlanMode: () => {
+      d.tasks.setOptions(taskId, { approval: "plan" });
+      d.reevaluate?.(taskId); // the gate reads the mode live: what waits is decided again
+    },
+    setGoal: (goal) => void d.tasks.setGoal(taskId, goal),
+    clear: () => {
+      if (d.runs.isRunning(taskId)) {
+        throw new OpError("busy", "the task is running; stop it before clearing the conversation");
+      }
+      d.tasks.clearMarker(taskId, { by: opts.by });
+    },
+  };
+  const r = await runLocalCommand(text, host, opts);
+  if (r) {
+    d.composer.rememberPrompt(task.projectPath, text);
+    d.composer.clearDraft(taskId);
+  }
+  return r;
+}
+
+/** What a new task's first message asked for, when it is a local command. */
+export interface NewTaskCommand extends LocalResult {
+  approval?: ApprovalMode;
+  goal?: TaskGoal;
+}
+
+/**
+ * A local command as the first message of a new task: `/plan [task]` creates it in
+ * plan mode (with the task as its message), `/goal <text>` with that goal and no
+ * message. Commands with nothing to do in a new task are refused (nothing is created).
+ */
+export async function newTaskCommand(
+  d: SurfaceDeps,
+  text: string,
+  projectPath: string | null,
+  opts: { attachments: boolean },
+): Promise<NewTaskCommand | null> {
+  const got: { approval?: ApprovalMode; goal?: TaskGoal } = {};
+  const host: CommandHost = {
+    task: null,
+    scope: { workspace: d.composer.workspaceOf(projectPath), home: d.home },
+    now: d.now ?? Date.now,
+    setPlanMode: () => void (got.approval = "plan"),
+    setGoal: (goal) => void (goal ? got.goal = goal : delete got.goal),
+    clear: () => {
+      throw new OpError("invalid_args", "a new task has nothing to clear");
+    },
+  };
+  const r = await runLocalCommand(text, host, opts);
+  if (!r) return null;
+  if (r.send === undefined && !got.approval && !got.goal) {
+    throw new OpError(
+      "invalid_args",
+      `/${r.reply.name} has nothing to do in a new task (${
+        r.reply.code === "help" ? "commands.list lists the commands" : r.reply.text
+      })`,
+    );
+  }
+  return { ...r, ...got };
+}
