@@ -5,6 +5,7 @@
  * store banner. Screenshots go to test-output/screenshots/.
  */
 import type { Page, WebSocketRoute } from "playwright-core";
+import type { TaskSummary } from "../../protocol/index.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { startTestServer } from "../helpers/server.ts";
 import {
@@ -364,13 +365,17 @@ Deno.test(
       await page.click("[data-testid=new-task]");
 
       // A task the user is not looking at starts running and has news.
-      const base = {
+      // A whole summary, as the server sends it (typed so a new field breaks this test).
+      const base: Omit<TaskSummary, "status" | "unread" | "updatedAt"> = {
         id,
         title: "Status check",
         projectPath: null,
         pinned: false,
+        lastRun: "done",
+        queued: 0,
         createdAt: 1,
         entryCount: 1,
+        settings: { model: null, effort: null, approval: null },
       };
       push("tasks", {
         kind: "upsert",
