@@ -34,8 +34,8 @@ export const COMMAND_LIMITS = {
 /** A command name: letters, digits, `_ . : -`, starting with a letter or digit. */
 export const COMMAND_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}$/;
 
-/** Built-in command names, in menu order. `/compact` will join them (see server/commands). */
-export const BUILTIN_COMMAND_NAMES = ["clear", "init", "plan", "goal", "help"] as const;
+/** Built-in command names, in menu order (see server/commands). */
+export const BUILTIN_COMMAND_NAMES = ["clear", "compact", "init", "plan", "goal", "help"] as const;
 
 /** Where a command comes from: built in, the workspace, or the user's data folder / ~/.claude. */
 export type CommandSource = "builtin" | "workspace" | "user";
@@ -81,6 +81,8 @@ export const REPLY_CODES = [
   "goalCleared",
   "planOn",
   "cleared",
+  "compacted",
+  "compactNothing",
 ] as const;
 export type ReplyCode = typeof REPLY_CODES[number];
 

@@ -144,7 +144,8 @@ export type ApprovalsEvent = { kind: "list"; approvals: PendingApproval[] };
 export interface RunState {
   startedAt: number;
   step: number;
-  phase: "model" | "tools";
+  /** `compacting`: the conversation is being summarised (SPEC §4.7). */
+  phase: "model" | "tools" | "compacting";
   /** Shown as "Reconnecting… n/10 · error" while a request is being retried. */
   retry:
     | { attempt: number; max: number; delayMs: number; message: string; category: string }

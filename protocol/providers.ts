@@ -73,6 +73,8 @@ export interface SystemSettings {
   commandEnvAllow: string[];
   /** Credential paths hidden inside the shell sandbox (`~/` = the user's home). */
   hiddenPaths: string[];
+  /** The model that writes compaction summaries; null = each task's own model. */
+  compactModel: ModelRef | null;
 }
 
 export type ModelTestResult =
@@ -177,6 +179,8 @@ export const PROVIDER_OP_ARGS = {
     "sandboxNetwork?": bool,
     "commandEnvAllow?": arr(envName, LIMITS_SAFETY.envAllow),
     "hiddenPaths?": arr(hiddenPath, LIMITS_SAFETY.hiddenPaths),
+    /** null = each task's own model. */
+    "compactModel?": nullable(obj({ providerId, modelId })),
   }),
 } satisfies Record<string, Schema>;
 

@@ -14,8 +14,8 @@
  *
  * Usage: deno task mock-llm [--port 8765]
  */
-import { BUILTIN_SCENARIOS, type Scenario } from "./mock_llm/scenario.ts";
-import { END_FRAMES, errorBody, type Format, framesFor } from "./mock_llm/formats.ts";
+import { BUILTIN_SCENARIOS, requestTokens, type Scenario } from "./mock_llm/scenario.ts";
+import { END_FRAMES, errorBody, type Format, framesFor, overflowBody } from "./mock_llm/formats.ts";
 
 export interface RecordedRequest {
   path: string;
@@ -61,11 +61,23 @@ function historyTurns(format: Format, body: Record<string, unknown>): number {
   }
 }
 
+/** The last message of a request (where a client puts its newest instruction). */
+function lastItem(format: Format, body: Record<string, unknown>): unknown {
+  const list = format === "responses"
+    ? body.input
+    : format === "gemini"
+    ? body.contents
+    : body.messages;
+  return Array.isArray(list) ? list.at(-1) : undefined;
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): MockLlm {
   const scenarios = new Map<string, Scenario>(Object.entries(BUILTIN_SCENARIOS));
   const attempts = new Map<string, number>();
+  /** Requests answered per model (`sequential` scenarios). */
+  const sequence = new Map<string, number>();
   const recorded: RecordedRequest[] = [];
 
   const json = (status: number, body: unknown) =>
@@ -95,11 +107,24 @@ export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): Moc
     if (format !== "gemini" && body.stream !== true) {
       return json(400, errorBody(format, 400, "the mock answers streaming requests only"));
     }
-    const index = historyTurns(format, body);
-    const turn = scenario.turns[Math.min(index, scenario.turns.length - 1)];
-    if (!turn || (index >= scenario.turns.length && !scenario.repeatLast)) {
+    const size = requestTokens(body);
+    if (scenario.contextLimit !== undefined && size > scenario.contextLimit) {
+      return json(400, overflowBody(format, size, scenario.contextLimit));
+    }
+    const last = JSON.stringify(lastItem(format, body) ?? null);
+    const matched = scenario.match?.find((m) => last.includes(m.lastIncludes))?.turn;
+    let index = historyTurns(format, body);
+    if (!matched && scenario.sequential) {
+      index = sequence.get(model) ?? 0;
+      sequence.set(model, index + 1);
+    }
+    const scripted = matched ?? scenario.turns[Math.min(index, scenario.turns.length - 1)];
+    if (!scripted || (!matched && index >= scenario.turns.length && !scenario.repeatLast)) {
       return json(400, errorBody(format, 400, `scenario ${model} has no turn ${index}`));
     }
+    const turn = scenario.usageFromRequest
+      ? { ...scripted, usage: { ...scripted.usage, input: size } }
+      : scripted;
     if (turn.fail) {
       const key = `${model}#${index}`;
       const n = (attempts.get(key) ?? 0) + 1;
@@ -184,6 +209,7 @@ export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): Moc
       }
       if (req.method === "POST" && p === "/_mock/reset") {
         attempts.clear();
+        sequence.clear();
         recorded.length = 0;
         return json(200, { ok: true });
       }

@@ -76,6 +76,7 @@ export function createServices(opts: ServiceOptions): ServerDeps {
           approval: s.defaultApproval,
           sandbox: s.sandboxLevel,
           network: s.sandboxNetwork,
+          compactModel: s.compactModel,
         };
       },
       taskChanged: (t) => tasks.publish(t),

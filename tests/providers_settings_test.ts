@@ -266,6 +266,7 @@ Deno.test("settings: defaults, validation, events on topic settings", async () =
       sandboxNetwork: true,
       commandEnvAllow: [],
       hiddenPaths: [...DEFAULT_HIDDEN_PATHS],
+      compactModel: null,
     });
     const snap = await h.op("settings.subscribe");
     assert(h.topics.has("settings"), "settings.subscribe subscribes");

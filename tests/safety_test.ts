@@ -130,6 +130,7 @@ function getSettingsLike() {
     sandboxNetwork: true,
     commandEnvAllow: [],
     hiddenPaths: ["~/.ssh"],
+    compactModel: null,
   };
 }
 

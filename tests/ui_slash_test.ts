@@ -34,13 +34,14 @@ Deno.test("/ menu: opens on the first word, ↑↓ wrap, Enter/Tab fill, full na
   assertEquals(openMenu.value?.kind, "slash");
   assertEquals(openMenu.value?.items.map((c) => (c as { name: string }).name), [
     "clear",
+    "compact",
     "init",
     "plan",
     "goal",
     "help",
   ]);
   assertEquals(menuKey(key("ArrowUp")), true);
-  assertEquals(activeIndex.value, 4, "↑ on the first row wraps to the last");
+  assertEquals(activeIndex.value, 5, "↑ on the first row wraps to the last");
   assertEquals(menuKey(key("ArrowDown")), true);
   assertEquals(activeIndex.value, 0);
   typed("/pl");

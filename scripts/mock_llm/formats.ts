@@ -323,3 +323,35 @@ export function errorBody(format: Format, status: number, message: string): unkn
   if (format === "gemini") return { error: { code: status, message, status: "ERROR" } };
   return { error: { message, type: "mock_error", code: String(status) } };
 }
+
+/** Each format's refusal of a request longer than the context window (as the real APIs word it). */
+export function overflowBody(format: Format, tokens: number, limit: number): unknown {
+  if (format === "anthropic") {
+    return {
+      type: "error",
+      error: {
+        type: "invalid_request_error",
+        message: `prompt is too long: ${tokens} tokens > ${limit} maximum`,
+      },
+    };
+  }
+  if (format === "gemini") {
+    return {
+      error: {
+        code: 400,
+        message:
+          `The input token count (${tokens}) exceeds the maximum number of tokens allowed (${limit}).`,
+        status: "INVALID_ARGUMENT",
+      },
+    };
+  }
+  return {
+    error: {
+      message:
+        `This model's maximum context length is ${limit} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`,
+      type: "invalid_request_error",
+      param: "messages",
+      code: "context_length_exceeded",
+    },
+  };
+}

@@ -40,7 +40,21 @@ export interface Scenario {
   repeatLast?: boolean;
   /** Model metadata returned by GET /v1/models. */
   meta?: Record<string, unknown>;
+  /** Report `input` usage as the request's size (body characters ÷ 4), as a real model would. */
+  usageFromRequest?: boolean;
+  /** Refuse requests bigger than this many tokens (body characters ÷ 4) with the format's
+   * "context length exceeded" 400. */
+  contextLimit?: number;
+  /** Answer `turn` when the request's last message contains `lastIncludes` (checked
+   * first; such requests do not count for `sequential`). */
+  match?: { lastIncludes: string; turn: MockTurn }[];
+  /** Answer the turns in the order requests arrive (per model) instead of by the
+   * number of assistant turns in the history (which shrinks when a client compacts). */
+  sequential?: boolean;
 }
+
+/** Estimated tokens of a request body (characters ÷ 4). */
+export const requestTokens = (body: unknown): number => Math.ceil(JSON.stringify(body).length / 4);
 
 /** A chunk of the normalised answer, in production order. */
 export type Piece =

@@ -4,7 +4,7 @@
  * calls without a result get a synthetic "interrupted" result.
  */
 import type { Entry } from "../../protocol/index.ts";
-import { isClearMarker } from "../../protocol/index.ts";
+import { compactMetaOf, isClearMarker } from "../../protocol/index.ts";
 import type {
   ImageBlock,
   LlmMessage,
@@ -14,6 +14,7 @@ import type {
 } from "../providers/types.ts";
 import { attachmentBlocks, type AttachmentData, emptyAttachmentData } from "./attachments.ts";
 import { mentionBlocks } from "./mention_blocks.ts";
+import { summaryBlock } from "./compaction/summary_block.ts";
 
 export const INTERRUPTED =
   "The tool call was interrupted before it produced a result (the run was stopped or the app restarted).";
@@ -63,7 +64,8 @@ function userContent(e: Entry, attachments: AttachmentData): (TextBlock | ImageB
 /**
  * @param attachments bytes of image/file parts (see `attachments.ts`); without it images
  *   and files become path references.
- * Entries before the latest `/clear` marker are not part of the conversation.
+ * Entries before the latest `/clear` marker are not part of the conversation; after a
+ * compaction, its summary stands for the entries before its `keepFrom`.
  */
 export function toConversation(
   entries: Entry[],
@@ -80,7 +82,13 @@ export function toConversation(
   };
   const known = new Set<string>();
   const from = entries.findLastIndex(isClearMarker) + 1;
-  for (const e of from ? entries.slice(from) : entries) {
+  let list = from ? entries.slice(from) : entries;
+  const compact = list.findLast((e) => compactMetaOf(e) !== null);
+  if (compact) {
+    const keepFrom = compactMetaOf(compact)!.keepFrom;
+    list = list.filter((e) => e.pos >= keepFrom);
+  }
+  for (const e of list) {
     if (e.role === "user") {
       closeOpen();
       const content = userContent(e, attachments);
@@ -113,5 +121,14 @@ export function toConversation(
     }
   }
   closeOpen();
+  if (compact) withSummary(out, summaryBlock(compact));
   return out;
+}
+
+/** Puts the summary first: into the first user message, or as one before the kept steps. */
+function withSummary(out: LlmMessage[], block: string): void {
+  const text: TextBlock = { type: "text", text: block };
+  const first = out[0];
+  if (first?.role === "user") out[0] = { role: "user", content: [text, ...first.content] };
+  else out.unshift({ role: "user", content: [text] });
 }

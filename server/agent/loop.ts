@@ -8,6 +8,7 @@ import { type RetryNotice, withRetry } from "../providers/retry.ts";
 import {
   abortedError,
   errorInfo,
+  isContextOverflow,
   ProviderError,
   type ProviderErrorInfo,
 } from "../providers/errors.ts";
@@ -15,6 +16,7 @@ import type { ToolRegistry } from "../../tools/registry.ts";
 import type { ToolResult } from "../../tools/types.ts";
 import type { TimelineWriter } from "./timeline_writer.ts";
 import type { Refusal } from "../../protocol/index.ts";
+import type { ContextKeeper } from "./compaction/compactor.ts";
 
 export interface ToolCall {
   id: string;
@@ -48,6 +50,8 @@ export interface LoopHost {
   signal: AbortSignal;
   writer: TimelineWriter;
   gate?: Gate;
+  /** Keeps the conversation inside the context window (compaction); absent = never. */
+  context?: ContextKeeper;
   onStep?(step: number, phase: "model" | "tools"): void;
   onRetry?(notice: RetryNotice | null): void;
   now?: () => number;
@@ -65,8 +69,14 @@ const STOPPED_RESULT: ToolResult = {
 };
 
 export async function runLoop(h: LoopHost): Promise<LoopOutcome> {
+  /** A "context too long" refusal is answered once per step by a compaction and a retry. */
+  let overflowStep = 0;
   for (let step = 1;; step++) {
     if (h.signal.aborted) return { kind: "stopped", steps: step - 1 };
+    if (h.context) {
+      h.messages = await h.context.beforeRequest(h.messages, h.signal);
+      if (h.signal.aborted) return { kind: "stopped", steps: step - 1 };
+    }
     h.onStep?.(step, "model");
     const request = h.buildRequest(h.messages);
     h.writer.beginAssistant({ step, model: `${request.provider.id}/${request.model.id}` });
@@ -125,10 +135,26 @@ export async function runLoop(h: LoopHost): Promise<LoopOutcome> {
         return { kind: "stopped", steps: step };
       }
       const info = e instanceof ProviderError ? e.info : unexpected(e);
+      if (
+        h.context && overflowStep !== step && isContextOverflow(info) &&
+        h.writer.discardEmptyAssistant()
+      ) {
+        overflowStep = step;
+        const compacted = await h.context.onOverflow(h.signal);
+        if (h.signal.aborted) return { kind: "stopped", steps: step - 1 };
+        if (compacted) {
+          h.messages = compacted;
+          step--; // the same step again, on the compacted conversation
+          continue;
+        }
+        h.writer.error(info);
+        return { kind: "error", steps: step, error: info };
+      }
       h.writer.endAssistant("error", { usage, error: info });
       h.writer.error(info);
       return { kind: "error", steps: step, error: info };
     }
+    if (usage) h.context?.noteUsage(usage);
     const msg = h.writer.endAssistant("done", { stopReason, usage });
     if (msg) h.messages.push(msg);
     if (calls.length === 0) return { kind: "done", steps: step };

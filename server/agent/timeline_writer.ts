@@ -4,7 +4,7 @@
  * live entry at most every `flushMs`, immediately at each status change) and
  * publishes small patches (text deltas coalesced by the hub).
  */
-import type { Entry, Part } from "../../protocol/index.ts";
+import type { CompactMeta, Entry, Part } from "../../protocol/index.ts";
 import { taskTopic } from "../../protocol/index.ts";
 import type { EntryRepo } from "../../store/entries.ts";
 import type { EventHub } from "../sessions/hub.ts";
@@ -177,6 +177,26 @@ export class TimelineWriter {
     return assistantMessage(e);
   }
 
+  /**
+   * Drops the streaming assistant entry when nothing arrived in it (a request the
+   * provider refused before answering, retried after a compaction); false when it has
+   * content and must stay.
+   */
+  discardEmptyAssistant(): boolean {
+    const e = this.live;
+    if (!e || e.parts.length > 0) return false;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.live = null;
+    this.entries.deleteAfter(this.taskId, e.pos - 1);
+    this.hub.publish(this.topic, {
+      kind: "truncate",
+      afterPos: e.pos - 1,
+      total: this.entries.count(this.taskId),
+    });
+    return true;
+  }
+
   /** Records a tool's result as a `tool` entry. */
   toolResult(call: { id: string; name: string }, result: ToolResult, durationMs: number): void {
     const entry = this.entries.append({
@@ -210,6 +230,20 @@ export class TimelineWriter {
       meta: { error: info },
     });
     this.publishEntry(entry);
+  }
+
+  /** Records a compaction: the summary that stands for the entries before `meta.keepFrom`. */
+  compaction(summary: string, meta: CompactMeta): Entry {
+    const entry = this.entries.append({
+      id: this.newId("m"),
+      taskId: this.taskId,
+      role: "compact",
+      status: "done",
+      parts: [{ type: "text", text: summary }],
+      meta: { ...meta },
+    });
+    this.publishEntry(entry);
+    return entry;
   }
 
   /** Flags the last assistant entry (e.g. truncatedBy: maxSteps). */

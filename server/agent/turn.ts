@@ -15,12 +15,19 @@ import type {
   RunState,
   TaskSummary,
 } from "../../protocol/index.ts";
+import { isClearMarker } from "../../protocol/index.ts";
 import type { SandboxLevelName } from "../../protocol/constants.ts";
 import type { Repos } from "../../store/store.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
 import type { ToolResult } from "../../tools/types.ts";
 import { recaptureJobs } from "../../tools/exec/background.ts";
-import type { ModelInfo, ProviderConfig } from "../providers/types.ts";
+import type {
+  Adapter,
+  LlmMessage,
+  ModelInfo,
+  ProviderConfig,
+  StreamRequest,
+} from "../providers/types.ts";
 import { adapterFor } from "../providers/index.ts";
 import { effectiveEffort, resolveMaxTokens, stepBudget } from "../providers/effort.ts";
 import { errorInfo } from "../providers/errors.ts";
@@ -39,6 +46,8 @@ import { type Gate, type LoopOutcome, runLoop, type ToolCall } from "./loop.ts";
 import { maybeGenerateTitle } from "./title.ts";
 import { goalSection } from "./goal.ts";
 import type { TaskTools } from "./task_tools.ts";
+import { microcompact } from "./compaction/microcompact.ts";
+import { Compactor, type CompactResult, type SummaryModel } from "./compaction/compactor.ts";
 
 type Turn = { id: string; pos: number };
 
@@ -55,6 +64,8 @@ export interface TurnDeps {
     approval: ApprovalMode;
     sandbox?: SandboxLevelName;
     network?: boolean;
+    /** The model that writes compaction summaries (null = the task's own). */
+    compactModel?: ModelRef | null;
   };
   /** Publishes a changed task summary to every client. */
   taskChanged(task: TaskSummary): void;
@@ -112,8 +123,123 @@ function retryState(n: RetryNotice | null): RunState["retry"] {
   };
 }
 
+/** What a request of a task is made of, resolved once per turn (or per compaction). */
+interface TurnContext {
+  resolved: { provider: ProviderConfig; model: ModelInfo };
+  adapter: Adapter;
+  workspace: string;
+  effort: Effort;
+  approval: ApprovalMode;
+  history: Entry[];
+  /** The request for a conversation, as it is sent (reminder added, microcompacted). */
+  buildRequest(messages: LlmMessage[]): StreamRequest;
+  /** The model's conversation for stored entries (attachments loaded). */
+  conversation(entries: Entry[]): Promise<LlmMessage[]>;
+}
+
+/**
+ * Tokens the context held after the latest answer (prompt + output as reported), or 0
+ * when a compaction or `/clear` came after it (its numbers no longer apply).
+ */
+function lastContextTokens(history: Entry[]): number {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const e = history[i];
+    if (e.role === "compact" || isClearMarker(e)) return 0;
+    const u = e.role === "assistant" ? e.meta.usage as Record<string, number> | undefined : null;
+    if (u && typeof u.input === "number") {
+      return u.input + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0) + (u.output ?? 0);
+    }
+  }
+  return 0;
+}
+
 export class Turns {
   constructor(private d: TurnDeps) {}
+
+  /** Resolves the model, workspace and prompt of a task's next request; throws when unusable. */
+  private async context(task: TaskSummary): Promise<TurnContext> {
+    const { repos, now } = this.d;
+    const resolved = this.d.resolveModel(task.settings.model);
+    const workspace = await this.workspaceOf(task);
+    const defaults = this.d.defaults();
+    // A level the model does not offer becomes one it does (as the composer shows).
+    const effort = effectiveEffort(resolved.model, task.settings.effort ?? defaults.effort);
+    const approval = task.settings.approval ?? defaults.approval;
+    const adapter = await adapterFor(resolved.provider.format);
+    const system = systemPrompt(environmentOf(workspace), approval);
+    const reminder = reminderBlock({
+      now: new Date(now()),
+      agents: await readAgentsFile(workspace),
+      goal: goalSection(task.settings.goal),
+    });
+    const { tools } = this.d;
+    const vision = resolved.model.vision === true;
+    return {
+      resolved,
+      adapter,
+      workspace,
+      effort,
+      approval,
+      history: repos.entries.latest(task.id, Number.MAX_SAFE_INTEGER),
+      buildRequest: (messages) => ({
+        provider: resolved.provider,
+        model: resolved.model,
+        system,
+        messages: withReminder(microcompact(messages), reminder),
+        tools: tools.specs(),
+        effort,
+        maxTokens: resolveMaxTokens(resolved.model.maxOutput),
+      }),
+      conversation: async (entries) =>
+        toConversation(entries, await loadAttachmentData(entries, this.d.home, vision)),
+    };
+  }
+
+  /** The compactor of a task's run: summaries by the compaction model (default: the task's). */
+  private async compactor(task: TaskSummary, ctx: TurnContext, run: TurnRun): Promise<Compactor> {
+    return new Compactor({
+      taskId: task.id,
+      entries: this.d.repos.entries,
+      writer: run.writer,
+      buildRequest: ctx.buildRequest,
+      conversation: ctx.conversation,
+      summary: await this.summaryModel(ctx),
+      contextWindow: ctx.resolved.model.contextWindow,
+      maxOutput: resolveMaxTokens(ctx.resolved.model.maxOutput),
+      now: this.d.now,
+      onActive: (active) => {
+        run.state = { ...run.state, phase: active ? "compacting" : "model" };
+        run.stateChanged();
+      },
+    }, lastContextTokens(ctx.history));
+  }
+
+  private async summaryModel(ctx: TurnContext): Promise<SummaryModel> {
+    const ref = this.d.defaults().compactModel ?? null;
+    if (ref) {
+      try {
+        const r = this.d.resolveModel(ref);
+        return { ...r, adapter: await adapterFor(r.provider.format) };
+      } catch (e) {
+        // A compaction model that is gone must not break the run: the task's model writes it
+        // (the compact entry names the model that did).
+        console.warn(`compaction model unusable, using the task's: ${(e as Error).message}`);
+      }
+    }
+    return { ...ctx.resolved, adapter: ctx.adapter };
+  }
+
+  /** Compacts the task's conversation now (`/compact`, "Compact now"), outside a turn. */
+  async compact(task: TaskSummary, run: TurnRun, focus?: string): Promise<CompactResult> {
+    let ctx: TurnContext;
+    try {
+      ctx = await this.context(task);
+    } catch (e) {
+      return { ok: false, reason: "failed", error: errorInfo((e as Error).message) };
+    }
+    const compactor = await this.compactor(task, ctx, run);
+    return await compactor.compact("manual", run.signal, focus);
+  }
 
   /** Runs one turn on the task's current history; never throws for the run's own failures. */
   async run(task: TaskSummary, run: TurnRun): Promise<TurnEnd> {
@@ -125,11 +251,9 @@ export class Turns {
     let turn: Turn | null = null;
     let ws: string | null = null;
     try {
-      let resolved: { provider: ProviderConfig; model: ModelInfo };
-      let workspace: string;
+      let ctx: TurnContext;
       try {
-        resolved = this.d.resolveModel(task.settings.model);
-        workspace = await this.workspaceOf(task);
+        ctx = await this.context(task);
       } catch (e) {
         writer.error(errorInfo((e as Error).message, {
           category: "request",
@@ -138,18 +262,7 @@ export class Turns {
         }));
         return { outcome: null, end };
       }
-      const defaults = this.d.defaults();
-      // A level the model does not offer becomes one it does (as the composer shows).
-      const effort = effectiveEffort(resolved.model, task.settings.effort ?? defaults.effort);
-      const approval = task.settings.approval ?? defaults.approval;
-      const adapter = await adapterFor(resolved.provider.format);
-      const system = systemPrompt(environmentOf(workspace), approval);
-      const reminder = reminderBlock({
-        now: new Date(now()),
-        agents: await readAgentsFile(workspace),
-        goal: goalSection(task.settings.goal),
-      });
-      const history = repos.entries.latest(task.id, Number.MAX_SAFE_INTEGER);
+      const { resolved, adapter, workspace, effort, approval, history } = ctx;
       const attachments = attachmentIds(history);
       turn = latestTurn(history);
       const thisTurn = turn ?? NO_TURN;
@@ -167,19 +280,9 @@ export class Turns {
       const { gate, tools, taskTools } = this.d;
       const outcome = await runLoop({
         adapter,
-        buildRequest: (messages) => ({
-          provider: resolved.provider,
-          model: resolved.model,
-          system,
-          messages: withReminder(messages, reminder),
-          tools: tools.specs(),
-          effort,
-          maxTokens: resolveMaxTokens(resolved.model.maxOutput),
-        }),
-        messages: toConversation(
-          history,
-          await loadAttachmentData(history, this.d.home, resolved.model.vision === true),
-        ),
+        buildRequest: ctx.buildRequest,
+        messages: await ctx.conversation(history),
+        context: await this.compactor(task, ctx, run),
         tools,
         runTool: (call, signal) =>
           taskTools.run(call, {

@@ -2,9 +2,9 @@
  * The built-in slash commands, as the `/` menu lists them. Two kinds:
  * - prompt commands (`/init`) become a prompt the model receives instead of the typed
  *   text ({@link builtinPrompt});
- * - local commands (`/clear`, `/plan`, `/goal`, `/help`) act on the task without the
- *   model (local.ts).
- * Adding one (e.g. `/compact`) = a row here, its name in `BUILTIN_COMMAND_NAMES`
+ * - local commands (`/clear`, `/compact`, `/plan`, `/goal`, `/help`) act on the task
+ *   without a turn of the model (local.ts).
+ * Adding one = a row here, its name in `BUILTIN_COMMAND_NAMES`
  * (protocol/commands.ts) and a handler in local.ts (or a prompt in builtinPrompt).
  */
 import type { CommandInfo } from "../../protocol/index.ts";
@@ -16,6 +16,13 @@ export const BUILTINS: readonly CommandInfo[] = [
     source: "builtin",
     description:
       "Clear the conversation for the model: earlier messages stay visible but are no longer sent",
+  },
+  {
+    name: "compact",
+    source: "builtin",
+    argHint: "[focus]",
+    description:
+      "Summarise the conversation so far to free context (optionally focused on a topic)",
   },
   {
     name: "init",

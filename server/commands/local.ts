@@ -4,7 +4,14 @@
  * task (`task.send`) and the first message of a new one (`tasks.create`, where the
  * host collects the settings the task is created with).
  */
-import type { CommandReply, ReplyCode, TaskGoal, TaskSummary } from "../../protocol/index.ts";
+import type {
+  CommandReply,
+  Entry,
+  ReplyCode,
+  TaskGoal,
+  TaskSummary,
+} from "../../protocol/index.ts";
+import { compactMetaOf } from "../../protocol/index.ts";
 import { parseGoalArgs, parseSlash } from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
 import { type CommandScope, listCommands } from "./registry.ts";
@@ -18,6 +25,8 @@ export interface CommandHost {
   setGoal(goal: TaskGoal | null): void;
   /** Marks the conversation as cleared for the model (throws `busy` while it runs). */
   clear(): void;
+  /** Compacts the conversation now; the compact entry, or null when there is nothing to. */
+  compact(focus: string): Promise<Entry | null>;
 }
 
 export interface LocalResult {
@@ -94,6 +103,7 @@ async function help(_args: string, host: CommandHost): Promise<LocalResult> {
 
 /** The local commands by name; the `/` menu's metadata is in builtins.ts. */
 const HANDLERS: Record<string, Handler> = {
+  compact,
   goal,
   help,
   plan: (args, host) => {
@@ -117,6 +127,30 @@ const HANDLERS: Record<string, Handler> = {
     };
   },
 };
+
+async function compact(args: string, host: CommandHost): Promise<LocalResult> {
+  if (!host.task) throw new OpError("invalid_args", "a new task has nothing to compact");
+  const entry = await host.compact(args);
+  const m = entry ? compactMetaOf(entry) : null;
+  if (!m) {
+    return {
+      reply: reply(
+        "compact",
+        "compactNothing",
+        "Nothing to compact yet: the conversation is short.",
+      ),
+    };
+  }
+  const seconds = Math.round(m.durationMs / 100) / 10;
+  return {
+    reply: reply(
+      "compact",
+      "compacted",
+      `Compacted ${m.count} messages (about ${m.tokensBefore} → ${m.tokensAfter} tokens, ${seconds} s).`,
+      { count: m.count, before: m.tokensBefore, after: m.tokensAfter, seconds },
+    ),
+  };
+}
 
 /** Whether the command sends a message afterwards (so attachments have somewhere to go). */
 const SENDS: Record<string, (args: string) => boolean> = { plan: (args) => args !== "" };

@@ -10,6 +10,7 @@ import type { TaskService } from "../sessions/task_service.ts";
 import type { RunManager } from "../sessions/runs.ts";
 import type { ComposerService } from "../composer/composer_service.ts";
 import { type CommandHost, type LocalResult, runLocalCommand } from "./local.ts";
+import { compactTask } from "./compact.ts";
 
 export interface SurfaceDeps {
   home: string;
@@ -44,6 +45,7 @@ export async function taskCommand(
       }
       d.tasks.clearMarker(taskId, { by: opts.by });
     },
+    compact: (focus) => compactTask(d.runs, taskId, focus),
   };
   const r = await runLocalCommand(text, host, opts);
   if (r) {
@@ -79,6 +81,9 @@ export async function newTaskCommand(
     setGoal: (goal) => void (goal ? got.goal = goal : delete got.goal),
     clear: () => {
       throw new OpError("invalid_args", "a new task has nothing to clear");
+    },
+    compact: () => {
+      throw new OpError("invalid_args", "a new task has nothing to compact");
     },
   };
   const r = await runLocalCommand(text, host, opts);

@@ -1,5 +1,5 @@
 /** Handlers for the ops in `protocol/commands.ts` and `protocol/mentions.ts`. */
-import type { COMMAND_OP_ARGS, MENTION_OP_ARGS } from "../../protocol/index.ts";
+import type { COMMAND_OP_ARGS, COMPACTION_OP_ARGS, MENTION_OP_ARGS } from "../../protocol/index.ts";
 import { type OpContext, services } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
 import { listCommands } from "../commands/registry.ts";
@@ -7,6 +7,7 @@ import { searchMentions } from "../composer/mention_search.ts";
 import { commandPolicy } from "../agent/command_policy.ts";
 import { OpError } from "../errors.ts";
 import type { SurfaceDeps } from "../commands/surface.ts";
+import { compactTask } from "../commands/compact.ts";
 
 /** The workspace of a task (`id`) or of the new-task draft (`projectPath`, null = default). */
 function workspaceOf(ctx: OpContext, a: { id?: string; projectPath?: string | null }): string {
@@ -27,8 +28,13 @@ export function surfaceOf(ctx: OpContext): SurfaceDeps {
 }
 
 export const COMMAND_HANDLERS: OpHandlers<
-  keyof typeof COMMAND_OP_ARGS | keyof typeof MENTION_OP_ARGS
+  keyof typeof COMMAND_OP_ARGS | keyof typeof MENTION_OP_ARGS | keyof typeof COMPACTION_OP_ARGS
 > = {
+  "task.compact": async (ctx, a) => {
+    const { tasks, runs } = services(ctx);
+    tasks.get(a.id); // not_found first
+    return { entry: await compactTask(runs, a.id, a.focus) };
+  },
   "commands.list": async (ctx, a) => {
     return await listCommands({ workspace: workspaceOf(ctx, a), home: ctx.home });
   },

@@ -1,6 +1,7 @@
 /** Handlers for task, timeline, kv, events and server ops. */
 import {
   type COMMAND_OP_ARGS,
+  type COMPACTION_OP_ARGS,
   type COMPOSER_OP_ARGS,
   type HISTORY_OP_ARGS,
   LIMITS,
@@ -51,6 +52,7 @@ type TaskOpName = Exclude<
   | keyof typeof SAFETY_OP_ARGS
   | keyof typeof COMMAND_OP_ARGS
   | keyof typeof MENTION_OP_ARGS
+  | keyof typeof COMPACTION_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */

@@ -48,6 +48,7 @@ export const SETTINGS_KEYS = {
   sandboxNetwork: "settings.sandboxNetwork",
   commandEnvAllow: "settings.commandEnvAllow",
   hiddenPaths: "settings.hiddenPaths",
+  compactModel: "settings.compactModel",
 } as const;
 
 /** Credential files and folders hidden from shell commands unless the user changes the list. */
@@ -314,6 +315,7 @@ export function getSettings(repos: CatalogRepos): SystemSettings {
     sandboxNetwork: repos.kv.get(SETTINGS_KEYS.sandboxNetwork) !== false,
     commandEnvAllow: strings(repos.kv.get(SETTINGS_KEYS.commandEnvAllow)) ?? [],
     hiddenPaths: strings(repos.kv.get(SETTINGS_KEYS.hiddenPaths)) ?? [...DEFAULT_HIDDEN_PATHS],
+    compactModel: readRef(repos.kv.get(SETTINGS_KEYS.compactModel)),
   };
 }
 
@@ -333,8 +335,14 @@ export function setSettings(
     sandboxNetwork?: boolean;
     commandEnvAllow?: string[];
     hiddenPaths?: string[];
+    compactModel?: ModelRef | null;
   },
 ): SystemSettings {
+  if (patch.compactModel === null) repos.kv.delete(SETTINGS_KEYS.compactModel);
+  else if (patch.compactModel !== undefined) {
+    const { provider, model } = usable(repos, patch.compactModel, "the compaction model");
+    repos.kv.set(SETTINGS_KEYS.compactModel, { providerId: provider.id, modelId: model.id });
+  }
   // Lists are kept sorted and without repeats, so a diff of two settings is meaningful.
   if (patch.commandEnvAllow !== undefined) {
     repos.kv.set(SETTINGS_KEYS.commandEnvAllow, [...new Set(patch.commandEnvAllow)].sort());

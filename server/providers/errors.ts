@@ -141,3 +141,32 @@ export function truncatedError(url: string, missing: string): ProviderError {
 export function abortedError(): ProviderError {
   return new ProviderError({ category: "aborted", message: "stopped by user" });
 }
+
+/**
+ * Whether a provider refused a request because the prompt is longer than the model's
+ * context window — in any wire format's words (OpenAI `context_length_exceeded`,
+ * Anthropic "prompt is too long", Gemini "exceeds the maximum number of tokens", and
+ * the phrasings of compatible servers). Answered by one compaction and a retry.
+ */
+export function isContextOverflow(info: ProviderErrorInfo): boolean {
+  if (info.status !== null && info.status !== 400 && info.status !== 413) return false;
+  const text = [info.message, info.upstream ?? "", ...info.chain].join("\n");
+  return CONTEXT_OVERFLOW_RE.test(text);
+}
+
+const CONTEXT_OVERFLOW_RE = new RegExp(
+  [
+    "context[_ ]length[_ ]exceeded",
+    "maximum context length",
+    "exceeds? (the |this model's |the model's )?context( window| length| size)?",
+    "context (window|length|size) (is |has been )?exceeded",
+    "prompt is too long",
+    "input is too long",
+    "too many (input |prompt )?tokens",
+    "input token count.*exceeds",
+    "exceeds the maximum (number of )?tokens",
+    "reduce the length of the (messages|prompt|input)",
+    "request too large for model",
+  ].join("|"),
+  "i",
+);

@@ -12,7 +12,8 @@ import type { EventHub } from "./hub.ts";
 import { OpError } from "../errors.ts";
 import { TimelineWriter } from "../agent/timeline_writer.ts";
 import type { LoopOutcome, ToolCall } from "../agent/loop.ts";
-import { type TurnDeps, type TurnRun, Turns } from "../agent/turn.ts";
+import { type TurnDeps, type TurnEnd, type TurnRun, Turns } from "../agent/turn.ts";
+import type { CompactResult } from "../agent/compaction/compactor.ts";
 import { TaskTools } from "../agent/task_tools.ts";
 import type { RewindPreview } from "../agent/checkpoints.ts";
 import { TurnRecords } from "./turn_records.ts";
@@ -86,13 +87,41 @@ export class RunManager {
 
   /** Starts a run on the task's current history; throws `busy` when one is active. */
   start(taskId: string): Promise<LoopOutcome | null> {
+    return this.begin(taskId, "model", (task, run) => this.turns.run(task, run))
+      .then((r) => r.outcome);
+  }
+
+  /**
+   * Compacts the task's conversation now (`/compact`, "Compact now"). It runs like a
+   * turn — the task shows as running, Stop stops it, messages sent meanwhile are queued —
+   * and throws `busy` while a run is active (a run compacts by itself when it must).
+   */
+  async compact(taskId: string, focus?: string): Promise<CompactResult> {
+    let result: CompactResult = { ok: false, reason: "stopped" };
+    await this.begin(taskId, "compacting", async (task, run) => {
+      result = await this.turns.compact(task, run, focus);
+      const end: RunEnd = result.ok || result.reason === "nothing"
+        ? "done"
+        : result.reason === "stopped"
+        ? "stopped"
+        : "failed";
+      return { outcome: null, end };
+    });
+    return result;
+  }
+
+  private begin(
+    taskId: string,
+    phase: RunState["phase"],
+    body: (task: TaskSummary, run: TurnRun) => Promise<TurnEnd>,
+  ): Promise<TurnEnd> {
     if (this.runs.has(taskId)) {
       throw new OpError("busy", "the task is already running; stop it first");
     }
     const task = this.d.repos.tasks.get(taskId);
     if (!task) throw new OpError("not_found", `task ${taskId} does not exist`);
     const abort = new AbortController();
-    const state: RunState = { startedAt: this.d.now(), step: 0, phase: "model", retry: null };
+    const state: RunState = { startedAt: this.d.now(), step: 0, phase, retry: null };
     const run: ActiveRun = {
       abort,
       signal: abort.signal,
@@ -105,19 +134,20 @@ export class RunManager {
     this.setStatus(taskId, "running");
     this.publishRun(taskId, state);
     let end: RunEnd = "failed";
-    run.done = this.turns.run(task, run).then((r) => {
+    const done = body(task, run).then((r) => {
       end = r.end;
-      return r.outcome;
+      return r;
     }).finally(() => {
       this.ended(taskId, end);
       this.runs.delete(taskId);
       this.publishRun(taskId, null);
     });
-    run.done.then(
-      (o) => this.finished(taskId, o?.kind === "done" && !abort.signal.aborted),
+    run.done = done.then((r) => r.outcome);
+    done.then(
+      (r) => this.finished(taskId, r.end === "done" && !abort.signal.aborted),
       () => {}, // reported by whoever awaits start()
     );
-    return run.done;
+    return done;
   }
 
   /**

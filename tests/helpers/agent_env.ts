@@ -5,13 +5,18 @@ import type { Scenario } from "../../scripts/mock_llm/scenario.ts";
 import { createServices } from "../../server/services.ts";
 import type { ServerDeps } from "../../server/ops/context.ts";
 import type { Entry, EvtMsg } from "../../protocol/index.ts";
-import type { ApiFormat } from "../../server/providers/types.ts";
+import type { ApiFormat, ModelInfo } from "../../server/providers/types.ts";
 
 export interface Env {
   deps: ServerDeps;
   mock: ReturnType<typeof startMockLlm>;
   events: EvtMsg[];
-  scenario(s: Scenario, format?: ApiFormat): { providerId: string; modelId: string };
+  /** Registers a scenario as a model of a new provider (`model`: overrides of its info). */
+  scenario(
+    s: Scenario,
+    format?: ApiFormat,
+    model?: Partial<ModelInfo>,
+  ): { providerId: string; modelId: string };
   close(): Promise<void>;
 }
 
@@ -34,12 +39,14 @@ export async function env(): Promise<Env> {
     deps,
     mock,
     events,
-    scenario(s, format = "openai-chat-completions") {
+    scenario(s, format = "openai-chat-completions", model = {}) {
       const modelId = `agent-${++n}`;
       mock.register(modelId, s);
       const providerId = `p${n}`;
+      const p = mockProvider(mock.base, [modelId], format);
       deps.store.repos!.providers.put({
-        ...mockProvider(mock.base, [modelId], format),
+        ...p,
+        models: p.models.map((m) => ({ ...m, ...model })),
         id: providerId,
         name: `Mock ${n}`,
       });

@@ -7,6 +7,7 @@ export default {
   "cmd.problems": "Command files not used",
   "cmd.empty": "No command matches /{query}",
   "cmd.desc.clear": "Clear the conversation for the model; earlier messages stay visible",
+  "cmd.desc.compact": "Summarise the conversation to free context (optionally on a focus)",
   "cmd.desc.init": "Create or update AGENTS.md from the repository",
   "cmd.desc.plan": "Switch to plan mode (research first, then a plan to approve)",
   "cmd.desc.goal": "Set, show, pause, resume or clear the task's goal",
@@ -39,6 +40,9 @@ export default {
   "cmd.reply.planOn":
     "Plan mode: the agent researches read-only and proposes a plan for you to approve.",
   "cmd.reply.cleared": "Conversation cleared: the model starts afresh from here.",
+  "cmd.reply.compacted":
+    "Compacted {count} messages (about {before} → {after} tokens, {seconds} s).",
+  "cmd.reply.compactNothing": "Nothing to compact yet: the conversation is short.",
   "cmd.error.list": "Could not load the commands: {message}",
   "goal.label": "Goal",
   "goal.paused": "Paused",

@@ -7,6 +7,7 @@ export default {
   "cmd.problems": "未使用的命令文件",
   "cmd.empty": "没有匹配 /{query} 的命令",
   "cmd.desc.clear": "为模型清空对话；之前的消息仍然可见",
+  "cmd.desc.compact": "总结目前的对话以腾出上下文（可指定侧重点）",
   "cmd.desc.init": "根据仓库创建或更新 AGENTS.md",
   "cmd.desc.plan": "切换到计划模式（先调研，再提交计划供你批准）",
   "cmd.desc.goal": "设置、查看、暂停、恢复或清除任务目标",
@@ -37,6 +38,9 @@ export default {
   "cmd.reply.goalCleared": "目标已清除。",
   "cmd.reply.planOn": "计划模式：智能体只读调研，并提交计划供你批准。",
   "cmd.reply.cleared": "对话已清空：模型从这里重新开始。",
+  "cmd.reply.compacted":
+    "已压缩 {count} 条消息（约 {before} → {after} tokens，用时 {seconds} 秒）。",
+  "cmd.reply.compactNothing": "暂无可压缩的内容：对话还很短。",
   "cmd.error.list": "无法加载命令：{message}",
   "goal.label": "目标",
   "goal.paused": "已暂停",
