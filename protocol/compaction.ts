@@ -23,7 +23,7 @@ export interface CompactMeta {
   trigger: CompactTrigger;
   /** The older steps of a running turn were summarised (the turn went on). */
   inTurn: boolean;
-  /** Prompt tokens before: reported by the provider when known, else estimated. */
+  /** Estimated prompt tokens of the request before (by characters, like `tokensAfter`). */
   tokensBefore: number;
   /** Estimated prompt tokens of the next request. */
   tokensAfter: number;
@@ -47,6 +47,15 @@ export function compactMetaOf(e: Pick<Entry, "role" | "meta">): CompactMeta | nu
 export const COMPACT_WATERMARK = 0.7;
 /** The window assumed for a model that does not declare one. */
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
+
+/**
+ * Prompt tokens at which a task compacts by itself: 0.7 × (window − max output), the
+ * window defaulting to 128K when the model declares none.
+ */
+export function compactWatermark(contextWindow: number | null, maxOutput: number): number {
+  const window = contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+  return Math.max(1024, Math.floor(COMPACT_WATERMARK * (window - maxOutput)));
+}
 
 export const COMPACTION_OP_ARGS = {
   "task.compact": obj({

@@ -97,8 +97,12 @@ export interface ContextBreakdown {
   totalTokens: number;
   /** Present when `category` was asked for: its exact text. */
   text?: { key: ContextCategory; text: string; format: "markdown" | "json" | "text" };
-  /** No prompt compaction exists yet: the UI offers no "Compact now". */
-  compaction: false;
+  /**
+   * When the task compacts by itself: at `watermark` prompt tokens (0.7 × (window − max
+   * output)); `windowKnown` false = the model declares no window and 128K is assumed.
+   * Null when the model cannot be resolved.
+   */
+  compaction: { watermark: number; window: number; windowKnown: boolean } | null;
 }
 
 export interface SearchOpResults {

@@ -355,7 +355,8 @@ Deno.test("ops: search.query validates, answers; task.contextBreakdown by catego
     assertEquals(cat("skills").tokens, 0);
     assertEquals(cat("mcp").tokens, 0);
     assertEquals(b.model, "demo/demo");
-    assertEquals(b.compaction, false);
+    // Demo: window 32000, max output 4000 → 0.7 × 28000.
+    assertEquals(b.compaction, { watermark: 19_600, window: 32_000, windowKnown: true });
     assertEquals(b.text, undefined);
     assertEquals(
       b.totalTokens,

@@ -8,6 +8,9 @@ import {
   estimateTokens,
 } from "../../protocol/search.ts";
 import { OpError } from "../errors.ts";
+import { compactWatermark, DEFAULT_CONTEXT_WINDOW } from "../../protocol/index.ts";
+import { microcompact } from "../agent/compaction/microcompact.ts";
+import { resolveMaxTokens } from "../providers/effort.ts";
 import { services } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
 import type { Repos } from "../../store/store.ts";
@@ -35,7 +38,12 @@ export async function contextPieces(
   home: string,
   taskId: string,
   opts: { now?: Date; tools?: ToolSpec[] } = {},
-): Promise<{ pieces: Piece[]; model: string | null; contextWindow: number | null }> {
+): Promise<{
+  pieces: Piece[];
+  model: string | null;
+  contextWindow: number | null;
+  compaction: ContextBreakdown["compaction"];
+}> {
   const task = repos.tasks.get(taskId);
   if (!task) throw new OpError("not_found", `task ${taskId} does not exist`);
   const workspace = task.projectPath ?? join(home, "DefaultProject");
@@ -47,21 +55,28 @@ export async function contextPieces(
     agents,
     goal: goalSection(task.settings.goal),
   });
-  const messages: LlmMessage[] = toConversation(
-    repos.entries.latest(task.id, Number.MAX_SAFE_INTEGER),
+  const messages: LlmMessage[] = microcompact(
+    toConversation(repos.entries.latest(task.id, Number.MAX_SAFE_INTEGER)),
   );
   const tools = opts.tools ?? defaultTools().specs();
   let model: string | null = null, contextWindow: number | null = null;
+  let compaction: ContextBreakdown["compaction"] = null;
   try {
     const r = resolveModel(repos, task.settings.model);
     model = `${r.provider.id}/${r.model.id}`;
     contextWindow = r.model.contextWindow ?? null;
+    compaction = {
+      watermark: compactWatermark(contextWindow, resolveMaxTokens(r.model.maxOutput)),
+      window: contextWindow ?? DEFAULT_CONTEXT_WINDOW,
+      windowKnown: contextWindow !== null,
+    };
   } catch {
     // The model is not usable now: the window is unknown (shown as such).
   }
   return {
     model,
     contextWindow,
+    compaction,
     pieces: [
       {
         key: "messages",
@@ -88,7 +103,7 @@ export const SEARCH_HANDLERS: OpHandlers<keyof typeof SEARCH_OP_ARGS> = {
   "search.query": (ctx, args) => services(ctx).repos.entries.search(args.q),
 
   "task.contextBreakdown": async (ctx, args): Promise<ContextBreakdown> => {
-    const { pieces, model, contextWindow } = await contextPieces(
+    const { pieces, model, contextWindow, compaction } = await contextPieces(
       services(ctx).repos,
       ctx.home,
       args.id,
@@ -107,7 +122,7 @@ export const SEARCH_HANDLERS: OpHandlers<keyof typeof SEARCH_OP_ARGS> = {
       categories,
       totalTokens: categories.reduce((s, c) => s + c.tokens, 0),
       ...(picked ? { text: { key: picked.key, text: picked.text, format: picked.format } } : {}),
-      compaction: false,
+      compaction,
     };
   },
 };

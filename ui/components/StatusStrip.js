@@ -1,6 +1,7 @@
 /**
  * A turn's status strip: "Working 12s" (ticking) while its run is live, with the
- * "Reconnecting… n/10 · error" line during provider retries; "Worked 3m 48s",
+ * "Reconnecting… n/10 · error" line during provider retries ("Compacting…" while the
+ * conversation is summarised); "Worked 3m 48s",
  * "Stopped" or "Error" afterwards — then a toggle for the collapsed process.
  *
  * @typedef {import("../../protocol/index.ts").RunState} RunState
@@ -38,8 +39,10 @@ export function StatusStrip(props) {
           onClick=${onToggle}
         >
           <span class="spinner" aria-hidden="true"></span>
-          <span class="strip-label">${waiting
+          <span class="strip-label" data-phase=${run?.phase ?? ""}>${waiting
             ? t("turn.waiting", { time })
+            : run?.phase === "compacting"
+            ? t("turn.compacting", { time })
             : t("turn.working", { time })}</span>
           ${expandable && html`<span class="chev"><${IconChevron} size=${14} /></span>`}
         </button>

@@ -87,6 +87,7 @@ export default {
   "error.pin": "Could not pin the task: {message}",
   "error.delete": "Could not delete the task: {message}",
   "error.open": "Could not open the task: {message}",
+  "error.compact": "Could not compact the conversation: {message}",
   "error.list": "Could not load the tasks: {message}",
   "footer.version": "Version {version}",
   // ---- settings (providers, models, defaults) ----
@@ -177,6 +178,12 @@ export default {
   "settings.default.enableFirst": "Enable the model (and provider) to make it the default",
   "settings.effort.label": "Default reasoning effort",
   "settings.effort.help": "Models that declare their levels offer only those.",
+  "settings.compact.label": "Compaction model",
+  "settings.compact.same": "The task's own model",
+  "settings.compact.help":
+    "Writes the summary when a long conversation is compacted. A cheaper, fast model with a large window works well.",
+  "settings.compact.unusable":
+    "This model is gone or disabled: each task's own model writes summaries until you choose another.",
   "settings.approval.label": "Default approval mode",
   "settings.sandbox.label": "Shell command sandbox",
   "settings.sandbox.off": "Off — commands run as you",

@@ -35,4 +35,12 @@ export default {
   "history.compacted": "Context compacted",
   "history.compactedHint": "Earlier messages were summarised to fit the model's context.",
   "history.summary": "Summary",
+  "compact.band": "Compacted {n} messages",
+  "compact.band.one": "Compacted 1 message",
+  "compact.trigger.auto": "automatic",
+  "compact.trigger.manual": "on request",
+  "compact.trigger.overflow": "the provider refused a too-long request",
+  "compact.inTurn": "inside the running turn",
+  "compact.tokens": "prompt ~{before} → ~{after} tokens",
+  "compact.focus": "focus: {focus}",
 };

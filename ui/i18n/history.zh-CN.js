@@ -33,4 +33,11 @@ export default {
   "history.compacted": "上下文已压缩",
   "history.compactedHint": "较早的消息已被总结，以适应模型的上下文长度。",
   "history.summary": "摘要",
+  "compact.band": "已压缩 {n} 条消息",
+  "compact.trigger.auto": "自动",
+  "compact.trigger.manual": "手动",
+  "compact.trigger.overflow": "服务商拒绝了过长的请求",
+  "compact.inTurn": "在进行中的一轮内",
+  "compact.tokens": "提示词 ~{before} → ~{after} tokens",
+  "compact.focus": "侧重：{focus}",
 };

@@ -4,6 +4,7 @@
  */
 export default {
   "turn.working": "Working {time}",
+  "turn.compacting": "Compacting the conversation… {time}",
   "turn.waiting": "Awaiting your decision · {time}",
   "turn.worked": "Worked {time}",
   "turn.stopped": "Stopped · {time}",

@@ -1,6 +1,7 @@
 /** 运行界面（回合、过程、工具卡片、错误、输入框选择器）的简体中文字符串。键与 run.en-US.js 一致。 */
 export default {
   "turn.working": "工作中 {time}",
+  "turn.compacting": "正在压缩对话… {time}",
   "turn.waiting": "等待你的决定 · {time}",
   "turn.worked": "已工作 {time}",
   "turn.stopped": "已停止 · {time}",

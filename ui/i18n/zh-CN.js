@@ -85,6 +85,7 @@ export default {
   "error.pin": "无法置顶任务：{message}",
   "error.delete": "无法删除任务：{message}",
   "error.open": "无法打开任务：{message}",
+  "error.compact": "无法压缩对话：{message}",
   "error.list": "无法加载任务列表：{message}",
   "footer.version": "版本 {version}",
   // ---- 设置（服务商、模型、默认值）----
@@ -173,6 +174,11 @@ export default {
   "settings.default.enableFirst": "先启用该模型（及其服务商）才能设为默认",
   "settings.effort.label": "默认推理等级",
   "settings.effort.help": "声明了等级的模型只提供其声明的等级。",
+  "settings.compact.label": "压缩模型",
+  "settings.compact.same": "任务自己的模型",
+  "settings.compact.help":
+    "长对话被压缩时由它撰写摘要。选一个便宜、快速且上下文窗口大的模型效果很好。",
+  "settings.compact.unusable": "该模型已不存在或已停用：在你另选之前，由各任务自己的模型撰写摘要。",
   "settings.approval.label": "默认审批模式",
   "settings.sandbox.label": "Shell 命令沙箱",
   "settings.sandbox.off": "关闭 — 命令以你的身份运行",

@@ -7,7 +7,10 @@
  * @typedef {import("../../protocol/index.ts").ContextCategory} ContextCategory
  */
 import { signal } from "@preact/signals";
+import { compactMetaOf } from "../../protocol/index.ts";
 import { request } from "./connection.js";
+import { commandNotice } from "./commands.js";
+import { notifyError } from "./ui.js";
 
 export const breakdown = signal(/** @type {ContextBreakdown|null} */ (null));
 export const breakdownStatus = signal(
@@ -60,3 +63,36 @@ export function closeViewer() {
 }
 
 export { shares } from "./search_model.js";
+
+/** Id of the task a "Compact now" is running for (null = none). */
+export const compactingTask = signal(/** @type {string|null} */ (null));
+
+/**
+ * "Compact now": summarises the task's conversation (`task.compact`). The band appears
+ * through the timeline's events; a failure is a notice (the history is unchanged).
+ * @param {string} taskId
+ */
+export async function compactNow(taskId) {
+  if (compactingTask.peek()) return;
+  compactingTask.value = taskId;
+  try {
+    const r = await request("task.compact", { id: taskId });
+    const m = r.entry ? compactMetaOf(r.entry) : null;
+    commandNotice.value = m
+      ? {
+        key: "cmd.reply.compacted",
+        params: {
+          count: m.count,
+          before: m.tokensBefore,
+          after: m.tokensAfter,
+          seconds: Math.round(m.durationMs / 100) / 10,
+        },
+      }
+      : { key: "cmd.reply.compactNothing" };
+    loadBreakdown(taskId);
+  } catch (e) {
+    notifyError("error.compact", e);
+  } finally {
+    compactingTask.value = null;
+  }
+}

@@ -26,6 +26,8 @@ import { drawerOpen, notifyError } from "./ui.js";
 export const providers = signal([]);
 export const defaultModel = signal(/** @type {ModelRef|null} */ (null));
 export const defaultEffort = signal("default");
+/** The model that writes compaction summaries (null = each task's own model). */
+export const compactModel = signal(/** @type {ModelRef|null} */ (null));
 export const defaultApproval = signal(DEFAULT_APPROVAL);
 /** Shell-command sandbox level and network switch (bubblewrap when available). */
 export const sandboxLevel = signal("workspace-write");
@@ -85,6 +87,7 @@ function putProvider(p) {
 /** @param {SystemSettings & {shellSandbox?: "ok"|"off"|"unavailable"}} s */
 function applySettings(s) {
   defaultModel.value = s.defaultModel ?? null;
+  if (s.compactModel !== undefined) compactModel.value = s.compactModel;
   if (s.defaultEffort) defaultEffort.value = s.defaultEffort;
   if (s.defaultApproval) defaultApproval.value = s.defaultApproval;
   if (s.sandboxLevel) sandboxLevel.value = s.sandboxLevel;

@@ -11,11 +11,13 @@
  *   turns: number, steps: number, partial: boolean,
  *   durationMs: number|null, tokens: number|null, input: number|null, output: number|null,
  *   cacheHit: number|null, stepsWithoutUsage: number,
+ *   compactions: number, compactMs: number,
  *   context: ContextUse,
  * }} SessionStats
- * @typedef {{used: number|null, limit: number|null, percent: number|null, model: string|null}}
- *   ContextUse
+ * @typedef {{used: number|null, limit: number|null, percent: number|null, model: string|null,
+ *   estimated?: boolean}} ContextUse `estimated`: after a compaction, until a request reports usage
  */
+import { compactMetaOf } from "../../protocol/index.ts";
 
 /**
  * @param {unknown} u
@@ -66,19 +68,24 @@ export function contextWindowOf(providers, ref) {
  * @returns {ContextUse}
  */
 export function contextUse(list, providers) {
+  /** A compaction after the latest usage: its estimate of the next prompt is what holds now. */
+  let compacted = /** @type {number|null} */ (null);
   for (let i = list.length - 1; i >= 0; i--) {
     const e = list[i];
+    const c = compactMetaOf(e);
+    if (c && compacted === null) compacted = c.tokensAfter;
     if (e.role !== "assistant") continue;
     const u = usageOf(e.meta?.usage);
     if (!u) continue;
     const model = typeof e.meta?.model === "string" ? e.meta.model : null;
-    const used = contextTokens(u);
+    const used = compacted ?? contextTokens(u);
     const limit = contextWindowOf(providers, model);
     return {
       used,
       limit,
       percent: limit ? Math.min(100, (used / limit) * 100) : null,
       model,
+      ...(compacted !== null ? { estimated: true } : {}),
     };
   }
   return { used: null, limit: null, percent: null, model: null };
@@ -95,7 +102,7 @@ export function sessionStats(list, opts = {}) {
   const providers = opts.providers ?? [];
   let turns = 0, steps = 0, stepsWithoutUsage = 0;
   let input = 0, output = 0, cacheRead = 0, cacheWrite = 0, withUsage = 0;
-  let durationMs = 0, timed = 0;
+  let durationMs = 0, timed = 0, compactions = 0, compactMs = 0;
   /** @type {number|null} */
   let turnStart = null;
   /** @type {number|null} */
@@ -107,6 +114,11 @@ export function sessionStats(list, opts = {}) {
     }
   };
   for (const e of list) {
+    const c = compactMetaOf(e);
+    if (c) {
+      compactions++;
+      compactMs += c.durationMs;
+    }
     if (e.role === "user") {
       closeTurn();
       turns++;
@@ -146,6 +158,8 @@ export function sessionStats(list, opts = {}) {
     output: withUsage ? output : null,
     cacheHit: withUsage && prompt > 0 ? cacheRead / prompt : null,
     stepsWithoutUsage,
+    compactions,
+    compactMs,
     context: contextUse(list, providers),
   };
 }

@@ -7,11 +7,7 @@
  * or stopped compaction writes nothing: the history stays as it was.
  */
 import type { CompactMeta, CompactTrigger, Entry } from "../../../protocol/index.ts";
-import {
-  COMPACT_WATERMARK,
-  compactMetaOf,
-  DEFAULT_CONTEXT_WINDOW,
-} from "../../../protocol/index.ts";
+import { compactMetaOf, compactWatermark } from "../../../protocol/index.ts";
 import type { EntryRepo } from "../../../store/entries.ts";
 import type {
   Adapter,
@@ -95,8 +91,7 @@ export class Compactor implements ContextKeeper {
 
   /** Prompt tokens at which an automatic compaction runs. */
   get watermark(): number {
-    const window = this.d.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
-    return Math.max(1024, Math.floor(COMPACT_WATERMARK * (window - this.d.maxOutput)));
+    return compactWatermark(this.d.contextWindow, this.d.maxOutput);
   }
 
   noteUsage(usage: Usage): void {
@@ -128,8 +123,8 @@ export class Compactor implements ContextKeeper {
     const t0 = this.d.now();
     this.d.onActive?.(true);
     try {
-      const before = this.lastPrompt ||
-        requestTokens(this.d.buildRequest(await this.d.conversation(entries)));
+      // Estimated like `tokensAfter`, so the two compare (the provider's count may differ).
+      const before = requestTokens(this.d.buildRequest(await this.d.conversation(entries)));
       const text = await this.summarise(entries, plan, signal, focus);
       const meta: CompactMeta = {
         kind: "compaction",

@@ -2,7 +2,8 @@
  * The context usage ring in the composer (SPEC §6.5): used / limit of the latest
  * request. Hover (desktop) or tap opens a panel with the breakdown of the next
  * request by category, estimated by characters; a category opens its exact text.
- * There is no prompt compaction yet, so there is no "Compact now".
+ * "Compact now" summarises the conversation (`task.compact`); the note says when the
+ * task compacts by itself and whether the model's window is known.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "../../html.js";
@@ -14,6 +15,8 @@ import {
   breakdown,
   breakdownError,
   breakdownStatus,
+  compactingTask,
+  compactNow,
   loadBreakdown,
   shares,
   viewCategory,
@@ -211,6 +214,42 @@ function Panel({ taskId }) {
           ? ` ${t("ctx.cache", { p: pct(s.cacheHit * 100) })}`
           : ""}
       </p>
+      <${CompactRow} taskId=${taskId} compaction=${b?.compaction ?? null} />
+    </div>
+  `;
+}
+
+/**
+ * When the task compacts by itself, and "Compact now".
+ * @param {{taskId: string, compaction: import("../../../protocol/index.ts").ContextBreakdown["compaction"]}} props
+ */
+function CompactRow({ taskId, compaction }) {
+  const busy = compactingTask.value === taskId;
+  const running = runState.value !== null;
+  const when = compaction
+    ? compaction.windowKnown
+      ? t("ctx.compactAt", { n: compactTokens(compaction.watermark) })
+      : t("ctx.compactAtUnknown", {
+        n: compactTokens(compaction.watermark),
+        window: compactTokens(compaction.window),
+      })
+    : "";
+  return html`
+    <div class="ctx-compact">
+      ${when && html`
+        <p class="ctx-note" data-testid="context-compact-at"
+          data-window-known=${String(compaction?.windowKnown)}>${when}</p>
+      `}
+      <button
+        type="button"
+        class="btn btn-small ctx-compact-btn"
+        data-testid="compact-now"
+        disabled=${busy || running}
+        title=${running && !busy ? t("ctx.compactBusy") : undefined}
+        onClick=${() => compactNow(taskId)}
+      >
+        ${busy ? t("ctx.compacting") : t("ctx.compactNow")}
+      </button>
     </div>
   `;
 }

@@ -55,6 +55,12 @@ export function StatsLine() {
       key: "cache",
       text: t("stats.cache", { p: s.cacheHit === null ? unknown : pct(s.cacheHit) }),
     },
+    ...(s.compactions
+      ? [{
+        key: "compactions",
+        text: ge + tn("stats.compactions", s.compactions, { d: shortDuration(s.compactMs) }),
+      }]
+      : []),
   ];
   return html`
     <div

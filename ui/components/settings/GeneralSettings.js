@@ -1,7 +1,7 @@
 /**
  * General settings: appearance on this device (language, theme, text size, message
  * theme — kept in the browser), then the system default model (used by new tasks),
- * default reasoning effort, default approval mode and the shell sandbox. Changing them
+ * default reasoning effort, the compaction model, default approval mode and the shell sandbox. Changing them
  * never changes an existing task.
  *
  * @typedef {import("../../state/prefs.js").Lang} Lang
@@ -27,6 +27,7 @@ import {
 } from "../../state/settings.js";
 import { notifyError } from "../../state/ui.js";
 import { CommandSafety } from "./CommandSafety.js";
+import { CompactModelField } from "./CompactModelField.js";
 import {
   FONT_SCALES,
   fontScale,
@@ -189,6 +190,7 @@ export function GeneralSettings() {
         </select>
         <p class="field-help">${t("settings.effort.help")}</p>
       </div>
+      <${CompactModelField} />
       <div class="field">
         <label class="field-label" for="default-approval">${t("settings.approval.label")}</label>
         <select
