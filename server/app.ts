@@ -58,6 +58,7 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
   const host = opts.host ?? "127.0.0.1";
   let port = 0;
   const mcp = new McpHttpEndpoint(services, now);
+  auth.onReset(() => void mcp.closeAll()); // sessions opened with the old token end
   const handler = makeHandler({
     ...services,
     auth,

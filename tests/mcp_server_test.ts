@@ -112,7 +112,8 @@ async function delegate(client: Client) {
 Deno.test("mcp /mcp: the SDK client delegates a task end to end; a window sees it live", async () => {
   const mock = startMockLlm({ quiet: true });
   mock.register("delegate", DELEGATE);
-  const home = await homeWithProvider(mock.base, ["delegate", "other"]);
+  mock.register("slow", { turns: [{ text: "z".repeat(400), chunk: 1, delayMs: 50 }] });
+  const home = await homeWithProvider(mock.base, ["delegate", "other", "slow"]);
   const s = await startTestServer({ home });
   const ui = await TestClient.connect(s.base, s.token);
   const { client, transport } = httpClient(s.base, s.token);
@@ -151,6 +152,17 @@ Deno.test("mcp /mcp: the SDK client delegates a task end to end; a window sees i
     assert(list.tasks.some((t: Json) => t.id === taskId));
     const stopped = await ok(client, "stop_task", {});
     assertEquals(stopped.stopped, false); // nothing runs
+
+    // A wait that outlasts its timeout says so and leaves the run alone; stop ends it.
+    await ok(client, "create_task", {
+      message: "take your time",
+      model: { providerId: "mock", modelId: "slow" },
+    });
+    const slow = await ok(client, "wait_for_task", { timeoutSeconds: 1 });
+    assertEquals(slow.outcome, "timeout");
+    assertEquals(slow.task.state, "running");
+    assertEquals((await ok(client, "stop_task", {})).stopped, true);
+    assertEquals((await ok(client, "wait_for_task", { timeoutSeconds: 5 })).task.state, "stopped");
   } finally {
     await client.close();
     await ui.close();
@@ -407,6 +419,16 @@ Deno.test("mcp serve (stdio): relays to the running instance; its windows see th
     assert(listed.tasks.some((t: Json) => t.id === taskId), "the server owns the task");
     const bad = await call(c.client, "get_task_status", { taskId: "t_nope" });
     assertMatch(bad.text, /^not_found/);
+    // Oversize input over stdio: the server refuses the body, the caller gets an error.
+    let big = "";
+    await c.client.callTool({ name: "create_task", arguments: { message: "y".repeat(3 << 20) } })
+      .catch((e) => big = String(e));
+    assertMatch(big, /Payload Too Large: Request body must not exceed 2097152 bytes/);
+    // The server went away: a clear error names it (no hang, no silence).
+    await s.kill();
+    let gone = "";
+    await c.client.callTool({ name: "list_tasks", arguments: {} }).catch((e) => gone = String(e));
+    assertMatch(gone, /ReinAgent at http:\/\/127\.0\.0\.1:\d+/);
   } finally {
     await c.client.close();
     await ui.close();

@@ -54,6 +54,10 @@ export async function mcpServeCommand(home: string, log: (s: string) => void): P
   }
   const app = await startApp({ home });
   log(`reinagent mcp: started ReinAgent at ${app.base} (open ${app.url} to watch)`);
+  // Stopped by a signal: close the server properly (runs stopped, instance file removed).
+  const stop = () => app.close().finally(() => Deno.exit(0));
+  Deno.addSignalListener("SIGINT", stop);
+  if (Deno.build.os !== "windows") Deno.addSignalListener("SIGTERM", stop);
   try {
     await bridgeStdio({ base: app.base, token: app.auth.token }, log);
   } finally {
