@@ -153,6 +153,19 @@ Deno.test("mcp /mcp: the SDK client delegates a task end to end; a window sees i
     const stopped = await ok(client, "stop_task", {});
     assertEquals(stopped.stopped, false); // nothing runs
 
+    // A new task in a mode below the default is announced too (not slipped in at creation).
+    const before = ui.events.length;
+    const full = await ok(client, "create_task", { title: "yolo", approval: "full" });
+    assertEquals(full.task.settings.approval, "full");
+    await ui.until(
+      () =>
+        ui.events.slice(before).some((e) =>
+          JSON.stringify(e.data).includes(full.taskId) &&
+          JSON.stringify(e.data).includes('"kind":"mcp"')
+        ),
+      "a safety notice for the new task",
+    );
+
     // A wait that outlasts its timeout says so and leaves the run alone; stop ends it.
     await ok(client, "create_task", {
       message: "take your time",

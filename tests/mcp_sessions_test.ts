@@ -8,6 +8,9 @@ import { createServices } from "../server/services.ts";
 import { ensureHome } from "../server/home.ts";
 import { MCP_LIMITS, McpHttpEndpoint } from "../server/mcp/server/http_endpoint.ts";
 import { parseCli } from "../server/cli/args.ts";
+import { clientWords } from "../protocol/index.ts";
+import { clientText } from "../ui/components/format.js";
+import { lang } from "../ui/state/prefs.js";
 
 const HEADERS = {
   "content-type": "application/json",
@@ -85,6 +88,20 @@ Deno.test("mcp sessions: bounded, idle ones closed, nothing left by a request th
     assertEquals(ep.sessionCount, 0);
     assertEquals(services.hub.clientCount, hubClients);
 
+    // DELETE ends a session (what a client does when it is done).
+    const last = await open();
+    const del = await ep.handle(
+      new Request("http://127.0.0.1/mcp", {
+        method: "DELETE",
+        headers: { "mcp-session-id": last, "mcp-protocol-version": "2025-06-18" },
+      }),
+      "127.0.0.1",
+    );
+    assertEquals(del.status, 200);
+    await del.body?.cancel();
+    assertEquals(ep.sessionCount, 0);
+    assertEquals(services.hub.clientCount, hubClients);
+
     await open();
     await ep.closeAll();
     assertEquals(ep.sessionCount, 0);
@@ -107,4 +124,18 @@ Deno.test("mcp serve: strict arguments", () => {
   });
   assert("error" in parseCli(["mcp", "serve", "--port", "1"]));
   assertEquals(parseCli(["mcp"]), { error: "mcp needs a command (serve)" });
+});
+
+Deno.test("mcp client words: safety notices name the MCP client, in both languages", () => {
+  const who = { kind: "mcp", browser: "claude-code", os: "", ip: "127.0.0.1" } as const;
+  assertEquals(clientWords(who), "an MCP client (claude-code) from 127.0.0.1");
+  const before = lang.value;
+  try {
+    lang.value = "en-US";
+    assertEquals(clientText(who), "MCP client (claude-code)");
+    lang.value = "zh-CN";
+    assertEquals(clientText(who, true), "MCP 客户端（claude-code）（来自 127.0.0.1）");
+  } finally {
+    lang.value = before;
+  }
 });
