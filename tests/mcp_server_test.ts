@@ -174,6 +174,19 @@ Deno.test("mcp /mcp: the SDK client delegates a task end to end; a window sees i
     const slow = await ok(client, "wait_for_task", { timeoutSeconds: 1 });
     assertEquals(slow.outcome, "timeout");
     assertEquals(slow.task.state, "running");
+    // A client whose request timeout is shorter than the wait is kept alive by progress.
+    let beats = 0;
+    const long = await client.callTool(
+      { name: "wait_for_task", arguments: { timeoutSeconds: 3 } },
+      undefined,
+      {
+        timeout: 1500,
+        resetTimeoutOnProgress: true,
+        onprogress: () => beats++,
+      },
+    ) as CallToolResult;
+    assertEquals((long.structuredContent as Json).outcome, "timeout");
+    assert(beats >= 2, `progress notifications: ${beats}`);
     assertEquals((await ok(client, "stop_task", {})).stopped, true);
     assertEquals((await ok(client, "wait_for_task", { timeoutSeconds: 5 })).task.state, "stopped");
   } finally {

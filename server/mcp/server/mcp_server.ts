@@ -59,6 +59,9 @@ const INSTRUCTIONS =
   "wait_for_task; answer approvals it reports with approve_tool. Everything you do shows live in " +
   "the user's ReinAgent windows.";
 
+/** How often a call in progress says so (when the caller passed a progress token). */
+const PROGRESS_MS = 1000;
+
 const errorResult = (text: string): CallToolResult => ({
   content: [{ type: "text", text }],
   isError: true,
@@ -114,10 +117,23 @@ export function createMcpServer(session: McpSession, version: string): Server {
       annotations: { title: t.title, readOnlyHint: t.readOnly, openWorldHint: false },
     })),
   }));
-  server.setRequestHandler(
-    CallToolRequestSchema,
-    (req, extra) => callTool(session, req.params.name, req.params.arguments, extra.signal),
-  );
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    // A caller that asked for progress hears from a long call (wait_for_task), so a
+    // client timeout that resets on progress does not cut it.
+    const token = req.params._meta?.progressToken;
+    let beats = 0;
+    const beat = token === undefined ? undefined : setInterval(() => {
+      void extra.sendNotification({
+        method: "notifications/progress",
+        params: { progressToken: token, progress: ++beats, message: "still working" },
+      }).catch(() => {});
+    }, PROGRESS_MS);
+    try {
+      return await callTool(session, req.params.name, req.params.arguments, extra.signal);
+    } finally {
+      clearInterval(beat);
+    }
+  });
   return server;
 }
 
