@@ -51,8 +51,8 @@ export interface TurnChanges {
 
 /** Which client did something, as the server saw it (from its User-Agent). */
 export interface ClientInfo {
-  kind: "desktop" | "phone" | "tablet" | "cli" | "unknown";
-  /** e.g. "Chrome", "Safari", "Firefox" ("" when unknown or the CLI). */
+  kind: "desktop" | "phone" | "tablet" | "cli" | "mcp" | "unknown";
+  /** e.g. "Chrome", "Safari", "Firefox" ("" when unknown or the CLI); an MCP client's name. */
   browser: string;
   /** e.g. "Linux", "Android", "iOS", "macOS", "Windows" ("" when unknown). */
   os: string;
@@ -64,6 +64,7 @@ export interface ClientInfo {
 export function clientWords(c: ClientInfo): string {
   const from = c.ip ? ` from ${c.ip}` : "";
   if (c.kind === "cli") return `the CLI${from}`;
+  if (c.kind === "mcp") return `an MCP client${c.browser ? ` (${c.browser})` : ""}${from}`;
   const what = c.kind === "unknown" ? "a client" : `a ${c.kind}`;
   const detail = [c.browser, c.os].filter(Boolean).join(", ");
   return `${detail ? `${what} (${detail})` : what}${from}`;

@@ -3,6 +3,7 @@ import { type CatalogCommand, parseModelsArgs, parseProvidersArgs } from "./prov
 import { parseRunArgs, type RunArgs } from "./run_cmd.ts";
 import { parseTasksArgs, type TasksArgs } from "./tasks_cmd.ts";
 import { parseFlags } from "./flags.ts";
+import { type McpServeArgs, parseMcpServeArgs } from "./mcp_serve_cmd.ts";
 
 export const USAGE = `Usage:
   reinagent [--port N] [--home DIR] [--no-open]
@@ -25,6 +26,10 @@ export const USAGE = `Usage:
   reinagent models fetch ID
   reinagent models enable|disable ID MODEL_ID
       Manage model providers in the data directory (works while a server runs).
+  reinagent mcp serve [--home DIR]
+      ReinAgent as an MCP server over stdio (for Claude Code, Codex, …): uses the
+      running instance for this home, or starts the server in this process. The
+      same tools are served over streamable HTTP at /mcp (token as Bearer).
   reinagent doctor [--home DIR]
       Check the data dir, database, providers, sandboxes and window backend.
   reinagent --version
@@ -57,6 +62,7 @@ export type Command =
   | CatalogCommand
   | ({ kind: "run" } & RunArgs)
   | ({ kind: "tasks" } & TasksArgs)
+  | ({ kind: "mcp-serve" } & McpServeArgs)
   | { kind: "doctor"; home?: string }
   | { kind: "help" }
   | { kind: "version" };
@@ -86,6 +92,13 @@ const SUBCOMMANDS: Record<string, (args: string[]) => Parsed> = {
   tasks: (args) => {
     const r = parseTasksArgs(args);
     return "error" in r ? r : { command: { kind: "tasks", ...r } };
+  },
+  mcp: (args) => {
+    if (args[0] === "serve") {
+      const r = parseMcpServeArgs(args.slice(1));
+      return "error" in r ? r : { command: { kind: "mcp-serve", ...r } };
+    }
+    return { error: args[0] ? `unknown mcp command "${args[0]}"` : "mcp needs a command (serve)" };
   },
 };
 

@@ -1,6 +1,7 @@
 /**
  * The HTTP request handler: lockout, token auth (query → cookie + clean URL), the
- * WebSocket upgrade with an Origin check, health, and the embedded static UI.
+ * WebSocket upgrade with an Origin check, health, the MCP endpoint and the embedded
+ * static UI.
  */
 import type { Auth } from "./auth.ts";
 import type { Lockout } from "./lockout.ts";
@@ -9,6 +10,7 @@ import { attachSocket } from "./ws.ts";
 import { describeClient } from "../sessions/clients.ts";
 import { handleUploads } from "./uploads.ts";
 import type { ServerDeps } from "../ops/context.ts";
+import type { McpHttpEndpoint } from "../mcp/server/http_endpoint.ts";
 
 export interface RouteDeps extends ServerDeps {
   auth: Auth;
@@ -16,7 +18,12 @@ export interface RouteDeps extends ServerDeps {
   /** The port the server listens on (cookie names are per port). */
   port: () => number;
   secure: boolean;
+  /** `/mcp`: the workbench as an MCP server (streamable HTTP). */
+  mcp?: McpHttpEndpoint;
 }
+
+/** Paths answered as JSON (API clients), never redirected or shown an HTML page. */
+const isApiPath = (p: string) => p.startsWith("/api/") || p === "/ws" || p === "/mcp";
 
 const SECURITY_HEADERS: Record<string, string> = {
   "x-content-type-options": "nosniff",
@@ -35,10 +42,10 @@ function denied(status: 401 | 429, url: URL): Response {
   const message = status === 429
     ? "Too many failed attempts from your address; try again in 5 minutes."
     : "Unauthorized: open the URL with the token that ReinAgent printed in its terminal.";
-  if (url.pathname.startsWith("/api/") || url.pathname === "/ws") {
+  if (isApiPath(url.pathname)) {
     return json(status, {
       error: { code: status === 429 ? "locked_out" : "unauthorized", message },
-    });
+    }, status === 401 ? { "www-authenticate": 'Bearer realm="reinagent"' } : {});
   }
   const html =
     `<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
@@ -108,8 +115,7 @@ export function makeHandler(deps: RouteDeps) {
 
     // First visit with ?token=: remember it in an HttpOnly cookie and drop it from the URL.
     if (
-      cred.via === "query" && req.method === "GET" && !url.pathname.startsWith("/api/") &&
-      url.pathname !== "/ws"
+      cred.via === "query" && req.method === "GET" && !isApiPath(url.pathname)
     ) {
       url.searchParams.delete("token");
       const cookie = [
@@ -142,6 +148,15 @@ export function makeHandler(deps: RouteDeps) {
       const { socket, response } = Deno.upgradeWebSocket(req, { idleTimeout: 60 });
       attachSocket(socket, deps, who);
       return response;
+    }
+    if (url.pathname === "/mcp" && deps.mcp) {
+      // A web page of another site must not drive the agent through the cookie.
+      if (!originAllowed(req)) {
+        return json(403, {
+          error: { code: "forbidden_origin", message: "request origin does not match host" },
+        });
+      }
+      return deps.mcp.handle(req, ip);
     }
     if (url.pathname === "/api/health") {
       return json(200, {

@@ -102,6 +102,7 @@ export default {
   "client.tablet": "Tablet",
   "client.desktop": "Desktop",
   "client.cli": "Command line",
+  "client.mcp": "MCP client",
   "client.unknown": "Another client",
   "client.from": "{client} from {ip}",
   "client.detail": "{kind} ({detail})",

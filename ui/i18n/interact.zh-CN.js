@@ -83,6 +83,7 @@ export default {
   "client.tablet": "平板",
   "client.desktop": "桌面",
   "client.cli": "命令行",
+  "client.mcp": "MCP 客户端",
   "client.unknown": "其他客户端",
   "client.from": "{client}（来自 {ip}）",
   "client.detail": "{kind}（{detail}）",
