@@ -79,7 +79,7 @@ async function flow(
     page.locator(`${tid("slash-item")}[data-active=true]`).getAttribute("data-name");
   assertEquals(await active(), "clear");
   await input(page).press("ArrowDown");
-  assertEquals(await active(), "init");
+  assertEquals(await active(), "compact");
   await input(page).press("ArrowUp");
   await input(page).press("ArrowUp");
   assertEquals(await active(), "review", "↑ on the first row wraps to the last");
