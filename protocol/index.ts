@@ -38,6 +38,7 @@ import { PANEL_OP_ARGS, type PanelOpResults } from "./panel.ts";
 import { SAFETY_OP_ARGS, type SafetyOpResults } from "./safety.ts";
 import { COMMAND_OP_ARGS, type CommandOpResults, type CommandReply } from "./commands.ts";
 import { MENTION_OP_ARGS, type MentionOpResults } from "./mentions.ts";
+import { SUBAGENT_OP_ARGS, type SubagentOpResults, type SubagentRun } from "./subagents.ts";
 
 export * from "./providers.ts";
 export * from "./projects.ts";
@@ -48,6 +49,7 @@ export * from "./panel.ts";
 export * from "./safety.ts";
 export * from "./commands.ts";
 export * from "./mentions.ts";
+export * from "./subagents.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
 
@@ -153,6 +155,8 @@ export type TaskEvent =
   | { kind: "truncate"; afterPos: number; total: number }
   /** The task's steering queue changed (the whole queue, in order). */
   | { kind: "queue"; queue: QueuedMessage[] }
+  /** A sub-agent run of the task started, advanced a step or ended. */
+  | { kind: "subagent"; run: SubagentRun }
   | { kind: "deleted" };
 
 export const taskTopic = (id: string): string => `task:${id}`;
@@ -258,6 +262,7 @@ export const OP_ARGS = {
   ...SAFETY_OP_ARGS,
   ...COMMAND_OP_ARGS,
   ...MENTION_OP_ARGS,
+  ...SUBAGENT_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
@@ -276,7 +281,8 @@ export interface OpResults
     PanelOpResults,
     SafetyOpResults,
     CommandOpResults,
-    MentionOpResults {
+    MentionOpResults,
+    SubagentOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */
   "tasks.create": { task: TaskSummary; entry: Entry | null; command?: CommandReply };

@@ -6,7 +6,7 @@
  */
 import type { Entry, Part } from "../../protocol/index.ts";
 import { taskTopic } from "../../protocol/index.ts";
-import type { EntryRepo } from "../../store/entries.ts";
+import type { EntrySink } from "../../store/subagents.ts";
 import type { EventHub } from "../sessions/hub.ts";
 import type { IdFn } from "../../store/ids.ts";
 import type { LlmMessage, StopReason, Usage } from "../providers/types.ts";
@@ -26,16 +26,14 @@ export class TimelineWriter {
 
   constructor(
     private taskId: string,
-    private entries: EntryRepo,
+    private entries: EntrySink,
     private hub: EventHub,
     private newId: IdFn,
     private now: () => number,
     private flushMs = 250,
+    /** Where patches go: the task's topic (a sub-agent's transcript has its own). */
+    private topic = taskTopic(taskId),
   ) {}
-
-  private get topic() {
-    return taskTopic(this.taskId);
-  }
 
   private publishEntry(e: Entry): void {
     this.hub.publish(this.topic, { kind: "entry", entry: structuredClone(e) }, `entry:${e.id}`);

@@ -13,6 +13,7 @@ import type {
   ModelRef,
   RunEnd,
   RunState,
+  SubagentOrigin,
   TaskSummary,
 } from "../../protocol/index.ts";
 import type { SandboxLevelName } from "../../protocol/constants.ts";
@@ -39,6 +40,8 @@ import { type Gate, type LoopOutcome, runLoop, type ToolCall } from "./loop.ts";
 import { maybeGenerateTitle } from "./title.ts";
 import { goalSection } from "./goal.ts";
 import type { TaskTools } from "./task_tools.ts";
+import type { SubagentRunner } from "./subagents/runner.ts";
+import { prepareSubagents } from "./subagents/turn_bridge.ts";
 
 type Turn = { id: string; pos: number };
 
@@ -58,13 +61,24 @@ export interface TurnDeps {
   };
   /** Publishes a changed task summary to every client. */
   taskChanged(task: TaskSummary): void;
-  /** The approval gate for a task's tool calls (absent = everything allowed). */
-  gate?(taskId: string, call: ToolCall, kind: string, signal: AbortSignal): ReturnType<Gate>;
+  /**
+   * The approval gate for a task's tool calls (absent = everything allowed); `origin`
+   * names the sub-agent that made the call.
+   */
+  gate?(
+    taskId: string,
+    call: ToolCall,
+    kind: string,
+    signal: AbortSignal,
+    origin?: SubagentOrigin,
+  ): ReturnType<Gate>;
   /** Records what the turn changed in the workspace, once it ended. */
   afterTurn(taskId: string, turn: Turn, workspace: string): Promise<void>;
   /** Side work (the title) that shutdown waits for; `closing` cancels it. */
   track(work: Promise<void>): void;
   closing: AbortSignal;
+  /** Runs the turn's sub-agents (the `agent` tool); absent = the tool says it cannot. */
+  subagents?: SubagentRunner;
 }
 
 /** What the registry lends a turn: its stop signal, its writer and its published state. */
@@ -165,6 +179,19 @@ export class Turns {
         );
       }
       const { gate, tools, taskTools } = this.d;
+      const maxSteps = stepBudget(effort, approval);
+      const place = { taskId: task.id, workspace, turn: thisTurn, attachments };
+      const subagents = this.d.subagents
+        ? await prepareSubagents(this.d.subagents, this.d.home, {
+          taskId: task.id,
+          workspace,
+          place,
+          resolved,
+          effort,
+          maxSteps,
+          planMode: approval === "plan",
+        })
+        : null;
       const outcome = await runLoop({
         adapter,
         buildRequest: (messages) => ({
@@ -172,7 +199,7 @@ export class Turns {
           model: resolved.model,
           system,
           messages: withReminder(messages, reminder),
-          tools: tools.specs(),
+          tools: subagents ? subagents.specs(tools.specs()) : tools.specs(),
           effort,
           maxTokens: resolveMaxTokens(resolved.model.maxOutput),
         }),
@@ -183,18 +210,16 @@ export class Turns {
         tools,
         runTool: (call, signal) =>
           taskTools.run(call, {
-            taskId: task.id,
-            workspace,
-            turn: thisTurn,
+            ...place,
             signal,
             callId: call.id,
-            attachments,
+            subagents: subagents?.control(call.id),
           }),
         gate: gate
           ? (call, signal) => gate(task.id, call, tools.get(call.name)?.kind ?? "write", signal)
           : undefined,
         workspace,
-        maxSteps: stepBudget(effort, approval),
+        maxSteps,
         signal: run.signal,
         writer,
         now,
