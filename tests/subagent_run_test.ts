@@ -298,3 +298,63 @@ Deno.test("unknown type and a user type with unknown tools and its own model", a
     await e.close();
   }
 });
+
+Deno.test("ops and restarts: the transcript op (own task only), a run left running becomes interrupted", async () => {
+  const e = await env();
+  const { runOp } = await import("../server/ops/dispatch.ts");
+  const { createServices } = await import("../server/services.ts");
+  try {
+    const model = e.scenario({
+      turns: [{ toolCalls: [agentCall()] }, { text: "ok" }],
+      branches: [{ when: EXPLORER, turns: [{ text: "Nothing here." }] }],
+    });
+    const { task } = e.deps.tasks!.create({ title: "t", message: "go", options: { model } });
+    await e.deps.runs!.start(task.id);
+    const ctx = { ...e.deps, client: { id: "c", topics: new Set<string>(), deliver() {} } };
+    const list = await runOp(ctx, "subagents.list", { taskId: task.id });
+    assert(list.ok);
+    const runs = (list.result as { runs: SubagentRun[] }).runs;
+    assertEquals(runs.length, 1);
+    const tr = await runOp(ctx, "subagent.transcript", { taskId: task.id, runId: runs[0].id });
+    assert(tr.ok);
+    const got = tr.result as { run: SubagentRun; entries: { role: string }[]; truncated: boolean };
+    assertEquals([got.run.status, got.entries.map((x) => x.role), got.truncated], [
+      "done",
+      ["user", "assistant"],
+      false,
+    ]);
+    // Another task's id cannot read it; bad ids are refused by the schema.
+    const other = e.deps.tasks!.create({ title: "o" }).task;
+    const denied = await runOp(ctx, "subagent.transcript", { taskId: other.id, runId: runs[0].id });
+    assertEquals(!denied.ok && denied.error.code, "not_found");
+    const bad = await runOp(ctx, "subagent.transcript", { taskId: task.id, runId: "../x" });
+    assertEquals(!bad.ok && bad.error.code, "invalid_args");
+
+    // A run (and a sub-agent's approval) left by a process that died.
+    const repos = e.deps.store.repos!;
+    repos.subagents.putRun({ ...runs[0], id: "sa_left", status: "running", endedAt: null });
+    repos.pending.put({
+      id: "a_left",
+      taskId: task.id,
+      taskTitle: "t",
+      call: { id: "c1", name: "exec_command", args: { command: "ls" } },
+      kind: "exec",
+      summary: "explorer sub-agent · $ ls",
+      createdAt: 1,
+      live: true,
+      subagent: { runId: "sa_left", type: "explorer", description: "d", callId: "x" },
+    });
+    const again = createServices({ home: e.deps.home, db: `${e.deps.home}/reinagent.db` });
+    try {
+      assertEquals(again.store.repos!.subagents.getRun("sa_left")!.status, "interrupted");
+      assertEquals(again.approvals!.list().filter((p) => p.id === "a_left").length, 0);
+      assertEquals(again.store.repos!.subagents.getRun(runs[0].id)!.status, "done");
+    } finally {
+      await again.runs!.stopAll();
+      again.hub.close();
+      again.store.close();
+    }
+  } finally {
+    await e.close();
+  }
+});
