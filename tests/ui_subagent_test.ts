@@ -3,7 +3,14 @@ import { assertEquals } from "./helpers/assert.ts";
 import { callKey, liveIndex } from "../ui/state/approval_model.js";
 
 Deno.test("liveIndex: a sub-agent's approval is keyed by the parent's agent call", () => {
-  const base = { taskId: "t1", taskTitle: "t", kind: "exec", summary: "", createdAt: 1, live: true };
+  const base = {
+    taskId: "t1",
+    taskTitle: "t",
+    kind: "exec",
+    summary: "",
+    createdAt: 1,
+    live: true,
+  };
   const own = { ...base, id: "a1", call: { id: "c1", name: "exec_command", args: {} } };
   const sub = {
     ...base,
