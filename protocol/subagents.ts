@@ -65,8 +65,6 @@ export interface SubagentRun {
 /** Where an approval comes from when a sub-agent asked (shown on the approval card). */
 export type SubagentOrigin = NonNullable<PendingApproval["subagent"]>;
 
-export const subagentTopic = (runId: string): string => `subagent:${runId}`;
-
 const id = str({ min: 1, max: 80, pattern: /^[A-Za-z0-9_-]+$/ });
 
 export const SUBAGENT_OP_ARGS = {

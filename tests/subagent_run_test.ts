@@ -329,6 +329,16 @@ Deno.test("ops and restarts: the transcript op (own task only), a run left runni
     assertEquals(!denied.ok && denied.error.code, "not_found");
     const bad = await runOp(ctx, "subagent.transcript", { taskId: task.id, runId: "../x" });
     assertEquals(!bad.ok && bad.error.code, "invalid_args");
+    // The context breakdown shows the agent tool as the turn sent it (with the types).
+    const b = await runOp(ctx, "task.contextBreakdown", { id: task.id, category: "tools" });
+    assert(b.ok);
+    const toolsText = (b.result as { text: { text: string } }).text.text;
+    const sentAgent = (agentRequests(e, model.modelId)[0].body.tools as {
+      function: { name: string; description: string };
+    }[]).find((t) => t.function.name === "agent")!;
+    const shown = (JSON.parse(toolsText) as { name: string; description: string }[])
+      .find((t) => t.name === "agent")!;
+    assertEquals(shown.description, sentAgent.function.description);
 
     // A run (and a sub-agent's approval) left by a process that died.
     const repos = e.deps.store.repos!;

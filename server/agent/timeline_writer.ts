@@ -27,13 +27,15 @@ export class TimelineWriter {
   constructor(
     private taskId: string,
     private entries: EntrySink,
-    private hub: EventHub,
+    private hub: Pick<EventHub, "publish">,
     private newId: IdFn,
     private now: () => number,
     private flushMs = 250,
-    /** Where patches go: the task's topic (a sub-agent's transcript has its own). */
-    private topic = taskTopic(taskId),
   ) {}
+
+  private get topic() {
+    return taskTopic(this.taskId);
+  }
 
   private publishEntry(e: Entry): void {
     this.hub.publish(this.topic, { kind: "entry", entry: structuredClone(e) }, `entry:${e.id}`);

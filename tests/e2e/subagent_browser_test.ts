@@ -76,6 +76,30 @@ function startSubagentMock() {
       },
     ],
   });
+  mock.register("subs-ask", {
+    turns: [
+      {
+        toolCalls: [{
+          id: "t1",
+          name: "agent",
+          args: {
+            description: "Run the tests",
+            prompt: "Run the test command.",
+            subagent_type: "test-runner",
+          },
+        }],
+      },
+      { text: "The tests pass." },
+    ],
+    repeatLast: true,
+    branches: [{
+      when: "Run the test command.",
+      turns: [
+        { toolCalls: [{ name: "exec_command", args: { command: "echo tests-ok" } }] },
+        { text: "1 passed: tests-ok." },
+      ],
+    }],
+  });
   return mock;
 }
 
@@ -196,6 +220,51 @@ Deno.test(
         await runAndOpen(page, server.url, "phone");
         await noHorizontalScroll(page, PHONE.width);
         await stopFromBadge(page, "phone");
+      }, { home });
+    } finally {
+      await mock.close();
+      await Deno.remove(home, { recursive: true }).catch(() => {});
+    }
+  },
+);
+
+Deno.test(
+  "a sub-agent's approval shows on its agent card, labelled with the sub-agent (desktop)",
+  opts,
+  async () => {
+    const mock = startSubagentMock();
+    // edit mode: commands ask first, also a sub-agent's.
+    const home = await homeWithProvider(mock.base, ["subs-ask"], { defaultApproval: "edit" });
+    try {
+      await withPage(DESKTOP, async (page, server) => {
+        await openApp(page, server.url);
+        await pickModel(page, "mock/subs-ask", "subs-ask");
+        await send(page, "Run the tests with a sub-agent");
+        const card = agentCard(page, 0);
+        await card.locator("[data-testid=approval-card]").waitFor({ timeout: 20_000 });
+        assertEquals(await card.getAttribute("data-status"), "waiting");
+        assertEquals(
+          await card.locator("[data-testid=approval-subagent]").innerText(),
+          "Asked by the test-runner sub-agent: Run the tests · exec_command",
+        );
+        assertEquals(
+          await card.locator("[data-testid=approval-summary]").innerText(),
+          "$ echo tests-ok",
+        );
+        // While it runs, the card already opens its live transcript.
+        assertMatch(await card.locator("[data-testid=subagent-state]").innerText(), /Running/);
+        await card.locator("[data-testid=subagent-open]").waitFor();
+        await screenshot(page, "desktop-subagent-approval");
+        await card.locator("[data-testid=approval-allow]").click();
+        await strip(lastTurn(page)).and(page.locator("[data-state=done]")).waitFor({
+          timeout: 20_000,
+        });
+        await lastTurn(page).locator("[data-testid=turn-status] button").click();
+        assertEquals(await agentCard(page, 0).getAttribute("data-status"), "done");
+        assertEquals(
+          await agentCard(page, 0).locator("[data-testid=subagent-calls]").innerText(),
+          "1 tool call",
+        );
       }, { home });
     } finally {
       await mock.close();

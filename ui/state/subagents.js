@@ -70,11 +70,26 @@ export function fetchTranscript(taskId, runId) {
 
 /**
  * The run a tool result describes: the live one when known, else its stored facts.
+ * Before the result exists (a foreground run of the live turn), the newest run started
+ * by call `callId`, when `live` (call ids repeat across turns).
  * @param {Record<string, any>} meta
+ * @param {string} [callId]
+ * @param {boolean} [live]
  * @returns {SubagentRun|null}
  */
-export function runOfMeta(meta) {
+export function runOfMeta(meta, callId, live = false) {
   const r = meta?.subagent;
-  if (!r || typeof r !== "object" || typeof r.id !== "string") return null;
-  return subagentRuns.value.get(r.id) ?? /** @type {SubagentRun} */ (r);
+  if (r && typeof r === "object" && typeof r.id === "string") {
+    return subagentRuns.value.get(r.id) ?? /** @type {SubagentRun} */ (r);
+  }
+  if (!live || !callId) return null;
+  let found = /** @type {SubagentRun|null} */ (null);
+  for (const x of subagentRuns.value.values()) {
+    if (
+      x.callId === callId && x.status === "running" && (!found || x.startedAt > found.startedAt)
+    ) {
+      found = x;
+    }
+  }
+  return found;
 }

@@ -11,7 +11,6 @@ import {
   SUBAGENT_LIMITS,
   type SubagentOrigin,
   type SubagentRun,
-  subagentTopic,
   taskTopic,
 } from "../../../protocol/index.ts";
 import type { Effort, ModelRef } from "../../../protocol/index.ts";
@@ -73,6 +72,8 @@ interface Active {
   abort: AbortController;
   done: Promise<void>;
 }
+
+const QUIET = { publish() {} };
 
 const textOf = (m: LlmMessage | undefined): string =>
   m && m.role === "assistant"
@@ -224,18 +225,12 @@ export class SubagentRunner {
     active: Active,
     signal: AbortSignal,
   ): Promise<void> {
-    const { repos, hub, newId, now } = this.d;
+    const { repos, newId, now } = this.d;
     const run = active.run;
     const sink = repos.subagents.sink();
-    const writer = new TimelineWriter(
-      run.id,
-      sink,
-      hub,
-      newId,
-      now,
-      undefined,
-      subagentTopic(run.id),
-    );
+    // Clients follow a transcript by the run's events (a fetch per step), so its patches
+    // go nowhere: they must not crowd the hub's replay ring.
+    const writer = new TimelineWriter(run.id, sink, QUIET, newId, now);
     const messages: LlmMessage[] = [{ role: "user", content: [{ type: "text", text: prompt }] }];
     let outcome: LoopOutcome | null = null;
     try {
