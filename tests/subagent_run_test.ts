@@ -368,3 +368,41 @@ Deno.test("ops and restarts: the transcript op (own task only), a run left runni
     await e.close();
   }
 });
+
+Deno.test("a sub-agent that never finishes stops at 25 steps with ⚠ max steps; an alias model is noted", async () => {
+  const e = await env();
+  try {
+    const ws = `${e.deps.home}/DefaultProject`;
+    await Deno.mkdir(`${ws}/.claude/agents`, { recursive: true });
+    await Deno.writeTextFile(
+      `${ws}/.claude/agents/looper.md`,
+      "---\nname: looper\ndescription: Loops\ntools: LS\nmodel: sonnet\n---\nKeep listing.\n",
+    );
+    const model = e.scenario({
+      turns: [{ toolCalls: [agentCall({ subagent_type: "looper" })] }, { text: "ok" }],
+      branches: [{
+        when: "type: looper)",
+        turns: [{ text: "listing again", toolCalls: [{ name: "list_dir", args: {} }] }],
+        repeatLast: true,
+      }],
+    });
+    const { task } = e.deps.tasks!.create({ title: "t", message: "go", options: { model } });
+    assertEquals((await e.deps.runs!.start(task.id))?.kind, "done");
+    const result = entries(e, task.id).find((x) => x.role === "tool")!.parts[0];
+    assertMatch(result.text!, /type looper · 25 tool calls · .* · 25 steps · /);
+    assertMatch(result.text!, /\n⚠ max steps \(25\) reached: the text below may be intermediate/);
+    assertMatch(
+      result.text!,
+      /\n⚠ model "sonnet" is not a provider\/model reference; used the task's model/,
+    );
+    assertMatch(result.text!, /\n\nlisting again$/);
+    const run = (result.data?.meta as { subagent: SubagentRun }).subagent;
+    assertEquals([run.status, run.steps, run.maxSteps], ["maxSteps", 25, 25]);
+    const sub = agentRequests(e, model.modelId).filter((r) =>
+      JSON.stringify(r.body).includes("type: looper)")
+    );
+    assertEquals(sub.length, 25);
+  } finally {
+    await e.close();
+  }
+});
