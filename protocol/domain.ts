@@ -73,6 +73,11 @@ export interface PendingApproval {
   createdAt: number;
   /** False for approvals left from before a restart (offered for recovery). */
   live: boolean;
+  /**
+   * Set when a sub-agent of the task made the call: its run, type and description, and
+   * the parent's `agent` call that started it.
+   */
+  subagent?: { runId: string; type: string; description: string; callId: string };
 }
 
 /**

@@ -39,6 +39,7 @@ import { SAFETY_OP_ARGS, type SafetyOpResults } from "./safety.ts";
 import { COMMAND_OP_ARGS, type CommandOpResults, type CommandReply } from "./commands.ts";
 import { MENTION_OP_ARGS, type MentionOpResults } from "./mentions.ts";
 import { COMPACTION_OP_ARGS, type CompactionOpResults } from "./compaction.ts";
+import { SUBAGENT_OP_ARGS, type SubagentOpResults, type SubagentRun } from "./subagents.ts";
 
 export * from "./providers.ts";
 export * from "./projects.ts";
@@ -50,6 +51,7 @@ export * from "./safety.ts";
 export * from "./commands.ts";
 export * from "./mentions.ts";
 export * from "./compaction.ts";
+export * from "./subagents.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
 
@@ -155,6 +157,8 @@ export type TaskEvent =
   | { kind: "truncate"; afterPos: number; total: number }
   /** The task's steering queue changed (the whole queue, in order). */
   | { kind: "queue"; queue: QueuedMessage[] }
+  /** A sub-agent run of the task started, advanced a step or ended. */
+  | { kind: "subagent"; run: SubagentRun }
   | { kind: "deleted" };
 
 export const taskTopic = (id: string): string => `task:${id}`;
@@ -261,6 +265,7 @@ export const OP_ARGS = {
   ...COMMAND_OP_ARGS,
   ...MENTION_OP_ARGS,
   ...COMPACTION_OP_ARGS,
+  ...SUBAGENT_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
@@ -280,7 +285,8 @@ export interface OpResults
     SafetyOpResults,
     CommandOpResults,
     MentionOpResults,
-    CompactionOpResults {
+    CompactionOpResults,
+    SubagentOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */
   "tasks.create": { task: TaskSummary; entry: Entry | null; command?: CommandReply };

@@ -14,7 +14,12 @@
  *
  * Usage: deno task mock-llm [--port 8765]
  */
-import { BUILTIN_SCENARIOS, requestTokens, type Scenario } from "./mock_llm/scenario.ts";
+import {
+  BUILTIN_SCENARIOS,
+  type MockTurn,
+  requestTokens,
+  type Scenario,
+} from "./mock_llm/scenario.ts";
 import { END_FRAMES, errorBody, type Format, framesFor, overflowBody } from "./mock_llm/formats.ts";
 
 export interface RecordedRequest {
@@ -71,6 +76,48 @@ function lastItem(format: Format, body: Record<string, unknown>): unknown {
   return Array.isArray(list) ? list.at(-1) : undefined;
 }
 
+/**
+ * Tool-call arguments `"$match:<regex>"` become what the regex finds in the request
+ * (its first group, else the whole match), so a script can pass on an id a tool
+ * returned earlier (e.g. a background sub-agent's).
+ */
+function withMatches(turn: MockTurn, request: string): MockTurn {
+  if (!turn.toolCalls?.length) return turn;
+  const text = request.replace(/\\"/g, '"');
+  const fill = (v: unknown): unknown => {
+    if (typeof v !== "string" || !v.startsWith("$match:")) return v;
+    const m = new RegExp(v.slice(7)).exec(text);
+    return m ? (m[1] ?? m[0]) : v;
+  };
+  return {
+    ...turn,
+    toolCalls: turn.toolCalls.map((c) => ({
+      ...c,
+      args: Object.fromEntries(Object.entries(c.args).map(([k, v]) => [k, fill(v)])),
+    })),
+  };
+}
+
+/** The system prompt and the first user message of a request, as text (for branches). */
+function openingText(format: Format, body: Record<string, unknown>): string {
+  const str = (v: unknown) => typeof v === "string" ? v : JSON.stringify(v ?? "");
+  const list = format === "gemini"
+    ? body.contents
+    : format === "responses"
+    ? body.input
+    : body.messages;
+  const items = Array.isArray(list) ? list as Record<string, unknown>[] : [];
+  const system = format === "anthropic"
+    ? str(body.system)
+    : format === "responses"
+    ? str(body.instructions)
+    : format === "gemini"
+    ? str(body.systemInstruction)
+    : str(items.find((m) => m.role === "system")?.content);
+  const user = items.find((m) => m.role === "user");
+  return `${system}\n${str(user?.content ?? user?.parts)}`;
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): MockLlm {
@@ -113,13 +160,15 @@ export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): Moc
     }
     const last = JSON.stringify(lastItem(format, body) ?? null);
     const matched = scenario.match?.find((m) => last.includes(m.lastIncludes))?.turn;
+    const opening = openingText(format, body);
+    const script = scenario.branches?.find((b) => opening.includes(b.when)) ?? scenario;
     let index = historyTurns(format, body);
     if (!matched && scenario.sequential) {
       index = sequence.get(model) ?? 0;
       sequence.set(model, index + 1);
     }
-    const scripted = matched ?? scenario.turns[Math.min(index, scenario.turns.length - 1)];
-    if (!scripted || (!matched && index >= scenario.turns.length && !scenario.repeatLast)) {
+    const scripted = matched ?? script.turns[Math.min(index, script.turns.length - 1)];
+    if (!scripted || (!matched && index >= script.turns.length && !script.repeatLast)) {
       return json(400, errorBody(format, 400, `scenario ${model} has no turn ${index}`));
     }
     const turn = scenario.usageFromRequest
@@ -136,7 +185,7 @@ export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): Moc
         );
       }
     }
-    const frames = framesFor(format, turn, model);
+    const frames = framesFor(format, withMatches(turn, JSON.stringify(body)), model);
     let cutAt = Infinity;
     if (turn.cut) {
       const key = `cut:${model}#${index}`;

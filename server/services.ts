@@ -37,6 +37,7 @@ export function createServices(opts: ServiceOptions): ServerDeps {
   const tasks = repos ? new TaskService(repos, hub, newId) : null;
   // Recovery after a crash or kill: nothing is running in a fresh process.
   repos?.entries.stopLeftovers();
+  repos?.subagents.stopLeftovers();
   repos?.tasks.resetStatuses();
   const approvals = repos && tasks
     ? new ApprovalCenter(
@@ -80,7 +81,8 @@ export function createServices(opts: ServiceOptions): ServerDeps {
         };
       },
       taskChanged: (t) => tasks.publish(t),
-      gate: (taskId, call, kind, signal) => approvals!.check(taskId, call, kind, signal),
+      gate: (taskId, call, kind, signal, origin) =>
+        approvals!.check(taskId, call, kind, signal, origin),
     })
     : null;
   // The steering queue hooks into run ends from the start (queued messages survive restarts).

@@ -178,4 +178,33 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE task SET status = 'idle' WHERE status = 'error';
     `,
   },
+  {
+    version: 8,
+    name: "sub-agent runs and their transcripts",
+    // A run belongs to its task (deleted with it); its transcript entries have the
+    // shape of timeline entries, parts kept as one JSON array (replayed, not searched).
+    sql: `
+      CREATE TABLE subagent_run (
+        id          TEXT PRIMARY KEY,
+        task_id     TEXT NOT NULL REFERENCES task(id) ON DELETE CASCADE,
+        status      TEXT NOT NULL,
+        payload     TEXT NOT NULL,
+        started_at  INTEGER NOT NULL
+      );
+      CREATE INDEX subagent_run_task ON subagent_run(task_id, started_at);
+
+      CREATE TABLE subagent_entry (
+        id          TEXT PRIMARY KEY,
+        run_id      TEXT NOT NULL REFERENCES subagent_run(id) ON DELETE CASCADE,
+        pos         INTEGER NOT NULL,
+        role        TEXT NOT NULL,
+        status      TEXT NOT NULL,
+        parts       TEXT NOT NULL DEFAULT '[]',
+        meta        TEXT NOT NULL DEFAULT '{}',
+        created_at  INTEGER NOT NULL,
+        updated_at  INTEGER NOT NULL,
+        UNIQUE (run_id, pos)
+      );
+    `,
+  },
 ];

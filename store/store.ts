@@ -7,6 +7,7 @@ import { ProviderRepo } from "./providers.ts";
 import { PendingRepo } from "./pending.ts";
 import { CheckpointRepo } from "./checkpoints.ts";
 import { ProjectRepo } from "./projects.ts";
+import { SubagentRepo } from "./subagents.ts";
 import type { StoreHealth } from "../protocol/index.ts";
 import type { DatabaseSync } from "node:sqlite";
 
@@ -18,6 +19,7 @@ export interface Repos {
   pending: PendingRepo;
   checkpoints: CheckpointRepo;
   projects: ProjectRepo;
+  subagents: SubagentRepo;
 }
 
 export class Store {
@@ -39,6 +41,7 @@ export class Store {
         pending: new PendingRepo(db, now),
         checkpoints: new CheckpointRepo(db, now),
         projects: new ProjectRepo(db, now),
+        subagents: new SubagentRepo(db, now),
       }
       : null;
   }

@@ -14,6 +14,7 @@ import { backgroundBash, taskOutput, taskStop } from "./exec/background.ts";
 import { askUserQuestion, exitPlanMode } from "./interactive.ts";
 import { webfetch } from "./web/webfetch.ts";
 import { websearch } from "./web/websearch.ts";
+import { agentTool, subagentOutput } from "./agent.ts";
 
 export class ToolRegistry {
   private tools = new Map<string, Tool>();
@@ -28,6 +29,11 @@ export class ToolRegistry {
 
   get(name: string): Tool | undefined {
     return this.tools.get(name);
+  }
+
+  /** Every tool, in registration order. */
+  all(): Tool[] {
+    return [...this.tools.values()];
   }
 
   /** Specs sent to the model. */
@@ -58,5 +64,7 @@ export function defaultTools(): ToolRegistry {
     todoWrite,
     askUserQuestion,
     exitPlanMode,
+    agentTool,
+    subagentOutput,
   ]);
 }

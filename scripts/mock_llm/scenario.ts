@@ -36,6 +36,12 @@ export interface MockTurn {
 
 export interface Scenario {
   turns: MockTurn[];
+  /**
+   * Other scripts of the same model, for nested conversations (sub-agents): the first
+   * whose `when` occurs in the request's system prompt or first user message answers,
+   * counting turns within that conversation as usual.
+   */
+  branches?: { when: string; turns: MockTurn[]; repeatLast?: boolean }[];
   /** When the conversation has more assistant turns than `turns`, repeat the last. */
   repeatLast?: boolean;
   /** Model metadata returned by GET /v1/models. */

@@ -17,6 +17,7 @@ import { Checkpointer } from "./checkpoints.ts";
 import { FileTracker } from "./file_tracker.ts";
 import { attachmentMasks, commandPolicy } from "./command_policy.ts";
 import type { ToolCall } from "./loop.ts";
+import type { SubagentControl } from "../../tools/agent.ts";
 
 export interface TaskToolsDeps {
   repos: Repos;
@@ -37,6 +38,8 @@ export interface CallPlace {
   callId?: string;
   /** Attachments of the task (their workspace copies stay visible to commands). */
   attachments: string[];
+  /** For the parent's `agent` tools only (a sub-agent's calls get none: no recursion). */
+  subagents?: SubagentControl;
 }
 
 /** Live output streamed per command; the rest arrives with the result. */
@@ -106,6 +109,7 @@ export class TaskTools {
         visible: masks.visible,
         onOutput,
         jobOwner: { taskId, recapture: () => cp.afterShell(taskId, turn, workspace) },
+        ...(at.subagents ? { subagents: at.subagents } : {}),
       },
       beforeWrite: (abs) => cp.beforeWrite(taskId, turn, abs),
       afterWrite: (abs) => cp.afterWrite(taskId, turn, abs),

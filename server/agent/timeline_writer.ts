@@ -6,7 +6,7 @@
  */
 import type { CompactMeta, Entry, Part } from "../../protocol/index.ts";
 import { taskTopic } from "../../protocol/index.ts";
-import type { EntryRepo } from "../../store/entries.ts";
+import type { EntrySink } from "../../store/subagents.ts";
 import type { EventHub } from "../sessions/hub.ts";
 import type { IdFn } from "../../store/ids.ts";
 import type { LlmMessage, StopReason, Usage } from "../providers/types.ts";
@@ -26,8 +26,8 @@ export class TimelineWriter {
 
   constructor(
     private taskId: string,
-    private entries: EntryRepo,
-    private hub: EventHub,
+    private entries: EntrySink,
+    private hub: Pick<EventHub, "publish">,
     private newId: IdFn,
     private now: () => number,
     private flushMs = 250,

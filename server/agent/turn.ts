@@ -13,6 +13,7 @@ import type {
   ModelRef,
   RunEnd,
   RunState,
+  SubagentOrigin,
   TaskSummary,
 } from "../../protocol/index.ts";
 import { isClearMarker } from "../../protocol/index.ts";
@@ -48,6 +49,8 @@ import { goalSection } from "./goal.ts";
 import type { TaskTools } from "./task_tools.ts";
 import { microcompact } from "./compaction/microcompact.ts";
 import { Compactor, type CompactResult, type SummaryModel } from "./compaction/compactor.ts";
+import type { SubagentRunner } from "./subagents/runner.ts";
+import { prepareSubagents } from "./subagents/turn_bridge.ts";
 
 type Turn = { id: string; pos: number };
 
@@ -69,13 +72,24 @@ export interface TurnDeps {
   };
   /** Publishes a changed task summary to every client. */
   taskChanged(task: TaskSummary): void;
-  /** The approval gate for a task's tool calls (absent = everything allowed). */
-  gate?(taskId: string, call: ToolCall, kind: string, signal: AbortSignal): ReturnType<Gate>;
+  /**
+   * The approval gate for a task's tool calls (absent = everything allowed); `origin`
+   * names the sub-agent that made the call.
+   */
+  gate?(
+    taskId: string,
+    call: ToolCall,
+    kind: string,
+    signal: AbortSignal,
+    origin?: SubagentOrigin,
+  ): ReturnType<Gate>;
   /** Records what the turn changed in the workspace, once it ended. */
   afterTurn(taskId: string, turn: Turn, workspace: string): Promise<void>;
   /** Side work (the title) that shutdown waits for; `closing` cancels it. */
   track(work: Promise<void>): void;
   closing: AbortSignal;
+  /** Runs the turn's sub-agents (the `agent` tool); absent = the tool says it cannot. */
+  subagents?: SubagentRunner;
 }
 
 /** What the registry lends a turn: its stop signal, its writer and its published state. */
@@ -278,26 +292,42 @@ export class Turns {
         );
       }
       const { gate, tools, taskTools } = this.d;
+      const maxSteps = stepBudget(effort, approval);
+      const place = { taskId: task.id, workspace, turn: thisTurn, attachments };
+      const subagents = this.d.subagents
+        ? await prepareSubagents(this.d.subagents, this.d.home, {
+          taskId: task.id,
+          workspace,
+          place,
+          resolved,
+          effort,
+          maxSteps,
+          planMode: approval === "plan",
+        })
+        : null;
+      // The agent tool lists this task's sub-agent types; summaries use the same tools.
+      const buildRequest = (messages: LlmMessage[]): StreamRequest => ({
+        ...ctx.buildRequest(messages),
+        tools: subagents ? subagents.specs(tools.specs()) : tools.specs(),
+      });
       const outcome = await runLoop({
         adapter,
-        buildRequest: ctx.buildRequest,
+        buildRequest,
         messages: await ctx.conversation(history),
-        context: await this.compactor(task, ctx, run),
+        context: await this.compactor(task, { ...ctx, buildRequest }, run),
         tools,
         runTool: (call, signal) =>
           taskTools.run(call, {
-            taskId: task.id,
-            workspace,
-            turn: thisTurn,
+            ...place,
             signal,
             callId: call.id,
-            attachments,
+            subagents: subagents?.control(call.id),
           }),
         gate: gate
           ? (call, signal) => gate(task.id, call, tools.get(call.name)?.kind ?? "write", signal)
           : undefined,
         workspace,
-        maxSteps: stepBudget(effort, approval),
+        maxSteps,
         signal: run.signal,
         writer,
         now,

@@ -17,6 +17,7 @@ import type { Repos } from "../../store/store.ts";
 import { environmentOf, readAgentsFile, reminderBlock, systemPrompt } from "../agent/prompt.ts";
 import { toConversation } from "../agent/history.ts";
 import { goalSection } from "../agent/goal.ts";
+import { loadSubagentCatalog, withSubagentTypes } from "../agent/subagents/turn_bridge.ts";
 import { getSettings, resolveModel } from "../providers/catalog.ts";
 import { defaultTools } from "../../tools/registry.ts";
 import type { LlmMessage, ToolSpec } from "../providers/types.ts";
@@ -58,7 +59,9 @@ export async function contextPieces(
   const messages: LlmMessage[] = microcompact(
     toConversation(repos.entries.latest(task.id, Number.MAX_SAFE_INTEGER)),
   );
-  const tools = opts.tools ?? defaultTools().specs();
+  // The agent tool lists the workspace's sub-agent types, as in the turn.
+  const tools = opts.tools ??
+    withSubagentTypes(defaultTools().specs(), await loadSubagentCatalog(workspace, home));
   let model: string | null = null, contextWindow: number | null = null;
   let compaction: ContextBreakdown["compaction"] = null;
   try {

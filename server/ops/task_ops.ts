@@ -13,6 +13,7 @@ import {
   type RewindPlan,
   type SAFETY_OP_ARGS,
   type SEARCH_OP_ARGS,
+  type SUBAGENT_OP_ARGS,
   taskTopic,
 } from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
@@ -53,6 +54,7 @@ type TaskOpName = Exclude<
   | keyof typeof COMMAND_OP_ARGS
   | keyof typeof MENTION_OP_ARGS
   | keyof typeof COMPACTION_OP_ARGS
+  | keyof typeof SUBAGENT_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */

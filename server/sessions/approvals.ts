@@ -9,6 +9,7 @@ import type {
   PendingApproval,
   Refusal,
   RefusalCode,
+  SubagentOrigin,
   TaskSettings,
   ToolPolicy,
   UnsandboxedWhy,
@@ -98,8 +99,13 @@ interface Waiter {
   resolve(d: Answer): void;
 }
 
+/** "explorer sub-agent · " before a sub-agent's summary, so every client names it. */
+const originPrefix = (o: SubagentOrigin | undefined) => o ? `${o.type} sub-agent · ` : "";
+
 export class ApprovalCenter {
   private waiting = new Map<string, Waiter>();
+  /** Which sub-agent made a call being judged (the call objects are the loop's). */
+  private origins = new WeakMap<ToolCall, SubagentOrigin | undefined>();
 
   constructor(
     private repos: Repos,
@@ -115,8 +121,10 @@ export class ApprovalCenter {
     private unsandboxed: () => Promise<UnsandboxedWhy | null> = () => Promise.resolve(null),
   ) {
     // Approvals persisted by a previous process have no run waiting: offer recovery.
+    // A sub-agent's call cannot be resumed (its loop is gone, the run is interrupted).
     for (const p of repos.pending.list()) {
-      if (p.live) repos.pending.put({ ...p, live: false });
+      if (p.subagent) repos.pending.delete(p.id);
+      else if (p.live) repos.pending.put({ ...p, live: false });
     }
   }
 
@@ -128,8 +136,15 @@ export class ApprovalCenter {
     return settings.approval ?? this.defaultMode();
   }
 
-  /** The gate used by a task's run. */
-  async check(taskId: string, call: ToolCall, kind: string, signal: AbortSignal): Promise<Verdict> {
+  /** The gate used by a task's run; `origin` is set for the calls of a sub-agent. */
+  async check(
+    taskId: string,
+    call: ToolCall,
+    kind: string,
+    signal: AbortSignal,
+    origin?: SubagentOrigin,
+  ): Promise<Verdict> {
+    this.origins.set(call, origin);
     const task = this.repos.tasks.get(taskId);
     if (!task) return refuse("task_gone", "The task no longer exists.");
     const mode = this.modeOf(task.settings);
@@ -288,16 +303,18 @@ export class ApprovalCenter {
     signal: AbortSignal,
     unsandboxed: UnsandboxedWhy | null = null,
   ): Promise<Answer | null> {
+    const origin = this.origins.get(call);
     const pending: PendingApproval = {
       id: this.newId("a"),
       taskId,
       taskTitle: title,
       call: { id: call.id, name: call.name, args: call.args },
       kind,
-      summary,
+      summary: originPrefix(origin) + summary,
       createdAt: this.now(),
       live: true,
       ...(unsandboxed ? { unsandboxed } : {}),
+      ...(origin ? { subagent: origin } : {}),
     };
     this.repos.pending.put(pending);
     this.publish();

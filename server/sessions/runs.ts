@@ -19,10 +19,11 @@ import type { RewindPreview } from "../agent/checkpoints.ts";
 import { TurnRecords } from "./turn_records.ts";
 import { INTERRUPTED_RESULT, recoveredRejection } from "./recovery.ts";
 import { stopAllJobs } from "../../tools/exec/background.ts";
+import { SubagentRunner } from "../agent/subagents/runner.ts";
 
 /** What the registry is built from: the turn's needs, less what the registry provides. */
 export type RunDeps =
-  & Omit<TurnDeps, "taskTools" | "afterTurn" | "track" | "closing">
+  & Omit<TurnDeps, "taskTools" | "afterTurn" | "track" | "closing" | "subagents">
   & { hub: EventHub; newId: IdFn; repos: Repos };
 
 interface ActiveRun extends TurnRun {
@@ -40,6 +41,8 @@ export class RunManager {
   /** What turns did (net file changes, rewinds), written into the timeline. */
   readonly records: TurnRecords;
   private finishHooks: ((taskId: string, natural: boolean) => void)[] = [];
+  /** Sub-agents of the tasks' turns (foreground and background). */
+  readonly subagents: SubagentRunner;
 
   constructor(private d: RunDeps) {
     this.tools = new TaskTools(d);
@@ -51,8 +54,14 @@ export class RunManager {
       d.newId,
       (t) => d.taskChanged(t),
     );
+    this.subagents = new SubagentRunner({
+      ...d,
+      taskTools: this.tools,
+      closing: this.closing.signal,
+    });
     this.turns = new Turns({
       ...d,
+      subagents: this.subagents,
       taskTools: this.tools,
       afterTurn: (taskId, turn, ws) => this.records.changes(taskId, turn, ws),
       track: (p) => this.track(p),
@@ -176,8 +185,10 @@ export class RunManager {
   /** Stops the task's run; resolves once it has ended (or was not running). */
   async stop(taskId: string): Promise<boolean> {
     const run = this.runs.get(taskId);
-    if (!run) return false;
-    run.abort.abort();
+    run?.abort.abort();
+    // Its sub-agents stop too, also background ones that outlived their turn.
+    const subs = await this.subagents.stopTask(taskId);
+    if (!run) return subs;
     await run.done;
     return true;
   }
@@ -187,6 +198,7 @@ export class RunManager {
     this.closing.abort();
     await Promise.all([...this.runs.keys()].map((id) => this.stop(id)));
     await Promise.all(this.background);
+    await this.subagents.stopAll();
     await stopAllJobs();
     this.tools.close();
   }

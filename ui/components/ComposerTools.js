@@ -1,10 +1,14 @@
-/** The composer's option toolbar: model, reasoning effort and approval mode. */
+/**
+ * The composer's option toolbar: model, reasoning effort, approval mode, the
+ * background-work badge and the context ring.
+ */
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
 import { ApprovalMenu } from "./ApprovalMenu.js";
 import { EffortMenu } from "./EffortMenu.js";
 import { ModelMenu } from "./ModelMenu.js";
 import { ContextRing } from "./search/ContextRing.js";
+import { BackgroundBadge } from "./subagents/BackgroundBadge.js";
 
 export function ComposerTools() {
   return html`
@@ -14,6 +18,7 @@ export function ComposerTools() {
       <${ModelMenu} />
       <${EffortMenu} />
       <${ApprovalMenu} />
+      <${BackgroundBadge} />
       <${ContextRing} />
     </div>
   `;

@@ -8,12 +8,15 @@
 import { html } from "../html.js";
 import { Markdown } from "./Markdown.js";
 import { AnswerActions } from "./timeline/AnswerActions.js";
+import { ReadOnlyContext } from "./timeline/readonly.js";
+import { useContext } from "preact/hooks";
 
 /** @param {{final: Final}} props */
 export function FinalAnswer({ final }) {
   const { entry, parts } = final;
   const text = parts.map((i) => entry.parts[i].text ?? "").join("\n\n");
   const at = Number(entry.meta?.endedAt) || entry.updatedAt || entry.createdAt;
+  const readOnly = useContext(ReadOnlyContext);
   return html`
     <div class="final-wrap" data-testid="final">
       <article
@@ -24,7 +27,7 @@ export function FinalAnswer({ final }) {
       >
         <${Markdown} text=${text} />
       </article>
-      <${AnswerActions} entryId=${entry.id} text=${() => text} at=${at} />
+      ${!readOnly && html`<${AnswerActions} entryId=${entry.id} text=${() => text} at=${at} />`}
     </div>
   `;
 }

@@ -21,6 +21,8 @@ import { CopyButton } from "./timeline/CopyButton.js";
 import { IconCopy, IconEdit } from "./timeline/HistoryIcons.js";
 import { MessageEditor } from "./timeline/MessageEditor.js";
 import { MessageText } from "./timeline/MessageText.js";
+import { ReadOnlyContext } from "./timeline/readonly.js";
+import { useContext } from "preact/hooks";
 
 /** @param {Entry} entry the text a user message was sent with */
 const textOf = (entry) =>
@@ -113,6 +115,7 @@ function MessageActions({ entryId, text }) {
 
 /** @param {{entry: Entry}} props */
 export function UserMessage({ entry }) {
+  const readOnly = useContext(ReadOnlyContext);
   return html`
     <article
       class="entry entry-user"
@@ -131,7 +134,7 @@ export function UserMessage({ entry }) {
           )
         }
       </div>`}
-      ${editingId.value !== entry.id &&
+      ${editingId.value !== entry.id && !readOnly &&
         html`<${MessageActions} entryId=${entry.id} text=${textOf(entry)} />`}
     </article>
   `;

@@ -42,7 +42,10 @@ export function normalise(list) {
 export function liveIndex(list) {
   /** @type {Map<string, PendingApproval>} */
   const m = new Map();
-  for (const a of list) if (a.live) m.set(callKey(a.taskId, a.call.id), a);
+  // A sub-agent's approval shows on the parent's `agent` call that started it.
+  for (const a of list) {
+    if (a.live) m.set(callKey(a.taskId, a.subagent?.callId ?? a.call.id), a);
+  }
   return m;
 }
 

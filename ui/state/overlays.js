@@ -15,8 +15,11 @@ export const findOpen = signal(false);
  * - `{kind:"diff", taskId, path, callId}`: the diff a tool call produced
  * - `{kind:"diff", taskId, path, turnId}`: a file's net diff over a turn (the
  *   "files changed" card; `callId` is "")
+ * - `{kind:"subagent", taskId, path, runId}`: a sub-agent's transcript (`path` = its
+ *   title), replayed read-only
  * @typedef {{kind: "file", taskId: string, path: string}
- *   | {kind: "diff", taskId: string, path: string, callId: string, turnId?: string}} PanelView
+ *   | {kind: "diff", taskId: string, path: string, callId: string, turnId?: string}
+ *   | {kind: "subagent", taskId: string, path: string, runId: string}} PanelView
  */
 export const rightPanel = signal(/** @type {PanelView|null} */ (null));
 

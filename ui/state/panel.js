@@ -76,6 +76,15 @@ export function openTurnDiff(taskId, path, turnId) {
   rightPanel.value = { kind: "diff", taskId, path, callId: "", turnId };
 }
 
+/**
+ * A sub-agent's transcript, replayed read-only (`title` heads the panel).
+ * @param {string} taskId @param {string} runId @param {string} title
+ */
+export function openSubagent(taskId, runId, title) {
+  rememberOpener();
+  rightPanel.value = { kind: "subagent", taskId, path: title, runId };
+}
+
 export function closePanel() {
   rightPanel.value = null;
   panelMax.value = false;

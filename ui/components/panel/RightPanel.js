@@ -23,6 +23,8 @@ import { IconBack } from "../settings/controls.js";
 import { IconFile } from "../tools/ToolIcons.js";
 import { DiffPane } from "./DiffPane.js";
 import { FileView } from "./FileView.js";
+import { SubagentPane } from "../subagents/SubagentPane.js";
+import { IconAgent } from "../subagents/SubagentIcons.js";
 
 const IconMax = (/** @type {{size?: number}} */ p) =>
   html`<${Icon} ...${p} d=${["M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5"]} />`;
@@ -36,7 +38,11 @@ export function RightPanel() {
   const view = rightPanel.value;
   if (!view || view.taskId !== currentId.value) return null;
   const key = `${view.kind}\n${view.taskId}\n${view.path}\n${
-    view.kind === "diff" ? `${view.callId}\n${view.turnId ?? ""}` : ""
+    view.kind === "diff"
+      ? `${view.callId}\n${view.turnId ?? ""}`
+      : view.kind === "subagent"
+      ? view.runId
+      : ""
   }`;
   return html`<${Panel} key=${key} view=${view} />`;
 }
@@ -99,7 +105,9 @@ function Panel({ view }) {
   const cut = p.replace(/\/+$/, "").lastIndexOf("/");
   const head = cut > 0 ? p.slice(0, cut + 1) : "";
   const base = cut > 0 ? p.slice(cut + 1) : p;
-  const title = view.kind === "file"
+  const title = view.kind === "subagent"
+    ? t("subagent.panelTitle")
+    : view.kind === "file"
     ? t("panel.preview")
     : view.turnId
     ? t("panel.turnChanges")
@@ -151,7 +159,9 @@ function Panel({ view }) {
         </button>
         <span class="rpanel-kind">${title}</span>
         <span class="rpanel-path" title=${p} data-testid="panel-path">
-          <${IconFile} size=${14} />
+          ${view.kind === "subagent"
+            ? html`<${IconAgent} size=${14} />`
+            : html`<${IconFile} size=${14} />`}
           <span class="file-path"><span class="file-dir">${head}</span><span class="file-base"
             >${base}</span></span>
         </span>
@@ -178,7 +188,9 @@ function Panel({ view }) {
         </button>
       </header>
       <div class="rpanel-body" data-testid="panel-body">
-        ${view.kind === "file"
+        ${view.kind === "subagent"
+          ? html`<${SubagentPane} taskId=${view.taskId} runId=${view.runId} />`
+          : view.kind === "file"
           ? html`<${FileView} taskId=${view.taskId} path=${view.path} />`
           : html`
             <${DiffPane}

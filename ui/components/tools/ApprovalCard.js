@@ -93,6 +93,14 @@ export function ApprovalCard({ approval }) {
           /** @type {MsgKey} */ (`approval.kind.${approval.kind}`),
         )}</span>
       </p>
+      ${approval.subagent &&
+        html`
+          <p class="approval-origin"
+            data-testid="approval-subagent">${t(
+              "subagent.from",
+              approval.subagent,
+            )} · <code>${name}</code></p>
+        `}
       ${command === null && !preview &&
         html`<p class="approval-summary" data-testid="approval-summary">${approval.summary}</p>`}
       ${command !== null &&

@@ -21,6 +21,7 @@ import { ReadCard } from "./ReadCard.js";
 import { SearchCard } from "./SearchCard.js";
 import { TodoCard } from "./TodoCard.js";
 import { WebCard } from "./WebCard.js";
+import { SubagentCard } from "../subagents/SubagentCard.js";
 import { RefusalContext } from "./RefusalNote.js";
 import { refusalOf } from "../../state/interact_model.js";
 
@@ -39,6 +40,8 @@ const BY_NAME = {
   ask_user_question: QuestionCard,
   exit_plan_mode: PlanCard,
   todo_write: TodoCard,
+  agent: SubagentCard,
+  subagent_output: SubagentCard,
 };
 
 /** @param {{part: Part, result?: Entry, live: boolean}} props */
