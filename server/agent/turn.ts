@@ -50,7 +50,11 @@ import type { TaskTools } from "./task_tools.ts";
 import { microcompact } from "./compaction/microcompact.ts";
 import { Compactor, type CompactResult, type SummaryModel } from "./compaction/compactor.ts";
 import type { SubagentRunner } from "./subagents/runner.ts";
-import { prepareSubagents } from "./subagents/turn_bridge.ts";
+import {
+  loadSubagentCatalog,
+  prepareSubagents,
+  withSubagentTypes,
+} from "./subagents/turn_bridge.ts";
 
 type Turn = { id: string; pos: number };
 
@@ -188,6 +192,10 @@ export class Turns {
     });
     const { tools } = this.d;
     const vision = resolved.model.vision === true;
+    // The agent tool lists this workspace's sub-agent types (summaries get the same tools).
+    const specs = this.d.subagents
+      ? withSubagentTypes(tools.specs(), await loadSubagentCatalog(workspace, this.d.home))
+      : tools.specs();
     return {
       resolved,
       adapter,
@@ -200,7 +208,7 @@ export class Turns {
         model: resolved.model,
         system,
         messages: withReminder(microcompact(messages), reminder),
-        tools: tools.specs(),
+        tools: specs,
         effort,
         maxTokens: resolveMaxTokens(resolved.model.maxOutput),
       }),
@@ -305,16 +313,12 @@ export class Turns {
           planMode: approval === "plan",
         })
         : null;
-      // The agent tool lists this task's sub-agent types; summaries use the same tools.
-      const buildRequest = (messages: LlmMessage[]): StreamRequest => ({
-        ...ctx.buildRequest(messages),
-        tools: subagents ? subagents.specs(tools.specs()) : tools.specs(),
-      });
+      const buildRequest = ctx.buildRequest;
       const outcome = await runLoop({
         adapter,
         buildRequest,
         messages: await ctx.conversation(history),
-        context: await this.compactor(task, { ...ctx, buildRequest }, run),
+        context: await this.compactor(task, ctx, run),
         tools,
         runTool: (call, signal) =>
           taskTools.run(call, {
