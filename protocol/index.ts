@@ -39,6 +39,7 @@ import { SAFETY_OP_ARGS, type SafetyOpResults } from "./safety.ts";
 import { COMMAND_OP_ARGS, type CommandOpResults, type CommandReply } from "./commands.ts";
 import { MENTION_OP_ARGS, type MentionOpResults } from "./mentions.ts";
 import { COMPACTION_OP_ARGS, type CompactionOpResults } from "./compaction.ts";
+import { PREVIEW_OP_ARGS, type PreviewOpResults } from "./preview.ts";
 import { SUBAGENT_OP_ARGS, type SubagentOpResults, type SubagentRun } from "./subagents.ts";
 
 export * from "./providers.ts";
@@ -51,6 +52,7 @@ export * from "./safety.ts";
 export * from "./commands.ts";
 export * from "./mentions.ts";
 export * from "./compaction.ts";
+export * from "./preview.ts";
 export * from "./subagents.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
@@ -265,6 +267,7 @@ export const OP_ARGS = {
   ...COMMAND_OP_ARGS,
   ...MENTION_OP_ARGS,
   ...COMPACTION_OP_ARGS,
+  ...PREVIEW_OP_ARGS,
   ...SUBAGENT_OP_ARGS,
 } satisfies Record<string, Schema>;
 
@@ -286,6 +289,7 @@ export interface OpResults
     CommandOpResults,
     MentionOpResults,
     CompactionOpResults,
+    PreviewOpResults,
     SubagentOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */

@@ -4,7 +4,8 @@
  * cross the watermark and compact (the next request is smaller, carries the summary, has
  * no orphan tool result, the run finishes); a "context length exceeded" 400 is answered
  * by one compaction and a retry; `/compact` uses the normal request's prefix; a failed or
- * stopped compaction leaves the history as it was.
+ * stopped compaction leaves the history as it was; the request preview is the body the
+ * next turn sends.
  */
 import { assert, assertEquals } from "./helpers/assert.ts";
 import { entries, type Env, env } from "./helpers/agent_env.ts";
@@ -12,6 +13,7 @@ import type { RecordedRequest } from "../scripts/mock-llm.ts";
 import { requestTokens } from "../scripts/mock_llm/scenario.ts";
 import type { Scenario } from "../scripts/mock_llm/scenario.ts";
 import { type CompactMeta, compactMetaOf, type Entry } from "../protocol/index.ts";
+import { requestPreview } from "../server/agent/request_preview.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 const SUMMARY = "SUMMARY-OF-EARLIER-WORK";
@@ -281,6 +283,53 @@ Deno.test(
         next.includes(SUMMARY) && !next.includes('"one"'),
         "the compacted message is still sent",
       );
+    });
+  },
+);
+
+Deno.test(
+  "request preview: exactly the body the next turn sends, microcompacted, images by size",
+  opts,
+  async () => {
+    await withEnv(async (e) => {
+      const ws = `${e.deps.home}/DefaultProject`;
+      await Deno.writeTextFile(`${ws}/big.txt`, "B".repeat(9000));
+      const model = e.scenario({
+        turns: [
+          { toolCalls: [{ id: "r1", name: "read_file", args: { path: "big.txt" } }] },
+          { toolCalls: [{ id: "l1", name: "list_dir", args: { path: "." } }] },
+          { toolCalls: [{ id: "l2", name: "glob", args: { pattern: "*.txt" } }] },
+          { toolCalls: [{ id: "l3", name: "grep", args: { pattern: "B", path: "." } }] },
+          { text: "done" },
+        ],
+        repeatLast: true,
+      });
+      const { task } = e.deps.tasks!.create({
+        message: "look around",
+        title: "preview",
+        options: { model, approval: "full" },
+      });
+      await e.deps.runs!.start(task.id);
+      const p = await requestPreview(task.id, await e.deps.runs!.preview(task.id));
+      assertEquals(p.model, `${model.providerId}/${model.modelId}`);
+      assertEquals(p.format, "openai-chat-completions");
+      assert(p.system.length > 100 && p.tools.some((t) => t.name === "read_file"));
+      assert(p.messages[0].text.includes("<system-reminder>"), "the reminder is not shown");
+      const read = p.messages.find((m) => m.role === "tool" && m.text.includes("BBBB"))!;
+      assert(
+        read.text.includes("characters of this older tool result omitted"),
+        read.text.slice(0, 200),
+      );
+      // What the preview shows is what the next turn sends (Continue runs on this history).
+      const before = e.mock.requests(model.modelId).length;
+      await e.deps.runs!.start(task.id);
+      const sent = e.mock.requests(model.modelId)[before].body;
+      assertEquals(p.body, sent);
+      // A task whose model is gone: a clear error, not a guess.
+      e.deps.store.repos!.providers.delete(model.providerId);
+      let err = "";
+      await e.deps.runs!.preview(task.id).catch((x) => (err = (x as Error).message));
+      assert(/cannot be used/.test(err), err);
     });
   },
 );

@@ -251,6 +251,12 @@ export class Turns {
     return { ...ctx.resolved, adapter: ctx.adapter };
   }
 
+  /** The request the task's next turn would send now (the request preview). */
+  async preview(task: TaskSummary): Promise<StreamRequest> {
+    const ctx = await this.context(task);
+    return ctx.buildRequest(await ctx.conversation(ctx.history));
+  }
+
   /** Compacts the task's conversation now (`/compact`, "Compact now"), outside a turn. */
   async compact(task: TaskSummary, run: TurnRun, focus?: string): Promise<CompactResult> {
     let ctx: TurnContext;

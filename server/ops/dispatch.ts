@@ -17,7 +17,7 @@ import { PROVIDER_HANDLERS } from "./provider_ops.ts";
 import { PROJECT_HANDLERS } from "./projects_ops.ts";
 import { COMPOSER_HANDLERS } from "./composer_ops.ts";
 import { HISTORY_HANDLERS } from "./history_ops.ts";
-import { SEARCH_HANDLERS } from "./search_ops.ts";
+import { PREVIEW_HANDLERS, SEARCH_HANDLERS } from "./search_ops.ts";
 import { PANEL_HANDLERS } from "./panel_ops.ts";
 import { SAFETY_HANDLERS } from "./safety_ops.ts";
 import { COMMAND_HANDLERS } from "./command_ops.ts";
@@ -30,6 +30,7 @@ const HANDLERS: OpHandlers<OpName> = {
   ...COMPOSER_HANDLERS,
   ...HISTORY_HANDLERS,
   ...SEARCH_HANDLERS,
+  ...PREVIEW_HANDLERS,
   ...PANEL_HANDLERS,
   ...SAFETY_HANDLERS,
   ...COMMAND_HANDLERS,

@@ -1,6 +1,7 @@
 /** Handlers for the ops in `protocol/search.ts`. */
 import { join } from "node:path";
-import type { SEARCH_OP_ARGS } from "../../protocol/index.ts";
+import type { PREVIEW_OP_ARGS, SEARCH_OP_ARGS } from "../../protocol/index.ts";
+import { requestPreview } from "../agent/request_preview.ts";
 import {
   type ContextBreakdown,
   type ContextCategory,
@@ -128,4 +129,9 @@ export const SEARCH_HANDLERS: OpHandlers<keyof typeof SEARCH_OP_ARGS> = {
       compaction,
     };
   },
+};
+
+export const PREVIEW_HANDLERS: OpHandlers<keyof typeof PREVIEW_OP_ARGS> = {
+  "task.requestPreview": async (ctx, args) =>
+    requestPreview(args.id, await services(ctx).runs.preview(args.id)),
 };

@@ -14,6 +14,7 @@ import { TimelineWriter } from "../agent/timeline_writer.ts";
 import type { LoopOutcome, ToolCall } from "../agent/loop.ts";
 import { type TurnDeps, type TurnEnd, type TurnRun, Turns } from "../agent/turn.ts";
 import type { CompactResult } from "../agent/compaction/compactor.ts";
+import type { StreamRequest } from "../providers/types.ts";
 import { TaskTools } from "../agent/task_tools.ts";
 import type { RewindPreview } from "../agent/checkpoints.ts";
 import { TurnRecords } from "./turn_records.ts";
@@ -117,6 +118,17 @@ export class RunManager {
       return { outcome: null, end };
     });
     return result;
+  }
+
+  /** The request the task's next turn would send now (SPEC §6.6); throws when unusable. */
+  async preview(taskId: string): Promise<StreamRequest> {
+    const task = this.d.repos.tasks.get(taskId);
+    if (!task) throw new OpError("not_found", `task ${taskId} does not exist`);
+    try {
+      return await this.turns.preview(task);
+    } catch (e) {
+      throw new OpError("invalid_args", (e as Error).message);
+    }
   }
 
   private begin(

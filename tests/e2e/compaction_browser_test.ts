@@ -3,7 +3,7 @@
  * on desktop (1280×800) and phone (390×844): the context panel says when the task
  * compacts by itself and offers "Compact now"; the band "Compacted N messages" appears
  * with its facts and the summary; the stats line counts it; `/compact <focus>` from the
- * composer answers with the numbers. Screenshots:
+ * composer answers with the numbers; the request preview shows the next request. Screenshots:
  * test-output/screenshots/{desktop,phone}-compaction-*.png.
  */
 import type { Page } from "playwright-core";
@@ -47,6 +47,28 @@ async function flow(
   assertEquals(await at.getAttribute("data-window-known"), "true");
   assertMatch(await at.innerText(), /^Compacts by itself at ~86\.8K tokens\.$/);
   await screenshot(page, `${prefix}-compaction-panel`);
+
+  // The request preview: the exact next request, as parts and as the wire JSON.
+  await page.click(tid("open-request-preview"));
+  const dialog = page.locator(tid("request-preview"));
+  await dialog.locator(tid("preview-parts")).waitFor();
+  assertMatch(
+    await dialog.locator(tid("preview-meta")).innerText(),
+    /^mock\/echo · openai-chat-completions · 6 messages · ~/,
+  );
+  const parts = dialog.locator(tid("preview-part"));
+  assertEquals(await parts.count(), 8, "system + tools + 6 messages");
+  assert((await parts.nth(2).innerText()).includes("<system-reminder>"), "no reminder");
+  await screenshot(page, `${prefix}-request-preview`);
+  await dialog.locator(tid("preview-tab-json")).click();
+  const raw = JSON.parse(await dialog.locator(tid("preview-json")).innerText());
+  assertEquals(raw.model, "echo");
+  assertEquals(raw.messages.length, 7, "system + 6 messages");
+  await page.click(tid("preview-close"));
+  await dialog.waitFor({ state: "detached" });
+  if (!(await page.locator(tid("context-panel")).isVisible())) {
+    await page.click(tid("context-ring"));
+  }
   await page.click(tid("compact-now"));
   const band = page.locator(tid("compact-band"));
   await band.waitFor();

@@ -96,3 +96,29 @@ export async function compactNow(taskId) {
     compactingTask.value = null;
   }
 }
+
+/**
+ * The request preview (SPEC §6.6): the exact next request of a task, fetched when it
+ * opens; null = closed.
+ * @type {import("@preact/signals").Signal<{taskId: string,
+ *   data: import("../../protocol/index.ts").RequestPreview|null, error: string}|null>}
+ */
+export const preview = signal(null);
+/** "parts" (text per part) or "json" (the wire body). */
+export const previewTab = signal(/** @type {"parts"|"json"} */ ("parts"));
+
+/** @param {string} taskId */
+export async function openPreview(taskId) {
+  preview.value = { taskId, data: null, error: "" };
+  try {
+    const data = await request("task.requestPreview", { id: taskId });
+    if (preview.value?.taskId === taskId) preview.value = { taskId, data, error: "" };
+  } catch (e) {
+    if (preview.value?.taskId !== taskId) return;
+    preview.value = { taskId, data: null, error: /** @type {Error} */ (e).message ?? String(e) };
+  }
+}
+
+export function closePreview() {
+  preview.value = null;
+}

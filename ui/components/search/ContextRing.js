@@ -18,6 +18,7 @@ import {
   compactingTask,
   compactNow,
   loadBreakdown,
+  openPreview,
   shares,
   viewCategory,
   viewing,
@@ -214,6 +215,14 @@ function Panel({ taskId }) {
           ? ` ${t("ctx.cache", { p: pct(s.cacheHit * 100) })}`
           : ""}
       </p>
+      <button
+        type="button"
+        class="btn btn-small ctx-preview-btn"
+        data-testid="open-request-preview"
+        onClick=${() => openPreview(taskId)}
+      >
+        ${t("preview.open")}
+      </button>
       <${CompactRow} taskId=${taskId} compaction=${b?.compaction ?? null} />
     </div>
   `;

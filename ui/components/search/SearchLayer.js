@@ -11,6 +11,7 @@ import { settingsOpen } from "../../state/settings.js";
 import { SearchDialog } from "./SearchDialog.js";
 import { FindBar, showFind } from "./FindBar.js";
 import { ContextViewer } from "./ContextViewer.js";
+import { RequestPreview } from "./RequestPreview.js";
 
 export function SearchLayer() {
   useEffect(() => {
@@ -32,5 +33,6 @@ export function SearchLayer() {
     <${SearchDialog} />
     <${FindBar} />
     <${ContextViewer} />
+    <${RequestPreview} />
   `;
 }
