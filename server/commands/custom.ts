@@ -8,7 +8,7 @@
  * (too large, bad name, unterminated frontmatter, empty, a duplicate, a link leading out
  * of the workspace) is reported as a problem, never skipped silently.
  */
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import {
   COMMAND_LIMITS,
   COMMAND_NAME_RE,
@@ -16,34 +16,17 @@ import {
   type CommandProblem,
   type CommandSource,
 } from "../../protocol/index.ts";
-import { outsideRoots } from "../../tools/paths.ts";
+import { type DefinitionDir, definitionDirs, readDefinitionFiles } from "./definition_files.ts";
 
 export interface CustomCommand extends CommandInfo {
   body: string;
 }
 
-export interface CommandDir {
-  dir: string;
-  source: CommandSource;
-  /** Files must stay inside this folder after resolving links (workspace folders). */
-  confine?: string;
-}
+export type CommandDir = DefinitionDir;
 
 /** The folders searched for a workspace, highest precedence first. */
-export function commandDirs(
-  workspace: string,
-  dataHome: string,
-  userHome: string | undefined = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE"),
-): CommandDir[] {
-  const dirs: CommandDir[] = [
-    { dir: join(workspace, ".reinagent", "commands"), source: "workspace", confine: workspace },
-    { dir: join(workspace, ".claude", "commands"), source: "workspace", confine: workspace },
-    { dir: join(dataHome, "commands"), source: "user" },
-  ];
-  if (userHome) dirs.push({ dir: join(userHome, ".claude", "commands"), source: "user" });
-  // The same folder reached twice (a workspace in the home folder) is read once.
-  return dirs.filter((d, i) => dirs.findIndex((x) => x.dir === d.dir) === i);
-}
+export const commandDirs = (workspace: string, dataHome: string, userHome?: string): CommandDir[] =>
+  definitionDirs("commands", workspace, dataHome, userHome);
 
 /** Splits `---` frontmatter from the body; null when it is not terminated. */
 export function splitFrontmatter(
@@ -99,58 +82,6 @@ export function parseCommandFile(
   };
 }
 
-/** The `*.md` files of one folder (sorted), with the problems of reading it. */
-async function readDir(
-  d: CommandDir,
-  problems: CommandProblem[],
-): Promise<{ path: string; text: string }[]> {
-  let names: string[];
-  try {
-    names = [];
-    for await (const e of Deno.readDir(d.dir)) {
-      if (/\.md$/i.test(e.name) && !e.isDirectory) names.push(e.name);
-    }
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) {
-      problems.push({ path: d.dir, message: `cannot read the folder: ${(e as Error).message}` });
-    }
-    return [];
-  }
-  names.sort();
-  if (names.length > COMMAND_LIMITS.filesPerDir) {
-    problems.push({
-      path: d.dir,
-      message:
-        `${names.length} command files; only the first ${COMMAND_LIMITS.filesPerDir} are read`,
-    });
-    names = names.slice(0, COMMAND_LIMITS.filesPerDir);
-  }
-  const out: { path: string; text: string }[] = [];
-  for (const name of names) {
-    const path = join(d.dir, name);
-    const bad = (message: string) => problems.push({ path, message });
-    try {
-      if (d.confine && await outsideRoots(path, [d.confine])) {
-        bad("it links to a file outside the workspace, which is not read");
-        continue;
-      }
-      const st = await Deno.stat(path);
-      if (!st.isFile) continue;
-      if (st.size > COMMAND_LIMITS.fileBytes) {
-        bad(`${Math.ceil(st.size / 1024)} KB is larger than ${COMMAND_LIMITS.fileBytes / 1024} KB`);
-        continue;
-      }
-      const bytes = await Deno.readFile(path);
-      out.push({ path, text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) });
-    } catch (e) {
-      bad(
-        e instanceof TypeError ? "it is not UTF-8 text" : `cannot read it: ${(e as Error).message}`,
-      );
-    }
-  }
-  return out;
-}
-
 /**
  * The custom commands of `dirs` (earlier folders win) and the problems found.
  * `reserved` names (the built-ins) cannot be redefined.
@@ -162,7 +93,12 @@ export async function loadCustomCommands(
   const problems: CommandProblem[] = [];
   const byName = new Map<string, CustomCommand>();
   for (const d of dirs) {
-    for (const f of await readDir(d, problems)) {
+    const files = await readDefinitionFiles(d, problems, {
+      files: COMMAND_LIMITS.filesPerDir,
+      bytes: COMMAND_LIMITS.fileBytes,
+      what: "command files",
+    });
+    for (const f of files) {
       const c = parseCommandFile(f.path, f.text, d.source);
       if ("problem" in c) problems.push({ path: f.path, message: c.problem });
       else if (reserved(c.name)) {

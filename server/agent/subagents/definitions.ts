@@ -8,9 +8,13 @@
  * A user type may replace a built-in of the same name. A file that cannot be used is
  * reported as a problem, never skipped silently.
  */
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import { SUBAGENT_LIMITS } from "../../../protocol/subagents.ts";
-import { outsideRoots } from "../../../tools/paths.ts";
+import {
+  type DefinitionDir,
+  definitionDirs as agentDirs,
+  readDefinitionFiles,
+} from "../../commands/definition_files.ts";
 import { splitFrontmatter } from "../../commands/custom.ts";
 import explorerPrompt from "./prompts/explorer.md" with { type: "text" };
 import generalPrompt from "./prompts/general.md" with { type: "text" };
@@ -145,85 +149,23 @@ export function parseDefinition(
   };
 }
 
-export interface DefDir {
-  dir: string;
-  source: "workspace" | "user";
-  /** Files must stay inside this folder after resolving links (workspace folders). */
-  confine?: string;
-}
+export type DefDir = DefinitionDir;
 
 /** The folders searched for a workspace, highest precedence first. */
-export function definitionDirs(
-  workspace: string,
-  dataHome: string,
-  userHome: string | undefined = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE"),
-): DefDir[] {
-  const dirs: DefDir[] = [
-    { dir: join(workspace, ".reinagent", "agents"), source: "workspace", confine: workspace },
-    { dir: join(workspace, ".claude", "agents"), source: "workspace", confine: workspace },
-    { dir: join(dataHome, "agents"), source: "user" },
-  ];
-  if (userHome) dirs.push({ dir: join(userHome, ".claude", "agents"), source: "user" });
-  return dirs.filter((d, i) => dirs.findIndex((x) => x.dir === d.dir) === i);
-}
-
-async function readDir(
-  d: DefDir,
-  problems: DefProblem[],
-): Promise<{ path: string; text: string }[]> {
-  const files: { path: string; text: string }[] = [];
-  let names: string[] = [];
-  try {
-    for await (const e of Deno.readDir(d.dir)) {
-      if (/\.md$/i.test(e.name) && !e.isDirectory) names.push(e.name);
-    }
-  } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) {
-      problems.push({ path: d.dir, message: `cannot read the folder: ${(e as Error).message}` });
-    }
-    return [];
-  }
-  names.sort();
-  if (names.length > SUBAGENT_LIMITS.filesPerDir) {
-    problems.push({
-      path: d.dir,
-      message: `${names.length} files; only the first ${SUBAGENT_LIMITS.filesPerDir} are read`,
-    });
-    names = names.slice(0, SUBAGENT_LIMITS.filesPerDir);
-  }
-  for (const name of names) {
-    const path = join(d.dir, name);
-    const bad = (message: string) => problems.push({ path, message });
-    try {
-      if (d.confine && await outsideRoots(path, [d.confine])) {
-        bad("it links to a file outside the workspace, which is not read");
-        continue;
-      }
-      const st = await Deno.stat(path);
-      if (!st.isFile) continue;
-      if (st.size > SUBAGENT_LIMITS.fileBytes) {
-        bad(
-          `${Math.ceil(st.size / 1024)} KB is larger than ${SUBAGENT_LIMITS.fileBytes / 1024} KB`,
-        );
-        continue;
-      }
-      const bytes = await Deno.readFile(path);
-      files.push({ path, text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) });
-    } catch (e) {
-      bad(
-        e instanceof TypeError ? "it is not UTF-8 text" : `cannot read it: ${(e as Error).message}`,
-      );
-    }
-  }
-  return files;
-}
+export const definitionDirs = (workspace: string, dataHome: string, userHome?: string): DefDir[] =>
+  agentDirs("agents", workspace, dataHome, userHome);
 
 /** The built-ins plus the definitions found in `dirs` (earlier folders win). */
 export async function loadCatalog(dirs: DefDir[]): Promise<SubagentCatalog> {
   const problems: DefProblem[] = [];
   const users = new Map<string, SubagentDef>();
   for (const d of dirs) {
-    for (const f of await readDir(d, problems)) {
+    const files = await readDefinitionFiles(d, problems, {
+      files: SUBAGENT_LIMITS.filesPerDir,
+      bytes: SUBAGENT_LIMITS.fileBytes,
+      what: "files",
+    });
+    for (const f of files) {
       const def = parseDefinition(f.path, f.text, d.source);
       if ("problem" in def) problems.push({ path: f.path, message: def.problem });
       else if (users.has(def.name)) {

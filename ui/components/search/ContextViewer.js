@@ -1,11 +1,12 @@
 /** The exact text of one context category (opened from the context panel). */
-import { useEffect, useRef } from "preact/hooks";
+import { useRef } from "preact/hooks";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { closeViewer, viewing } from "../../state/context.js";
 import { estimateTokens } from "../../../protocol/index.ts";
 import { compactTokens } from "../../state/stats.js";
 import { IconClose } from "../Icons.js";
+import { useModalFocus } from "../useModalFocus.js";
 
 export function ContextViewer() {
   return viewing.value ? html`<${Viewer} />` : null;
@@ -13,22 +14,7 @@ export function ContextViewer() {
 
 function Viewer() {
   const closeBtn = useRef(/** @type {HTMLButtonElement|null} */ (null));
-  useEffect(() => {
-    const back = /** @type {HTMLElement|null} */ (document.activeElement);
-    closeBtn.current?.focus();
-    const onKey = (/** @type {KeyboardEvent} */ e) => {
-      if (e.key === "Escape") {
-        e.preventDefault();
-        e.stopPropagation();
-        closeViewer();
-      }
-    };
-    document.addEventListener("keydown", onKey, true);
-    return () => {
-      document.removeEventListener("keydown", onKey, true);
-      if (back?.isConnected) back.focus();
-    };
-  }, []);
+  useModalFocus(closeBtn, closeViewer);
   const v = viewing.value;
   if (!v) return null;
   const name = t(/** @type {const} */ (`ctx.cat.${v.key}`));

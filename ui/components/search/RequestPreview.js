@@ -3,12 +3,13 @@
  * of the task as the server would send it now — system prompt, tools, each message (the
  * reminder and microcompact included) — or the raw wire JSON.
  */
-import { useEffect, useRef } from "preact/hooks";
+import { useRef } from "preact/hooks";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { closePreview, preview, previewTab } from "../../state/context.js";
 import { compactTokens } from "../../state/stats.js";
 import { IconClose } from "../Icons.js";
+import { useModalFocus } from "../useModalFocus.js";
 
 export function RequestPreview() {
   return preview.value ? html`<${Dialog} />` : null;
@@ -16,22 +17,7 @@ export function RequestPreview() {
 
 function Dialog() {
   const closeBtn = useRef(/** @type {HTMLButtonElement|null} */ (null));
-  useEffect(() => {
-    const back = /** @type {HTMLElement|null} */ (document.activeElement);
-    closeBtn.current?.focus();
-    const onKey = (/** @type {KeyboardEvent} */ e) => {
-      if (e.key === "Escape") {
-        e.preventDefault();
-        e.stopPropagation();
-        closePreview();
-      }
-    };
-    document.addEventListener("keydown", onKey, true);
-    return () => {
-      document.removeEventListener("keydown", onKey, true);
-      if (back?.isConnected) back.focus();
-    };
-  }, []);
+  useModalFocus(closeBtn, closePreview);
   const p = preview.value;
   if (!p) return null;
   const r = p.data;

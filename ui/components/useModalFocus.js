@@ -1,0 +1,29 @@
+/**
+ * Focus and Escape for a modal dialog: `ref` (its first control) takes focus when it
+ * opens, Escape closes it before any other handler sees the key, and focus returns to
+ * where it was when it closes.
+ */
+import { useEffect } from "preact/hooks";
+
+/**
+ * @param {{current: HTMLElement|null}} ref
+ * @param {() => void} onClose
+ */
+export function useModalFocus(ref, onClose) {
+  useEffect(() => {
+    const back = /** @type {HTMLElement|null} */ (document.activeElement);
+    ref.current?.focus();
+    const onKey = (/** @type {KeyboardEvent} */ e) => {
+      if (e.key === "Escape") {
+        e.preventDefault();
+        e.stopPropagation();
+        onClose();
+      }
+    };
+    document.addEventListener("keydown", onKey, true);
+    return () => {
+      document.removeEventListener("keydown", onKey, true);
+      if (back?.isConnected) back.focus();
+    };
+  }, []);
+}
