@@ -9,7 +9,7 @@ import type { RunManager } from "./sessions/runs.ts";
 import { Auth } from "./http/auth.ts";
 import { Lockout } from "./http/lockout.ts";
 import { makeHandler } from "./http/routes.ts";
-import { McpHttpEndpoint } from "./mcp/server/http_endpoint.ts";
+import { lazyMcpEndpoint } from "./mcp/server/lazy_endpoint.ts";
 import { VERSION } from "./version.ts";
 import type { StoreHealth } from "../protocol/index.ts";
 
@@ -57,7 +57,7 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
   const auth = await Auth.load(opts.home);
   const host = opts.host ?? "127.0.0.1";
   let port = 0;
-  const mcp = new McpHttpEndpoint(services, now);
+  const mcp = lazyMcpEndpoint(services, now);
   auth.onReset(() => void mcp.closeAll()); // sessions opened with the old token end
   const handler = makeHandler({
     ...services,

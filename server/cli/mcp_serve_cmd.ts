@@ -6,8 +6,7 @@
  */
 import { parseFlags } from "./flags.ts";
 import { instancePath, tokenPath } from "../home.ts";
-import { startApp } from "../app.ts";
-import { bridgeStdio, type BridgeTarget } from "../mcp/server/stdio_bridge.ts";
+import type { BridgeTarget } from "../mcp/server/stdio_bridge.ts";
 
 export interface McpServeArgs {
   home?: string;
@@ -46,6 +45,11 @@ export async function runningTarget(home: string): Promise<BridgeTarget | null> 
 }
 
 export async function mcpServeCommand(home: string, log: (s: string) => void): Promise<number> {
+  // Loaded here, not by the argument parser: the MCP SDK is heavy and only this path needs it.
+  const [{ bridgeStdio }, { startApp }] = await Promise.all([
+    import("../mcp/server/stdio_bridge.ts"),
+    import("../app.ts"),
+  ]);
   const running = await runningTarget(home);
   if (running) {
     log(`reinagent mcp: using the running instance at ${running.base}`);

@@ -10,7 +10,7 @@ import { attachSocket } from "./ws.ts";
 import { describeClient } from "../sessions/clients.ts";
 import { handleUploads } from "./uploads.ts";
 import type { ServerDeps } from "../ops/context.ts";
-import type { McpHttpEndpoint } from "../mcp/server/http_endpoint.ts";
+import type { McpEndpoint } from "../mcp/server/lazy_endpoint.ts";
 
 export interface RouteDeps extends ServerDeps {
   auth: Auth;
@@ -19,7 +19,7 @@ export interface RouteDeps extends ServerDeps {
   port: () => number;
   secure: boolean;
   /** `/mcp`: the workbench as an MCP server (streamable HTTP). */
-  mcp?: McpHttpEndpoint;
+  mcp?: McpEndpoint;
 }
 
 /** Paths answered as JSON (API clients), never redirected or shown an HTML page. */

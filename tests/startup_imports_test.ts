@@ -1,0 +1,38 @@
+/**
+ * Start-up stays light (issue 15): the modules `main.ts` loads before it does anything
+ * (static imports, followed through the project) reach no heavy npm package. The MCP
+ * SDK (+ zod, ~20 MB), the OpenAI SDK and Playwright load only when their path runs.
+ */
+import { assertEquals } from "./helpers/assert.ts";
+import { dirname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+/** `import … from "x"` / `export … from "x"` / `import "x"`, not `import type` nor `import(`. */
+const STATIC = /^\s*(?:import|export)\s+(?!type\b)(?:[^"'();]*?\s+from\s+)?["']([^"']+)["']/gm;
+const HEAVY = ["@modelcontextprotocol/sdk", "openai", "playwright-core", "zod"];
+
+function staticGraph(entry: string): { files: Set<string>; bare: Set<string> } {
+  const files = new Set<string>();
+  const bare = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    const src = Deno.readTextFileSync(file);
+    for (const m of src.matchAll(STATIC)) {
+      const spec = m[1];
+      if (spec.startsWith(".")) {
+        const next = normalize(join(dirname(file), spec));
+        if (/\.(ts|js)$/.test(next)) visit(next);
+      } else if (!spec.startsWith("node:")) bare.add(spec.replace(/^npm:/, ""));
+    }
+  };
+  visit(join(ROOT, entry));
+  return { files, bare };
+}
+
+Deno.test("main.ts loads no heavy npm package before it is needed", () => {
+  const { files, bare } = staticGraph("main.ts");
+  const heavy = [...bare].filter((b) => HEAVY.some((h) => b === h || b.startsWith(`${h}/`)));
+  assertEquals(heavy, [], `statically imported from main.ts (${files.size} modules)`);
+});
