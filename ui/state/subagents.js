@@ -9,7 +9,7 @@
  */
 import { computed, effect, signal } from "@preact/signals";
 import { taskTopic } from "../../protocol/index.ts";
-import { connState, onEvent, request } from "./connection.js";
+import { connState, onEvent, onSync, request } from "./connection.js";
 import { currentId } from "./tasks.js";
 
 /** Runs of the shown task by id. */
@@ -44,9 +44,14 @@ async function load(id) {
   }
 }
 
+// Another task shown: its runs. A reconnection that replayed the missed events needs
+// nothing more (the events carried the changes); one that could not, a fresh list.
 effect(() => {
   const id = currentId.value;
-  if (connState.value === "open") load(id);
+  if (connState.peek() === "open") load(id);
+});
+onSync((replayed) => {
+  if (!replayed) load(currentId.peek());
 });
 
 onEvent((topic, data) => {
