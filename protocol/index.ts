@@ -40,6 +40,7 @@ import { COMMAND_OP_ARGS, type CommandOpResults, type CommandReply } from "./com
 import { MENTION_OP_ARGS, type MentionOpResults } from "./mentions.ts";
 import { COMPACTION_OP_ARGS, type CompactionOpResults } from "./compaction.ts";
 import { PREVIEW_OP_ARGS, type PreviewOpResults } from "./preview.ts";
+import { type JobInfo, JOB_OP_ARGS, type JobOpResults } from "./jobs.ts";
 import { SUBAGENT_OP_ARGS, type SubagentOpResults, type SubagentRun } from "./subagents.ts";
 
 export * from "./providers.ts";
@@ -53,6 +54,7 @@ export * from "./commands.ts";
 export * from "./mentions.ts";
 export * from "./compaction.ts";
 export * from "./preview.ts";
+export * from "./jobs.ts";
 export * from "./subagents.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
@@ -161,6 +163,8 @@ export type TaskEvent =
   | { kind: "queue"; queue: QueuedMessage[] }
   /** A sub-agent run of the task started, advanced a step or ended. */
   | { kind: "subagent"; run: SubagentRun }
+  /** A background command of the task started, printed (at most once a second) or ended. */
+  | { kind: "job"; job: JobInfo }
   | { kind: "deleted" };
 
 export const taskTopic = (id: string): string => `task:${id}`;
@@ -268,6 +272,7 @@ export const OP_ARGS = {
   ...MENTION_OP_ARGS,
   ...COMPACTION_OP_ARGS,
   ...PREVIEW_OP_ARGS,
+  ...JOB_OP_ARGS,
   ...SUBAGENT_OP_ARGS,
 } satisfies Record<string, Schema>;
 
@@ -290,6 +295,7 @@ export interface OpResults
     MentionOpResults,
     CompactionOpResults,
     PreviewOpResults,
+    JobOpResults,
     SubagentOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */

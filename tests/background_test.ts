@@ -2,8 +2,11 @@
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import {
   backgroundBash,
+  listJobs,
+  onJobChange,
   RING_BYTES,
   stopAllJobs,
+  stopJob,
   taskOutput,
   taskStop,
 } from "../tools/exec/background.ts";
@@ -80,4 +83,38 @@ Deno.test("background: the ring keeps bytes; an offset inside a character starts
   const inside = await taskOutput.execute({ id, offset: total - 4 }, c);
   assertEquals(inside.content.split("\n")[0], "中");
   await stopAllJobs();
+});
+
+Deno.test("background: a job belongs to its task — another task's model can neither read nor stop it; the badge hears start, output and end", async () => {
+  const base = await ctx();
+  const owner = (taskId: string) => ({
+    ...base,
+    jobOwner: { taskId, recapture: () => Promise.resolve() },
+  });
+  const seen: { id: string; status: string; tail: string; taskId: string | null }[] = [];
+  const off = onJobChange((j) => seen.push(j));
+  try {
+    const a = owner("task-a"), b = owner("task-b");
+    const id = (await backgroundBash.execute({
+      command: "echo secret-of-a; sleep 30",
+    }, a)).meta!.id as string;
+    await wait(1500);
+    // Task B's model: the id is unknown to it.
+    assertMatch((await taskOutput.execute({ id }, b)).content, /No background command/);
+    assertMatch((await taskStop.execute({ id }, b)).content, /No background command/);
+    assertEquals(await stopJob("task-b", id), null);
+    assertEquals(listJobs("task-b"), []);
+    // Task A sees it; the badge got the start and the output (within a second).
+    assertEquals(listJobs("task-a").map((j) => j.id), [id]);
+    assert(seen.some((j) => j.id === id && j.status === "running" && j.taskId === "task-a"));
+    assert(seen.some((j) => j.id === id && j.tail.includes("secret-of-a")), JSON.stringify(seen));
+    const stopped = await stopJob("task-a", id);
+    assertEquals(stopped?.status, "stopped");
+    await wait(50);
+    assert(seen.some((j) => j.id === id && j.status === "stopped"), "no end event");
+    assertEquals(listJobs("task-a")[0].status, "stopped");
+  } finally {
+    off();
+    await stopAllJobs();
+  }
 });

@@ -18,6 +18,7 @@ import { PROJECT_HANDLERS } from "./projects_ops.ts";
 import { COMPOSER_HANDLERS } from "./composer_ops.ts";
 import { HISTORY_HANDLERS } from "./history_ops.ts";
 import { PREVIEW_HANDLERS, SEARCH_HANDLERS } from "./search_ops.ts";
+import { JOB_HANDLERS } from "./jobs_ops.ts";
 import { PANEL_HANDLERS } from "./panel_ops.ts";
 import { SAFETY_HANDLERS } from "./safety_ops.ts";
 import { COMMAND_HANDLERS } from "./command_ops.ts";
@@ -31,6 +32,7 @@ const HANDLERS: OpHandlers<OpName> = {
   ...HISTORY_HANDLERS,
   ...SEARCH_HANDLERS,
   ...PREVIEW_HANDLERS,
+  ...JOB_HANDLERS,
   ...PANEL_HANDLERS,
   ...SAFETY_HANDLERS,
   ...COMMAND_HANDLERS,

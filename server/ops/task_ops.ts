@@ -8,6 +8,7 @@ import {
   type MENTION_OP_ARGS,
   type OpName,
   type PANEL_OP_ARGS,
+  type JOB_OP_ARGS,
   type PREVIEW_OP_ARGS,
   type PROJECT_OP_ARGS,
   type PROVIDER_OP_ARGS,
@@ -56,6 +57,7 @@ type TaskOpName = Exclude<
   | keyof typeof MENTION_OP_ARGS
   | keyof typeof COMPACTION_OP_ARGS
   | keyof typeof PREVIEW_OP_ARGS
+  | keyof typeof JOB_OP_ARGS
   | keyof typeof SUBAGENT_OP_ARGS
 >;
 

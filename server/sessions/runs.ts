@@ -19,7 +19,7 @@ import { TaskTools } from "../agent/task_tools.ts";
 import type { RewindPreview } from "../agent/checkpoints.ts";
 import { TurnRecords } from "./turn_records.ts";
 import { INTERRUPTED_RESULT, recoveredRejection } from "./recovery.ts";
-import { stopAllJobs } from "../../tools/exec/background.ts";
+import { onJobChange, stopAllJobs } from "../../tools/exec/background.ts";
 import { SubagentRunner } from "../agent/subagents/runner.ts";
 
 /** What the registry is built from: the turn's needs, less what the registry provides. */
@@ -45,7 +45,16 @@ export class RunManager {
   /** Sub-agents of the tasks' turns (foreground and background). */
   readonly subagents: SubagentRunner;
 
+  /** Stops telling this server's clients about background jobs (at shutdown). */
+  private offJobs: () => void;
+
   constructor(private d: RunDeps) {
+    // Background commands of this server's tasks, live on every client (the badge).
+    this.offJobs = onJobChange((job) => {
+      if (job.taskId && d.repos.tasks.get(job.taskId)) {
+        d.hub.publish(taskTopic(job.taskId), { kind: "job", job }, `job:${job.id}`);
+      }
+    });
     this.tools = new TaskTools(d);
     this.records = new TurnRecords(
       d.repos,
@@ -208,6 +217,7 @@ export class RunManager {
   /** Stops every run and cancels side work (shutdown). */
   async stopAll(): Promise<void> {
     this.closing.abort();
+    this.offJobs();
     await Promise.all([...this.runs.keys()].map((id) => this.stop(id)));
     await Promise.all(this.background);
     await this.subagents.stopAll();

@@ -8,6 +8,10 @@
  * each job an owner whose `recapture` compares the workspace again against the
  * snapshot of the turn that started it; it runs when the job exits, on task_output
  * and task_stop, and at the end of each turn of its task.
+ *
+ * A job belongs to the task that started it: the model of another task can neither read
+ * nor stop it. The UI's badge learns of starts, output (at most once a second) and ends
+ * through {@link onJobChange}.
  */
 import { fail, ok } from "../types.ts";
 import { defineTool } from "../define.ts";
@@ -15,10 +19,14 @@ import { int, obj } from "../../protocol/schema.ts";
 import { text } from "../args.ts";
 import { displayPath, resolvePath } from "../paths.ts";
 import { DEFAULT_SANDBOX_LEVEL, type ExecContext, runCommand } from "./exec_command.ts";
+import type { JobInfo } from "../../protocol/jobs.ts";
 
 export const RING_BYTES = 256 * 1024;
 const NO_TIMEOUT_MS = 7 * 24 * 3600 * 1000;
 const MAX_JOBS = 32;
+/** Output news reaches the UI at most this often per job. */
+const TAIL_EVERY_MS = 1000;
+const TAIL_BYTES = 2000;
 
 /** Who started a job and how its later file changes are recorded (checkpoints). */
 export interface JobOwner {
@@ -36,12 +44,59 @@ interface Job {
   ring: ByteRing;
   status: "running" | "exited" | "stopped";
   exitCode: number | null;
+  endedAt: number | null;
   abort: AbortController;
   done: Promise<void>;
   owner?: JobOwner;
+  /** Pending output notice (one per TAIL_EVERY_MS). */
+  tailTimer?: ReturnType<typeof setTimeout>;
 }
 
 const jobs = new Map<string, Job>();
+const listeners = new Set<(job: JobInfo) => void>();
+
+/** Calls `fn` when a job starts, prints (at most once a second) or ends; returns an unsubscribe. */
+export function onJobChange(fn: (job: JobInfo) => void): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+function infoOf(j: Job): JobInfo {
+  return {
+    id: j.id,
+    taskId: j.owner?.taskId ?? null,
+    command: j.command,
+    status: j.status,
+    exitCode: j.exitCode,
+    startedAt: j.startedAt,
+    endedAt: j.endedAt,
+    tail: j.ring.text(j.ring.total - TAIL_BYTES),
+    bytes: j.ring.total,
+  };
+}
+
+function changed(j: Job): void {
+  clearTimeout(j.tailTimer);
+  j.tailTimer = undefined;
+  const info = infoOf(j);
+  for (const fn of listeners) {
+    try {
+      fn(info);
+    } catch (e) {
+      console.error("a background job listener failed:", e);
+    }
+  }
+}
+
+function outputArrived(j: Job): void {
+  j.tailTimer ??= setTimeout(() => changed(j), TAIL_EVERY_MS);
+}
+
+/** The job `id` when `taskId` may see it (its own task's, or one started outside a task). */
+function jobOf(id: string, taskId: string | undefined): Job | undefined {
+  const j = jobs.get(id);
+  return j && (j.owner?.taskId ?? undefined) === taskId ? j : undefined;
+}
 
 /** The last `size` bytes of a stream, addressed by absolute offsets. */
 class ByteRing {
@@ -103,21 +158,20 @@ export async function recaptureJobs(taskId: string): Promise<void> {
   }
 }
 
-/** Jobs for the UI's background badge. */
-export function listJobs(): {
-  id: string;
-  command: string;
-  status: string;
-  startedAt: number;
-  tail: string;
-}[] {
-  return [...jobs.values()].map((j) => ({
-    id: j.id,
-    command: j.command,
-    status: j.status,
-    startedAt: j.startedAt,
-    tail: j.ring.text(j.ring.total - 2000),
-  }));
+/** The jobs of task `taskId`, oldest first (the UI's background badge). */
+export function listJobs(taskId: string): JobInfo[] {
+  return [...jobs.values()].filter((j) => j.owner?.taskId === taskId).map(infoOf);
+}
+
+/** Stops task `taskId`'s job `id` (the badge's Stop); null when it has no such job. */
+export async function stopJob(taskId: string, id: string): Promise<JobInfo | null> {
+  const j = jobOf(id, taskId);
+  if (!j) return null;
+  if (j.status === "running") {
+    j.abort.abort();
+    await j.done;
+  }
+  return infoOf(j);
 }
 
 /** Stops every job (server shutdown). */
@@ -153,6 +207,7 @@ export const backgroundBash = defineTool<{ command: string; cwd?: string }>({
       ring: new ByteRing(RING_BYTES),
       status: "running",
       exitCode: null,
+      endedAt: null,
       abort: new AbortController(),
       done: Promise.resolve(),
       owner: ctx.jobOwner,
@@ -164,7 +219,10 @@ export const backgroundBash = defineTool<{ command: string; cwd?: string }>({
       timeoutMs: NO_TIMEOUT_MS,
       signal: job.abort.signal,
       // Bytes go straight into the ring: nothing is decoded until task_output asks.
-      onBytes: (b) => job.ring.push(b),
+      onBytes: (b) => {
+        job.ring.push(b);
+        outputArrived(job);
+      },
       sandbox: ctx.sandbox ?? DEFAULT_SANDBOX_LEVEL,
       network: ctx.network ?? true,
       shell: ctx.shell,
@@ -177,8 +235,13 @@ export const backgroundBash = defineTool<{ command: string; cwd?: string }>({
     }, (e) => {
       note(job, `\n[could not start: ${(e as Error).message}]\n`);
       job.status = "exited";
-    }).then(() => recapture(job)); // what it changed up to its exit (before `done` resolves)
+    }).then(() => recapture(job)) // what it changed up to its exit (before `done` resolves)
+      .then(() => {
+        job.endedAt = Date.now();
+        changed(job);
+      });
     jobs.set(job.id, job);
+    changed(job);
     return Promise.resolve(
       ok(
         `Started ${job.id} in ${
@@ -198,8 +261,8 @@ export const taskOutput = defineTool<{ id: string; offset?: number }>({
   args: obj({ id: text(), "offset?": int({ min: 0, max: Infinity }) }),
   kind: "read",
   placement: "main",
-  async execute(args) {
-    const job = jobs.get(args.id);
+  async execute(args, ctx) {
+    const job = jobOf(args.id, (ctx as { jobOwner?: JobOwner }).jobOwner?.taskId);
     if (!job) return fail(`No background command with id "${args.id}".`);
     if (job.status === "running") await recapture(job);
     const from = args.offset ?? 0;
@@ -222,8 +285,8 @@ export const taskStop = defineTool<{ id: string }>({
   args: obj({ id: text() }),
   kind: "exec",
   placement: "main",
-  async execute(args) {
-    const job = jobs.get(args.id);
+  async execute(args, ctx) {
+    const job = jobOf(args.id, (ctx as { jobOwner?: JobOwner }).jobOwner?.taskId);
     if (!job) return fail(`No background command with id "${args.id}".`);
     if (job.status !== "running") {
       return ok(`${job.id} had already ${job.status}.`, { id: job.id, status: job.status });

@@ -22,6 +22,9 @@ export default {
   "subagent.stopOne": "Stop {name}",
   "subagent.truncated": "Only the first 2000 entries are shown.",
   "subagent.badge": "{n} background sub-agents running",
+  "bg.badge": "Background work: {n} running",
+  "bg.jobMeta": "command · {time}",
+  "bg.stopJob": "Stop {command}",
   "subagent.step": "step {n}/{max}",
   "subagent.from": "Asked by the {type} sub-agent: {description}",
 };

@@ -19,6 +19,9 @@ export default {
   "subagent.stopOne": "停止 {name}",
   "subagent.truncated": "只显示前 2000 条。",
   "subagent.badge": "{n} 个后台子代理运行中",
+  "bg.badge": "后台任务：{n} 个运行中",
+  "bg.jobMeta": "命令 · {time}",
+  "bg.stopJob": "停止 {command}",
   "subagent.step": "第 {n}/{max} 步",
   "subagent.from": "由 {type} 子代理发起：{description}",
 };
