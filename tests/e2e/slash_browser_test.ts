@@ -2,7 +2,7 @@
  * Slash commands and @ mentions in a real (headless) Chromium against the real server
  * and the mock LLM, on desktop (1280×800) and phone (390×844): the `/` menu's keyboard
  * flow (↑↓, Enter fills, Esc closes, a custom command listed), `/plan <task>` switching
- * the mode, the `@` picker (keyboard on desktop, tap on the phone) and its chip in the
+ * the mode and its plan approved from the plan card, the `@` picker (keyboard on desktop, tap on the phone) and its chip in the
  * composer and in the sent message, the file's content in the model request, the goal
  * chip (set, pause, clear), `/help` and `/clear` with its confirmation. Screenshots:
  * test-output/screenshots/{desktop,phone}-slash-*.png.
@@ -104,6 +104,13 @@ async function flow(
   // (phones show the short label; the long one is in the DOM either way)
   await page.locator(tid("approval-label"), { hasText: "Plan" }).waitFor({ state: "attached" });
   await page.locator(tid("command-notice"), { hasText: "Plan mode" }).waitFor();
+  // The plan comes back as a card to approve; approving leaves plan mode.
+  const planCard = page.locator(tid("plan-card"));
+  await planCard.waitFor();
+  assertEquals(await planCard.locator(`${tid("plan-text")} li`).innerText(), "Write the docs");
+  await screenshot(page, `${prefix}-slash-plan-card`);
+  await planCard.locator(tid("plan-approve")).click();
+  await page.locator(tid("approval-label"), { hasText: "Ask" }).waitFor({ state: "attached" });
   await page.locator(tid("final-answer")).first().waitFor();
 
   // ---- @ picker: fuzzy results, chosen by keyboard (desktop) or tap (phone) ----
@@ -179,7 +186,18 @@ async function flow(
 for (const [prefix, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
   Deno.test(`slash commands and @ mentions (${prefix})`, opts, async () => {
     const mock = startMockLlm({ quiet: true });
-    mock.register("echo", { turns: [{ text: "Understood." }], repeatLast: true });
+    mock.register("echo", {
+      turns: [{ text: "Understood." }],
+      repeatLast: true,
+      // The task sent with /plan gets a plan to approve (the answer after it: "Understood.").
+      match: [{
+        lastIncludes: "write the docs",
+        turn: {
+          text: "Here is my plan.",
+          toolCalls: [{ name: "exit_plan_mode", args: { plan: "## Plan\n\n1. Write the docs" } }],
+        },
+      }],
+    });
     try {
       const home = await seed(mock.base);
       await withPage(viewport, (page, server) => flow(page, server.url, mock, prefix), { home });
