@@ -45,7 +45,7 @@ function displayHost(host: string): string {
 export async function startApp(opts: AppOptions): Promise<RunningApp> {
   const now = opts.now ?? Date.now;
   await ensureHome(opts.home);
-  const services = createServices({ home: opts.home, now });
+  const services = createServices({ home: opts.home, now, watchMcp: true });
   const { store, hub, runs } = services;
   if (!store.health.ok) {
     console.error(
@@ -93,6 +93,7 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
     runs,
     async close() {
       await runs?.stopAll();
+      await services.mcp?.close();
       hub.close();
       await server.shutdown();
       store.close();

@@ -37,6 +37,8 @@ export interface CallPlace {
   callId?: string;
   /** Attachments of the task (their workspace copies stay visible to commands). */
   attachments: string[];
+  /** The turn's tools when they differ from the built-ins (MCP servers'). */
+  tools?: ToolRegistry;
 }
 
 /** Live output streamed per command; the rest arrives with the result. */
@@ -59,7 +61,7 @@ export class TaskTools {
 
   /** Runs an allowed call (arguments checked, sandbox, checkpoints …). */
   run(call: ToolCall, at: CallPlace): Promise<ToolResult> {
-    return this.runner.run(call, this.context(at));
+    return this.runner.run(call, this.context(at), at.tools);
   }
 
   /** Closes the sandbox workers (shutdown). */

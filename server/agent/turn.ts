@@ -18,7 +18,8 @@ import type {
 import type { SandboxLevelName } from "../../protocol/constants.ts";
 import type { Repos } from "../../store/store.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
-import type { ToolResult } from "../../tools/types.ts";
+import type { Tool, ToolResult } from "../../tools/types.ts";
+import type { ToolPolicy } from "../../protocol/domain.ts";
 import { recaptureJobs } from "../../tools/exec/background.ts";
 import type { ModelInfo, ProviderConfig } from "../providers/types.ts";
 import { adapterFor } from "../providers/index.ts";
@@ -59,7 +60,18 @@ export interface TurnDeps {
   /** Publishes a changed task summary to every client. */
   taskChanged(task: TaskSummary): void;
   /** The approval gate for a task's tool calls (absent = everything allowed). */
-  gate?(taskId: string, call: ToolCall, kind: string, signal: AbortSignal): ReturnType<Gate>;
+  gate?(
+    taskId: string,
+    call: ToolCall,
+    kind: string,
+    signal: AbortSignal,
+    policy?: ToolPolicy,
+  ): ReturnType<Gate>;
+  /**
+   * Tools beyond the built-ins for this turn (the MCP servers'), enumerated when it
+   * starts; sources that fail are reported by the provider, the turn runs without them.
+   */
+  extraTools?(signal: AbortSignal): Promise<Tool[]>;
   /** Records what the turn changed in the workspace, once it ended. */
   afterTurn(taskId: string, turn: Turn, workspace: string): Promise<void>;
   /** Side work (the title) that shutdown waits for; `closing` cancels it. */
@@ -164,7 +176,8 @@ export class Turns {
           }, this.d.closing),
         );
       }
-      const { gate, tools, taskTools } = this.d;
+      const { gate, taskTools } = this.d;
+      const tools = await this.toolsOf(run.signal);
       const outcome = await runLoop({
         adapter,
         buildRequest: (messages) => ({
@@ -189,9 +202,13 @@ export class Turns {
             signal,
             callId: call.id,
             attachments,
+            tools,
           }),
         gate: gate
-          ? (call, signal) => gate(task.id, call, tools.get(call.name)?.kind ?? "write", signal)
+          ? (call, signal) => {
+            const tool = tools.get(call.name);
+            return gate(task.id, call, tool?.kind ?? "write", signal, tool?.policy);
+          }
           : undefined,
         workspace,
         maxSteps: stepBudget(effort, approval),
@@ -243,8 +260,19 @@ export class Turns {
       turn: latestTurn(entries) ?? NO_TURN,
       signal: this.d.closing,
       attachments: attachmentIds(entries),
+      tools: call.name.startsWith("mcp__") ? await this.toolsOf(this.d.closing) : undefined,
     });
     writer.toolResult(call, result, this.d.now() - t0);
+  }
+
+  /** The built-in tools and, when there are, this turn's extra ones (MCP). */
+  private async toolsOf(signal: AbortSignal): Promise<ToolRegistry> {
+    if (!this.d.extraTools) return this.d.tools;
+    const extra = await this.d.extraTools(signal).catch((e) => {
+      console.error("listing MCP tools failed:", e);
+      return [];
+    });
+    return extra.length ? this.d.tools.with(extra) : this.d.tools;
   }
 
   /** The task's project folder, or the DefaultProject (created on first use). */

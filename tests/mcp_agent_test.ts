@@ -1,0 +1,76 @@
+/**
+ * MCP tools in real agent turns (mock LLM, real store, real server-everything child):
+ * the model is offered `mcp__<server>__<tool>` with the server's schema, its call runs
+ * through the gate and the runner and lands in the timeline with the MCP details;
+ * a server's `deny` policy refuses, and a broken server is reported while the turn runs.
+ */
+import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
+import { entries, env, runTask } from "./helpers/agent_env.ts";
+import { everythingStdio, mcpPackagesAvailable } from "./helpers/mcp_servers.ts";
+import { saveServers } from "../server/mcp/config.ts";
+import { MCP_TOPIC, type McpEvent } from "../protocol/mcp_servers.ts";
+
+const available = await mcpPackagesAvailable();
+const opts = { ignore: !available, sanitizeOps: false, sanitizeResources: false };
+
+const toolResults = (list: ReturnType<typeof entries>) =>
+  list.filter((e) => e.role === "tool").flatMap((e) => e.parts);
+
+Deno.test("the model calls an MCP tool: schema offered, result in the timeline", opts, async () => {
+  const e = await env();
+  try {
+    await saveServers(e.deps.home, [everythingStdio()]);
+    const model = e.scenario({
+      turns: [
+        { toolCalls: [{ name: "mcp__everything__echo", args: { message: "from the model" } }] },
+        { text: "done" },
+      ],
+    });
+    const { task, outcome } = await runTask(e, model, "echo something", "t", "full");
+    assertEquals(outcome?.kind, "done");
+    const [result] = toolResults(entries(e, task.id));
+    assertEquals(result.text, "Echo: from the model");
+    const data = result.data as { isError: boolean; meta: { mcp: { server: string } } };
+    assertEquals(data.isError, false);
+    assertEquals(data.meta.mcp.server, "everything");
+    const req = e.mock.requests(model.modelId)[0].body as { tools: { function: unknown }[] };
+    const spec = req.tools.map((t) => t.function as { name: string; parameters: unknown })
+      .find((f) => f.name === "mcp__everything__echo");
+    assert(spec, "the tool is offered");
+    assertEquals((spec.parameters as { required: string[] }).required, ["message"]);
+  } finally {
+    await e.close();
+  }
+});
+
+Deno.test(
+  "a server's deny policy refuses its tools; a broken server is reported, the turn runs",
+  opts,
+  async () => {
+    const e = await env();
+    try {
+      await saveServers(e.deps.home, [
+        { ...everythingStdio(), toolPolicies: { echo: "deny" } },
+        { id: "broken", enabled: true, transport: "stdio", command: "/no/such/mcp", args: [] },
+      ]);
+      const model = e.scenario({
+        turns: [
+          { toolCalls: [{ name: "mcp__everything__echo", args: { message: "x" } }] },
+          { text: "ok" },
+        ],
+      });
+      const { task, outcome } = await runTask(e, model, "try", "t", "full");
+      assertEquals(outcome?.kind, "done");
+      const [result] = toolResults(entries(e, task.id));
+      assertMatch(result.text ?? "", /denied the mcp__everything__echo tool in its MCP server/);
+      await new Promise((r) => setTimeout(r, 100));
+      const failures = e.events.filter((ev) => ev.topic === MCP_TOPIC)
+        .map((ev) => ev.data as McpEvent).filter((d) => d.kind === "failure");
+      assert(
+        failures.some((f) => f.kind === "failure" && f.id === "broken" && f.phase === "spawn"),
+      );
+    } finally {
+      await e.close();
+    }
+  },
+);
