@@ -79,8 +79,11 @@ export async function everythingHttp(
   mode: "streamableHttp" | "sse",
   port = freePort(),
 ): Promise<HttpServer> {
+  // Outside the project: its deno.json and lock file stay out of this.
+  const cwd = await Deno.makeTempDir({ prefix: "ra-mcp-http-" });
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", EVERYTHING, mode],
+    cwd,
     env: { PORT: String(port) },
     stdin: "null",
     stdout: "null",
