@@ -5,6 +5,7 @@
  *   reinagent serve           headless server (for a VPS / phones)
  *   reinagent providers …     manage model providers; `models fetch` lists a provider's models
  *   reinagent tasks           every task with its state
+ *   reinagent mcp …           the MCP servers the agent uses (add, list, remove, test)
  *   reinagent --version | --help
  */
 import { parseCli, USAGE } from "./server/cli/args.ts";
@@ -48,6 +49,10 @@ async function main(argv: string[]): Promise<number> {
       line: (s) => console.log(s),
       err: (s) => console.error(s),
     });
+  }
+  if (cmd.kind === "mcp") {
+    const { mcpCommand } = await import("./server/cli/mcp_cmd.ts");
+    return await mcpCommand(cmd, { out: (s) => console.log(s), err: (s) => console.error(s) });
   }
   if (cmd.kind === "providers" || cmd.kind === "models") {
     const { runCatalogCommand } = await import("./server/cli/providers_cmd.ts");

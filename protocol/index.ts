@@ -38,6 +38,7 @@ import { PANEL_OP_ARGS, type PanelOpResults } from "./panel.ts";
 import { SAFETY_OP_ARGS, type SafetyOpResults } from "./safety.ts";
 import { COMMAND_OP_ARGS, type CommandOpResults, type CommandReply } from "./commands.ts";
 import { MENTION_OP_ARGS, type MentionOpResults } from "./mentions.ts";
+import { MCP_OP_ARGS, type McpOpResults } from "./mcp_servers.ts";
 
 export * from "./providers.ts";
 export * from "./projects.ts";
@@ -48,6 +49,7 @@ export * from "./panel.ts";
 export * from "./safety.ts";
 export * from "./commands.ts";
 export * from "./mentions.ts";
+export * from "./mcp_servers.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
 
@@ -258,6 +260,7 @@ export const OP_ARGS = {
   ...SAFETY_OP_ARGS,
   ...COMMAND_OP_ARGS,
   ...MENTION_OP_ARGS,
+  ...MCP_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
@@ -276,7 +279,8 @@ export interface OpResults
     PanelOpResults,
     SafetyOpResults,
     CommandOpResults,
-    MentionOpResults {
+    MentionOpResults,
+    McpOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */
   "tasks.create": { task: TaskSummary; entry: Entry | null; command?: CommandReply };

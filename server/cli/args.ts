@@ -3,6 +3,7 @@ import { type CatalogCommand, parseModelsArgs, parseProvidersArgs } from "./prov
 import { parseRunArgs, type RunArgs } from "./run_cmd.ts";
 import { parseTasksArgs, type TasksArgs } from "./tasks_cmd.ts";
 import { parseFlags } from "./flags.ts";
+import { type McpCommand, parseMcpArgs } from "./mcp_cmd.ts";
 
 export const USAGE = `Usage:
   reinagent [--port N] [--home DIR] [--no-open]
@@ -25,6 +26,13 @@ export const USAGE = `Usage:
   reinagent models fetch ID
   reinagent models enable|disable ID MODEL_ID
       Manage model providers in the data directory (works while a server runs).
+  reinagent mcp add ID [--env K=V]... [--cwd DIR] [--timeout MS] -- COMMAND ARGS...
+  reinagent mcp add ID --url URL [--header "K: V"]... [--sse]
+  reinagent mcp list [--json]
+  reinagent mcp remove ID
+  reinagent mcp test ID
+      Manage the MCP servers the agent uses as tools (~/.reinagent/mcp_servers.json;
+      all take --home DIR; works while a server runs). --sse: a legacy SSE server.
   reinagent doctor [--home DIR]
       Check the data dir, database, providers, sandboxes and window backend.
   reinagent --version
@@ -55,6 +63,7 @@ export interface ServerCommand {
 export type Command =
   | ServerCommand
   | CatalogCommand
+  | McpCommand
   | ({ kind: "run" } & RunArgs)
   | ({ kind: "tasks" } & TasksArgs)
   | { kind: "doctor"; home?: string }
@@ -71,6 +80,7 @@ const SUBCOMMANDS: Record<string, (args: string[]) => Parsed> = {
   serve: (args) => parseServer("serve", args),
   providers: parseProvidersArgs,
   models: parseModelsArgs,
+  mcp: parseMcpArgs,
   doctor: (args) => {
     const f = parseFlags(args, { values: ["--home"] });
     if ("error" in f) return f;

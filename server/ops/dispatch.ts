@@ -21,6 +21,7 @@ import { SEARCH_HANDLERS } from "./search_ops.ts";
 import { PANEL_HANDLERS } from "./panel_ops.ts";
 import { SAFETY_HANDLERS } from "./safety_ops.ts";
 import { COMMAND_HANDLERS } from "./command_ops.ts";
+import { MCP_HANDLERS } from "./mcp_ops.ts";
 
 const HANDLERS: OpHandlers<OpName> = {
   ...TASK_HANDLERS,
@@ -32,6 +33,7 @@ const HANDLERS: OpHandlers<OpName> = {
   ...PANEL_HANDLERS,
   ...SAFETY_HANDLERS,
   ...COMMAND_HANDLERS,
+  ...MCP_HANDLERS,
 };
 
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };

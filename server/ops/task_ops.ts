@@ -4,6 +4,7 @@ import {
   type COMPOSER_OP_ARGS,
   type HISTORY_OP_ARGS,
   LIMITS,
+  type MCP_OP_ARGS,
   type MENTION_OP_ARGS,
   type OpName,
   type PANEL_OP_ARGS,
@@ -51,6 +52,7 @@ type TaskOpName = Exclude<
   | keyof typeof SAFETY_OP_ARGS
   | keyof typeof COMMAND_OP_ARGS
   | keyof typeof MENTION_OP_ARGS
+  | keyof typeof MCP_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */

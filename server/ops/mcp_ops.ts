@@ -1,0 +1,114 @@
+/**
+ * Handlers for the MCP page (protocol/mcp_servers.ts): the servers of
+ * `<home>/mcp_servers.json` and their connections, edits (refused while the file is
+ * corrupt — it is never overwritten), test and restart, imports. Every change is
+ * pushed to every client on the `mcp` topic.
+ */
+import type { McpImportCandidate, McpOverview, McpServerConfig } from "../../protocol/index.ts";
+import { MCP_OP_ARGS, MCP_TOPIC, mcpServerProblems } from "../../protocol/index.ts";
+import type { OpContext } from "./context.ts";
+import type { OpHandlers } from "./types.ts";
+import { OpError } from "../errors.ts";
+import { McpConfigError, readServers, updateServers } from "../mcp/config.ts";
+import type { McpManager } from "../mcp/manager.ts";
+import { parseImportText, scanImports, uniqueIds } from "../mcp/imports.ts";
+
+function managerOf(ctx: OpContext): McpManager {
+  if (!ctx.mcp) throw new OpError("internal", "MCP is not available in this server");
+  return ctx.mcp;
+}
+
+/** Changes the file, then tells every client; a corrupt file is a clear error. */
+async function change(
+  ctx: OpContext,
+  fn: (list: McpServerConfig[]) => McpServerConfig[],
+): Promise<McpOverview> {
+  const mcp = managerOf(ctx);
+  try {
+    await updateServers(ctx.home, fn);
+  } catch (e) {
+    if (e instanceof McpConfigError) throw new OpError("conflict", e.message);
+    throw e;
+  }
+  const overview = await mcp.overview();
+  ctx.hub.publish(MCP_TOPIC, { kind: "overview", overview });
+  return overview;
+}
+
+function checked(s: McpServerConfig): McpServerConfig {
+  const problems = mcpServerProblems(s, "server");
+  if (problems.length) throw new OpError("invalid_args", problems.join("; "));
+  return s;
+}
+
+async function existingIds(ctx: OpContext): Promise<Set<string>> {
+  const read = await readServers(ctx.home);
+  return new Set(read.ok ? read.servers.map((s) => s.id) : []);
+}
+
+const candidatesOf = (
+  servers: McpServerConfig[],
+  existing: Set<string>,
+  source: string,
+): McpImportCandidate[] =>
+  servers.map((config) => ({ source, file: null, config, exists: existing.has(config.id) }));
+
+export const MCP_HANDLERS: OpHandlers<keyof typeof MCP_OP_ARGS> = {
+  "mcp.list": (ctx) => managerOf(ctx).overview(),
+  "mcp.save": (ctx, { server, previousId }) => {
+    checked(server);
+    return change(ctx, (list) => {
+      const from = previousId ?? server.id;
+      if (from !== server.id && list.some((s) => s.id === server.id)) {
+        throw new OpError("conflict", `an MCP server "${server.id}" exists already`);
+      }
+      const i = list.findIndex((s) => s.id === from);
+      if (i >= 0) list[i] = server;
+      else list.push(server);
+      return list;
+    });
+  },
+  "mcp.remove": (ctx, { id }) =>
+    change(ctx, (list) => {
+      if (!list.some((s) => s.id === id)) throw new OpError("not_found", `no MCP server "${id}"`);
+      return list.filter((s) => s.id !== id);
+    }),
+  "mcp.setEnabled": (ctx, { id, enabled }) =>
+    change(ctx, (list) => {
+      const s = list.find((x) => x.id === id);
+      if (!s) throw new OpError("not_found", `no MCP server "${id}"`);
+      s.enabled = enabled;
+      return list;
+    }),
+  "mcp.test": async (ctx, { id, server }) => {
+    const mcp = managerOf(ctx);
+    if (server) return mcp.test(server);
+    if (!id) throw new OpError("invalid_args", "give the id of a server or a server to test");
+    const read = await readServers(ctx.home);
+    if (!read.ok) throw new OpError("conflict", read.error);
+    const found = read.servers.find((s) => s.id === id);
+    if (!found) throw new OpError("not_found", `no MCP server "${id}"`);
+    return mcp.test(found);
+  },
+  "mcp.restart": (ctx, { id }) => managerOf(ctx).restart(id),
+  "mcp.parseImport": async (ctx, { text }) => {
+    const { servers, problems } = parseImportText(text);
+    return { candidates: candidatesOf(servers, await existingIds(ctx), "json"), problems };
+  },
+  "mcp.scanImports": async (ctx, { projectPath }) => {
+    const userHome = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE") ?? "";
+    return await scanImports(userHome, await existingIds(ctx), projectPath);
+  },
+  "mcp.import": async (ctx, { servers }) => {
+    servers.forEach(checked);
+    let imported: string[] = [];
+    let renamed: Record<string, string> = {};
+    const overview = await change(ctx, (list) => {
+      const r = uniqueIds(servers, new Set(list.map((s) => s.id)));
+      imported = r.servers.map((s) => s.id);
+      renamed = r.renamed;
+      return [...list, ...r.servers];
+    });
+    return { overview, imported, renamed };
+  },
+};

@@ -1,0 +1,163 @@
+/**
+ * `reinagent mcp add|list|remove|test` as a user runs them (a real process on a
+ * temporary data dir), the argument rules, a corrupt file left alone, and a running
+ * server picking up the CLI's change (pushed to its clients, used by the next turn).
+ */
+import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
+import { ROOT, RUN_FLAGS, startTestServer } from "./helpers/server.ts";
+import { TestClient } from "./helpers/ws_client.ts";
+import { EVERYTHING, mcpPackagesAvailable } from "./helpers/mcp_servers.ts";
+import { parseCli } from "../server/cli/args.ts";
+import { mcpConfigPath } from "../server/mcp/config.ts";
+import type { McpEvent, McpOverview } from "../protocol/mcp_servers.ts";
+
+const opts = { sanitizeResources: false, sanitizeOps: false };
+const available = await mcpPackagesAvailable();
+
+async function cli(args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [...RUN_FLAGS, `${ROOT}main.ts`, ...args],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+Deno.test("mcp add: stdio after --, env pairs, http with headers, --sse; bad input is an error", () => {
+  const a = parseCli(["mcp", "add", "fs", "--env", "A=1=2", "--", "npx", "-y", "srv", "--flag"]);
+  assert("command" in a && a.command.kind === "mcp" && a.command.action === "add");
+  assertEquals(a.command.server, {
+    id: "fs",
+    enabled: true,
+    transport: "stdio",
+    command: "npx",
+    args: ["-y", "srv", "--flag"],
+    env: { A: "1=2" },
+  });
+  const h = parseCli([
+    "mcp",
+    "add",
+    "web",
+    "--url",
+    "https://x/mcp",
+    "--header",
+    "Authorization: Bearer t:k",
+    "--home",
+    "/tmp/h",
+  ]);
+  assert("command" in h && h.command.kind === "mcp" && h.command.action === "add");
+  assertEquals(h.command.server.headers, { Authorization: "Bearer t:k" });
+  assertEquals(h.command.server.transport, "http");
+  assertEquals(h.command.home, "/tmp/h");
+  const s = parseCli(["mcp", "add", "old", "--url", "http://x/sse", "--sse"]);
+  assert("command" in s && s.command.kind === "mcp" && s.command.action === "add");
+  assertEquals(s.command.server.transport, "sse");
+  for (
+    const [argv, re] of [
+      [["mcp", "add"], /needs an ID/],
+      [["mcp", "add", "a b", "--", "x"], /may only have/],
+      [["mcp", "add", "x"], /needs -- COMMAND/],
+      [["mcp", "add", "x", "npx", "srv"], /after "--"/],
+      [["mcp", "add", "x", "--url", "http://u", "--", "npx"], /either --url/],
+      [["mcp", "add", "x", "--env", "NOEQ", "--", "npx"], /--env must be/],
+      [["mcp", "add", "x", "--sse", "--", "npx"], /--sse needs --url/],
+      [["mcp", "remove"], /exactly one ID/],
+      [["mcp", "frob"], /unknown mcp command/],
+    ] as const
+  ) {
+    const r = parseCli([...argv]);
+    assert("error" in r, argv.join(" "));
+    assertMatch(r.error, re);
+  }
+});
+
+Deno.test("cli mcp: add → list (status + tools) → test → remove; a corrupt file is left alone", {
+  ...opts,
+  ignore: !available,
+}, async () => {
+  const home = await Deno.makeTempDir({ prefix: "ra-cli-mcp-" });
+  const h = ["--home", home];
+  const add = await cli([
+    "mcp",
+    "add",
+    "everything",
+    ...h,
+    "--",
+    Deno.execPath(),
+    "run",
+    "-A",
+    "--quiet",
+    EVERYTHING,
+    "stdio",
+  ]);
+  assertEquals(add.code, 0, add.stderr);
+  assertMatch(add.stdout, /Added MCP server everything \(stdio\)/);
+  const web = await cli(["mcp", "add", "down", ...h, "--url", "http://127.0.0.1:9/mcp"]);
+  assertEquals(web.code, 0, web.stderr);
+  const list = await cli(["mcp", "list", ...h]);
+  assertEquals(list.code, 0, list.stderr);
+  assertMatch(list.stdout, /everything: .* - ✓ connected · 13 tools/);
+  assertMatch(list.stdout, /down: http:\/\/127\.0\.0\.1:9\/mcp \(http\) - ✗ failed at initialize/);
+  const json = JSON.parse((await cli(["mcp", "list", "--json", ...h])).stdout);
+  assertEquals(json.map((s: { id: string; status: string }) => [s.id, s.status]), [
+    ["everything", "connected"],
+    ["down", "failed"],
+  ]);
+  const test = await cli(["mcp", "test", "everything", ...h]);
+  assertEquals(test.code, 0, test.stderr);
+  assertMatch(test.stdout, /✓ everything: connected in \d+ ms, 13 tools/);
+  assertMatch(test.stdout, /mcp__everything__echo/);
+  const bad = await cli(["mcp", "test", "down", ...h]);
+  assertEquals(bad.code, 1);
+  assertMatch(bad.stderr, /✗ down: failed at initialize/);
+  assertEquals((await cli(["mcp", "remove", "down", ...h])).code, 0);
+  assertEquals((await cli(["mcp", "remove", "down", ...h])).code, 1);
+
+  await Deno.writeTextFile(mcpConfigPath(home), "[{ broken");
+  const corrupt = await cli(["mcp", "add", "x", ...h, "--", "ls"]);
+  assertEquals(corrupt.code, 1);
+  assertMatch(corrupt.stderr, /not valid JSON.*it was not changed/);
+  const listed = await cli(["mcp", "list", ...h]);
+  assertEquals(listed.code, 1);
+  const doctor = await cli(["doctor", ...h]);
+  assertEquals(doctor.code, 1);
+  assertMatch(doctor.stdout, /✗ MCP servers: .*not valid JSON.*left untouched/);
+  assertEquals(await Deno.readTextFile(mcpConfigPath(home)), "[{ broken");
+});
+
+Deno.test(
+  "a running server picks up the CLI's change and pushes it to its clients",
+  opts,
+  async () => {
+    const server = await startTestServer();
+    const client = await TestClient.connect(server.base, server.token);
+    try {
+      const before = await client.request<McpOverview>("mcp.list");
+      assertEquals(before.servers, []);
+      const add = await cli(["mcp", "add", "late", "--home", server.home, "--", "/bin/true"]);
+      assertEquals(add.code, 0, add.stderr);
+      await client.until(
+        () =>
+          client.events.some((e) =>
+            e.topic === "mcp" && (e.data as McpEvent).kind === "overview" &&
+            (e.data as { overview: McpOverview }).overview.servers.some((s) =>
+              s.config.id === "late"
+            )
+          ),
+        "the overview with the new server",
+        5000,
+      );
+      const after = await client.request<McpOverview>("mcp.list");
+      assertEquals(after.servers.map((s) => s.config.id), ["late"]);
+      await Deno.writeTextFile(mcpConfigPath(server.home), "not json");
+      const broken = await client.request<McpOverview>("mcp.list");
+      assertMatch(broken.fileError ?? "", /not valid JSON/);
+    } finally {
+      await client.close();
+      await server.stop();
+    }
+  },
+);
