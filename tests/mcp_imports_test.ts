@@ -15,7 +15,6 @@ import {
   uniqueIds,
 } from "../server/mcp/imports.ts";
 import { createServices } from "../server/services.ts";
-import { EventHub } from "../server/sessions/hub.ts";
 import { runOp } from "../server/ops/dispatch.ts";
 import type { OpContext } from "../server/ops/context.ts";
 import { mcpConfigPath } from "../server/mcp/config.ts";

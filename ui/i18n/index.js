@@ -30,6 +30,8 @@ import safetyEn from "./safety.en-US.js";
 import safetyZh from "./safety.zh-CN.js";
 import commandsEn from "./commands.en-US.js";
 import commandsZh from "./commands.zh-CN.js";
+import mcpEn from "./mcp.en-US.js";
+import mcpZh from "./mcp.zh-CN.js";
 
 const en = {
   ...baseEn,
@@ -44,6 +46,7 @@ const en = {
   ...homeEn,
   ...safetyEn,
   ...commandsEn,
+  ...mcpEn,
 };
 const zh = {
   ...baseZh,
@@ -58,6 +61,7 @@ const zh = {
   ...homeZh,
   ...safetyZh,
   ...commandsZh,
+  ...mcpZh,
 };
 
 /** @typedef {keyof typeof en} MsgKey a message key (every key has an English text) */

@@ -21,6 +21,7 @@ import { ReadCard } from "./ReadCard.js";
 import { SearchCard } from "./SearchCard.js";
 import { TodoCard } from "./TodoCard.js";
 import { WebCard } from "./WebCard.js";
+import { McpCard } from "./McpCard.js";
 import { RefusalContext } from "./RefusalNote.js";
 import { refusalOf } from "../../state/interact_model.js";
 
@@ -60,6 +61,8 @@ export function ToolCard({ part, result, live }) {
   const receiving = streaming ? argsText.length : undefined;
   const Card = Object.hasOwn(BY_NAME, name)
     ? BY_NAME[/** @type {keyof typeof BY_NAME} */ (name)]
+    : name.startsWith("mcp__")
+    ? McpCard
     : CARDS[toolKind(name)];
   const status = callStatus(result, live, !!approval);
   // Refused calls say why in the reader's language (plan and question cards do it
