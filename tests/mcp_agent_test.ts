@@ -9,6 +9,8 @@ import { entries, env, runTask } from "./helpers/agent_env.ts";
 import { everythingStdio, mcpPackagesAvailable } from "./helpers/mcp_servers.ts";
 import { saveServers } from "../server/mcp/config.ts";
 import { MCP_TOPIC, type McpEvent } from "../protocol/mcp_servers.ts";
+import { mockProvider } from "./helpers/seed.ts";
+import { toConversation } from "../server/agent/history.ts";
 
 const available = await mcpPackagesAvailable();
 const opts = { ignore: !available, sanitizeOps: false, sanitizeResources: false };
@@ -69,6 +71,68 @@ Deno.test(
       assert(
         failures.some((f) => f.kind === "failure" && f.id === "broken" && f.phase === "spawn"),
       );
+    } finally {
+      await e.close();
+    }
+  },
+);
+
+Deno.test(
+  "images an MCP tool returns reach a vision model after the step's results",
+  opts,
+  async () => {
+    const e = await env();
+    try {
+      await saveServers(e.deps.home, [everythingStdio()]);
+      const scenario = {
+        turns: [
+          {
+            toolCalls: [
+              { id: "i1", name: "mcp__everything__get-tiny-image", args: {} },
+              { id: "i2", name: "mcp__everything__echo", args: { message: "x" } },
+            ],
+          },
+          { text: "I see it" },
+        ],
+      };
+      e.mock.register("mcp-vision", scenario);
+      e.mock.register("mcp-blind", scenario);
+      e.deps.store.repos!.providers.put({
+        ...mockProvider(e.mock.base, ["mcp-vision", "mcp-blind"]),
+        id: "pv",
+      });
+      for (const modelId of ["mcp-vision", "mcp-blind"]) {
+        const { task, outcome } = await runTask(
+          e,
+          { providerId: "pv", modelId },
+          "look",
+          "t",
+          "full",
+        );
+        assertEquals(outcome?.kind, "done");
+        type Msg = { role: string; content: unknown };
+        const second = e.mock.requests(modelId)[1].body as { messages: Msg[] };
+        const roles = second.messages.map((m) => m.role);
+        const withImage = second.messages.filter((m) =>
+          Array.isArray(m.content) &&
+          (m.content as { type: string }[]).some((c) => c.type === "image_url")
+        );
+        if (modelId === "mcp-vision") {
+          // Both tool results directly after the call, then the images as one user message.
+          assertEquals(roles.slice(-3), ["tool", "tool", "user"]);
+          assertEquals(withImage.length, 1);
+          assertMatch(JSON.stringify(withImage[0].content), /get-tiny-image.*not from the user/);
+          // The next turn's history (rebuilt from the store) says the same.
+          const conv = toConversation(entries(e, task.id), undefined, { vision: true });
+          const imgs = conv.filter((m) =>
+            m.role === "user" && m.content.some((c) => c.type === "image")
+          );
+          assertEquals(imgs.length, 1);
+        } else {
+          assertEquals(withImage.length, 0, "no images for a model without vision");
+          assertEquals(roles.at(-1), "tool");
+        }
+      }
     } finally {
       await e.close();
     }

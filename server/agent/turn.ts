@@ -192,6 +192,7 @@ export class Turns {
         messages: toConversation(
           history,
           await loadAttachmentData(history, this.d.home, resolved.model.vision === true),
+          { vision: resolved.model.vision === true },
         ),
         tools,
         runTool: (call, signal) =>
@@ -212,6 +213,7 @@ export class Turns {
           : undefined,
         workspace,
         maxSteps: stepBudget(effort, approval),
+        vision: resolved.model.vision === true,
         signal: run.signal,
         writer,
         now,
