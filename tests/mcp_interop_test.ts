@@ -19,6 +19,7 @@ import type { McpEvent, McpServerConfig } from "../protocol/mcp_servers.ts";
 import type { Tool, ToolContext } from "../tools/types.ts";
 import { processAlive } from "../tools/exec/process.ts";
 import type { DenoStdioTransport } from "../server/mcp/stdio_transport.ts";
+import { McpConnection } from "../server/mcp/connection.ts";
 
 const available = await mcpPackagesAvailable();
 const opts = { ignore: !available, sanitizeOps: false, sanitizeResources: false };
@@ -281,3 +282,72 @@ Deno.test(
     }
   },
 );
+
+Deno.test(
+  "the pool: a changed config is a new connection, a removed server is stopped, idle ones close",
+  opts,
+  async () => {
+    const { home, manager } = await managerWith([everythingStdio()]);
+    try {
+      await manager.toolsForTurn();
+      const first = pidOf(manager, "everything");
+      // Unchanged config (a description is no reason to reconnect): the same process.
+      await saveServers(home, [{ ...everythingStdio(), description: "docs" }]);
+      await manager.toolsForTurn();
+      assertEquals(pidOf(manager, "everything"), first);
+      // A changed environment: a new process, the old one stopped.
+      await saveServers(home, [{ ...everythingStdio(), env: { X: "1" } }]);
+      await manager.toolsForTurn();
+      const second = pidOf(manager, "everything");
+      assert(second !== first);
+      await waitFor(() => !processAlive(first), "the old server stopped");
+      // Removed: stopped, and its tools are gone.
+      await saveServers(home, []);
+      assertEquals(await manager.toolsForTurn(), []);
+      await waitFor(() => !processAlive(second), "the removed server stopped");
+    } finally {
+      await manager.close();
+    }
+    const idle = new McpManager({
+      home,
+      envPolicy: () => ({}),
+      publish: () => {},
+      idleMs: 300,
+    });
+    try {
+      await saveServers(home, [everythingStdio()]);
+      await idle.toolsForTurn();
+      const pid = pidOf(idle, "everything");
+      await waitFor(() => !processAlive(pid), "the idle server closed", 5000);
+      assertEquals(idle.pool.peek("everything"), null);
+      assert((await idle.toolsForTurn()).length > 5, "it starts again on next use");
+    } finally {
+      await idle.close();
+    }
+  },
+);
+
+Deno.test("a server's listChanged notification re-reads its tools", opts, async () => {
+  // server-everything registers some tools only after the handshake and announces them.
+  let changed = 0;
+  const conn = new McpConnection(everythingStdio(), {
+    envPolicy: {},
+    defaultCwd: "/tmp",
+    onToolsChanged: () => changed++,
+  });
+  try {
+    await conn.connect();
+    await waitFor(() => changed > 0, "a tools/list_changed notification");
+    assert(conn.tools.some((t) => t.name === "simulate-research-query"), "the late tool listed");
+  } finally {
+    await conn.close();
+  }
+});
+
+async function waitFor(cond: () => boolean, what: string, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

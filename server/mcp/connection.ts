@@ -95,6 +95,16 @@ export class McpConnection {
     };
     const client = new Client({ name: "reinagent", version: VERSION }, { capabilities: {} });
     client.onerror = () => {}; // stray lines on stdout etc.: not fatal
+    // Set before the handshake: a server may announce new tools right after it.
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      if (this.dead || !this.client) return;
+      try {
+        this.tools = await this.listTools();
+        this.opts.onToolsChanged?.();
+      } catch (e) {
+        console.error(`MCP server ${c.id}: re-listing tools failed:`, errText(e));
+      }
+    });
     this.client = client;
     try {
       await client.connect(this.transport, { timeout: this.timeoutMs });
@@ -110,16 +120,6 @@ export class McpConnection {
       throw new McpPhaseError("tools_list", this.failureText(e), this.stderrTail(20));
     }
     this.ready = true;
-    if (client.getServerCapabilities()?.tools?.listChanged) {
-      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-        try {
-          this.tools = await this.listTools();
-          this.opts.onToolsChanged?.();
-        } catch (e) {
-          console.error(`MCP server ${c.id}: re-listing tools failed:`, errText(e));
-        }
-      });
-    }
   }
 
   private async listTools(): Promise<SdkTool[]> {

@@ -153,7 +153,7 @@ export class McpManager {
       this.fail(config.id, "initialize", why);
       throw new Error(`${why}; it is started again on the next call`);
     }
-    return (await this.pool.get(config)).call(tool, args, signal);
+    return await this.pool.use(config, (c) => c.call(tool, args, signal));
   }
 
   /** Connects `config` from scratch (its own connection, closed after) and reports each phase. */

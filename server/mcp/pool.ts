@@ -18,6 +18,8 @@ interface Slot {
   /** Resolves once connected (rejects with an McpPhaseError). */
   ready: Promise<McpConnection>;
   lastUsed: number;
+  /** Calls running on it now (an idle check never closes a busy one). */
+  busy: number;
 }
 
 export interface PoolOptions {
@@ -48,6 +50,22 @@ export class McpPool {
     }
     if (slot) this.drop(config.id, slot);
     return this.open(config, key).ready;
+  }
+
+  /** Runs `fn` on the live connection of `config`; the connection counts as busy meanwhile. */
+  async use<T>(config: McpServerConfig, fn: (c: McpConnection) => Promise<T>): Promise<T> {
+    const conn = await this.get(config);
+    const slot = this.slots.get(config.id);
+    const mine = slot?.conn === conn ? slot : null;
+    if (mine) mine.busy++;
+    try {
+      return await fn(conn);
+    } finally {
+      if (mine) {
+        mine.busy--;
+        mine.lastUsed = this.now();
+      }
+    }
   }
 
   /** The connection of `id` if one is open or opening (no new one is made). */
@@ -83,8 +101,17 @@ export class McpPool {
       onToolsChanged: () => this.opts.changed?.(config.id),
       onDead: () => this.opts.changed?.(config.id),
     });
-    const slot: Slot = { key, conn, ready: Promise.resolve(conn), lastUsed: this.now() };
-    slot.ready = conn.connect().then(() => conn);
+    const slot: Slot = {
+      key,
+      conn,
+      ready: Promise.resolve(conn),
+      lastUsed: this.now(),
+      busy: 0,
+    };
+    slot.ready = conn.connect().then(() => {
+      slot.lastUsed = this.now();
+      return conn;
+    });
     // A failed attempt leaves no slot: the next use tries again.
     slot.ready.then(
       () => this.opts.changed?.(config.id),
@@ -108,7 +135,7 @@ export class McpPool {
     const timer = setInterval(() => {
       const cutoff = this.now() - idle;
       for (const [id, slot] of this.slots) {
-        if (slot.lastUsed < cutoff) {
+        if (slot.conn.ready && slot.busy === 0 && slot.lastUsed < cutoff) {
           this.drop(id, slot);
           this.opts.changed?.(id);
         }
