@@ -172,6 +172,14 @@ export interface McpImportCandidate {
   exists: boolean;
 }
 
+/** A project's `.mcp.json` waiting for the user's answer. */
+export interface McpWorkspaceOffer {
+  projectPath: string;
+  file: string;
+  servers: McpServerConfig[];
+  problems: string[];
+}
+
 export const MCP_TOPIC = "mcp";
 
 /** Pushed on {@link MCP_TOPIC}: the overview changed, or a server failed during a turn. */
@@ -194,6 +202,13 @@ export const MCP_OP_ARGS = {
   /** Claude Code / Codex / OpenCode configs found on disk → candidates. */
   "mcp.scanImports": obj({ "projectPath?": str({ max: 4096 }) }),
   "mcp.import": obj({ servers: arr(mcpServerSchema, MCP_LIMITS.servers, { min: 1 }) }),
+  /** The project's `.mcp.json`, if it has one the user has not answered yet (never run). */
+  "mcp.workspace": obj({ projectPath: str({ min: 1, max: 4096 }) }),
+  /** Import the project's `.mcp.json` servers (one-time trust) or dismiss the offer. */
+  "mcp.workspaceDecide": obj({
+    projectPath: str({ min: 1, max: 4096 }),
+    decision: oneOf(["import", "dismiss"]),
+  }),
 } satisfies Record<string, Schema>;
 
 export type McpSaveArgs = Infer<typeof MCP_OP_ARGS["mcp.save"]>;
@@ -208,4 +223,6 @@ export interface McpOpResults {
   "mcp.parseImport": { candidates: McpImportCandidate[]; problems: string[] };
   "mcp.scanImports": { candidates: McpImportCandidate[]; problems: string[] };
   "mcp.import": { overview: McpOverview; imported: string[]; renamed: Record<string, string> };
+  "mcp.workspace": { offer: McpWorkspaceOffer | null };
+  "mcp.workspaceDecide": { imported: string[]; overview: McpOverview };
 }

@@ -169,6 +169,24 @@ Deno.test("MCP page ops: save, rename, enable, import, remove; a corrupt file is
     assert(!refused.ok && refused.error.code === "conflict", JSON.stringify(refused));
     assertEquals(await Deno.readTextFile(mcpConfigPath(home)), "{");
     assertMatch((await op("mcp.list", {})).fileError, /not valid JSON/);
+    await Deno.remove(mcpConfigPath(home));
+
+    // A project's .mcp.json: offered (never run) until answered; a changed file again.
+    const project = await Deno.makeTempDir();
+    assertEquals((await op("mcp.workspace", { projectPath: project })).offer, null);
+    const dotMcp = join(project, ".mcp.json");
+    await Deno.writeTextFile(dotMcp, '{"mcpServers": {"proj": {"command": "/bin/true"}}}');
+    const offer = (await op("mcp.workspace", { projectPath: project })).offer;
+    assertEquals(offer.servers.map((s: { id: string }) => s.id), ["proj"]);
+    assertEquals((await op("mcp.list", {})).servers, [], "nothing configured or started");
+    await op("mcp.workspaceDecide", { projectPath: project, decision: "dismiss" });
+    assertEquals((await op("mcp.workspace", { projectPath: project })).offer, null);
+    await Deno.writeTextFile(dotMcp, '{"mcpServers": {"proj": {"command": "/bin/false"}}}');
+    assert((await op("mcp.workspace", { projectPath: project })).offer, "changed: offered again");
+    const took = await op("mcp.workspaceDecide", { projectPath: project, decision: "import" });
+    assertEquals(took.imported, ["proj"]);
+    assertEquals(took.overview.servers[0].config.command, "/bin/false");
+    assertEquals((await op("mcp.workspace", { projectPath: project })).offer, null);
   } finally {
     await deps.mcp?.close();
     await deps.runs?.stopAll();

@@ -6,12 +6,13 @@
  */
 import type { McpImportCandidate, McpOverview, McpServerConfig } from "../../protocol/index.ts";
 import { MCP_OP_ARGS, MCP_TOPIC, mcpServerProblems } from "../../protocol/index.ts";
-import type { OpContext } from "./context.ts";
+import { type OpContext, services } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
 import { OpError } from "../errors.ts";
 import { McpConfigError, readServers, updateServers } from "../mcp/config.ts";
 import type { McpManager } from "../mcp/manager.ts";
 import { parseImportText, scanImports, uniqueIds } from "../mcp/imports.ts";
+import { decideWorkspace, workspaceOffer } from "../mcp/workspace.ts";
 
 function managerOf(ctx: OpContext): McpManager {
   if (!ctx.mcp) throw new OpError("internal", "MCP is not available in this server");
@@ -98,6 +99,28 @@ export const MCP_HANDLERS: OpHandlers<keyof typeof MCP_OP_ARGS> = {
   "mcp.scanImports": async (ctx, { projectPath }) => {
     const userHome = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE") ?? "";
     return await scanImports(userHome, await existingIds(ctx), projectPath);
+  },
+  "mcp.workspace": async (ctx, { projectPath }) => {
+    const offer = await workspaceOffer(services(ctx).repos, projectPath);
+    if (!offer || offer.decision || !offer.servers.length) return { offer: null };
+    const { file, servers, problems } = offer;
+    return { offer: { projectPath, file, servers, problems } };
+  },
+  "mcp.workspaceDecide": async (ctx, { projectPath, decision }) => {
+    const { repos } = services(ctx);
+    const offer = await workspaceOffer(repos, projectPath);
+    if (!offer) throw new OpError("not_found", `${projectPath} has no readable .mcp.json`);
+    let imported: string[] = [];
+    let overview: McpOverview;
+    if (decision === "import" && offer.servers.length) {
+      overview = await change(ctx, (list) => {
+        const r = uniqueIds(offer.servers, new Set(list.map((s) => s.id)));
+        imported = r.servers.map((s) => s.id);
+        return [...list, ...r.servers];
+      });
+    } else overview = await managerOf(ctx).overview();
+    decideWorkspace(repos, offer, decision === "import" ? "imported" : "dismissed", Date.now());
+    return { imported, overview };
   },
   "mcp.import": async (ctx, { servers }) => {
     servers.forEach(checked);

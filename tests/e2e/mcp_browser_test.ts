@@ -21,6 +21,7 @@ import { lastTurn, pickModel, send, strip } from "./run_helpers.ts";
 import { card, DESKTOP, newPage, PHONE } from "./approval_helpers.ts";
 import { everythingStdio, mcpPackagesAvailable } from "../helpers/mcp_servers.ts";
 import { saveServers } from "../../server/mcp/config.ts";
+import { TestClient } from "../helpers/ws_client.ts";
 
 const available = await mcpPackagesAvailable();
 const opts = { sanitizeResources: false, sanitizeOps: false, ignore: !available };
@@ -157,6 +158,34 @@ Deno.test("MCP page and tool card (desktop)", opts, async () => {
     );
     const file = JSON.parse(await Deno.readTextFile(`${home}/mcp_servers.json`));
     assertEquals(file.map((s: { id: string }) => s.id), ["everything", "broken", "from-json"]);
+
+    // A task in a project with a .mcp.json: offered once, nothing runs before Import.
+    const project = await Deno.makeTempDir({ prefix: "ra-mcp-project-" });
+    await Deno.writeTextFile(
+      `${project}/.mcp.json`,
+      JSON.stringify({ mcpServers: { "project-tools": { command: "/bin/true", args: ["x"] } } }),
+    );
+    const ws = await TestClient.connect(server.base, server.token);
+    const { task } = await ws.request("tasks.create", {
+      title: "In a project",
+      projectPath: project,
+    });
+    await ws.close();
+    await page.goto(`${server.url}#/t/${task.id}`);
+    const offer = page.locator("[data-testid=mcp-workspace-offer]");
+    await offer.waitFor();
+    assertMatch(
+      await offer.innerText(),
+      /\.mcp\.json defines 1 MCP server\(s\)[\s\S]*project-tools \/bin\/true x/,
+    );
+    await screenshot(page, "desktop-mcp-offer");
+    await offer.locator("[data-testid=mcp-offer-import]").click();
+    await offer.waitFor({ state: "detached" });
+    const after = JSON.parse(await Deno.readTextFile(`${home}/mcp_servers.json`));
+    assertEquals(after.at(-1).id, "project-tools");
+    await page.reload();
+    await page.locator("[data-testid=composer-input]").waitFor();
+    assertEquals(await offer.count(), 0, "answered: not offered again");
     assertEquals(errors, [], "the page logged errors");
   }, () => mock.close());
 });

@@ -79,4 +79,8 @@ export default {
   "mcp.card.structured": "Structured content",
   "mcp.card.image": "Image from the MCP server",
   "mcp.card.imagesOmitted": "{n} image(s) not shown (too large or unsupported)",
+  "mcp.offer.title": "MCP servers in this project",
+  "mcp.offer.text": "{file} defines {n} MCP server(s). They run only if you import them:",
+  "mcp.offer.import": "Import and trust",
+  "mcp.offer.dismiss": "Ignore",
 };

@@ -77,4 +77,8 @@ export default {
   "mcp.card.structured": "结构化内容",
   "mcp.card.image": "来自 MCP 服务器的图片",
   "mcp.card.imagesOmitted": "{n} 张图片未显示（过大或不支持）",
+  "mcp.offer.title": "此项目中的 MCP 服务器",
+  "mcp.offer.text": "{file} 定义了 {n} 个 MCP 服务器。只有导入后才会运行：",
+  "mcp.offer.import": "导入并信任",
+  "mcp.offer.dismiss": "忽略",
 };

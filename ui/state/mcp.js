@@ -9,12 +9,14 @@
  * @typedef {import("../../protocol/index.ts").McpTestResult} McpTestResult
  * @typedef {import("../../protocol/index.ts").McpImportCandidate} McpImportCandidate
  * @typedef {import("../../protocol/index.ts").McpEvent} McpEvent
+ * @typedef {import("../../protocol/index.ts").McpWorkspaceOffer} McpWorkspaceOffer
  * @typedef {{running: true} | McpTestResult | {ok: false, error: string, phase: "config"}} TestState
  */
-import { computed, signal } from "@preact/signals";
+import { computed, effect, signal } from "@preact/signals";
 import { MCP_TOPIC } from "../../protocol/index.ts";
 import { connState, errorCode, onEvent, onSync, request } from "./connection.js";
 import { notifyError, showNotice } from "./ui.js";
+import { currentTask } from "./tasks.js";
 
 export const mcpOverview = signal(/** @type {McpOverview|null} */ (null));
 /** Test / restart results by server id (shown under its row). */
@@ -89,10 +91,53 @@ export async function testServer(id, how = "test") {
 
 /** @param {string} text */
 export const parseImport = (text) => request("mcp.parseImport", { text });
-export const scanImports = () => request("mcp.scanImports", {});
+/** Other tools' configs on this machine, and the shown task's project `.mcp.json`. */
+export const scanImports = () => {
+  const projectPath = currentTask.value?.projectPath;
+  return request("mcp.scanImports", projectPath ? { projectPath } : {});
+};
 /** @param {McpServerConfig[]} servers */
 export async function importServers(servers) {
   const r = await request("mcp.import", { servers });
   mcpOverview.value = r.overview;
   return r;
+}
+
+// ---------- a project's .mcp.json, offered once ----------
+
+/** The shown task's project has a `.mcp.json` the user has not answered yet. */
+export const workspaceOffer = signal(/** @type {McpWorkspaceOffer|null} */ (null));
+let offerGen = 0;
+
+/** @param {string|null} projectPath */
+async function loadOffer(projectPath) {
+  const gen = ++offerGen;
+  if (!projectPath || connState.value !== "open") return void (workspaceOffer.value = null);
+  try {
+    const r = await request("mcp.workspace", { projectPath });
+    if (gen === offerGen) workspaceOffer.value = r.offer;
+  } catch (e) {
+    if (gen === offerGen) workspaceOffer.value = null;
+    if (errorCode(e) !== "disconnected" && errorCode(e) !== "store_unavailable") {
+      notifyError("mcp.error", e);
+    }
+  }
+}
+
+effect(() => {
+  const path = currentTask.value?.projectPath ?? null;
+  if (connState.value === "open") void loadOffer(path);
+});
+
+/** Imports the offered servers (trusting this file once) or dismisses the offer. */
+export async function decideWorkspace(/** @type {"import"|"dismiss"} */ decision) {
+  const offer = workspaceOffer.value;
+  if (!offer) return;
+  try {
+    const r = await request("mcp.workspaceDecide", { projectPath: offer.projectPath, decision });
+    mcpOverview.value = r.overview;
+    workspaceOffer.value = null;
+  } catch (e) {
+    notifyError("mcp.error", e);
+  }
 }
