@@ -7,6 +7,7 @@ import { assert, assertEquals, assertMatch, assertRejects } from "./helpers/asse
 import {
   connectionKey,
   mcpConfigPath,
+  mcpLowered,
   readServers,
   saveServers,
   updateServers,
@@ -180,4 +181,20 @@ Deno.test("a server's policy: the task's own rule wins; plan mode stays read-onl
   );
   assertEquals(judge(S, "plan", "mcp__s__t", "write", "allow"), "deny");
   assertEquals(judge(S, "edit", "mcp__s__t", "write"), "allow");
+});
+
+Deno.test("what lowers safety: servers that now run, tools allowed without asking", () => {
+  const a = stdio("a", { enabled: false });
+  assertEquals(mcpLowered([], [a]), [], "a disabled server runs nothing");
+  assertEquals(mcpLowered([a], [{ ...a, enabled: true }]), [
+    { what: "mcpServer", id: "a", target: "node server.js" },
+  ]);
+  const on = { ...a, enabled: true };
+  assertEquals(mcpLowered([on], [{ ...on, description: "x" }]), []);
+  assertEquals(mcpLowered([on], [{ ...on, args: ["evil.js"] }])[0].what, "mcpServer");
+  assertEquals(mcpLowered([on], [{ ...on, policy: "allow", toolPolicies: { t: "allow" } }]), [
+    { what: "mcpPolicy", id: "a" },
+    { what: "mcpPolicy", id: "a", tool: "t" },
+  ]);
+  assertEquals(mcpLowered([on], [{ ...on, policy: "deny" }]), []);
 });

@@ -152,6 +152,12 @@ Deno.test("MCP page ops: save, rename, enable, import, remove; a corrupt file is
     const server = { id: "a", enabled: true, transport: "stdio", command: "/bin/true", args: [] };
     let o = await op("mcp.save", { server });
     assertEquals(o.servers.map((s: { config: { id: string } }) => s.config.id), ["a"]);
+    // A server that now runs lowers safety: every client is told who did it.
+    assertEquals(deps.safety.recent().at(-1)?.changes, [
+      { what: "mcpServer", id: "a", target: "/bin/true" },
+    ]);
+    await op("mcp.save", { server: { ...server, description: "same command" } });
+    assertEquals(deps.safety.recent().length, 1, "no new notice for a harmless edit");
     o = await op("mcp.save", { server: { ...server, id: "b" }, previousId: "a" });
     assertEquals(o.servers.map((s: { config: { id: string } }) => s.config.id), ["b"]);
     o = await op("mcp.setEnabled", { id: "b", enabled: false });

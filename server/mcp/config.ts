@@ -12,6 +12,7 @@ import {
   mcpServerProblems,
   mcpServerSchema,
 } from "../../protocol/mcp_servers.ts";
+import type { SafetyChange } from "../../protocol/safety.ts";
 
 export const MCP_FILE = "mcp_servers.json";
 export const mcpConfigPath = (home: string) => join(home, MCP_FILE);
@@ -133,4 +134,40 @@ export function connectionKey(s: McpServerConfig): string {
     sorted(s.headers),
     s.timeoutMs ?? 0,
   ]);
+}
+
+/** The command line or URL of a server, for notices and lists. */
+export function targetText(s: McpServerConfig): string {
+  return s.transport === "stdio"
+    ? [s.command, ...s.args].map((a) => /\s/.test(a) ? JSON.stringify(a) : a).join(" ").slice(
+      0,
+      300,
+    )
+    : (s.url ?? "");
+}
+
+/**
+ * What a change of the list lowers (announced to every client): servers that now run
+ * (new and enabled, newly enabled, or enabled with a new command / URL) and tools now
+ * allowed without asking.
+ */
+export function mcpLowered(
+  before: McpServerConfig[],
+  after: McpServerConfig[],
+): SafetyChange[] {
+  const old = new Map(before.map((s) => [s.id, s]));
+  const out: SafetyChange[] = [];
+  for (const s of after) {
+    const prev = old.get(s.id);
+    if (s.enabled && (!prev?.enabled || connectionKey(prev) !== connectionKey(s))) {
+      out.push({ what: "mcpServer", id: s.id, target: targetText(s) });
+    }
+    if (s.policy === "allow" && prev?.policy !== "allow") out.push({ what: "mcpPolicy", id: s.id });
+    for (const [tool, p] of Object.entries(s.toolPolicies ?? {})) {
+      if (p === "allow" && prev?.toolPolicies?.[tool] !== "allow") {
+        out.push({ what: "mcpPolicy", id: s.id, tool });
+      }
+    }
+  }
+  return out;
 }

@@ -6,10 +6,10 @@
  */
 import type { McpImportCandidate, McpOverview, McpServerConfig } from "../../protocol/index.ts";
 import { MCP_OP_ARGS, MCP_TOPIC, mcpServerProblems } from "../../protocol/index.ts";
-import { type OpContext, services } from "./context.ts";
+import { type OpContext, services, whoIs } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
 import { OpError } from "../errors.ts";
-import { McpConfigError, readServers, updateServers } from "../mcp/config.ts";
+import { McpConfigError, mcpLowered, readServers, updateServers } from "../mcp/config.ts";
 import type { McpManager } from "../mcp/manager.ts";
 import { parseImportText, scanImports, uniqueIds } from "../mcp/imports.ts";
 import { decideWorkspace, workspaceOffer } from "../mcp/workspace.ts";
@@ -25,12 +25,19 @@ async function change(
   fn: (list: McpServerConfig[]) => McpServerConfig[],
 ): Promise<McpOverview> {
   const mcp = managerOf(ctx);
+  let before: McpServerConfig[] = [];
+  let after: McpServerConfig[] = [];
   try {
-    await updateServers(ctx.home, fn);
+    after = await updateServers(ctx.home, (list) => {
+      before = structuredClone(list);
+      return fn(list);
+    });
   } catch (e) {
     if (e instanceof McpConfigError) throw new OpError("conflict", e.message);
     throw e;
   }
+  // A server that now runs, or tools allowed without asking: every client is told.
+  ctx.safety.announce(whoIs(ctx), mcpLowered(before, after));
   const overview = await mcp.overview();
   ctx.hub.publish(MCP_TOPIC, { kind: "overview", overview });
   return overview;
