@@ -52,6 +52,9 @@ Deno.test("mcp add: stdio after --, env pairs, http with headers, --sse; bad inp
   assertEquals(h.command.server.headers, { Authorization: "Bearer t:k" });
   assertEquals(h.command.server.transport, "http");
   assertEquals(h.command.home, "/tmp/h");
+  const p = parseCli(["mcp", "add", "p", "--policy", "ask", "--disabled", "--", "srv"]);
+  assert("command" in p && p.command.kind === "mcp" && p.command.action === "add");
+  assertEquals([p.command.server.policy, p.command.server.enabled], ["ask", false]);
   const s = parseCli(["mcp", "add", "old", "--url", "http://x/sse", "--sse"]);
   assert("command" in s && s.command.kind === "mcp" && s.command.action === "add");
   assertEquals(s.command.server.transport, "sse");
@@ -65,6 +68,7 @@ Deno.test("mcp add: stdio after --, env pairs, http with headers, --sse; bad inp
       [["mcp", "add", "x", "--env", "NOEQ", "--", "npx"], /--env must be/],
       [["mcp", "add", "x", "--sse", "--", "npx"], /--sse needs --url/],
       [["mcp", "remove"], /exactly one ID/],
+      [["mcp", "add", "x", "--policy", "always", "--", "npx"], /--policy is allow, ask or deny/],
       [["mcp", "frob"], /unknown mcp command/],
     ] as const
   ) {

@@ -26,7 +26,8 @@ export const USAGE = `Usage:
   reinagent models fetch ID
   reinagent models enable|disable ID MODEL_ID
       Manage model providers in the data directory (works while a server runs).
-  reinagent mcp add ID [--env K=V]... [--cwd DIR] [--timeout MS] -- COMMAND ARGS...
+  reinagent mcp add ID [--env K=V]... [--cwd DIR] [--timeout MS] [--policy allow|ask|deny]
+      [--disabled] -- COMMAND ARGS...
   reinagent mcp add ID --url URL [--header "K: V"]... [--sse]
   reinagent mcp list [--json]
   reinagent mcp remove ID

@@ -4,7 +4,8 @@
  * left alone), so it works while a server runs — the running server re-reads the file
  * (it watches it and reads it at every turn).
  *
- *   reinagent mcp add ID [--env K=V]… [--cwd DIR] [--timeout MS] [--description TEXT] -- CMD ARGS…
+ *   reinagent mcp add ID [--env K=V]… [--cwd DIR] [--timeout MS] [--description TEXT]
+ *       [--policy allow|ask|deny] [--disabled] -- CMD ARGS…
  *   reinagent mcp add ID --url URL [--header "K: V"]… [--sse]
  *   reinagent mcp list [--json]        status (connects to each enabled server) + tool count
  *   reinagent mcp remove ID
@@ -45,7 +46,7 @@ function parseAdd(argv: string[]): Parsed {
   const before = dash >= 0 ? argv.slice(0, dash) : argv;
   const after = dash >= 0 ? argv.slice(dash + 1) : [];
   const f = parseFlags(before, {
-    values: ["--home", "--url", "--cwd", "--timeout", "--description"],
+    values: ["--home", "--url", "--cwd", "--timeout", "--description", "--policy"],
     multi: ["--env", "--header"],
     bools: ["--sse", "--disabled"],
   });
@@ -87,6 +88,13 @@ function parseAdd(argv: string[]): Parsed {
   }
   if (f.values["--cwd"]) server.cwd = f.values["--cwd"];
   if (f.values["--description"]) server.description = f.values["--description"];
+  const policy = f.values["--policy"];
+  if (policy) {
+    if (policy !== "allow" && policy !== "ask" && policy !== "deny") {
+      return { error: `--policy is allow, ask or deny, got "${policy}"` };
+    }
+    server.policy = policy;
+  }
   if (f.values["--timeout"]) {
     const n = Number(f.values["--timeout"]);
     if (!Number.isInteger(n) || n < 1000 || n > 3_600_000) {

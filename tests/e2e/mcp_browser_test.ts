@@ -53,6 +53,14 @@ async function seed(base: string): Promise<string> {
   return home;
 }
 
+async function until(cond: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 const row = (page: import("playwright-core").Page, id: string) =>
   page.locator(`[data-testid=mcp-row][data-server=${id}]`);
 
@@ -120,6 +128,18 @@ Deno.test("MCP page and tool card (desktop)", opts, async () => {
     await okLine.waitFor({ timeout: 30_000 });
     assertMatch(await okLine.innerText(), /Connected · 13 tools · \d+ ms/);
     await screenshot(page, "desktop-mcp-page");
+
+    // Per-tool approval from the tool list of a connected server.
+    await row(page, "everything").locator("[data-testid=mcp-tool-count]").click();
+    const echoTool = row(page, "everything").locator("[data-testid=mcp-tool][data-tool=echo]");
+    assertEquals(await echoTool.locator(".mcp-id").getAttribute("title"), "mcp__everything__echo");
+    await echoTool.locator("[data-testid=mcp-tool-policy]").selectOption("deny");
+    await until(async () => {
+      const f = JSON.parse(await Deno.readTextFile(`${home}/mcp_servers.json`));
+      return f[0].toolPolicies?.echo === "deny";
+    }, "the tool policy saved");
+    await screenshot(page, "desktop-mcp-tools");
+    await row(page, "everything").locator("[data-testid=mcp-tool-count]").click();
 
     // Add through the form (bad input first), then delete in two steps.
     await page.click("[data-testid=mcp-add]");

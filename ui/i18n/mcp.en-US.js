@@ -83,4 +83,8 @@ export default {
   "mcp.offer.text": "{file} defines {n} MCP server(s). They run only if you import them:",
   "mcp.offer.import": "Import and trust",
   "mcp.offer.dismiss": "Ignore",
+  "mcp.showTools": "Show the tools and their approval",
+  "mcp.toolPolicy": "Approval of {tool}",
+  "mcp.policy.server": "As the server: {policy}",
+  "mcp.policy.byMode": "By approval mode",
 };

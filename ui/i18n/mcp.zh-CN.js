@@ -81,4 +81,8 @@ export default {
   "mcp.offer.text": "{file} 定义了 {n} 个 MCP 服务器。只有导入后才会运行：",
   "mcp.offer.import": "导入并信任",
   "mcp.offer.dismiss": "忽略",
+  "mcp.showTools": "显示工具及其审批",
+  "mcp.toolPolicy": "{tool} 的审批",
+  "mcp.policy.server": "同服务器：{policy}",
+  "mcp.policy.byMode": "按审批模式",
 };

@@ -31,11 +31,13 @@ import {
 import { McpServerForm } from "./McpServerForm.js";
 import { McpImport } from "./McpImport.js";
 import { McpTestLine } from "./McpTestLine.js";
+import { McpToolList } from "./McpToolList.js";
 
 /** @param {{s: McpServerStatus}} props */
 function ServerRow({ s }) {
   const id = s.config.id;
   const [confirm, setConfirm] = useState(false);
+  const [showTools, setShowTools] = useState(false);
   const [err, setErr] = useState(/** @type {string|null} */ (null));
   const test = mcpTests.value.get(id);
   const stateText = t(/** @type {const} */ (`mcp.state.${s.state}`));
@@ -49,9 +51,16 @@ function ServerRow({ s }) {
           )}</span>
           <span class=${`badge mcp-state mcp-state-${s.state}`} data-testid="mcp-state">${stateText}</span>
           ${s.toolCount !== null &&
-            html`<span class="badge" data-testid="mcp-tool-count">${
-              tn("mcp.tools", s.toolCount)
-            }</span>`}
+            html`
+              <button
+                type="button"
+                class="badge mcp-tools-toggle"
+                data-testid="mcp-tool-count"
+                aria-expanded=${showTools ? "true" : "false"}
+                title=${t("mcp.showTools")}
+                onClick=${() => setShowTools(!showTools)}
+              >${tn("mcp.tools", s.toolCount)}</button>
+            `}
           ${s.error &&
             html`
               <span
@@ -103,6 +112,7 @@ function ServerRow({ s }) {
               onClick=${() => setConfirm(true)}><${IconTrash} size=${16} /></button>
           `}
       </div>
+      ${showTools && s.tools.length > 0 && html`<${McpToolList} s=${s} />`}
     </li>
   `;
 }
