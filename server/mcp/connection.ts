@@ -156,6 +156,9 @@ export class McpConnection {
   /** An SDK error in words, with why the connection is gone and the stderr tail. */
   private failureText(e: unknown): string {
     let msg = errText(e);
+    // The SDK's HTTP errors carry the status as `code` (MCP errors use negative codes).
+    const status = (e as { code?: unknown })?.code;
+    if (typeof status === "number" && status >= 100 && status < 600) msg = `HTTP ${status}: ${msg}`;
     if (/Connection closed/i.test(msg) || this.stdio?.exit) {
       const how = this.stdio?.exit
         ? `the server ${this.stdio.exitText()}`
