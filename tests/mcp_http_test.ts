@@ -82,3 +82,20 @@ Deno.test("config problems are the config phase, before anything runs", opts, as
   assertEquals([r.ok, r.phase], [false, "config"]);
   assertMatch(r.error ?? "", /http\(s\) URL/);
 });
+
+Deno.test(
+  "a stdio server flooding stdout without a message end is stopped with the reason",
+  opts,
+  async () => {
+    const r = await tested({
+      id: "flood",
+      enabled: true,
+      transport: "stdio",
+      command: "/bin/sh",
+      args: ["-c", "head -c 12000000 /dev/zero | tr '\\0' a; sleep 30"],
+      timeoutMs: 20_000,
+    });
+    assertEquals([r.ok, r.phase], [false, "initialize"]);
+    assertMatch(r.error ?? "", /stopped: it sent more than 10 MB without a message end/);
+  },
+);

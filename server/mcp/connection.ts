@@ -159,8 +159,8 @@ export class McpConnection {
     // The SDK's HTTP errors carry the status as `code` (MCP errors use negative codes).
     const status = (e as { code?: unknown })?.code;
     if (typeof status === "number" && status >= 100 && status < 600) msg = `HTTP ${status}: ${msg}`;
-    if (/Connection closed/i.test(msg) || this.stdio?.exit) {
-      const how = this.stdio?.exit
+    if (/Connection closed/i.test(msg) || this.stdio?.exit || this.stdio?.stopped) {
+      const how = this.stdio?.exit || this.stdio?.stopped
         ? `the server ${this.stdio.exitText()}`
         : "the connection closed";
       msg = `${how} (${msg})`;
@@ -172,7 +172,9 @@ export class McpConnection {
 
   private died(): void {
     if (this.dead) return;
-    this.dead = this.stdio?.exit ? `the server ${this.stdio.exitText()}` : "the connection closed";
+    this.dead = this.stdio?.exit || this.stdio?.stopped
+      ? `the server ${this.stdio.exitText()}`
+      : "the connection closed";
     this.opts.onDead?.(this.dead);
   }
 

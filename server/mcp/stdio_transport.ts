@@ -7,7 +7,11 @@
  * `serializeMessage`), bounded by the SDK's buffer limit.
  */
 import { Buffer } from "node:buffer";
-import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import {
+  ReadBuffer,
+  serializeMessage,
+  STDIO_DEFAULT_MAX_BUFFER_SIZE,
+} from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { signalGroup, terminateGroup } from "../../tools/exec/process.ts";
@@ -62,9 +66,16 @@ export class DenoStdioTransport implements Transport {
   private writer: WritableStreamDefaultWriter<Uint8Array> | null = null;
   private buffer = new ReadBuffer();
   private closed = false;
+  /** Why this side stopped the server (it broke the protocol's limits). */
+  private refused: string | null = null;
   private exited: Promise<void> = Promise.resolve();
 
   constructor(private opts: StdioOptions) {}
+
+  /** Whether this side stopped the server for breaking the limits. */
+  get stopped(): boolean {
+    return this.refused !== null;
+  }
 
   get pid(): number | null {
     return this.child?.pid ?? null;
@@ -100,8 +111,9 @@ export class DenoStdioTransport implements Transport {
     return Promise.resolve();
   }
 
-  /** "exited with code 1" / "was killed by SIGKILL". */
+  /** "exited with code 1" / "was killed by SIGKILL" / why it was stopped. */
   exitText(): string {
+    if (this.refused) return `was stopped: it ${this.refused}`;
     const st = this.exit;
     if (!st) return "is running";
     return st.signal ? `was killed by ${st.signal}` : `exited with code ${st.code}`;
@@ -114,7 +126,18 @@ export class DenoStdioTransport implements Transport {
   }
 
   private onData(chunk: Uint8Array): void {
-    this.buffer.append(Buffer.from(chunk));
+    if (this.refused) return;
+    try {
+      this.buffer.append(Buffer.from(chunk));
+    } catch (e) {
+      // More than the SDK's limit without a line break: broken or hostile, it is stopped.
+      this.refused = `sent more than ${
+        STDIO_DEFAULT_MAX_BUFFER_SIZE / 1048576
+      } MB without a message end`;
+      this.onerror?.(e as Error);
+      void this.close();
+      return;
+    }
     while (true) {
       let msg: JSONRPCMessage | null;
       try {
