@@ -198,3 +198,37 @@ Deno.test("what lowers safety: servers that now run, tools allowed without askin
   ]);
   assertEquals(mcpLowered([on], [{ ...on, policy: "deny" }]), []);
 });
+
+Deno.test("the MCP tools of a turn stay within a size budget; a server past it is reported", async () => {
+  const { McpManager, TOOL_SPECS_BUDGET } = await import("../server/mcp/manager.ts");
+  const home = await Deno.makeTempDir();
+  const events: unknown[] = [];
+  const m = new McpManager({ home, envPolicy: () => ({}), publish: (e) => events.push(e) });
+  const big = {
+    type: "object",
+    properties: { x: { type: "string", description: "d".repeat(60_000) } },
+  };
+  const fake = (id: string, n: number) => ({
+    config: stdio(id),
+    ready: true,
+    dead: null,
+    protocolVersion: "x",
+    tools: Array.from({ length: n }, (_, i) => ({ name: `t${i}`, inputSchema: big })),
+    stderrTail: () => [],
+  });
+  // Two servers' connections, as the pool would hand them out.
+  const conns = new Map([["small", fake("small", 2)], ["huge", fake("huge", 10)]]);
+  // deno-lint-ignore no-explicit-any
+  (m.pool as any).get = (c: McpServerConfig) => Promise.resolve(conns.get(c.id));
+  await saveServers(home, [stdio("small"), stdio("huge")]);
+  const tools = await m.toolsForTurn();
+  assertEquals(tools.map((t) => t.name), ["mcp__small__t0", "mcp__small__t1"]);
+  assert(TOOL_SPECS_BUDGET < 10 * 60_000);
+  const failure = events.find((e) => (e as { kind: string }).kind === "failure") as {
+    id: string;
+    message: string;
+  };
+  assertEquals(failure.id, "huge");
+  assertMatch(failure.message, /would add \d+ characters to every request/);
+  await m.close();
+});

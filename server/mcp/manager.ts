@@ -34,6 +34,12 @@ export interface ManagerOptions {
 
 type Failure = NonNullable<McpServerStatus["error"]>;
 
+/**
+ * What all MCP tools together may add to every request (names, descriptions, schemas):
+ * servers past it are left out of the turn, and said so.
+ */
+export const TOOL_SPECS_BUDGET = 400_000;
+
 export class McpManager {
   readonly pool: McpPool;
   private failures = new Map<string, Failure>();
@@ -108,9 +114,7 @@ export class McpManager {
     const enabled = read.servers.filter((s) => s.enabled);
     const conns = await Promise.all(enabled.map(async (config) => {
       try {
-        const conn = await this.pool.get(config);
-        this.clearFailure(config.id);
-        return conn;
+        return await this.pool.get(config);
       } catch (e) {
         const err = e instanceof McpPhaseError ? e : new McpPhaseError("spawn", String(e));
         this.fail(config.id, err.phase, err.message);
@@ -119,6 +123,7 @@ export class McpManager {
     }));
     const taken = new Set<string>();
     const out: Tool[] = [];
+    let budget = TOOL_SPECS_BUDGET;
     conns.forEach((conn, i) => {
       if (!conn) return;
       const config = enabled[i];
@@ -130,6 +135,20 @@ export class McpManager {
       if (skipped.length) {
         console.error(`MCP server ${config.id}: tools left out: ${skipped.join("; ")}`);
       }
+      const size = tools.reduce(
+        (n, t) => n + t.name.length + t.description.length + JSON.stringify(t.parameters).length,
+        0,
+      );
+      if (size > budget) {
+        this.fail(
+          config.id,
+          "tools_list",
+          `its ${tools.length} tools would add ${size} characters to every request (the MCP budget left is ${budget}); left out of this turn`,
+        );
+        return;
+      }
+      budget -= size;
+      this.clearFailure(config.id);
       out.push(...tools);
     });
     return out;
