@@ -11,6 +11,8 @@ import { saveServers } from "../server/mcp/config.ts";
 import { MCP_TOPIC, type McpEvent } from "../protocol/mcp_servers.ts";
 import { mockProvider } from "./helpers/seed.ts";
 import { toConversation } from "../server/agent/history.ts";
+import { runOp } from "../server/ops/dispatch.ts";
+import type { OpContext } from "../server/ops/context.ts";
 
 const available = await mcpPackagesAvailable();
 const opts = { ignore: !available, sanitizeOps: false, sanitizeResources: false };
@@ -40,6 +42,16 @@ Deno.test("the model calls an MCP tool: schema offered, result in the timeline",
       .find((f) => f.name === "mcp__everything__echo");
     assert(spec, "the tool is offered");
     assertEquals((spec.parameters as { required: string[] }).required, ["message"]);
+    // The context breakdown counts the connected server's tools as MCP.
+    const ctx = { ...e.deps, client: { id: "t", topics: new Set<string>(), deliver: () => {} } };
+    const r = await runOp(ctx as unknown as OpContext, "task.contextBreakdown", {
+      id: task.id,
+      category: "mcp",
+    });
+    assert(r.ok);
+    const b = r.result as { categories: { key: string; items: number }[]; text: { text: string } };
+    assert(b.categories.find((c) => c.key === "mcp")!.items > 5);
+    assertMatch(b.text.text, /mcp__everything__echo/);
   } finally {
     await e.close();
   }

@@ -16,6 +16,7 @@ import type {
 } from "../../protocol/mcp_servers.ts";
 import type { EnvPolicy } from "../../tools/exec/env_policy.ts";
 import type { Tool } from "../../tools/types.ts";
+import type { ToolSpec } from "../../protocol/provider_types.ts";
 import { MCP_FILE, mcpConfigPath, readServers, serversProblems } from "./config.ts";
 import { type McpConnection, McpPhaseError } from "./connection.ts";
 import { McpPool } from "./pool.ts";
@@ -173,6 +174,22 @@ export class McpManager {
       throw new Error(`${why}; it is started again on the next call`);
     }
     return await this.pool.use(config, (c) => c.call(tool, args, signal));
+  }
+
+  /**
+   * The specs the model would get from the servers connected now (nothing is started):
+   * the context breakdown's MCP category.
+   */
+  async connectedSpecs(): Promise<ToolSpec[]> {
+    const read = await readServers(this.o.home);
+    if (!read.ok) return [];
+    const taken = new Set<string>();
+    return read.servers.filter((s) => s.enabled).flatMap((config) => {
+      const conn = this.pool.peek(config.id);
+      if (!conn?.ready || conn.dead) return [];
+      return buildTools({ config, tools: conn.tools, call: () => never() }, taken).tools
+        .map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+    });
   }
 
   /** Connects `config` from scratch (its own connection, closed after) and reports each phase. */

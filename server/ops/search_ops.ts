@@ -34,7 +34,7 @@ export async function contextPieces(
   repos: Repos,
   home: string,
   taskId: string,
-  opts: { now?: Date; tools?: ToolSpec[] } = {},
+  opts: { now?: Date; tools?: ToolSpec[]; mcpTools?: ToolSpec[] } = {},
 ): Promise<{ pieces: Piece[]; model: string | null; contextWindow: number | null }> {
   const task = repos.tasks.get(taskId);
   if (!task) throw new OpError("not_found", `task ${taskId} does not exist`);
@@ -51,6 +51,7 @@ export async function contextPieces(
     repos.entries.latest(task.id, Number.MAX_SAFE_INTEGER),
   );
   const tools = opts.tools ?? defaultTools().specs();
+  const mcpTools = opts.mcpTools ?? [];
   let model: string | null = null, contextWindow: number | null = null;
   try {
     const r = resolveModel(repos, task.settings.model);
@@ -77,9 +78,15 @@ export async function contextPieces(
         format: "json",
       },
       { key: "user", text: reminder, items: agents ? 2 : 1, format: "markdown" },
-      // Neither skills nor MCP servers exist yet: nothing of theirs is sent.
+      // Skills do not exist yet: nothing of theirs is sent.
       { key: "skills", text: "", items: 0, format: "text" },
-      { key: "mcp", text: "", items: 0, format: "json" },
+      // The tools of the MCP servers connected now (the next turn connects the others).
+      {
+        key: "mcp",
+        text: mcpTools.length ? JSON.stringify(mcpTools, null, 2) : "",
+        items: mcpTools.length,
+        format: "json",
+      },
     ],
   };
 }
@@ -92,6 +99,7 @@ export const SEARCH_HANDLERS: OpHandlers<keyof typeof SEARCH_OP_ARGS> = {
       services(ctx).repos,
       ctx.home,
       args.id,
+      { mcpTools: ctx.mcp ? await ctx.mcp.connectedSpecs() : [] },
     );
     const categories: ContextCategoryInfo[] = pieces.map((p) => ({
       key: p.key,
