@@ -170,6 +170,25 @@ Deno.test("MCP page ops: save, rename, enable, import, remove; a corrupt file is
     assertEquals(imp.renamed, { b: "b-2" });
     o = await op("mcp.remove", { id: "b" });
     assertEquals(o.servers.map((s: { config: { id: string } }) => s.config.id), ["b-2"]);
+    // Secrets are shown masked; a masked value sent back unchanged keeps the secret.
+    const secret = {
+      ...server,
+      id: "sec",
+      env: { API_TOKEN: "tok-1234567890-abcd", MODE: "x" },
+    };
+    o = await op("mcp.save", { server: secret });
+    const shown = o.servers.find((s: { config: { id: string } }) => s.config.id === "sec").config;
+    assertEquals(shown.env, { API_TOKEN: "••••abcd", MODE: "x" });
+    assert(!JSON.stringify(await op("mcp.list", {})).includes("tok-1234567890"));
+    await op("mcp.save", { server: { ...shown, description: "edited" } });
+    const stored = JSON.parse(await Deno.readTextFile(mcpConfigPath(home)));
+    assertEquals(
+      stored.find((s: { id: string }) => s.id === "sec").env.API_TOKEN,
+      "tok-1234567890-abcd",
+    );
+    await op("mcp.save", { server: { ...shown, env: { API_TOKEN: "new-one", MODE: "x" } } });
+    const changed = JSON.parse(await Deno.readTextFile(mcpConfigPath(home)));
+    assertEquals(changed.find((s: { id: string }) => s.id === "sec").env.API_TOKEN, "new-one");
     await Deno.writeTextFile(mcpConfigPath(home), "{");
     const refused = await runOp(ctx, "mcp.save", { server });
     assert(!refused.ok && refused.error.code === "conflict", JSON.stringify(refused));

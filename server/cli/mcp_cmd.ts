@@ -21,6 +21,7 @@ import { McpManager } from "../mcp/manager.ts";
 import { McpConfigError, readServers, updateServers } from "../mcp/config.ts";
 import { MCP_ID_RE, type McpServerConfig, type McpTestResult } from "../../protocol/mcp_servers.ts";
 import type { EnvPolicy } from "../../tools/exec/env_policy.ts";
+import { masked } from "../mcp/secrets.ts";
 
 export type McpCommand =
   | { kind: "mcp"; action: "add"; home?: string; server: McpServerConfig }
@@ -225,7 +226,7 @@ export async function mcpCommand(cmd: McpCommand, io: McpIo): Promise<number> {
       if (cmd.action === "list" && cmd.json) {
         io.out(JSON.stringify(
           read.servers.map((s, i) => ({
-            ...s,
+            ...masked(s),
             status: results[i] ? (results[i]!.ok ? "connected" : "failed") : "disabled",
             toolCount: results[i]?.ok ? results[i]!.toolCount : null,
             error: results[i]?.error ?? null,

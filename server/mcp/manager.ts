@@ -21,6 +21,7 @@ import { MCP_FILE, mcpConfigPath, readServers, serversProblems } from "./config.
 import { type McpConnection, McpPhaseError } from "./connection.ts";
 import { McpPool } from "./pool.ts";
 import { buildTools } from "./tools.ts";
+import { masked } from "./secrets.ts";
 
 export interface ManagerOptions {
   home: string;
@@ -79,7 +80,7 @@ export class McpManager {
     const ready = live && conn.ready;
     const tools = ready ? this.infosOf(conn) : [];
     return {
-      config,
+      config: masked(config),
       state: !config.enabled
         ? "disabled"
         : ready

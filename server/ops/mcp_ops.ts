@@ -13,6 +13,7 @@ import { McpConfigError, mcpLowered, readServers, updateServers } from "../mcp/c
 import type { McpManager } from "../mcp/manager.ts";
 import { parseImportText, scanImports, uniqueIds } from "../mcp/imports.ts";
 import { decideWorkspace, workspaceOffer } from "../mcp/workspace.ts";
+import { unmasked } from "../mcp/secrets.ts";
 
 function managerOf(ctx: OpContext): McpManager {
   if (!ctx.mcp) throw new OpError("internal", "MCP is not available in this server");
@@ -71,7 +72,8 @@ export const MCP_HANDLERS: OpHandlers<keyof typeof MCP_OP_ARGS> = {
         throw new OpError("conflict", `an MCP server "${server.id}" exists already`);
       }
       const i = list.findIndex((s) => s.id === from);
-      if (i >= 0) list[i] = server;
+      // Secrets the page got masked and sent back untouched stay what they were.
+      if (i >= 0) list[i] = unmasked(server, list[i]);
       else list.push(server);
       return list;
     });
@@ -90,7 +92,11 @@ export const MCP_HANDLERS: OpHandlers<keyof typeof MCP_OP_ARGS> = {
     }),
   "mcp.test": async (ctx, { id, server }) => {
     const mcp = managerOf(ctx);
-    if (server) return mcp.test(server);
+    if (server) {
+      const read = await readServers(ctx.home);
+      const stored = read.ok ? read.servers.find((s) => s.id === (id ?? server.id)) : undefined;
+      return mcp.test(unmasked(server, stored));
+    }
     if (!id) throw new OpError("invalid_args", "give the id of a server or a server to test");
     const read = await readServers(ctx.home);
     if (!read.ok) throw new OpError("conflict", read.error);
