@@ -201,7 +201,11 @@ export const MCP_OP_ARGS = {
   "mcp.parseImport": obj({ text: str({ min: 1, max: MCP_LIMITS.importChars }) }),
   /** Claude Code / Codex / OpenCode configs found on disk → candidates. */
   "mcp.scanImports": obj({ "projectPath?": str({ max: 4096 }) }),
-  "mcp.import": obj({ servers: arr(mcpServerSchema, MCP_LIMITS.servers, { min: 1 }) }),
+  /** Masked secrets of scanned servers are read again from the files found (`projectPath`: as scanned). */
+  "mcp.import": obj({
+    servers: arr(mcpServerSchema, MCP_LIMITS.servers, { min: 1 }),
+    "projectPath?": str({ max: 4096 }),
+  }),
   /** The project's `.mcp.json`, if it has one the user has not answered yet (never run). */
   "mcp.workspace": obj({ projectPath: str({ min: 1, max: 4096 }) }),
   /** Import the project's `.mcp.json` servers (one-time trust) or dismiss the offer. */

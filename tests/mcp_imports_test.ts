@@ -212,6 +212,31 @@ Deno.test("MCP page ops: save, rename, enable, import, remove; a corrupt file is
     assertEquals(took.imported, ["proj"]);
     assertEquals(took.overview.servers[0].config.command, "/bin/false");
     assertEquals((await op("mcp.workspace", { projectPath: project })).offer, null);
+
+    // Scanned servers: secrets masked for the client, read again from the file on import.
+    const user = await Deno.makeTempDir();
+    await Deno.writeTextFile(
+      join(user, ".claude.json"),
+      JSON.stringify({
+        mcpServers: { gh: { command: "gh-mcp", env: { GITHUB_TOKEN: "ghp_realsecret1234" } } },
+      }),
+    );
+    const realHome = Deno.env.get("HOME");
+    Deno.env.set("HOME", user);
+    try {
+      const scan = await op("mcp.scanImports", {});
+      const gh = scan.candidates.find((c: { config: { id: string } }) => c.config.id === "gh");
+      assertEquals(gh.config.env, { GITHUB_TOKEN: "••••1234" });
+      assert(!JSON.stringify(scan).includes("ghp_realsecret"));
+      await op("mcp.import", { servers: [gh.config] });
+      const saved = JSON.parse(await Deno.readTextFile(mcpConfigPath(home)));
+      assertEquals(
+        saved.find((s: { id: string }) => s.id === "gh").env.GITHUB_TOKEN,
+        "ghp_realsecret1234",
+      );
+    } finally {
+      if (realHome) Deno.env.set("HOME", realHome);
+    }
   } finally {
     await deps.mcp?.close();
     await deps.runs?.stopAll();

@@ -13,7 +13,9 @@ import { McpConfigError, mcpLowered, readServers, updateServers } from "../mcp/c
 import type { McpManager } from "../mcp/manager.ts";
 import { parseImportText, scanImports, uniqueIds } from "../mcp/imports.ts";
 import { decideWorkspace, workspaceOffer } from "../mcp/workspace.ts";
-import { unmasked } from "../mcp/secrets.ts";
+import { masked, unmasked } from "../mcp/secrets.ts";
+
+const userHome = () => Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE") ?? "";
 
 function managerOf(ctx: OpContext): McpManager {
   if (!ctx.mcp) throw new OpError("internal", "MCP is not available in this server");
@@ -110,8 +112,9 @@ export const MCP_HANDLERS: OpHandlers<keyof typeof MCP_OP_ARGS> = {
     return { candidates: candidatesOf(servers, await existingIds(ctx), "json"), problems };
   },
   "mcp.scanImports": async (ctx, { projectPath }) => {
-    const userHome = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE") ?? "";
-    return await scanImports(userHome, await existingIds(ctx), projectPath);
+    const r = await scanImports(userHome(), await existingIds(ctx), projectPath);
+    // Other tools' secrets are not sent to clients: masked here, read again on import.
+    return { ...r, candidates: r.candidates.map((c) => ({ ...c, config: masked(c.config) })) };
   },
   "mcp.workspace": async (ctx, { projectPath }) => {
     const offer = await workspaceOffer(services(ctx).repos, projectPath);
@@ -135,8 +138,10 @@ export const MCP_HANDLERS: OpHandlers<keyof typeof MCP_OP_ARGS> = {
     decideWorkspace(repos, offer, decision === "import" ? "imported" : "dismissed", Date.now());
     return { imported, overview };
   },
-  "mcp.import": async (ctx, { servers }) => {
-    servers.forEach(checked);
+  "mcp.import": async (ctx, { servers: sent, projectPath }) => {
+    sent.forEach(checked);
+    const found = (await scanImports(userHome(), new Set(), projectPath)).candidates;
+    const servers = sent.map((s) => unmasked(s, found.find((c) => c.config.id === s.id)?.config));
     let imported: string[] = [];
     let renamed: Record<string, string> = {};
     const overview = await change(ctx, (list) => {

@@ -98,7 +98,8 @@ export const scanImports = () => {
 };
 /** @param {McpServerConfig[]} servers */
 export async function importServers(servers) {
-  const r = await request("mcp.import", { servers });
+  const projectPath = currentTask.value?.projectPath;
+  const r = await request("mcp.import", projectPath ? { servers, projectPath } : { servers });
   mcpOverview.value = r.overview;
   return r;
 }
