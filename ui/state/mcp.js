@@ -39,7 +39,10 @@ export async function loadMcp() {
   }
 }
 
-onSync(() => void loadMcp(), () => [MCP_TOPIC]);
+// After a reconnection whose missed `mcp` events were replayed, nothing is fetched again.
+onSync((replayed) => {
+  if (!replayed || !mcpOverview.value) void loadMcp();
+}, () => [MCP_TOPIC]);
 onEvent((topic, data) => {
   if (topic !== MCP_TOPIC) return;
   const ev = /** @type {McpEvent} */ (data);
