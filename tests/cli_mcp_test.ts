@@ -165,3 +165,54 @@ Deno.test(
     }
   },
 );
+
+/** Live (non-zombie) processes whose environment holds `marker`. */
+function withMarker(marker: string): number[] {
+  const out: number[] = [];
+  for (const e of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(e.name)) continue;
+    try {
+      const env = Deno.readTextFileSync(`/proc/${e.name}/environ`);
+      const stat = Deno.readTextFileSync(`/proc/${e.name}/stat`);
+      const state = stat.slice(stat.lastIndexOf(")") + 2)[0];
+      if (env.includes(marker) && state !== "Z" && state !== "X") out.push(Number(e.name));
+    } catch { /* gone or not ours */ }
+  }
+  return out;
+}
+
+Deno.test("stopping the server stops its MCP servers (the whole process group)", {
+  ...opts,
+  ignore: !available || Deno.build.os !== "linux",
+}, async () => {
+  const home = await Deno.makeTempDir({ prefix: "ra-mcp-stop-" });
+  const marker = `RA_MCP_MARKER=${crypto.randomUUID()}`;
+  const [k, v] = marker.split("=");
+  const { saveServers } = await import("../server/mcp/config.ts");
+  // A child of the server that ignores everything (`sleep`): only a group kill ends it.
+  await saveServers(home, [{
+    id: "everything",
+    enabled: true,
+    transport: "stdio",
+    command: "/bin/sh",
+    args: ["-c", `sleep 300 & exec "${Deno.execPath()}" run -A --quiet ${EVERYTHING} stdio`],
+    env: { [k]: v },
+  }]);
+  const server = await startTestServer({ home });
+  try {
+    const client = await TestClient.connect(server.base, server.token);
+    const r = await client.request<{ ok: boolean; toolCount: number }>("mcp.restart", {
+      id: "everything",
+    });
+    assert(r.ok && r.toolCount > 5, JSON.stringify(r));
+    assert(withMarker(v).length >= 2, "the MCP server and its child run");
+    await client.close();
+  } finally {
+    await server.stop();
+  }
+  const deadline = Date.now() + 5000;
+  while (withMarker(v).length && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assertEquals(withMarker(v), [], "nothing of the MCP server is left");
+});
