@@ -216,3 +216,48 @@ Deno.test("stopping the server stops its MCP servers (the whole process group)",
   }
   assertEquals(withMarker(v), [], "nothing of the MCP server is left");
 });
+
+Deno.test("reinagent run (no server running) uses MCP tools and leaves no MCP process behind", {
+  ...opts,
+  ignore: !available || Deno.build.os !== "linux",
+}, async () => {
+  const { startMockLlm } = await import("../scripts/mock-llm.ts");
+  const { homeWithProvider } = await import("./helpers/seed.ts");
+  const { saveServers } = await import("../server/mcp/config.ts");
+  const mock = startMockLlm({ quiet: true });
+  try {
+    mock.register("run-mcp", {
+      turns: [
+        { toolCalls: [{ name: "mcp__everything__echo", args: { message: "via run" } }] },
+        { text: "echoed" },
+      ],
+    });
+    const home = await homeWithProvider(mock.base, ["run-mcp"]);
+    const marker = crypto.randomUUID();
+    await saveServers(home, [{
+      id: "everything",
+      enabled: true,
+      transport: "stdio",
+      command: "/bin/sh",
+      args: ["-c", `sleep 300 & exec "${Deno.execPath()}" run -A --quiet ${EVERYTHING} stdio`],
+      env: { RA_MCP_MARKER: marker },
+    }]);
+    const r = await cli([
+      "run",
+      "echo via MCP",
+      "--model",
+      "mock/run-mcp",
+      "--approval",
+      "full",
+      "--home",
+      home,
+    ]);
+    assertEquals(r.code, 0, r.stderr);
+    assertMatch(r.stdout, /echoed/);
+    assertMatch(r.stderr, /mcp__everything__echo/);
+    await new Promise((res) => setTimeout(res, 300));
+    assertEquals(withMarker(marker), [], "nothing of the MCP server is left");
+  } finally {
+    await mock.close();
+  }
+});

@@ -45,6 +45,7 @@ export function localOpClient(deps: ServerDeps): OpClient {
     async close() {
       deps.hub.remove(client);
       await deps.runs?.stopAll();
+      await deps.mcp?.close(); // its stdio servers' process groups
       deps.hub.close();
       deps.store.close();
     },
