@@ -241,7 +241,7 @@ Deno.test("reinagent run (no server running) uses MCP tools and leaves no MCP pr
       command: "/bin/sh",
       args: ["-c", `sleep 300 & exec "${Deno.execPath()}" run -A --quiet ${EVERYTHING} stdio`],
       env: { RA_MCP_MARKER: marker },
-    }]);
+    }, { id: "broken", enabled: true, transport: "stdio", command: "/no/such/mcp", args: [] }]);
     const r = await cli([
       "run",
       "echo via MCP",
@@ -255,6 +255,7 @@ Deno.test("reinagent run (no server running) uses MCP tools and leaves no MCP pr
     assertEquals(r.code, 0, r.stderr);
     assertMatch(r.stdout, /echoed/);
     assertMatch(r.stderr, /mcp__everything__echo/);
+    assertMatch(r.stderr, /MCP server broken failed \(spawn\): command not found: \/no\/such\/mcp/);
     await new Promise((res) => setTimeout(res, 300));
     assertEquals(withMarker(marker), [], "nothing of the MCP server is left");
   } finally {
