@@ -119,6 +119,10 @@ Deno.test("MCP page and tool card (desktop)", opts, async () => {
       "Could not start",
     );
     await page.locator("[data-testid=mcp-failing-dot]").waitFor();
+    // The running server's stderr tail is kept and can be read.
+    const tail = row(page, "everything").locator("[data-testid=mcp-stderr-tail]");
+    await tail.locator("summary").click();
+    assertMatch(await tail.locator("pre").innerText(), /Starting default \(STDIO\) server/);
     await row(page, "broken").locator("[data-testid=mcp-test]").click();
     const failed = row(page, "broken").locator("[data-testid=mcp-test-result][data-ok=false]");
     await failed.waitFor();

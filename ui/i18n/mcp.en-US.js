@@ -87,4 +87,5 @@ export default {
   "mcp.toolPolicy": "Approval of {tool}",
   "mcp.policy.server": "As the server: {policy}",
   "mcp.policy.byMode": "By approval mode",
+  "mcp.stderr": "Server output (stderr, last {n} lines)",
 };

@@ -85,4 +85,5 @@ export default {
   "mcp.toolPolicy": "{tool} 的审批",
   "mcp.policy.server": "同服务器：{policy}",
   "mcp.policy.byMode": "按审批模式",
+  "mcp.stderr": "服务器输出（stderr，最后 {n} 行）",
 };

@@ -75,6 +75,13 @@ function ServerRow({ s }) {
         ${s.error && !test &&
           html`<div class="mcp-error" data-testid="mcp-error">${s.error.message}</div>`}
         ${test && html`<${McpTestLine} test=${test} />`}
+        ${!test && s.stderrTail.length > 0 &&
+          html`
+            <details class="mcp-stderr-box" data-testid="mcp-stderr-tail">
+              <summary>${t("mcp.stderr", { n: s.stderrTail.length })}</summary>
+              <pre class="tool-out mcp-stderr">${s.stderrTail.join("\n")}</pre>
+            </details>
+          `}
         ${err && html`<p class="field-help field-error" role="alert">${err}</p>`}
       </div>
       <div class="mcp-row-actions">
