@@ -99,3 +99,37 @@ Deno.test(
     assertMatch(r.error ?? "", /stopped: it sent more than 10 MB without a message end/);
   },
 );
+
+Deno.test(
+  "a server slow to start does not hold the turn up; its tools join a later turn",
+  opts,
+  async () => {
+    const { saveServers } = await import("../server/mcp/config.ts");
+    const home = await Deno.makeTempDir();
+    const events: { kind: string }[] = [];
+    const m = new McpManager({
+      home,
+      envPolicy: () => ({}),
+      publish: (e) => events.push(e),
+      turnWaitMs: 300,
+    });
+    try {
+      // Never answers the handshake (it only sleeps), with a long timeout of its own.
+      await saveServers(home, [{
+        id: "sleepy",
+        enabled: true,
+        transport: "stdio",
+        command: "/bin/sh",
+        args: ["-c", "sleep 30"],
+        timeoutMs: 60_000,
+      }]);
+      const t0 = Date.now();
+      assertEquals(await m.toolsForTurn(), []);
+      assert(Date.now() - t0 < 3000, `waited ${Date.now() - t0} ms`);
+      assertEquals((await m.overview()).servers[0].state, "connecting");
+      assertEquals(events.filter((e) => e.kind === "failure"), [], "not a failure (yet)");
+    } finally {
+      await m.close();
+    }
+  },
+);

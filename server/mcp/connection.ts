@@ -102,7 +102,7 @@ export class McpConnection {
         this.tools = await this.listTools();
         this.opts.onToolsChanged?.();
       } catch (e) {
-        console.error(`MCP server ${c.id}: re-listing tools failed:`, errText(e));
+        if (!this.dead) console.error(`MCP server ${c.id}: re-listing tools failed:`, errText(e));
       }
     });
     this.client = client;

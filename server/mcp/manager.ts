@@ -32,6 +32,8 @@ export interface ManagerOptions {
   idleMs?: number;
   /** Watch the file for outside edits (the CLI); off in short-lived uses. */
   watch?: boolean;
+  /** How long a turn waits for servers still connecting (default {@link TURN_WAIT_MS}). */
+  turnWaitMs?: number;
 }
 
 type Failure = NonNullable<McpServerStatus["error"]>;
@@ -41,6 +43,8 @@ type Failure = NonNullable<McpServerStatus["error"]>;
  * servers past it are left out of the turn, and said so.
  */
 export const TOOL_SPECS_BUDGET = 400_000;
+/** A turn starts after at most this long waiting for MCP servers to connect. */
+export const TURN_WAIT_MS = 15_000;
 
 export class McpManager {
   readonly pool: McpPool;
@@ -114,14 +118,24 @@ export class McpManager {
     }
     this.pool.sync(read.servers);
     const enabled = read.servers.filter((s) => s.enabled);
+    const wait = this.o.turnWaitMs ?? TURN_WAIT_MS;
     const conns = await Promise.all(enabled.map(async (config) => {
-      try {
-        return await this.pool.get(config);
-      } catch (e) {
+      const connecting = this.pool.get(config).catch((e) => {
         const err = e instanceof McpPhaseError ? e : new McpPhaseError("spawn", String(e));
         this.fail(config.id, err.phase, err.message);
         return null;
+      });
+      // A slow server does not hold the turn up: it goes on connecting, and its tools
+      // join a later turn (its failure, if it comes, is reported then).
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<"late">((r) => timer = setTimeout(() => r("late"), wait));
+      const conn = await Promise.race([connecting, late]);
+      clearTimeout(timer);
+      if (conn === "late") {
+        console.error(`MCP server ${config.id} is still starting; its tools join a later turn`);
+        return null;
       }
+      return conn;
     }));
     const taken = new Set<string>();
     const out: Tool[] = [];
@@ -304,6 +318,7 @@ export class McpManager {
   }
 
   private fail(id: string, phase: McpPhase, message: string): void {
+    if (this.closed) return;
     const at = this.now();
     const prev = this.failures.get(id);
     this.failures.set(id, { phase, message, at });

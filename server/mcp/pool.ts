@@ -124,9 +124,11 @@ export class McpPool {
     return slot;
   }
 
-  private drop(id: string, slot: Slot): Promise<void> {
+  /** Closes at once, also a connection still connecting (its attempt then fails). */
+  private async drop(id: string, slot: Slot): Promise<void> {
     if (this.slots.get(id) === slot) this.slots.delete(id);
-    return slot.ready.then((c) => c.close(), () => slot.conn.close());
+    await slot.conn.close();
+    await slot.ready.catch(() => {});
   }
 
   private startIdleTimer(): void {
