@@ -6,6 +6,7 @@
  *   reinagent providers …     manage model providers; `models fetch` lists a provider's models
  *   reinagent tasks           every task with its state
  *   reinagent mcp serve       ReinAgent as an MCP server over stdio
+ *   reinagent mcp …           the MCP servers the agent uses (add, list, remove, test)
  *   reinagent --version | --help
  */
 import { parseCli, USAGE } from "./server/cli/args.ts";
@@ -53,6 +54,10 @@ async function main(argv: string[]): Promise<number> {
   if (cmd.kind === "mcp-serve") {
     const { mcpServeCommand } = await import("./server/cli/mcp_serve_cmd.ts");
     return await mcpServeCommand(resolveHome(cmd.home), (s) => console.error(s));
+  }
+  if (cmd.kind === "mcp") {
+    const { mcpCommand } = await import("./server/cli/mcp_cmd.ts");
+    return await mcpCommand(cmd, { out: (s) => console.log(s), err: (s) => console.error(s) });
   }
   if (cmd.kind === "providers" || cmd.kind === "models") {
     const { runCatalogCommand } = await import("./server/cli/providers_cmd.ts");

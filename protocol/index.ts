@@ -40,8 +40,9 @@ import { COMMAND_OP_ARGS, type CommandOpResults, type CommandReply } from "./com
 import { MENTION_OP_ARGS, type MentionOpResults } from "./mentions.ts";
 import { COMPACTION_OP_ARGS, type CompactionOpResults } from "./compaction.ts";
 import { PREVIEW_OP_ARGS, type PreviewOpResults } from "./preview.ts";
-import { type JobInfo, JOB_OP_ARGS, type JobOpResults } from "./jobs.ts";
+import { JOB_OP_ARGS, type JobInfo, type JobOpResults } from "./jobs.ts";
 import { SUBAGENT_OP_ARGS, type SubagentOpResults, type SubagentRun } from "./subagents.ts";
+import { MCP_OP_ARGS, type McpOpResults } from "./mcp_servers.ts";
 
 export * from "./providers.ts";
 export * from "./projects.ts";
@@ -56,6 +57,7 @@ export * from "./compaction.ts";
 export * from "./preview.ts";
 export * from "./jobs.ts";
 export * from "./subagents.ts";
+export * from "./mcp_servers.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
 
@@ -274,6 +276,7 @@ export const OP_ARGS = {
   ...PREVIEW_OP_ARGS,
   ...JOB_OP_ARGS,
   ...SUBAGENT_OP_ARGS,
+  ...MCP_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
@@ -296,7 +299,8 @@ export interface OpResults
     CompactionOpResults,
     PreviewOpResults,
     JobOpResults,
-    SubagentOpResults {
+    SubagentOpResults,
+    McpOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */
   "tasks.create": { task: TaskSummary; entry: Entry | null; command?: CommandReply };

@@ -20,7 +20,11 @@ export type SafetyChange =
   | { what: "taskApproval"; taskId: string; taskTitle: string; from: string; to: string }
   | { what: "toolPolicy"; taskId: string; taskTitle: string; tool: string; to: "allow" }
   | { what: "envAllow"; added: string[] }
-  | { what: "hiddenPaths"; removed: string[] };
+  | { what: "hiddenPaths"; removed: string[] }
+  /** An MCP server that now runs (added or enabled; `target` = its command or URL). */
+  | { what: "mcpServer"; id: string; target: string }
+  /** Tools of an MCP server allowed without asking (`tool` absent = all of them). */
+  | { what: "mcpPolicy"; id: string; tool?: string };
 
 /** Topic `notices`: someone lowered safety; `by` is the client (device, browser, address). */
 export interface SafetyNotice {

@@ -46,7 +46,7 @@ function displayHost(host: string): string {
 export async function startApp(opts: AppOptions): Promise<RunningApp> {
   const now = opts.now ?? Date.now;
   await ensureHome(opts.home);
-  const services = createServices({ home: opts.home, now });
+  const services = createServices({ home: opts.home, now, watchMcp: true });
   const { store, hub, runs } = services;
   if (!store.health.ok) {
     console.error(
@@ -57,12 +57,12 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
   const auth = await Auth.load(opts.home);
   const host = opts.host ?? "127.0.0.1";
   let port = 0;
-  const mcp = lazyMcpEndpoint(services, now);
-  auth.onReset(() => void mcp.closeAll()); // sessions opened with the old token end
+  const mcpEndpoint = lazyMcpEndpoint(services, now);
+  auth.onReset(() => void mcpEndpoint.closeAll()); // sessions opened with the old token end
   const handler = makeHandler({
     ...services,
     auth,
-    mcp,
+    mcpEndpoint,
     lockout: new Lockout(now),
     port: () => port,
     secure: Boolean(opts.tls),
@@ -96,8 +96,9 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
     hub,
     runs,
     async close() {
-      await mcp.closeAll(); // open MCP event streams would hold the shutdown
+      await mcpEndpoint.closeAll(); // open MCP event streams would hold the shutdown
       await runs?.stopAll();
+      await services.mcp?.close();
       hub.close();
       await server.shutdown();
       store.close();

@@ -17,6 +17,9 @@ import { VERSION } from "./version.ts";
 import { composerOf } from "./composer/composer_service.ts";
 import { SafetyLog } from "./sessions/safety.ts";
 import { sandboxStatus } from "../tools/exec/bwrap.ts";
+import { McpManager } from "./mcp/manager.ts";
+import { commandPolicy } from "./agent/command_policy.ts";
+import { MCP_TOPIC } from "../protocol/mcp_servers.ts";
 
 export interface ServiceOptions {
   home: string;
@@ -26,6 +29,8 @@ export interface ServiceOptions {
   tools?: ToolRegistry;
   /** Database path; default `<home>/reinagent.db`. */
   db?: string;
+  /** Watch mcp_servers.json for outside edits (the CLI); the app turns it on. */
+  watchMcp?: boolean;
 }
 
 export function createServices(opts: ServiceOptions): ServerDeps {
@@ -61,6 +66,14 @@ export function createServices(opts: ServiceOptions): ServerDeps {
       },
     )
     : null;
+  // MCP servers as tools: stdio servers see what shell commands see of the environment.
+  const mcp = new McpManager({
+    home: opts.home,
+    envPolicy: () => repos ? commandPolicy(repos, opts.home).envPolicy : {},
+    publish: (e) => hub.publish(MCP_TOPIC, e),
+    now,
+    watch: opts.watchMcp,
+  });
   const runs = repos && tasks
     ? new RunManager({
       repos,
@@ -81,8 +94,9 @@ export function createServices(opts: ServiceOptions): ServerDeps {
         };
       },
       taskChanged: (t) => tasks.publish(t),
-      gate: (taskId, call, kind, signal, origin) =>
-        approvals!.check(taskId, call, kind, signal, origin),
+      gate: (taskId, call, kind, signal, policy, origin) =>
+        approvals!.check(taskId, call, kind, signal, policy, origin),
+      extraTools: (signal) => mcp.toolsForTurn(signal),
     })
     : null;
   // The steering queue hooks into run ends from the start (queued messages survive restarts).
@@ -90,7 +104,7 @@ export function createServices(opts: ServiceOptions): ServerDeps {
   const safety = new SafetyLog(hub, repos?.kv ?? null, now);
   // Probe bubblewrap once now, so the first settings snapshot and command do not wait.
   sandboxStatus().catch((e) => console.error("probing bubblewrap failed:", e));
-  return { version: VERSION, home: opts.home, store, hub, tasks, runs, approvals, safety };
+  return { version: VERSION, home: opts.home, store, hub, tasks, runs, approvals, safety, mcp };
 }
 
 export const defaultProjectDir = (home: string) => join(home, "DefaultProject");

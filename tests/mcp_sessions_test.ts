@@ -123,7 +123,7 @@ Deno.test("mcp serve: strict arguments", () => {
     error: 'mcp serve takes no arguments, got "extra"',
   });
   assert("error" in parseCli(["mcp", "serve", "--port", "1"]));
-  assertEquals(parseCli(["mcp"]), { error: "mcp needs a command (serve)" });
+  assertEquals(parseCli(["mcp"]), { error: "mcp needs a command: serve, add, list, remove, test" });
 });
 
 Deno.test("mcp client words: safety notices name the MCP client, in both languages", () => {

@@ -24,6 +24,7 @@
  * Both join the built-ins in one `ToolRegistry`.
  */
 import type { JsonSchema, Schema } from "../protocol/schema.ts";
+import type { ToolPolicy } from "../protocol/domain.ts";
 import { describeShape } from "./json_schema.ts";
 import {
   fail,
@@ -49,6 +50,8 @@ export interface ToolDefinition<T> {
   /** Default: "worker-read" for read tools, "worker-write" for write tools, else "main". */
   placement?: Placement;
   traits?: ToolTraits;
+  /** A policy from the tool's configuration (MCP servers); a task's own rule wins. */
+  policy?: ToolPolicy;
   /** Runs the call; `args` passed the schema. */
   execute(args: T, ctx: ToolContext): Promise<ToolResult>;
 }
@@ -109,6 +112,7 @@ export function defineTool<T = Record<string, unknown>>(def: ToolDefinition<T>):
     placement: def.placement ??
       (def.kind === "read" ? "worker-read" : def.kind === "write" ? "worker-write" : "main"),
     traits,
+    ...(def.policy ? { policy: def.policy } : {}),
     parse,
     run,
     execute(args, ctx) {

@@ -23,6 +23,13 @@ export class ToolRegistry {
     for (const t of tools) this.tools.set(t.name, t);
   }
 
+  /** This registry plus `extra` (a built-in's name is never taken over). */
+  with(extra: Tool[]): ToolRegistry {
+    const out = new ToolRegistry([...this.tools.values()]);
+    for (const t of extra) if (!out.tools.has(t.name)) out.tools.set(t.name, t);
+    return out;
+  }
+
   names(): string[] {
     return [...this.tools.keys()];
   }

@@ -3,6 +3,7 @@
  * schema, permission kind, placement, traits, and execute.
  */
 import type { JsonSchema } from "../protocol/schema.ts";
+import type { ToolPolicy } from "../protocol/domain.ts";
 
 export type PermissionKind = "read" | "write" | "exec";
 
@@ -62,6 +63,8 @@ export interface Tool<T = Record<string, unknown>> {
   kind: PermissionKind;
   placement: Placement;
   traits: ToolTraits;
+  /** A policy the tool's configuration sets (MCP servers); a task's own rule wins. */
+  policy?: ToolPolicy;
   /** Checks arguments against the schema. */
   parse(args: unknown): ParsedArgs<T>;
   /** Checks, then runs: safe for any caller (tests, the sandbox worker). */

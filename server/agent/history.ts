@@ -15,6 +15,7 @@ import type {
 import { attachmentBlocks, type AttachmentData, emptyAttachmentData } from "./attachments.ts";
 import { mentionBlocks } from "./mention_blocks.ts";
 import { summaryBlock } from "./compaction/summary_block.ts";
+import { imagesOf, toolImagesMessage } from "./tool_images.ts";
 
 export const INTERRUPTED =
   "The tool call was interrupted before it produced a result (the run was stopped or the app restarted).";
@@ -70,15 +71,21 @@ function userContent(e: Entry, attachments: AttachmentData): (TextBlock | ImageB
 export function toConversation(
   entries: Entry[],
   attachments: AttachmentData = emptyAttachmentData(),
+  opts: { vision?: boolean } = {},
 ): LlmMessage[] {
   const out: LlmMessage[] = [];
   /** Calls of the latest assistant message still waiting for a result. */
   let open = new Map<string, string>();
+  /** Images the latest step's tools returned (vision models see them after the results). */
+  let images: { name: string; images: ImageBlock[] }[] = [];
   const closeOpen = () => {
     for (const [id, name] of open) {
       out.push({ role: "tool", toolCallId: id, name, content: INTERRUPTED, isError: true });
     }
     open = new Map();
+    const msg = toolImagesMessage(images);
+    if (msg) out.push(msg);
+    images = [];
   };
   const known = new Set<string>();
   const from = entries.findLastIndex(isClearMarker) + 1;
@@ -117,6 +124,7 @@ export function toConversation(
           content: p.text ?? "",
           isError: p.data.isError === true,
         });
+        if (opts.vision) images.push({ name: String(p.data.name), images: imagesOf(p.data.meta) });
       }
     }
   }

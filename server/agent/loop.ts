@@ -3,7 +3,15 @@
  * calls (consecutive read-only calls concurrently, others one by one), append the
  * results, repeat — until no tool calls, the step budget, a stop, or an error.
  */
-import type { Adapter, LlmMessage, StopReason, StreamRequest, Usage } from "../providers/types.ts";
+import type {
+  Adapter,
+  ImageBlock,
+  LlmMessage,
+  StopReason,
+  StreamRequest,
+  Usage,
+} from "../providers/types.ts";
+import { imagesOf, toolImagesMessage } from "./tool_images.ts";
 import { type RetryNotice, withRetry } from "../providers/retry.ts";
 import {
   abortedError,
@@ -55,6 +63,8 @@ export interface LoopHost {
   onStep?(step: number, phase: "model" | "tools"): void;
   onRetry?(notice: RetryNotice | null): void;
   now?: () => number;
+  /** The model sees images: images tools return follow their results. */
+  vision?: boolean;
 }
 
 export type LoopOutcome =
@@ -174,6 +184,7 @@ const unexpected = (e: unknown): ProviderErrorInfo => errorInfo((e as Error)?.me
 /** Runs calls in order; a run of consecutive read-only calls runs concurrently. */
 async function runCalls(h: LoopHost, calls: ToolCall[]): Promise<void> {
   let i = 0;
+  const images: { name: string; images: ImageBlock[] }[] = [];
   while (i < calls.length) {
     const batch = [calls[i]];
     if (h.tools.get(calls[i].name)?.kind === "read") {
@@ -194,9 +205,13 @@ async function runCalls(h: LoopHost, calls: ToolCall[]): Promise<void> {
         content: results[k].result.content,
         isError: results[k].result.isError,
       });
+      if (h.vision) images.push({ name: c.name, images: imagesOf(results[k].result.meta) });
     });
     i += batch.length;
   }
+  // After every result of the step (tool messages must follow their calls directly).
+  const withImages = toolImagesMessage(images);
+  if (withImages) h.messages.push(withImages);
 }
 
 async function runOne(h: LoopHost, call: ToolCall): Promise<{ result: ToolResult; ms: number }> {

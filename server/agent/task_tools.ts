@@ -40,6 +40,8 @@ export interface CallPlace {
   attachments: string[];
   /** For the parent's `agent` tools only (a sub-agent's calls get none: no recursion). */
   subagents?: SubagentControl;
+  /** The turn's tools when they differ from the built-ins (MCP servers'). */
+  tools?: ToolRegistry;
 }
 
 /** Live output streamed per command; the rest arrives with the result. */
@@ -62,7 +64,7 @@ export class TaskTools {
 
   /** Runs an allowed call (arguments checked, sandbox, checkpoints …). */
   run(call: ToolCall, at: CallPlace): Promise<ToolResult> {
-    return this.runner.run(call, this.context(at));
+    return this.runner.run(call, this.context(at), at.tools);
   }
 
   /** Closes the sandbox workers (shutdown). */

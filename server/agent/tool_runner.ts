@@ -36,10 +36,15 @@ const refused = (content: string, code: string, path: string): ToolResult => ({
 export class ToolRunner {
   constructor(private registry: ToolRegistry, private pool: SandboxPool) {}
 
-  async run(call: ToolCall, ctx: RunnerContext): Promise<ToolResult> {
-    const tool = this.registry.get(call.name);
+  /** Runs `call` with the tools of `registry` (default: the runner's own). */
+  async run(
+    call: ToolCall,
+    ctx: RunnerContext,
+    registry: ToolRegistry = this.registry,
+  ): Promise<ToolResult> {
+    const tool = registry.get(call.name);
     if (!tool) {
-      const names = this.registry.specs().map((s) => s.name).join(", ");
+      const names = registry.specs().map((s) => s.name).join(", ");
       return { content: `Unknown tool "${call.name}". Available tools: ${names}.`, isError: true };
     }
     const parsed = tool.parse(call.args);

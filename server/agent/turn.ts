@@ -20,7 +20,8 @@ import { isClearMarker } from "../../protocol/index.ts";
 import type { SandboxLevelName } from "../../protocol/constants.ts";
 import type { Repos } from "../../store/store.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
-import type { ToolResult } from "../../tools/types.ts";
+import type { Tool, ToolResult } from "../../tools/types.ts";
+import type { ToolPolicy } from "../../protocol/domain.ts";
 import { recaptureJobs } from "../../tools/exec/background.ts";
 import type {
   Adapter,
@@ -77,16 +78,22 @@ export interface TurnDeps {
   /** Publishes a changed task summary to every client. */
   taskChanged(task: TaskSummary): void;
   /**
-   * The approval gate for a task's tool calls (absent = everything allowed); `origin`
-   * names the sub-agent that made the call.
+   * The approval gate for a task's tool calls (absent = everything allowed); `policy` is
+   * the tool's own (an MCP server's), `origin` names the sub-agent that made the call.
    */
   gate?(
     taskId: string,
     call: ToolCall,
     kind: string,
     signal: AbortSignal,
+    policy?: ToolPolicy,
     origin?: SubagentOrigin,
   ): ReturnType<Gate>;
+  /**
+   * Tools beyond the built-ins for this turn (the MCP servers'), enumerated when it
+   * starts; sources that fail are reported by the provider, the turn runs without them.
+   */
+  extraTools?(signal: AbortSignal): Promise<Tool[]>;
   /** Records what the turn changed in the workspace, once it ended. */
   afterTurn(taskId: string, turn: Turn, workspace: string): Promise<void>;
   /** Side work (the title) that shutdown waits for; `closing` cancels it. */
@@ -149,6 +156,8 @@ interface TurnContext {
   effort: Effort;
   approval: ApprovalMode;
   history: Entry[];
+  /** The built-in tools and this turn's MCP tools. */
+  tools: ToolRegistry;
   /** The request for a conversation, as it is sent (reminder added, microcompacted). */
   buildRequest(messages: LlmMessage[]): StreamRequest;
   /** The model's conversation for stored entries (attachments loaded). */
@@ -175,7 +184,7 @@ export class Turns {
   constructor(private d: TurnDeps) {}
 
   /** Resolves the model, workspace and prompt of a task's next request; throws when unusable. */
-  private async context(task: TaskSummary): Promise<TurnContext> {
+  private async context(task: TaskSummary, signal: AbortSignal): Promise<TurnContext> {
     const { repos, now } = this.d;
     const resolved = this.d.resolveModel(task.settings.model);
     const workspace = await this.workspaceOf(task);
@@ -190,7 +199,7 @@ export class Turns {
       agents: await readAgentsFile(workspace),
       goal: goalSection(task.settings.goal),
     });
-    const { tools } = this.d;
+    const tools = await this.toolsOf(signal);
     const vision = resolved.model.vision === true;
     // The agent tool lists this workspace's sub-agent types (summaries get the same tools).
     const specs = this.d.subagents
@@ -202,6 +211,7 @@ export class Turns {
       workspace,
       effort,
       approval,
+      tools,
       history: repos.entries.latest(task.id, Number.MAX_SAFE_INTEGER),
       buildRequest: (messages) => ({
         provider: resolved.provider,
@@ -213,7 +223,7 @@ export class Turns {
         maxTokens: resolveMaxTokens(resolved.model.maxOutput),
       }),
       conversation: async (entries) =>
-        toConversation(entries, await loadAttachmentData(entries, this.d.home, vision)),
+        toConversation(entries, await loadAttachmentData(entries, this.d.home, vision), { vision }),
     };
   }
 
@@ -253,7 +263,7 @@ export class Turns {
 
   /** The request the task's next turn would send now (the request preview). */
   async preview(task: TaskSummary): Promise<StreamRequest> {
-    const ctx = await this.context(task);
+    const ctx = await this.context(task, this.d.closing);
     return ctx.buildRequest(await ctx.conversation(ctx.history));
   }
 
@@ -261,7 +271,7 @@ export class Turns {
   async compact(task: TaskSummary, run: TurnRun, focus?: string): Promise<CompactResult> {
     let ctx: TurnContext;
     try {
-      ctx = await this.context(task);
+      ctx = await this.context(task, run.signal);
     } catch (e) {
       return { ok: false, reason: "failed", error: errorInfo((e as Error).message) };
     }
@@ -281,7 +291,7 @@ export class Turns {
     try {
       let ctx: TurnContext;
       try {
-        ctx = await this.context(task);
+        ctx = await this.context(task, run.signal);
       } catch (e) {
         writer.error(errorInfo((e as Error).message, {
           category: "request",
@@ -305,7 +315,8 @@ export class Turns {
           }, this.d.closing),
         );
       }
-      const { gate, tools, taskTools } = this.d;
+      const { gate, taskTools } = this.d;
+      const tools = ctx.tools;
       const maxSteps = stepBudget(effort, approval);
       const place = { taskId: task.id, workspace, turn: thisTurn, attachments };
       const subagents = this.d.subagents
@@ -319,10 +330,9 @@ export class Turns {
           planMode: approval === "plan",
         })
         : null;
-      const buildRequest = ctx.buildRequest;
       const outcome = await runLoop({
         adapter,
-        buildRequest,
+        buildRequest: ctx.buildRequest,
         messages: await ctx.conversation(history),
         context: await this.compactor(task, ctx, run),
         tools,
@@ -332,12 +342,17 @@ export class Turns {
             signal,
             callId: call.id,
             subagents: subagents?.control(call.id),
+            tools,
           }),
         gate: gate
-          ? (call, signal) => gate(task.id, call, tools.get(call.name)?.kind ?? "write", signal)
+          ? (call, signal) => {
+            const tool = tools.get(call.name);
+            return gate(task.id, call, tool?.kind ?? "write", signal, tool?.policy);
+          }
           : undefined,
         workspace,
         maxSteps,
+        vision: resolved.model.vision === true,
         signal: run.signal,
         writer,
         now,
@@ -386,8 +401,19 @@ export class Turns {
       turn: latestTurn(entries) ?? NO_TURN,
       signal: this.d.closing,
       attachments: attachmentIds(entries),
+      tools: call.name.startsWith("mcp__") ? await this.toolsOf(this.d.closing) : undefined,
     });
     writer.toolResult(call, result, this.d.now() - t0);
+  }
+
+  /** The built-in tools and, when there are, this turn's extra ones (MCP). */
+  private async toolsOf(signal: AbortSignal): Promise<ToolRegistry> {
+    if (!this.d.extraTools) return this.d.tools;
+    const extra = await this.d.extraTools(signal).catch((e) => {
+      console.error("listing MCP tools failed:", e);
+      return [];
+    });
+    return extra.length ? this.d.tools.with(extra) : this.d.tools;
   }
 
   /** The task's project folder, or the DefaultProject (created on first use). */

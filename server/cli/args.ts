@@ -4,6 +4,7 @@ import { parseRunArgs, type RunArgs } from "./run_cmd.ts";
 import { parseTasksArgs, type TasksArgs } from "./tasks_cmd.ts";
 import { parseFlags } from "./flags.ts";
 import { type McpServeArgs, parseMcpServeArgs } from "./mcp_serve_cmd.ts";
+import { type McpCommand, parseMcpArgs } from "./mcp_args.ts";
 
 export const USAGE = `Usage:
   reinagent [--port N] [--home DIR] [--no-open]
@@ -30,6 +31,14 @@ export const USAGE = `Usage:
       ReinAgent as an MCP server over stdio (for Claude Code, Codex, …): uses the
       running instance for this home, or starts the server in this process. The
       same tools are served over streamable HTTP at /mcp (token as Bearer).
+  reinagent mcp add ID [--env K=V]... [--cwd DIR] [--timeout MS] [--policy allow|ask|deny]
+      [--disabled] -- COMMAND ARGS...
+  reinagent mcp add ID --url URL [--header "K: V"]... [--sse]
+  reinagent mcp list [--json]
+  reinagent mcp remove ID
+  reinagent mcp test ID
+      Manage the MCP servers the agent uses as tools (~/.reinagent/mcp_servers.json;
+      all take --home DIR; works while a server runs). --sse: a legacy SSE server.
   reinagent doctor [--home DIR]
       Check the data dir, database, providers, sandboxes and window backend.
   reinagent --version
@@ -60,6 +69,7 @@ export interface ServerCommand {
 export type Command =
   | ServerCommand
   | CatalogCommand
+  | McpCommand
   | ({ kind: "run" } & RunArgs)
   | ({ kind: "tasks" } & TasksArgs)
   | ({ kind: "mcp-serve" } & McpServeArgs)
@@ -98,7 +108,7 @@ const SUBCOMMANDS: Record<string, (args: string[]) => Parsed> = {
       const r = parseMcpServeArgs(args.slice(1));
       return "error" in r ? r : { command: { kind: "mcp-serve", ...r } };
     }
-    return { error: args[0] ? `unknown mcp command "${args[0]}"` : "mcp needs a command (serve)" };
+    return parseMcpArgs(args);
   },
 };
 

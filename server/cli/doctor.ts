@@ -10,6 +10,7 @@ import { describeCommandEnv } from "../agent/command_policy.ts";
 import { SandboxPool } from "../../tools/sandbox/pool.ts";
 import { windowBackend } from "../window/open.ts";
 import { VERSION } from "../version.ts";
+import { readServers } from "../mcp/config.ts";
 
 interface Check {
   name: string;
@@ -41,6 +42,22 @@ async function dataDir(home: string): Promise<Check> {
     }
     return { name: "data dir", ok: false, detail: `${home}: ${(e as Error).message}` };
   }
+}
+
+/** The MCP servers file: readable (servers counted, not started) or corrupt (left untouched). */
+async function mcpServers(home: string): Promise<Check> {
+  const r = await readServers(home);
+  if (!r.ok) return { name: "MCP servers", ok: false, detail: `${r.error} (left untouched)` };
+  const on = r.servers.filter((s) => s.enabled);
+  return {
+    name: "MCP servers",
+    ok: true,
+    detail: r.servers.length
+      ? `${r.servers.length} configured, ${on.length} enabled (${
+        on.map((s) => s.id).join(", ") || "none"
+      }) in ${r.path}; check them with \`reinagent mcp list\``
+      : `none (${r.path}; add one with \`reinagent mcp add\`)`,
+  };
 }
 
 /** Runs a tiny read in a sandbox worker: proves worker permissions work in this runtime. */
@@ -114,6 +131,7 @@ export async function runDoctor(home: string, print: (s: string) => void): Promi
     });
   }
   store.close();
+  checks.push(await mcpServers(home));
   checks.push(await toolSandbox(home));
   checks.push({ name: "window", ok: true, detail: windowBackend() });
   print(`reinagent ${VERSION} doctor`);

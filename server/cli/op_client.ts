@@ -3,7 +3,7 @@
  * instance. The headless CLI uses it so that `reinagent run` behaves the same either
  * way (and a run performed by a running instance shows live in its windows).
  */
-import type { EvtMsg } from "../../protocol/index.ts";
+import { type EvtMsg, MCP_TOPIC } from "../../protocol/index.ts";
 import { instancePath, tokenPath } from "../home.ts";
 import type { ServerDeps } from "../ops/context.ts";
 import type { HubClient } from "../sessions/hub.ts";
@@ -29,7 +29,7 @@ export function localOpClient(deps: ServerDeps): OpClient {
   const listeners: ((e: EvtMsg) => void)[] = [];
   const client: HubClient = {
     id: `cli-${crypto.randomUUID()}`,
-    topics: new Set(["tasks"]),
+    topics: new Set(["tasks", MCP_TOPIC]),
     info: CLI_CLIENT,
     deliver: (events) => events.forEach((e) => listeners.forEach((fn) => fn(e))),
   };
@@ -45,6 +45,7 @@ export function localOpClient(deps: ServerDeps): OpClient {
     async close() {
       deps.hub.remove(client);
       await deps.runs?.stopAll();
+      await deps.mcp?.close(); // its stdio servers' process groups
       deps.hub.close();
       deps.store.close();
     },

@@ -13,6 +13,8 @@ import {
   EFFORT_LEVELS,
   type Entry,
   type EvtMsg,
+  MCP_TOPIC,
+  type McpEvent,
   type OpResults,
   parseSlash,
   type PendingApproval,
@@ -177,6 +179,15 @@ function follow(
     let waited = false;
     let stoppedWaiting = false;
     const handle = (m: EvtMsg) => {
+      if (m.topic === MCP_TOPIC) {
+        // A server that failed to start or list its tools: said, never silently dropped.
+        const d = m.data as McpEvent;
+        if (d.kind !== "failure") return;
+        if (args.json) {
+          out.json({ type: "mcp_failure", server: d.id, phase: d.phase, message: d.message });
+        } else out.note(`MCP server ${d.id} failed (${d.phase}): ${d.message}`);
+        return;
+      }
       if (m.topic === "tasks") {
         const t = m.data as TasksEvent;
         const waiting = t.kind === "upsert" && t.task.id === taskId && t.task.status === "waiting";

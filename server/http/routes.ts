@@ -19,7 +19,7 @@ export interface RouteDeps extends ServerDeps {
   port: () => number;
   secure: boolean;
   /** `/mcp`: the workbench as an MCP server (streamable HTTP). */
-  mcp?: McpEndpoint;
+  mcpEndpoint?: McpEndpoint;
 }
 
 /** Paths answered as JSON (API clients), never redirected or shown an HTML page. */
@@ -149,14 +149,14 @@ export function makeHandler(deps: RouteDeps) {
       attachSocket(socket, deps, who);
       return response;
     }
-    if (url.pathname === "/mcp" && deps.mcp) {
+    if (url.pathname === "/mcp" && deps.mcpEndpoint) {
       // A web page of another site must not drive the agent through the cookie.
       if (!originAllowed(req)) {
         return json(403, {
           error: { code: "forbidden_origin", message: "request origin does not match host" },
         });
       }
-      return deps.mcp.handle(req, ip);
+      return deps.mcpEndpoint.handle(req, ip);
     }
     if (url.pathname === "/api/health") {
       return json(200, {

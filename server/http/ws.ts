@@ -7,6 +7,7 @@ import {
   type EvtMsg,
   type HelloMsg,
   LIMITS,
+  MCP_TOPIC,
   NOTICES_TOPIC,
   parseRequest,
   PROTOCOL_VERSION,
@@ -22,7 +23,7 @@ const MAX_BUFFERED = 16 * 1024 * 1024;
 export function attachSocket(socket: WebSocket, deps: ServerDeps, info?: ClientInfo): void {
   const client: HubClient = {
     id: crypto.randomUUID(),
-    topics: new Set(["tasks", "approvals", NOTICES_TOPIC]),
+    topics: new Set(["tasks", "approvals", NOTICES_TOPIC, MCP_TOPIC]),
     info,
     deliver(events: EvtMsg[]) {
       if (socket.readyState !== WebSocket.OPEN) return;

@@ -9,6 +9,7 @@ import type { ClientInfo } from "../../protocol/index.ts";
 import { CLI_CLIENT } from "../sessions/clients.ts";
 import { composerOf, type ComposerService } from "../composer/composer_service.ts";
 import { OpError } from "../errors.ts";
+import type { McpManager } from "../mcp/manager.ts";
 
 export interface ServerDeps {
   version: string;
@@ -23,6 +24,8 @@ export interface ServerDeps {
   approvals: ApprovalCenter | null;
   /** Notices of lowered safety (every client is told). */
   safety: SafetyLog;
+  /** The MCP servers the agent uses (absent in harnesses that do not need them). */
+  mcp?: McpManager;
 }
 
 export interface OpContext extends ServerDeps {

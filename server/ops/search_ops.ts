@@ -39,7 +39,7 @@ export async function contextPieces(
   repos: Repos,
   home: string,
   taskId: string,
-  opts: { now?: Date; tools?: ToolSpec[] } = {},
+  opts: { now?: Date; tools?: ToolSpec[]; mcpTools?: ToolSpec[] } = {},
 ): Promise<{
   pieces: Piece[];
   model: string | null;
@@ -63,6 +63,7 @@ export async function contextPieces(
   // The agent tool lists the workspace's sub-agent types, as in the turn.
   const tools = opts.tools ??
     withSubagentTypes(defaultTools().specs(), await loadSubagentCatalog(workspace, home));
+  const mcpTools = opts.mcpTools ?? [];
   let model: string | null = null, contextWindow: number | null = null;
   let compaction: ContextBreakdown["compaction"] = null;
   try {
@@ -96,9 +97,15 @@ export async function contextPieces(
         format: "json",
       },
       { key: "user", text: reminder, items: agents ? 2 : 1, format: "markdown" },
-      // Neither skills nor MCP servers exist yet: nothing of theirs is sent.
+      // Skills do not exist yet: nothing of theirs is sent.
       { key: "skills", text: "", items: 0, format: "text" },
-      { key: "mcp", text: "", items: 0, format: "json" },
+      // The tools of the MCP servers connected now (the next turn connects the others).
+      {
+        key: "mcp",
+        text: mcpTools.length ? JSON.stringify(mcpTools, null, 2) : "",
+        items: mcpTools.length,
+        format: "json",
+      },
     ],
   };
 }
@@ -111,6 +118,7 @@ export const SEARCH_HANDLERS: OpHandlers<keyof typeof SEARCH_OP_ARGS> = {
       services(ctx).repos,
       ctx.home,
       args.id,
+      { mcpTools: ctx.mcp ? await ctx.mcp.connectedSpecs() : [] },
     );
     const categories: ContextCategoryInfo[] = pieces.map((p) => ({
       key: p.key,

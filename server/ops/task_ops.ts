@@ -4,11 +4,12 @@ import {
   type COMPACTION_OP_ARGS,
   type COMPOSER_OP_ARGS,
   type HISTORY_OP_ARGS,
+  type JOB_OP_ARGS,
   LIMITS,
+  type MCP_OP_ARGS,
   type MENTION_OP_ARGS,
   type OpName,
   type PANEL_OP_ARGS,
-  type JOB_OP_ARGS,
   type PREVIEW_OP_ARGS,
   type PROJECT_OP_ARGS,
   type PROVIDER_OP_ARGS,
@@ -59,6 +60,7 @@ type TaskOpName = Exclude<
   | keyof typeof PREVIEW_OP_ARGS
   | keyof typeof JOB_OP_ARGS
   | keyof typeof SUBAGENT_OP_ARGS
+  | keyof typeof MCP_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */

@@ -65,15 +65,19 @@ export function modeDecision(mode: ApprovalMode, kind: string): "allow" | "ask" 
   return "ask"; // ask mode: writes and execs
 }
 
-/** Mode + per-tool policy → allow / ask / deny. */
+/**
+ * Mode + per-tool policy → allow / ask / deny. `configured` is a policy the tool's own
+ * configuration sets (an MCP server's); the task's rule for the tool wins over it.
+ */
 export function judge(
   settings: TaskSettings,
   mode: ApprovalMode,
   tool: string,
   kind: string,
+  configured?: ToolPolicy,
 ): "allow" | "ask" | "deny" {
   if (META_TOOLS.has(tool)) return "allow";
-  const policy: ToolPolicy | undefined = settings.toolPolicies?.[tool];
+  const policy: ToolPolicy | undefined = settings.toolPolicies?.[tool] ?? configured;
   if (policy === "deny") return "deny";
   if (mode === "plan" && kind !== "read") return "deny"; // plan mode is read-only whatever the policy
   if (policy === "allow") return "allow";
@@ -136,12 +140,16 @@ export class ApprovalCenter {
     return settings.approval ?? this.defaultMode();
   }
 
-  /** The gate used by a task's run; `origin` is set for the calls of a sub-agent. */
+  /**
+   * The gate used by a task's run: `configured` is the tool's own policy (an MCP
+   * server's), `origin` is set for the calls of a sub-agent.
+   */
   async check(
     taskId: string,
     call: ToolCall,
     kind: string,
     signal: AbortSignal,
+    configured?: ToolPolicy,
     origin?: SubagentOrigin,
   ): Promise<Verdict> {
     this.origins.set(call, origin);
@@ -154,8 +162,8 @@ export class ApprovalCenter {
     if (call.name === "ask_user_question") {
       return await this.question(task.id, task.title, call, signal);
     }
-    const verdict = judge(task.settings, mode, call.name, kind);
-    if (verdict === "deny") return this.denial(call.name, task.settings);
+    const verdict = judge(task.settings, mode, call.name, kind, configured);
+    if (verdict === "deny") return this.denial(call.name, task.settings, configured);
     const bare = kind === "exec" ? await this.unsandboxed() : null;
     if (verdict === "allow") {
       if (!bare || task.settings.unsandboxedOk) return { allow: true };
@@ -336,9 +344,10 @@ export class ApprovalCenter {
     return answer;
   }
 
-  private denial(tool: string, settings: TaskSettings): Verdict {
-    if (settings.toolPolicies?.[tool] === "deny") {
-      return refuse("policy_deny", `The user has denied the ${tool} tool in this task.`, {
+  private denial(tool: string, settings: TaskSettings, configured?: ToolPolicy): Verdict {
+    if ((settings.toolPolicies?.[tool] ?? configured) === "deny") {
+      const where = settings.toolPolicies?.[tool] ? "in this task" : "in its MCP server's settings";
+      return refuse("policy_deny", `The user has denied the ${tool} tool ${where}.`, {
         params: { tool },
       });
     }

@@ -56,6 +56,10 @@ export function describeChange(c: SafetyChange): string {
       return `commands may now see ${c.added.join(", ")}`;
     case "hiddenPaths":
       return `no longer hidden from commands: ${c.removed.join(", ")}`;
+    case "mcpServer":
+      return `MCP server ${c.id} runs: ${c.target}`;
+    case "mcpPolicy":
+      return `MCP ${c.id}${c.tool ? `/${c.tool}` : ""} always allowed`;
   }
 }
 

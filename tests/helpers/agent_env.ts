@@ -54,6 +54,7 @@ export async function env(): Promise<Env> {
     },
     async close() {
       await deps.runs!.stopAll();
+      await deps.mcp?.close();
       deps.hub.close();
       deps.store.close();
       await mock.close();

@@ -12,6 +12,7 @@ import { ApprovalBanner } from "./ApprovalBanner.js";
 import { IconClose } from "./Icons.js";
 import { RecoveryBanner } from "./RecoveryBanner.js";
 import { SafetyBanner } from "./SafetyBanner.js";
+import { McpWorkspaceBanner } from "./mcp/McpWorkspaceBanner.js";
 
 export function Banners() {
   const store = storeHealth.value;
@@ -40,6 +41,7 @@ export function Banners() {
       <${SafetyBanner} />
       <${RecoveryBanner} />
       <${ApprovalBanner} />
+      <${McpWorkspaceBanner} />
       ${notices.value.map((n) =>
         html`
           <div class="banner banner-error" role="alert" data-testid="error-notice" key=${n.id}>

@@ -25,8 +25,15 @@ import {
 } from "../state/projects.js";
 import { IconClose, IconPlus } from "./Icons.js";
 import { LangToggle, ThemeToggle } from "./Toggles.js";
-import { closeSettings, openSettings, settingsOpen } from "../state/settings.js";
-import { IconGear } from "./settings/controls.js";
+import {
+  closeSettings,
+  openMcp,
+  openSettings,
+  settingsOpen,
+  settingsTab,
+} from "../state/settings.js";
+import { IconGear, IconPlug } from "./settings/controls.js";
+import { mcpFailing } from "../state/mcp.js";
 import { TaskRow } from "./TaskRow.js";
 import { SectionHead } from "./sidebar/SectionHead.js";
 import { ProjectGroup } from "./sidebar/ProjectGroup.js";
@@ -237,6 +244,17 @@ export function Sidebar() {
           onClick=${openSettings}
         >
           <${IconGear} />
+        </button>
+        <button
+          type="button"
+          class=${`icon-btn${settingsOpen.value && settingsTab.value === "mcp" ? " on" : ""}`}
+          data-testid="open-mcp"
+          aria-label=${t("mcp.sidebar")}
+          title=${t("mcp.sidebar")}
+          onClick=${openMcp}
+        >
+          <${IconPlug} />${mcpFailing.value > 0 &&
+            html`<span class="mcp-dot" data-testid="mcp-failing-dot" aria-hidden="true"></span>`}
         </button>
         <${ThemeToggle} />
         <${LangToggle} />

@@ -70,5 +70,11 @@ export function changeText(c, tr) {
       return { key: "safety.change.envAllow", params: { names: c.added.join(", ") } };
     case "hiddenPaths":
       return { key: "safety.change.hiddenPaths", params: { paths: c.removed.join(", ") } };
+    case "mcpServer":
+      return { key: "safety.change.mcpServer", params: { id: c.id, target: c.target } };
+    case "mcpPolicy":
+      return c.tool
+        ? { key: "safety.change.mcpToolPolicy", params: { id: c.id, tool: c.tool } }
+        : { key: "safety.change.mcpPolicy", params: { id: c.id } };
   }
 }

@@ -44,7 +44,9 @@ export const settingsLoaded = signal(false);
 /** Whether the Settings view replaces the conversation. */
 export const settingsOpen = signal(false);
 /** The Settings tab shown. */
-export const settingsTab = signal(/** @type {"providers"|"general"|"about"} */ ("providers"));
+export const settingsTab = signal(
+  /** @type {"providers"|"mcp"|"general"|"about"} */ ("providers"),
+);
 /** Provider shown in the detail pane (null = the list, on phones). */
 export const selectedProviderId = signal(/** @type {string|null} */ (null));
 /**
@@ -140,6 +142,12 @@ const HASH = "#/settings";
 let pushed = false;
 
 /** Opens the Settings view (pushes a history entry so Back closes it). */
+/** Opens Settings on its MCP tab (the sidebar's MCP entry). */
+export function openMcp() {
+  settingsTab.value = "mcp";
+  openSettings();
+}
+
 export function openSettings() {
   drawerOpen.value = false;
   if (settingsOpen.value) return;

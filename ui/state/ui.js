@@ -29,6 +29,15 @@ let noticeId = 0;
 export function notifyError(key, err) {
   const message = err instanceof Error ? err.message : String(err);
   console.error(`reinagent: ${key}:`, err);
+  showNotice(key, message);
+}
+
+/**
+ * Shows a notice the server reported (not a failure of this page, so nothing is logged).
+ * @param {string} key an i18n key with a `{message}` placeholder
+ * @param {string} message
+ */
+export function showNotice(key, message) {
   notices.value = [...notices.value.slice(-3), { id: ++noticeId, key, message }];
 }
 

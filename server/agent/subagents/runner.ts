@@ -13,7 +13,7 @@ import {
   type SubagentRun,
   taskTopic,
 } from "../../../protocol/index.ts";
-import type { Effort, ModelRef } from "../../../protocol/index.ts";
+import type { Effort, ModelRef, ToolPolicy } from "../../../protocol/index.ts";
 import type { Repos } from "../../../store/store.ts";
 import type { IdFn } from "../../../store/ids.ts";
 import type { ToolRegistry } from "../../../tools/registry.ts";
@@ -48,6 +48,7 @@ export interface SubagentDeps {
     call: ToolCall,
     kind: string,
     signal: AbortSignal,
+    policy: ToolPolicy | undefined,
     origin: SubagentOrigin,
   ): ReturnType<Gate>;
   /** Aborted at shutdown. */
@@ -267,7 +268,10 @@ export class SubagentRunner {
         // No `subagents` in the place: a sub-agent's calls cannot start another one.
         runTool: (call, s) => this.d.taskTools.run(call, { ...parent.place, signal: s }),
         gate: gate
-          ? (call, s) => gate(parent.taskId, call, tools.get(call.name)?.kind ?? "write", s, origin)
+          ? (call, s) => {
+            const tool = tools.get(call.name);
+            return gate(parent.taskId, call, tool?.kind ?? "write", s, tool?.policy, origin);
+          }
           : undefined,
         workspace: parent.workspace,
         maxSteps: run.maxSteps,

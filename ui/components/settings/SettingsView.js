@@ -11,8 +11,9 @@ import { IconBack } from "./controls.js";
 import { GeneralSettings } from "./GeneralSettings.js";
 import { AboutSettings } from "./AboutSettings.js";
 import { ProvidersPane } from "./ProvidersPane.js";
+import { McpPane } from "../mcp/McpPane.js";
 
-const TABS = /** @type {const} */ (["providers", "general", "about"]);
+const TABS = /** @type {const} */ (["providers", "mcp", "general", "about"]);
 
 export function SettingsView() {
   const tab = settingsTab.value;
@@ -60,6 +61,8 @@ export function SettingsView() {
             ? html`<p class="settings-note">${t("settings.loading")}</p>`
             : tab === "providers"
             ? html`<${ProvidersPane} />`
+            : tab === "mcp"
+            ? html`<${McpPane} />`
             : tab === "about"
             ? html`<${AboutSettings} />`
             : html`<${GeneralSettings} />`}

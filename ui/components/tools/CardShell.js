@@ -8,7 +8,7 @@
  * @typedef {import("./card_props.js").CallStatus} CallStatus
  * @typedef {{name: string, status: CallStatus, summary: any, badges?: any, sub?: any,
  *   ms?: number, body: (() => any) | null, open?: boolean, approval?: PendingApproval,
- *   kind?: string, receiving?: number, pending?: any}} Props
+ *   kind?: string, receiving?: number, pending?: any, label?: string}} Props
  */
 import { useState } from "preact/hooks";
 import { html } from "../../html.js";
@@ -86,7 +86,7 @@ export function CardShell(props) {
         onClick=${() => setOpen(!expanded)}
       >
         <${StateIcon} status=${status} />
-        <span class="tool-name">${name}</span>
+        <span class="tool-name" title=${name}>${props.label ?? name}</span>
         <span class="tool-arg" data-testid="tool-arg">${summary}</span>
         ${badges}
         ${props.receiving !== undefined &&

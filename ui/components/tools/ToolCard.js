@@ -22,6 +22,7 @@ import { SearchCard } from "./SearchCard.js";
 import { TodoCard } from "./TodoCard.js";
 import { WebCard } from "./WebCard.js";
 import { SubagentCard } from "../subagents/SubagentCard.js";
+import { McpCard } from "./McpCard.js";
 import { RefusalContext } from "./RefusalNote.js";
 import { refusalOf } from "../../state/interact_model.js";
 
@@ -63,6 +64,8 @@ export function ToolCard({ part, result, live }) {
   const receiving = streaming ? argsText.length : undefined;
   const Card = Object.hasOwn(BY_NAME, name)
     ? BY_NAME[/** @type {keyof typeof BY_NAME} */ (name)]
+    : name.startsWith("mcp__")
+    ? McpCard
     : CARDS[toolKind(name)];
   const status = callStatus(result, live, !!approval);
   // Refused calls say why in the reader's language (plan and question cards do it

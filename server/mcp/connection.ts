@@ -1,0 +1,217 @@
+/**
+ * One live connection to one MCP server, on the SDK's `Client`: the transport of the
+ * config (stdio child, streamable HTTP, legacy SSE), the handshake (the SDK negotiates
+ * the protocol version), the tool list (paged, refreshed on `listChanged`) and calls
+ * with the server's timeout. Every failure names the phase it happened in; a server
+ * that exits or drops the connection marks it dead with a clear reason, and the pool
+ * connects again on next use.
+ */
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { CallToolResult, Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  MCP_DEFAULT_TIMEOUT_MS,
+  type McpPhase,
+  type McpServerConfig,
+} from "../../protocol/mcp_servers.ts";
+import { commandEnv, type EnvPolicy } from "../../tools/exec/env_policy.ts";
+import type { DenoStdioTransport } from "./stdio_transport.ts";
+
+type Sdk = typeof import("./sdk_client.ts");
+/** The SDK, imported with the first connection (see sdk_client.ts). */
+const loadSdk = (): Promise<Sdk> => import("./sdk_client.ts");
+import { VERSION } from "../version.ts";
+
+/** At most this many tools of one server (pages of `tools/list`). */
+const MAX_TOOLS = 500;
+const MAX_PAGES = 20;
+
+/** A failure in a phase, with the server's last stderr lines. */
+export class McpPhaseError extends Error {
+  constructor(readonly phase: McpPhase, message: string, readonly stderrTail: string[] = []) {
+    super(message);
+  }
+}
+
+export interface ConnectionOptions {
+  /** What stdio servers may see of our environment (as shell commands). */
+  envPolicy: EnvPolicy;
+  /** The folder a stdio server starts in when its config names none. */
+  defaultCwd: string;
+  /** The server changed its tool list (already re-read). */
+  onToolsChanged?(): void;
+  /** The connection died (exit, dropped stream); `reason` is for the user. */
+  onDead?(reason: string): void;
+}
+
+const errText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export class McpConnection {
+  tools: SdkTool[] = [];
+  protocolVersion: string | null = null;
+  /** Connected and its tools listed. */
+  ready = false;
+  /** Why the connection is dead, or null while it lives. */
+  dead: string | null = null;
+  private client: Client | null = null;
+  private transport: Transport | null = null;
+  private stdio: DenoStdioTransport | null = null;
+
+  constructor(readonly config: McpServerConfig, private opts: ConnectionOptions) {}
+
+  get timeoutMs(): number {
+    return this.config.timeoutMs ?? MCP_DEFAULT_TIMEOUT_MS;
+  }
+
+  stderrTail(n?: number): string[] {
+    return this.stdio?.stderr.last(n) ?? [];
+  }
+
+  /** Connects and lists the tools; throws an {@link McpPhaseError}. */
+  async connect(): Promise<void> {
+    const c = this.config;
+    const sdk = await loadSdk();
+    try {
+      this.transport = this.makeTransport(sdk);
+    } catch (e) {
+      throw new McpPhaseError("config", errText(e));
+    }
+    if (this.stdio) {
+      try {
+        await this.stdio.start();
+      } catch (e) {
+        const why = e instanceof Deno.errors.NotFound
+          ? `command not found: ${c.command}`
+          : `cannot start ${c.command}: ${errText(e)}`;
+        throw new McpPhaseError("spawn", why);
+      }
+    }
+    // The SDK tells the transport which protocol version it negotiated: note it.
+    const setVersion = this.transport.setProtocolVersion?.bind(this.transport);
+    this.transport.setProtocolVersion = (v: string) => {
+      this.protocolVersion = v;
+      setVersion?.(v);
+    };
+    const client = new sdk.Client({ name: "reinagent", version: VERSION }, { capabilities: {} });
+    client.onerror = () => {}; // stray lines on stdout etc.: not fatal
+    // Set before the handshake: a server may announce new tools right after it.
+    client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, async () => {
+      if (this.dead || !this.client) return;
+      try {
+        this.tools = await this.listTools();
+        this.opts.onToolsChanged?.();
+      } catch (e) {
+        if (!this.dead) console.error(`MCP server ${c.id}: re-listing tools failed:`, errText(e));
+      }
+    });
+    this.client = client;
+    try {
+      await client.connect(this.transport, { timeout: this.timeoutMs });
+    } catch (e) {
+      await this.close();
+      throw new McpPhaseError("initialize", this.failureText(e), this.stderrTail(20));
+    }
+    this.transport.onclose = chain(this.transport.onclose, () => this.died());
+    try {
+      this.tools = await this.listTools();
+    } catch (e) {
+      await this.close();
+      throw new McpPhaseError("tools_list", this.failureText(e), this.stderrTail(20));
+    }
+    this.ready = true;
+  }
+
+  private async listTools(): Promise<SdkTool[]> {
+    const out: SdkTool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const r = await this.client!.listTools(cursor ? { cursor } : {}, {
+        timeout: this.timeoutMs,
+      });
+      out.push(...r.tools);
+      cursor = r.nextCursor;
+      if (!cursor || out.length >= MAX_TOOLS) break;
+    }
+    return out.slice(0, MAX_TOOLS);
+  }
+
+  /** Calls a tool; a dead connection or a timeout throws with a reason for the model. */
+  async call(name: string, args: Record<string, unknown>, signal: AbortSignal) {
+    if (this.dead || !this.client) {
+      throw new Error(
+        `the MCP server "${this.config.id}" is not connected (${this.dead ?? "closed"})`,
+      );
+    }
+    try {
+      return await this.client.callTool({ name, arguments: args }, undefined, {
+        timeout: this.timeoutMs,
+        signal,
+      }) as CallToolResult;
+    } catch (e) {
+      throw new Error(this.failureText(e));
+    }
+  }
+
+  /** An SDK error in words, with why the connection is gone and the stderr tail. */
+  private failureText(e: unknown): string {
+    let msg = errText(e);
+    // The SDK's HTTP errors carry the status as `code` (MCP errors use negative codes).
+    const status = (e as { code?: unknown })?.code;
+    if (typeof status === "number" && status >= 100 && status < 600) msg = `HTTP ${status}: ${msg}`;
+    if (/Connection closed/i.test(msg) || this.stdio?.exit || this.stdio?.stopped) {
+      const how = this.stdio?.exit || this.stdio?.stopped
+        ? `the server ${this.stdio.exitText()}`
+        : "the connection closed";
+      msg = `${how} (${msg})`;
+    }
+    if (/timed out|timeout/i.test(msg)) msg += ` after ${this.timeoutMs} ms`;
+    const tail = this.stderrTail(5);
+    return tail.length ? `${msg}. Server stderr: ${tail.join(" | ")}` : msg;
+  }
+
+  private died(): void {
+    if (this.dead) return;
+    this.dead = this.stdio?.exit || this.stdio?.stopped
+      ? `the server ${this.stdio.exitText()}`
+      : "the connection closed";
+    this.opts.onDead?.(this.dead);
+  }
+
+  private makeTransport(sdk: Sdk): Transport {
+    const c = this.config;
+    if (c.transport === "stdio") {
+      const base = commandEnv(Deno.env.toObject(), this.opts.envPolicy).env;
+      this.stdio = new sdk.DenoStdioTransport({
+        command: c.command,
+        args: c.args,
+        env: { ...base, ...(c.env ?? {}) },
+        cwd: c.cwd || this.opts.defaultCwd,
+      });
+      return this.stdio;
+    }
+    const url = new URL(c.url ?? "");
+    const requestInit: RequestInit = { headers: c.headers ?? {} };
+    return c.transport === "sse"
+      ? new sdk.SSEClientTransport(url, { requestInit })
+      : new sdk.StreamableHTTPClientTransport(url, { requestInit });
+  }
+
+  /** Closes the connection (a stdio child's whole process group is stopped). */
+  async close(): Promise<void> {
+    this.dead ??= "closed";
+    const client = this.client, transport = this.transport;
+    this.client = null;
+    try {
+      if (client) await client.close();
+      else await transport?.close();
+    } catch { /* already gone */ }
+    if (this.stdio) await this.stdio.close();
+  }
+}
+
+function chain(a: (() => void) | undefined, b: () => void): () => void {
+  return () => {
+    a?.();
+    b();
+  };
+}

@@ -1,0 +1,379 @@
+/**
+ * The MCP client side of the server: the config file (re-read when it changes, so the
+ * CLI's edits reach a running server), the connection pool, the tools of each turn,
+ * status for the MCP page, test and restart with phase-tagged results. Failures are
+ * never silent: a server that fails to start or list its tools is recorded on its row
+ * and pushed to every client (toast), and the turn runs without it.
+ */
+import type {
+  McpEvent,
+  McpOverview,
+  McpPhase,
+  McpServerConfig,
+  McpServerStatus,
+  McpTestResult,
+  McpToolInfo,
+} from "../../protocol/mcp_servers.ts";
+import type { EnvPolicy } from "../../tools/exec/env_policy.ts";
+import type { Tool } from "../../tools/types.ts";
+import type { ToolSpec } from "../../protocol/provider_types.ts";
+import { MCP_FILE, mcpConfigPath, readServers, serversProblems } from "./config.ts";
+import { type McpConnection, McpPhaseError } from "./connection.ts";
+import { McpPool } from "./pool.ts";
+import { buildTools } from "./tools.ts";
+import { masked } from "./secrets.ts";
+
+export interface ManagerOptions {
+  home: string;
+  envPolicy(): EnvPolicy;
+  /** Pushes an event to every client (the `mcp` topic). */
+  publish(e: McpEvent): void;
+  now?: () => number;
+  idleMs?: number;
+  /** Watch the file for outside edits (the CLI); off in short-lived uses. */
+  watch?: boolean;
+  /** How long a turn waits for servers still connecting (default {@link TURN_WAIT_MS}). */
+  turnWaitMs?: number;
+}
+
+type Failure = NonNullable<McpServerStatus["error"]>;
+
+/**
+ * What all MCP tools together may add to every request (names, descriptions, schemas):
+ * servers past it are left out of the turn, and said so.
+ */
+export const TOOL_SPECS_BUDGET = 400_000;
+/** A turn starts after at most this long waiting for MCP servers to connect. */
+export const TURN_WAIT_MS = 15_000;
+
+export class McpManager {
+  readonly pool: McpPool;
+  private failures = new Map<string, Failure>();
+  private watcher: Deno.FsWatcher | null = null;
+  private now: () => number;
+  private closed = false;
+
+  constructor(private o: ManagerOptions) {
+    this.now = o.now ?? Date.now;
+    this.pool = new McpPool({
+      envPolicy: o.envPolicy,
+      defaultCwd: o.home,
+      idleMs: o.idleMs,
+      now: this.now,
+      changed: () => this.pushOverview(),
+    });
+    if (o.watch) this.watch();
+  }
+
+  /** The configured servers, their connections and failures (the file is re-read). */
+  async overview(): Promise<McpOverview> {
+    const read = await readServers(this.o.home);
+    if (!read.ok) return { path: read.path, fileError: read.error, servers: [] };
+    this.pool.sync(read.servers);
+    return {
+      path: read.path,
+      fileError: null,
+      servers: read.servers.map((c) => this.statusOf(c)),
+    };
+  }
+
+  private statusOf(config: McpServerConfig): McpServerStatus {
+    const conn = this.pool.peek(config.id);
+    const error = this.failures.get(config.id) ?? null;
+    const live = conn && !conn.dead;
+    const ready = live && conn.ready;
+    const tools = ready ? this.infosOf(conn) : [];
+    return {
+      config: masked(config),
+      state: !config.enabled
+        ? "disabled"
+        : ready
+        ? "ready"
+        : live
+        ? "connecting"
+        : error
+        ? "failed"
+        : "idle",
+      toolCount: ready ? tools.length : null,
+      tools,
+      error,
+      stderrTail: conn?.stderrTail(30) ?? [],
+    };
+  }
+
+  private infosOf(conn: McpConnection): McpToolInfo[] {
+    return buildTools({ config: conn.config, tools: conn.tools, call: () => never() }, new Set())
+      .infos;
+  }
+
+  /**
+   * The tools of every enabled server for one turn. A server that fails is recorded,
+   * pushed to the clients and left out; the others' tools are returned.
+   */
+  async toolsForTurn(_signal?: AbortSignal): Promise<Tool[]> {
+    const read = await readServers(this.o.home);
+    if (!read.ok) {
+      this.fail("mcp_servers.json", "config", read.error);
+      return [];
+    }
+    this.pool.sync(read.servers);
+    const enabled = read.servers.filter((s) => s.enabled);
+    const wait = this.o.turnWaitMs ?? TURN_WAIT_MS;
+    const conns = await Promise.all(enabled.map(async (config) => {
+      const connecting = this.pool.get(config).catch((e) => {
+        const err = e instanceof McpPhaseError ? e : new McpPhaseError("spawn", String(e));
+        this.fail(config.id, err.phase, err.message);
+        return null;
+      });
+      // A slow server does not hold the turn up: it goes on connecting, and its tools
+      // join a later turn (its failure, if it comes, is reported then).
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<"late">((r) => timer = setTimeout(() => r("late"), wait));
+      const conn = await Promise.race([connecting, late]);
+      clearTimeout(timer);
+      if (conn === "late") {
+        console.error(`MCP server ${config.id} is still starting; its tools join a later turn`);
+        return null;
+      }
+      return conn;
+    }));
+    const taken = new Set<string>();
+    const out: Tool[] = [];
+    let budget = TOOL_SPECS_BUDGET;
+    conns.forEach((conn, i) => {
+      if (!conn) return;
+      const config = enabled[i];
+      const { tools, skipped } = buildTools({
+        config,
+        tools: conn.tools,
+        call: (tool, args, signal) => this.call(config, tool, args, signal),
+      }, taken);
+      if (skipped.length) {
+        console.error(`MCP server ${config.id}: tools left out: ${skipped.join("; ")}`);
+      }
+      const size = tools.reduce(
+        (n, t) => n + t.name.length + t.description.length + JSON.stringify(t.parameters).length,
+        0,
+      );
+      if (size > budget) {
+        this.fail(
+          config.id,
+          "tools_list",
+          `its ${tools.length} tools would add ${size} characters to every request (the MCP budget left is ${budget}); left out of this turn`,
+        );
+        return;
+      }
+      budget -= size;
+      this.clearFailure(config.id);
+      out.push(...tools);
+    });
+    return out;
+  }
+
+  /**
+   * A call through the pool. A server that died since the last call (crash, kill) makes
+   * this call fail with the reason — the model must know its state is gone — and the
+   * next call connects again.
+   */
+  private async call(
+    config: McpServerConfig,
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ) {
+    const prev = this.pool.peek(config.id);
+    if (prev?.dead && prev.dead !== "closed") {
+      const why = prev.dead;
+      await this.pool.close(config.id);
+      this.fail(config.id, "initialize", why);
+      throw new Error(`${why}; it is started again on the next call`);
+    }
+    return await this.pool.use(config, (c) => c.call(tool, args, signal));
+  }
+
+  /**
+   * The specs the model would get from the servers connected now (nothing is started):
+   * the context breakdown's MCP category.
+   */
+  async connectedSpecs(): Promise<ToolSpec[]> {
+    const read = await readServers(this.o.home);
+    if (!read.ok) return [];
+    const taken = new Set<string>();
+    return read.servers.filter((s) => s.enabled).flatMap((config) => {
+      const conn = this.pool.peek(config.id);
+      if (!conn?.ready || conn.dead) return [];
+      return buildTools({ config, tools: conn.tools, call: () => never() }, taken).tools
+        .map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+    });
+  }
+
+  /** Connects `config` from scratch (its own connection, closed after) and reports each phase. */
+  async test(config: McpServerConfig): Promise<McpTestResult> {
+    const t0 = performance.now();
+    const base = {
+      id: config.id,
+      transport: config.transport,
+      toolCount: 0,
+      tools: [] as McpToolInfo[],
+      protocolVersion: null as string | null,
+    };
+    const { problems } = serversProblems([config]);
+    if (problems.length) {
+      return {
+        ...base,
+        ok: false,
+        phase: "config",
+        durationMs: 0,
+        error: problems.join("; "),
+        stderrTail: [],
+      };
+    }
+    const pool = new McpPool({ envPolicy: this.o.envPolicy, defaultCwd: this.o.home });
+    try {
+      const conn = await pool.get(config);
+      const tools = this.infosOf(conn);
+      return {
+        ...base,
+        ok: true,
+        phase: "ready",
+        durationMs: Math.round(performance.now() - t0),
+        toolCount: tools.length,
+        tools,
+        error: null,
+        stderrTail: conn.stderrTail(30),
+        protocolVersion: conn.protocolVersion,
+      };
+    } catch (e) {
+      const err = e instanceof McpPhaseError ? e : new McpPhaseError("spawn", String(e));
+      return {
+        ...base,
+        ok: false,
+        phase: err.phase,
+        durationMs: Math.round(performance.now() - t0),
+        error: err.message,
+        stderrTail: err.stderrTail,
+      };
+    } finally {
+      await pool.closeAll();
+    }
+  }
+
+  /** Closes the pooled connection of `id` and connects again; the result as a test's. */
+  async restart(id: string): Promise<McpTestResult> {
+    const read = await readServers(this.o.home);
+    const config = read.ok ? read.servers.find((s) => s.id === id) : undefined;
+    const t0 = performance.now();
+    if (!config) {
+      return {
+        ok: false,
+        id,
+        phase: "config",
+        transport: "stdio",
+        durationMs: 0,
+        toolCount: 0,
+        tools: [],
+        error: read.ok ? `no MCP server "${id}" in ${MCP_FILE}` : read.error,
+        stderrTail: [],
+        protocolVersion: null,
+      };
+    }
+    await this.pool.close(id);
+    try {
+      const conn = await this.pool.get(config);
+      this.clearFailure(id);
+      const tools = this.infosOf(conn);
+      return {
+        ok: true,
+        id,
+        phase: "ready",
+        transport: config.transport,
+        durationMs: Math.round(performance.now() - t0),
+        toolCount: tools.length,
+        tools,
+        error: null,
+        stderrTail: conn.stderrTail(30),
+        protocolVersion: conn.protocolVersion,
+      };
+    } catch (e) {
+      const err = e instanceof McpPhaseError ? e : new McpPhaseError("spawn", String(e));
+      this.fail(id, err.phase, err.message);
+      return {
+        ok: false,
+        id,
+        phase: err.phase,
+        transport: config.transport,
+        durationMs: Math.round(performance.now() - t0),
+        toolCount: 0,
+        tools: [],
+        error: err.message,
+        stderrTail: err.stderrTail,
+        protocolVersion: null,
+      };
+    }
+  }
+
+  /** The file changed (a save here, or the CLI): connections follow and clients are told. */
+  async configChanged(): Promise<void> {
+    await this.pushOverview();
+  }
+
+  private fail(id: string, phase: McpPhase, message: string): void {
+    if (this.closed) return;
+    const at = this.now();
+    const prev = this.failures.get(id);
+    this.failures.set(id, { phase, message, at });
+    // The same failure again (every turn) is one toast, not one per turn.
+    if (prev?.message !== message) this.o.publish({ kind: "failure", id, phase, message, at });
+    this.pushOverview();
+  }
+
+  private clearFailure(id: string): void {
+    if (this.failures.delete(id)) this.pushOverview();
+  }
+
+  private pushTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Publishes the overview (coalesced: many changes at once are one push). */
+  private pushOverview(): Promise<void> {
+    if (this.closed || this.pushTimer !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.pushTimer = setTimeout(async () => {
+        this.pushTimer = null;
+        try {
+          if (!this.closed) this.o.publish({ kind: "overview", overview: await this.overview() });
+        } catch (e) {
+          console.error("MCP overview failed:", e);
+        }
+        resolve();
+      }, 50);
+    });
+  }
+
+  private watch(): void {
+    try {
+      this.watcher = Deno.watchFs(this.o.home, { recursive: false });
+    } catch (e) {
+      console.error("watching mcp_servers.json failed:", (e as Error).message);
+      return;
+    }
+    const file = mcpConfigPath(this.o.home);
+    (async () => {
+      for await (const ev of this.watcher!) {
+        if (ev.paths.some((p) => p === file)) this.pushOverview();
+      }
+    })().catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.pushTimer !== null) clearTimeout(this.pushTimer);
+    this.pushTimer = null;
+    try {
+      this.watcher?.close();
+    } catch { /* closed */ }
+    await this.pool.closeAll();
+  }
+}
+
+function never(): never {
+  throw new Error("not callable");
+}
