@@ -206,6 +206,47 @@ Deno.test(
 );
 
 Deno.test(
+  "compaction: when even the older part is too long to summarise, its oldest half is left out",
+  opts,
+  async () => {
+    await withEnv(async (e) => {
+      const scenario: Scenario = {
+        turns: [{ text: "answer " + "z".repeat(1500) }],
+        repeatLast: true,
+        match: [summaryMatch],
+      };
+      const model = e.scenario(scenario, "openai-chat-completions", { contextWindow: null });
+      const { task } = e.deps.tasks!.create({
+        message: "turn 0 " + "w".repeat(1500),
+        title: "too long",
+        options: { model, approval: "full" },
+      });
+      await e.deps.runs!.start(task.id);
+      for (let t = 1; t < 10; t++) {
+        e.deps.tasks!.send(task.id, `turn ${t} ` + "w".repeat(1500));
+        await e.deps.runs!.start(task.id);
+      }
+      const sizes = e.mock.requests(model.modelId).map((r) => requestTokens(r.body));
+      const perTurn = sizes[9] - sizes[8];
+      const base = sizes[0] - 380;
+      // The next request overflows, so does a summary of the 7 older turns; half of them fits.
+      const limit = base + 5 * perTurn;
+      e.mock.register(model.modelId, { ...scenario, contextLimit: limit });
+      e.deps.tasks!.send(task.id, "turn 10 " + "w".repeat(1500));
+      assertEquals((await e.deps.runs!.start(task.id))?.kind, "done");
+      const metas = compactions(entries(e, task.id));
+      assertEquals(metas.length, 1);
+      const summaryReqs = e.mock.requests(model.modelId).filter(isSummaryRequest);
+      assert(summaryReqs.length >= 2, `${summaryReqs.length} summary requests`);
+      const fitted = JSON.stringify(summaryReqs.at(-1)!.body);
+      assert(fitted.includes("did not fit and is not shown"), "the cut is not said");
+      assert(!fitted.includes("turn 0 "), "the oldest turn was still sent");
+      assert(requestTokens(summaryReqs.at(-1)!.body) <= limit);
+    });
+  },
+);
+
+Deno.test(
   "compaction: /compact reuses the normal request's prefix; failures and stops change nothing",
   opts,
   async () => {

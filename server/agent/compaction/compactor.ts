@@ -18,7 +18,12 @@ import type {
   Usage,
 } from "../../providers/types.ts";
 import { withRetry } from "../../providers/retry.ts";
-import { errorInfo, ProviderError, type ProviderErrorInfo } from "../../providers/errors.ts";
+import {
+  errorInfo,
+  isContextOverflow,
+  ProviderError,
+  type ProviderErrorInfo,
+} from "../../providers/errors.ts";
 import type { TimelineWriter } from "../timeline_writer.ts";
 import { type CompactionPlan, planCompaction } from "./plan.ts";
 import { requestTokens } from "./estimate.ts";
@@ -170,7 +175,11 @@ export class Compactor implements ContextKeeper {
     }
   }
 
-  /** Asks the summary model; throws on failure, timeout or an empty answer. */
+  /**
+   * Asks the summary model; throws on failure, timeout or an empty answer. When the part
+   * to summarise is itself too long for the model, its oldest half is left out (twice at
+   * most) and the instruction says so: a summary of the recent part beats no compaction.
+   */
   private async summarise(
     entries: Entry[],
     plan: CompactionPlan,
@@ -178,10 +187,30 @@ export class Compactor implements ContextKeeper {
     focus?: string,
   ): Promise<string> {
     // Earlier compact entries stay: the conversation before keepFrom starts with their summary.
-    const older = entries.filter((e) => e.pos < plan.keepFrom || compactMetaOf(e) !== null);
-    const instruction = focus
-      ? `${compactPrompt.trim()}\n\nFocus the summary on: ${focus}`
-      : compactPrompt.trim();
+    let older = entries.filter((e) => e.pos < plan.keepFrom || compactMetaOf(e) !== null);
+    for (let cut = 0;; cut++) {
+      try {
+        return await this.ask(older, signal, focus, cut > 0);
+      } catch (e) {
+        const tooLong = e instanceof ProviderError && isContextOverflow(e.info);
+        const shorter = tooLong && cut < 2 ? withoutOldestHalf(older) : null;
+        if (!shorter) throw e;
+        older = shorter;
+      }
+    }
+  }
+
+  private async ask(
+    older: Entry[],
+    signal: AbortSignal,
+    focus: string | undefined,
+    cut: boolean,
+  ): Promise<string> {
+    const instruction = [
+      compactPrompt.trim(),
+      cut ? "(The oldest part of the conversation did not fit and is not shown above.)" : "",
+      focus ? `Focus the summary on: ${focus}` : "",
+    ].filter(Boolean).join("\n\n");
     const base = this.d.buildRequest([
       ...await this.d.conversation(older),
       { role: "user", content: [{ type: "text", text: instruction }] },
@@ -204,6 +233,19 @@ export class Compactor implements ContextKeeper {
     if (!text) throw new Error("the model returned no summary");
     return text;
   }
+}
+
+/**
+ * `older` without the oldest half of its messages, cut at a user message or a model step
+ * (earlier summaries stay); null when too little is left to cut.
+ */
+function withoutOldestHalf(older: Entry[]): Entry[] | null {
+  const msgs = older.filter((e) => compactMetaOf(e) === null);
+  const bounds = msgs.flatMap((e, i) => i > 0 && e.role !== "tool" ? [i] : []);
+  const at = bounds.find((i) => i >= msgs.length / 2);
+  if (at === undefined) return null;
+  const from = msgs[at].pos;
+  return older.filter((e) => compactMetaOf(e) !== null || e.pos >= from);
 }
 
 /** In-turn: the request of the turn being cut, verbatim (or the one the last summary kept). */
