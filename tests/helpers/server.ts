@@ -35,6 +35,16 @@ export interface TestServer {
   kill(): Promise<void>;
 }
 
+/** Deno's cache folder as this process uses it (DENO_DIR, else the platform default). */
+export function denoDir(): string {
+  const env = Deno.env.get("DENO_DIR");
+  if (env) return env;
+  const xdg = Deno.env.get("XDG_CACHE_HOME");
+  if (xdg) return `${xdg}/deno`;
+  const home = Deno.env.get("HOME") ?? "";
+  return Deno.build.os === "darwin" ? `${home}/Library/Caches/deno` : `${home}/.cache/deno`;
+}
+
 export async function startTestServer(
   opts: { home?: string; args?: string[]; env?: Record<string, string> } = {},
 ): Promise<TestServer> {
@@ -52,7 +62,9 @@ export async function startTestServer(
       ...(opts.args ?? []),
     ],
     cwd,
-    env: { NO_COLOR: "1", ...opts.env },
+    // A test that moves HOME must not move Deno's cache with it (a fresh cache would
+    // download every npm package before the server can start).
+    env: { NO_COLOR: "1", DENO_DIR: denoDir(), ...opts.env },
     stdout: "piped",
     stderr: "piped",
     stdin: "null",
