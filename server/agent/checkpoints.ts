@@ -9,7 +9,17 @@
 import { dirname, join } from "node:path";
 import type { CheckpointRepo, CheckpointRow } from "../../store/checkpoints.ts";
 import { sha256Hex } from "../../tools/file_stamp.ts";
-import { walk } from "../../tools/walk.ts";
+import { Pacer, walk } from "../../tools/walk.ts";
+import { BlobStore } from "./checkpoint_blobs.ts";
+import { CheckpointGc, type GcResult } from "./checkpoint_gc.ts";
+import {
+  hashNow,
+  indexFileOf,
+  isRacy,
+  sameStat,
+  type ScanEntry,
+  WorkspaceIndex,
+} from "./stat_index.ts";
 import type { RewindReason } from "../../protocol/index.ts";
 
 export const BLOB_CAP = 32 * 1024 * 1024;
@@ -35,6 +45,7 @@ export const SKIP_TEXT = {
   taskFull: (bytes: number) => `the task's checkpoint space (${bytes / MB} MB) is full`,
   notRegular: "not a regular file",
   snapshotFull: "the snapshot cap was reached",
+  unreadable: "could not be read",
 };
 const CONFLICT_TEXT = {
   changed: "changed outside the agent since",
@@ -58,7 +69,22 @@ export function reasonOf(path: string, reason: string): RewindReason {
 }
 
 interface Snapshot {
-  files: Map<string, { mtime: number; size: number; hash: string | null; skipped: string | null }>;
+  files: Map<string, ScanEntry>;
+}
+
+/** Default cap of the whole checkpoint store (blobs of every task and workspace). */
+export const STORE_CAP = 2 * 1024 * 1024 * 1024;
+/** Workspace indexes kept in memory (each ~300 bytes per file). */
+const INDEXES_IN_MEMORY = 4;
+/** Turn snapshots kept (running turns and their background jobs need theirs). */
+const SNAPSHOTS_KEPT = 16;
+
+export interface CheckpointCaps {
+  blob: number;
+  task: number;
+  shellFile: number;
+  /** The whole store: snapshots stop keeping new content beyond it; GC evicts indexes. */
+  store: number;
 }
 
 export class Checkpointer {
@@ -66,45 +92,84 @@ export class Checkpointer {
   private snapshots = new Map<string, Snapshot>();
   /** Per task+turn: the comparison under way (a background job's and a command's may meet). */
   private comparing = new Map<string, Promise<unknown>>();
+  /** Per workspace: its stat index (loaded on first use) and the scan under way. */
+  private indexes = new Map<string, WorkspaceIndex>();
+  private scans = new Map<string, Promise<unknown>>();
+  readonly blobs: BlobStore;
+  readonly indexDir: string;
+  private gc: CheckpointGc;
+  readonly caps: CheckpointCaps;
 
+  /** `dir`: the checkpoint store (`blobs/` and `index/` inside it). */
   constructor(
     private repo: CheckpointRepo,
-    private blobDir: string,
-    private caps = { blob: BLOB_CAP, task: TASK_CAP, shellFile: SHELL_FILE_CAP },
-  ) {}
+    readonly dir: string,
+    caps: Partial<CheckpointCaps> = {},
+  ) {
+    this.caps = {
+      blob: BLOB_CAP,
+      task: TASK_CAP,
+      shellFile: SHELL_FILE_CAP,
+      store: STORE_CAP,
+      ...caps,
+    };
+    this.blobs = new BlobStore(join(dir, "blobs"));
+    this.indexDir = join(dir, "index");
+    this.gc = new CheckpointGc({
+      blobs: this.blobs,
+      indexDir: this.indexDir,
+      cap: this.caps.store,
+      referenced: () => this.repo.referencedHashes(),
+      indexes: () => this.indexes.values(),
+      snapshotHashes: () => this.snapshotHashes(),
+      dropIndexes: (keep) => {
+        for (const ws of [...this.indexes.keys()]) {
+          if (ws !== keep && !this.scans.has(ws)) this.indexes.delete(ws);
+        }
+      },
+      newestWorkspace: () => [...this.indexes.keys()].pop() ?? null,
+    });
+  }
 
-  private blobPath(hash: string): string {
-    return join(this.blobDir, hash.slice(0, 2), hash);
+  /** Removes blobs nothing needs any more (see checkpoint_gc.ts); `delayMs` debounces. */
+  collectSoon(delayMs = 1000): void {
+    this.gc.schedule(delayMs);
+  }
+
+  /** One collection now (tests, the About page's numbers). */
+  collect(): Promise<GcResult> {
+    return this.gc.run();
+  }
+
+  /** The store's size and cap (Settings → About). */
+  storeInfo(): { bytes: number; blobs: number; capBytes: number } {
+    return { bytes: this.blobs.bytes, blobs: this.blobs.count, capBytes: this.caps.store };
+  }
+
+  /** Shutdown: no collection pending, the pack being written closed. */
+  close(): void {
+    this.gc.close();
+    this.blobs.closePack();
+  }
+
+  private *snapshotHashes(): Generator<string> {
+    for (const s of this.snapshots.values()) {
+      for (const e of s.files.values()) if (e.hash) yield e.hash;
+    }
   }
 
   /** The bytes kept under `hash`, or null when they are not (or no longer) kept. */
-  async readBlob(hash: string): Promise<Uint8Array | null> {
-    if (!/^[0-9a-f]{64}$/.test(hash)) return null;
-    try {
-      return await Deno.readFile(this.blobPath(hash));
-    } catch (e) {
-      if (e instanceof Deno.errors.NotFound) return null;
-      throw e;
-    }
+  readBlob(hash: string): Promise<Uint8Array | null> {
+    return this.blobs.read(hash);
   }
 
   /** Keeps `bytes` (content-addressed; stored once); returns their hash. */
   keepBlob(bytes: Uint8Array): Promise<string> {
-    return this.putBlob(bytes);
+    return Promise.resolve(this.blobs.put(bytes));
   }
 
-  private async putBlob(bytes: Uint8Array): Promise<string> {
-    const hash = sha256Hex(bytes);
-    const p = this.blobPath(hash);
-    try {
-      await Deno.stat(p);
-    } catch {
-      await Deno.mkdir(dirname(p), { recursive: true });
-      const tmp = `${p}.${crypto.randomUUID()}.tmp`;
-      await Deno.writeFile(tmp, bytes);
-      await Deno.rename(tmp, p);
-    }
-    return hash;
+  private putBlob(bytes: Uint8Array): Promise<string> {
+    return Promise.resolve(this.blobs.put(bytes));
   }
 
   /** Current content hash of `abs`; null when absent; "symlink"/"dir" markers otherwise. */
@@ -165,33 +230,67 @@ export class Checkpointer {
     this.repo.setPost(taskId, turn.id, abs, await this.currentHash(abs));
   }
 
-  /** Before a shell command: make sure the turn has a snapshot of the workspace. */
-  async beforeShell(
+  /** The workspace's stat index (loaded from disk on first use, a few kept in memory). */
+  private indexOf(workspace: string): WorkspaceIndex {
+    let idx = this.indexes.get(workspace);
+    if (idx) {
+      this.indexes.delete(workspace); // re-insert: the map's order is the LRU order
+      this.indexes.set(workspace, idx);
+      return idx;
+    }
+    Deno.mkdirSync(this.indexDir, { recursive: true });
+    idx = WorkspaceIndex.load(workspace, indexFileOf(this.indexDir, workspace));
+    this.indexes.set(workspace, idx);
+    if (this.indexes.size > INDEXES_IN_MEMORY) {
+      this.indexes.delete(this.indexes.keys().next().value!);
+    }
+    return idx;
+  }
+
+  /** Runs `f` after the workspace's scan under way (one scan of a workspace at a time). */
+  private serial<T>(workspace: string, f: () => Promise<T>): Promise<T> {
+    const prev = this.scans.get(workspace) ?? Promise.resolve();
+    const next = prev.catch(() => {}).then(f);
+    this.scans.set(workspace, next);
+    next.finally(() => {
+      if (this.scans.get(workspace) === next) this.scans.delete(workspace);
+    }).catch(() => {});
+    return next;
+  }
+
+  /**
+   * Before a shell command: make sure the turn has a snapshot of the workspace. Only
+   * files whose stat changed since the workspace's last scan are read (stat index).
+   * `onProgress` hears from a scan that takes more than a second.
+   */
+  beforeShell(
     taskId: string,
     turn: { id: string },
     workspace: string,
     signal?: AbortSignal,
+    onProgress?: (p: { files: number; bytes: number }) => void,
   ): Promise<void> {
     const key = `${taskId}\0${turn.id}`;
-    if (this.snapshots.has(key)) return;
-    const files: Snapshot["files"] = new Map();
-    let budget = Math.max(0, this.caps.task - this.repo.bytes(taskId));
-    for await (const e of walk(workspace, { stat: true, signal })) {
-      if (e.type !== "file") continue;
-      const abs = join(workspace, e.path);
-      const size = e.size ?? 0;
-      let hash: string | null = null;
-      let skipped: string | null = null;
-      if (size > this.caps.shellFile) skipped = SKIP_TEXT.tooLarge(this.caps.shellFile);
-      else if (size > budget) skipped = SKIP_TEXT.snapshotFull;
-      else {
-        hash = await this.putBlob(await Deno.readFile(abs));
-        budget -= size;
+    if (this.snapshots.has(key)) return Promise.resolve();
+    return this.serial(workspace, async () => {
+      if (this.snapshots.has(key)) return;
+      const files = await this.indexOf(workspace).scan(this.blobs, {
+        fileCap: this.caps.shellFile,
+        budget: Math.max(0, this.caps.task - this.repo.bytes(taskId)),
+        room: Math.max(0, this.caps.store - this.blobs.bytes),
+        skip: {
+          tooLarge: SKIP_TEXT.tooLarge(this.caps.shellFile),
+          full: SKIP_TEXT.snapshotFull,
+          unreadable: SKIP_TEXT.unreadable,
+        },
+        signal,
+        onProgress,
+      });
+      this.snapshots.set(key, { files });
+      if (this.snapshots.size > SNAPSHOTS_KEPT) {
+        this.snapshots.delete(this.snapshots.keys().next().value!);
       }
-      files.set(abs, { mtime: e.mtime ?? 0, size, hash, skipped });
-    }
-    this.snapshots.set(key, { files });
-    if (this.snapshots.size > 50) this.snapshots.delete(this.snapshots.keys().next().value!);
+    });
   }
 
   /**
@@ -224,10 +323,7 @@ export class Checkpointer {
     const seen = new Set<string>();
     const changed: string[] = [];
     const unrewindable: RewindReason[] = [];
-    const record = async (
-      abs: string,
-      before: { hash: string | null; skipped: string | null } | undefined,
-    ) => {
+    const record = async (abs: string, before: ScanEntry | undefined) => {
       const post = await this.currentHash(abs);
       const existing = this.repo.find(taskId, turn.id, abs);
       if (!existing) {
@@ -247,18 +343,40 @@ export class Checkpointer {
       if (reason) unrewindable.push(reasonOf(abs, reason));
       changed.push(abs);
     };
-    for await (const e of walk(workspace, { stat: true })) {
+    const stamp = this.indexOf(workspace).stamp();
+    const base = workspace.endsWith("/") ? workspace : workspace + "/";
+    const pacer = new Pacer(undefined, workspace);
+    for await (const e of walk(workspace, { pacer })) {
       if (e.type !== "file") continue;
-      const abs = join(workspace, e.path);
+      const abs = base + e.path;
+      let st: Deno.FileInfo;
+      try {
+        st = Deno.lstatSync(abs);
+      } catch {
+        continue;
+      }
+      if (!st.isFile) continue;
       seen.add(abs);
       const before = snap.files.get(abs);
-      if (before && before.mtime === (e.mtime ?? 0) && before.size === (e.size ?? 0)) continue;
+      if (before && sameStat(before, st)) {
+        if (!before.racy) continue;
+        // Racy: the stat cannot tell; the content can (against the last known state).
+        const row = this.repo.find(taskId, turn.id, abs);
+        const known = row ? row.postHash : before.hash;
+        if (known === null || hashNow(abs, this.blobs) === known) {
+          before.racy = isRacy(st, stamp);
+          continue;
+        }
+      }
       await record(abs, before);
       snap.files.set(abs, {
-        mtime: e.mtime ?? 0,
-        size: e.size ?? 0,
+        mtime: st.mtime?.getTime() ?? 0,
+        ctime: st.ctime?.getTime() ?? 0,
+        size: st.size,
+        ino: st.ino ?? 0,
         hash: before?.hash ?? null,
         skipped: before?.skipped ?? null,
+        racy: isRacy(st, stamp),
       });
     }
     for (const [abs, before] of snap.files) {
@@ -267,6 +385,17 @@ export class Checkpointer {
       snap.files.delete(abs);
     }
     return { changed, unrewindable };
+  }
+
+  /**
+   * A task was deleted, rewound or truncated: its turn snapshots go, and the blobs only
+   * they (or its rows) named are collected soon.
+   */
+  forgetTask(taskId: string): void {
+    for (const key of [...this.snapshots.keys()]) {
+      if (key.startsWith(`${taskId}\0`)) this.snapshots.delete(key);
+    }
+    this.collectSoon();
   }
 
   /** What rewinding to before the turn at `turnPos` would do. */
@@ -313,7 +442,8 @@ export class Checkpointer {
     const done: string[] = [];
     try {
       for (const p of plan.restore) {
-        const bytes = await Deno.readFile(this.blobPath(pre.get(p)!));
+        const bytes = this.blobs.readSync(pre.get(p)!);
+        if (!bytes) throw new Error(`the kept version of ${p} is missing`);
         await Deno.mkdir(dirname(p), { recursive: true });
         const tmp = `${p}.reinagent-rewind.tmp`;
         await Deno.writeFile(tmp, bytes);
@@ -333,9 +463,7 @@ export class Checkpointer {
       throw new Error(`rewind failed and was undone: ${(e as Error).message}`);
     }
     this.repo.deleteSince(taskId, turnPos);
-    for (const key of [...this.snapshots.keys()]) {
-      if (key.startsWith(`${taskId}\0`)) this.snapshots.delete(key);
-    }
+    this.forgetTask(taskId);
     return plan;
   }
 }

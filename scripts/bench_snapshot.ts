@@ -1,0 +1,122 @@
+/**
+ * The rewind snapshot on a big workspace (issue #15): a generated 20 000-file / ~2 GB
+ * workspace (the large files are sparse: they are only stat'ed, never read), then
+ *   - the first snapshot (every small file read, hashed and stored once),
+ *   - a later turn's snapshot with nothing changed, and with 20 files changed,
+ *   - the comparison after a command (what `exec_command` adds after it runs),
+ *   - the size of the checkpoint store.
+ * Budgets: a later turn's snapshot + comparison ≤ 150 ms, the first snapshot ≤ 3 s.
+ *
+ *   deno run --allow-all scripts/bench_snapshot.ts [--files 20000] [--keep DIR]
+ */
+import { join } from "node:path";
+import { Store } from "../store/store.ts";
+import { Checkpointer } from "../server/agent/checkpoints.ts";
+
+export interface SnapshotBench {
+  files: number;
+  workspaceBytes: number;
+  firstMs: number;
+  unchangedMs: number;
+  changedMs: number;
+  compareMs: number;
+  storeMb: number;
+}
+
+const SMALL_DIRS = 200;
+
+/** Writes the workspace once (reused when `dir` already holds it). */
+export async function generateWorkspace(dir: string, files: number): Promise<number> {
+  const marker = join(dir, ".bench-complete");
+  const big = Math.max(1, Math.round(files / 200));
+  const bigBytes = 18 * 1024 * 1024;
+  const small = files - big;
+  let total = 0;
+  const done = await Deno.stat(marker).then(() => true, () => false);
+  let seed = 1;
+  const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  for (let i = 0; i < small; i++) {
+    // Source-like sizes: mostly a few KB, some up to ~60 KB (≈ 140 MB in all for 20 000).
+    const size = Math.floor(200 + rand() * rand() * 28_000);
+    total += size;
+    if (done) continue;
+    const sub = join(dir, "src", `m${i % SMALL_DIRS}`, `d${(i >> 3) % 7}`);
+    if (i < SMALL_DIRS * 7) await Deno.mkdir(sub, { recursive: true });
+    const line = `export const v${i} = ${i}; // ${"x".repeat(40)}\n`;
+    await Deno.writeTextFile(join(sub, `f${i}.ts`), line.repeat(Math.ceil(size / line.length)));
+  }
+  for (let i = 0; i < big; i++) {
+    total += bigBytes;
+    if (done) continue;
+    await Deno.mkdir(join(dir, "assets"), { recursive: true });
+    const f = await Deno.open(join(dir, "assets", `blob${i}.bin`), { create: true, write: true });
+    await f.truncate(bigBytes); // sparse: > 2 MB is never read by the snapshot
+    f.close();
+  }
+  if (!done) await Deno.writeTextFile(marker, "");
+  return total;
+}
+
+async function duSize(dir: string): Promise<number> {
+  const out = await new Deno.Command("du", { args: ["-sk", dir], stdout: "piped" }).output();
+  return Number(new TextDecoder().decode(out.stdout).split("\t")[0]) * 1024;
+}
+
+export async function benchSnapshot(opts: { files?: number; keep?: string } = {}) {
+  const files = opts.files ?? 20_000;
+  const ws = opts.keep ?? await Deno.makeTempDir({ prefix: "ra-bench-ws-" });
+  const home = await Deno.makeTempDir({ prefix: "ra-bench-cp-" });
+  try {
+    const workspaceBytes = await generateWorkspace(ws, files);
+    const store = new Store(join(home, "db.sqlite"));
+    const repos = store.repos!;
+    repos.tasks.create({ id: "t1", title: "bench", projectPath: ws });
+    const cp = new Checkpointer(repos.checkpoints, join(home, "checkpoints"));
+    const time = async (f: () => Promise<unknown>) => {
+      const t0 = performance.now();
+      await f();
+      return performance.now() - t0;
+    };
+    const firstMs = await time(() => cp.beforeShell("t1", { id: "u1" }, ws));
+    const unchangedMs = await time(() => cp.beforeShell("t1", { id: "u2" }, ws));
+    for (let i = 0; i < 20; i++) {
+      await Deno.writeTextFile(join(ws, "src", `m${i}`, "d0", `f${i}.ts`), `changed ${i}\n`);
+    }
+    const changedMs = await time(() => cp.beforeShell("t1", { id: "u3" }, ws));
+    await Deno.writeTextFile(join(ws, "src", "m0", "d0", "f0.ts"), "changed again\n");
+    const compareMs = await time(() => cp.afterShell("t1", { id: "u3", pos: 3 }, ws));
+    const storeMb = (await duSize(join(home, "checkpoints"))) / 1048576;
+    store.close();
+    return { files, workspaceBytes, firstMs, unchangedMs, changedMs, compareMs, storeMb };
+  } finally {
+    await Deno.remove(home, { recursive: true });
+    if (!opts.keep) await Deno.remove(ws, { recursive: true });
+  }
+}
+
+export function reportSnapshot(r: SnapshotBench): string[] {
+  const later = Math.max(r.unchangedMs, r.changedMs) + r.compareMs;
+  return [
+    `snapshot, ${r.files} files / ${(r.workspaceBytes / 1e9).toFixed(1)} GB: first ${
+      r.firstMs.toFixed(0)
+    } ms (budget 3000 ms) ${r.firstMs <= 3000 ? "OK" : "OVER"}`,
+    `snapshot, later turn: unchanged ${r.unchangedMs.toFixed(0)} ms, 20 files changed ${
+      r.changedMs.toFixed(0)
+    } ms, + compare after a command ${r.compareMs.toFixed(0)} ms (budget 150 ms) ${
+      later <= 150 ? "OK" : "OVER"
+    }`,
+    `checkpoint store after the run: ${r.storeMb.toFixed(1)} MB`,
+  ];
+}
+
+if (import.meta.main) {
+  const arg = (name: string) => {
+    const i = Deno.args.indexOf(name);
+    return i >= 0 ? Deno.args[i + 1] : undefined;
+  };
+  const r = await benchSnapshot({
+    files: Number(arg("--files") ?? 20_000),
+    keep: arg("--keep"),
+  });
+  for (const line of reportSnapshot(r)) console.log(line);
+}

@@ -1,0 +1,227 @@
+/**
+ * The stat index of a workspace, persisted per workspace (like git's index): for each
+ * file its mtime, ctime, size and inode with the hash of the content last read. A scan
+ * lstat's every file and re-reads only those whose stat changed, so a turn's snapshot
+ * of an unchanged 20 000-file workspace reads no file at all.
+ *
+ * Racy timestamps (git's "racy clean" problem): a file rewritten within the same
+ * timestamp tick as the scan that hashed it can keep all its stat fields. Each scan
+ * first touches a stamp file and takes its mtime (the file system's own clock); an entry
+ * whose mtime or ctime is not older than that stamp is marked racy and is re-hashed by
+ * the next scan (and by the comparison after a command) whatever its stat says.
+ */
+import { join } from "node:path";
+import { Pacer, walk } from "../../tools/walk.ts";
+import { sha256Hex } from "../../tools/file_stamp.ts";
+import type { BlobStore } from "./checkpoint_blobs.ts";
+
+export interface IndexEntry {
+  mtime: number;
+  ctime: number;
+  size: number;
+  ino: number;
+  /** Hash of the content stored as a blob; null when not stored (too large, cap). */
+  hash: string | null;
+  /** Stat taken too close to the scan's stamp to be trusted next time. */
+  racy: boolean;
+}
+
+/** What one scan found for a file: the index entry and why its content was not kept. */
+export interface ScanEntry extends IndexEntry {
+  skipped: string | null;
+}
+
+export interface ScanOptions {
+  /** Files larger than this are not read (`tooLarge`). */
+  fileCap: number;
+  /** Bytes of content the scan may keep in all; files beyond it get `full`. */
+  budget: number;
+  /** Bytes the scan may add to the store (its cap); files beyond it get `full`. */
+  room: number;
+  skip: { tooLarge: string; full: string; unreadable: string };
+  signal?: AbortSignal;
+  /** Called about every 250 ms once a scan has run for 1 s (files seen, bytes read). */
+  onProgress?: (p: { files: number; bytes: number }) => void;
+}
+
+const VERSION = 1;
+/** Bounds what a corrupt or hostile index file can make us allocate. */
+const MAX_INDEX_BYTES = 256 * 1024 * 1024;
+
+export function sameStat(e: IndexEntry, st: Deno.FileInfo): boolean {
+  return e.size === st.size && e.mtime === (st.mtime?.getTime() ?? 0) &&
+    e.ctime === (st.ctime?.getTime() ?? 0) && e.ino === (st.ino ?? 0);
+}
+
+/** Whether a stat taken now can be trusted later (see the module comment). */
+export function isRacy(st: Deno.FileInfo, stamp: number): boolean {
+  return (st.mtime?.getTime() ?? 0) >= stamp || (st.ctime?.getTime() ?? 0) >= stamp;
+}
+
+/** The content hash of `abs` now (counted like a blob read), or null if unreadable. */
+export function hashNow(abs: string, blobs: BlobStore): string | null {
+  try {
+    blobs.hashed++;
+    return sha256Hex(Deno.readFileSync(abs));
+  } catch {
+    return null;
+  }
+}
+
+export class WorkspaceIndex {
+  entries = new Map<string, IndexEntry>();
+  lastUsed = Date.now();
+  private dirty = false;
+
+  constructor(readonly workspace: string, readonly file: string) {}
+
+  /** Loads the persisted index; a missing, corrupt or foreign file gives an empty one. */
+  static load(workspace: string, file: string): WorkspaceIndex {
+    const idx = new WorkspaceIndex(workspace, file);
+    const base = workspace.endsWith("/") ? workspace : workspace + "/";
+    for (const [rel, e] of readIndexFile(file, workspace)) idx.entries.set(base + rel, e);
+    return idx;
+  }
+
+  /** The hashes an index file names (for the garbage collector; any workspace). */
+  static *hashesInFile(file: string): Generator<string> {
+    for (const [, e] of readIndexFile(file, null)) if (e.hash) yield e.hash;
+  }
+
+  /** Writes the index (temp file + rename) when it changed. */
+  save(): void {
+    if (!this.dirty) return;
+    const base = this.workspace.endsWith("/") ? this.workspace : this.workspace + "/";
+    const rows = [];
+    for (const [abs, e] of this.entries) {
+      rows.push([
+        abs.slice(base.length),
+        e.mtime,
+        e.ctime,
+        e.size,
+        e.ino,
+        e.hash,
+        e.racy ? 1 : 0,
+      ]);
+    }
+    const tmp = `${this.file}.${crypto.randomUUID()}.tmp`;
+    Deno.writeTextFileSync(
+      tmp,
+      JSON.stringify({ version: VERSION, workspace: this.workspace, entries: rows }),
+    );
+    Deno.renameSync(tmp, this.file);
+    this.dirty = false;
+  }
+
+  /** Every content hash the index names (kept by the garbage collector). */
+  *hashes(): Generator<string> {
+    for (const e of this.entries.values()) if (e.hash) yield e.hash;
+  }
+
+  /** The file system's clock now, from a stamp file beside the index. */
+  stamp(): number {
+    const p = `${this.file}.stamp`;
+    Deno.writeTextFileSync(p, String(Date.now()));
+    return Deno.lstatSync(p).mtime?.getTime() ?? Date.now();
+  }
+
+  /**
+   * Brings the index up to date with the workspace and returns what the scan saw:
+   * unchanged files keep their hash without being read; new, changed and racy files
+   * are read and stored in `blobs`.
+   */
+  async scan(blobs: BlobStore, o: ScanOptions): Promise<Map<string, ScanEntry>> {
+    this.lastUsed = Date.now();
+    const stamp = this.stamp();
+    const out = new Map<string, ScanEntry>();
+    const base = this.workspace.endsWith("/") ? this.workspace : this.workspace + "/";
+    const pacer = new Pacer(o.signal, this.workspace);
+    const t0 = performance.now();
+    let lastReport = t0, bytes = 0, budget = o.budget, room = o.room;
+    for await (const e of walk(this.workspace, { signal: o.signal, pacer })) {
+      if (e.type !== "file") continue;
+      const abs = base + e.path;
+      let st: Deno.FileInfo;
+      try {
+        st = Deno.lstatSync(abs);
+      } catch {
+        continue; // vanished since the directory was read
+      }
+      if (!st.isFile) continue;
+      const old = this.entries.get(abs);
+      let hash: string | null = null;
+      let skipped: string | null = null;
+      if (st.size > o.fileCap) skipped = o.skip.tooLarge;
+      else if (old?.hash && !old.racy && sameStat(old, st)) {
+        hash = old.hash;
+        blobs.touch(hash);
+        budget -= st.size;
+      } else if (st.size > budget || st.size > room) skipped = o.skip.full;
+      else {
+        try {
+          hash = blobs.putFile(abs);
+          budget -= st.size;
+          room -= st.size;
+          bytes += st.size;
+        } catch {
+          skipped = o.skip.unreadable;
+        }
+      }
+      const entry: ScanEntry = {
+        mtime: st.mtime?.getTime() ?? 0,
+        ctime: st.ctime?.getTime() ?? 0,
+        size: st.size,
+        ino: st.ino ?? 0,
+        hash,
+        racy: hash !== null && isRacy(st, stamp),
+        skipped,
+      };
+      out.set(abs, entry);
+      if (!old || old.hash !== hash || old.racy !== entry.racy || !sameStat(old, st)) {
+        const { skipped: _, ...kept } = entry;
+        this.entries.set(abs, kept);
+        this.dirty = true;
+      }
+      const now = performance.now();
+      if (o.onProgress && now - t0 > 1000 && now - lastReport > 250) {
+        lastReport = now;
+        o.onProgress({ files: out.size, bytes });
+      }
+    }
+    for (const abs of this.entries.keys()) {
+      if (!out.has(abs)) {
+        this.entries.delete(abs);
+        this.dirty = true;
+      }
+    }
+    this.save();
+    return out;
+  }
+}
+
+/** The entries of an index file (of `workspace`, unless null); none when unusable. */
+function readIndexFile(file: string, workspace: string | null): [string, IndexEntry][] {
+  const out: [string, IndexEntry][] = [];
+  try {
+    if (Deno.statSync(file).size > MAX_INDEX_BYTES) return out;
+    const data = JSON.parse(Deno.readTextFileSync(file));
+    if (data?.version !== VERSION || !Array.isArray(data.entries)) return out;
+    if (workspace !== null && data.workspace !== workspace) return out;
+    for (const r of data.entries) {
+      if (!Array.isArray(r) || typeof r[0] !== "string" || r[0].startsWith("/") ||
+        r[0].split("/").includes("..")) {
+        continue;
+      }
+      const [rel, mtime, ctime, size, ino, hash, racy] = r;
+      if (![mtime, ctime, size, ino].every(Number.isFinite)) continue;
+      if (hash !== null && !(typeof hash === "string" && /^[0-9a-f]{64}$/.test(hash))) continue;
+      out.push([rel, { mtime, ctime, size, ino, hash, racy: racy === 1 }]);
+    }
+  } catch { /* no index yet, or unreadable: the next scan rebuilds it */ }
+  return out;
+}
+
+/** Where a workspace's index lives under the checkpoint store. */
+export function indexFileOf(indexDir: string, workspace: string): string {
+  return join(indexDir, `${sha256Hex(new TextEncoder().encode(workspace)).slice(0, 32)}.json`);
+}
