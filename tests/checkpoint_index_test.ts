@@ -244,3 +244,48 @@ Deno.test("the store cap: snapshots stop keeping new content; GC drops old index
     await s.done();
   }
 });
+
+Deno.test("about.info shows the checkpoint store's size and cap", async () => {
+  const { createServices } = await import("../server/services.ts");
+  const { runOp } = await import("../server/ops/dispatch.ts");
+  const home = await Deno.makeTempDir({ prefix: "ra-cpabout-" });
+  const deps = createServices({ home, flushMs: 5 });
+  try {
+    await deps.runs!.checkpoints.keepBlob(enc("twelve bytes"));
+    const client = { id: "t", topics: new Set<string>(), deliver: () => {} };
+    const r = await runOp({ ...deps, client }, "about.info", {});
+    assert(r.ok);
+    const info = r.result as { checkpoints: { bytes: number; blobs: number; capBytes: number } };
+    assertEquals(info.checkpoints, { bytes: 12, blobs: 1, capBytes: 2 * 1024 ** 3 });
+  } finally {
+    await deps.runs!.stopAll();
+    deps.hub.close();
+    deps.store.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("a long scan reports its progress (files, bytes)", async () => {
+  const home = await Deno.makeTempDir({ prefix: "ra-cpprog-" });
+  try {
+    const ws = join(home, "ws");
+    await Deno.mkdir(ws);
+    for (let i = 0; i < 5; i++) await Deno.writeTextFile(join(ws, `f${i}`), "12345");
+    const seen: { files: number; bytes: number }[] = [];
+    const idx = new WorkspaceIndex(ws, join(home, "idx.json"));
+    await idx.scan(new BlobStore(join(home, "blobs")), {
+      ...scanOpts,
+      progressAfterMs: 0,
+      onProgress: (p) => seen.push(p),
+    });
+    assertEquals(seen[0], { files: 1, bytes: 5 });
+    seen.length = 0;
+    await idx.scan(new BlobStore(join(home, "blobs")), {
+      ...scanOpts,
+      onProgress: (p) => seen.push(p),
+    });
+    assertEquals(seen, [], "a quick scan reports nothing");
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});

@@ -40,8 +40,10 @@ export interface ScanOptions {
   room: number;
   skip: { tooLarge: string; full: string; unreadable: string };
   signal?: AbortSignal;
-  /** Called about every 250 ms once a scan has run for 1 s (files seen, bytes read). */
+  /** Called about every 250 ms once a scan has run `progressAfterMs` (files seen, bytes read). */
   onProgress?: (p: { files: number; bytes: number }) => void;
+  /** Default 1000: a quick scan reports nothing. */
+  progressAfterMs?: number;
 }
 
 const VERSION = 1;
@@ -137,7 +139,8 @@ export class WorkspaceIndex {
     const base = this.workspace.endsWith("/") ? this.workspace : this.workspace + "/";
     const pacer = new Pacer(o.signal, this.workspace);
     const t0 = performance.now();
-    let lastReport = t0, bytes = 0, budget = o.budget, room = o.room;
+    const after = o.progressAfterMs ?? 1000;
+    let lastReport = -Infinity, bytes = 0, budget = o.budget, room = o.room;
     for await (const e of walk(this.workspace, { signal: o.signal, pacer })) {
       if (e.type !== "file") continue;
       const abs = base + e.path;
@@ -183,7 +186,7 @@ export class WorkspaceIndex {
         this.dirty = true;
       }
       const now = performance.now();
-      if (o.onProgress && now - t0 > 1000 && now - lastReport > 250) {
+      if (o.onProgress && now - t0 >= after && now - lastReport > 250) {
         lastReport = now;
         o.onProgress({ files: out.size, bytes });
       }
@@ -208,8 +211,10 @@ function readIndexFile(file: string, workspace: string | null): [string, IndexEn
     if (data?.version !== VERSION || !Array.isArray(data.entries)) return out;
     if (workspace !== null && data.workspace !== workspace) return out;
     for (const r of data.entries) {
-      if (!Array.isArray(r) || typeof r[0] !== "string" || r[0].startsWith("/") ||
-        r[0].split("/").includes("..")) {
+      if (
+        !Array.isArray(r) || typeof r[0] !== "string" || r[0].startsWith("/") ||
+        r[0].split("/").includes("..")
+      ) {
         continue;
       }
       const [rel, mtime, ctime, size, ino, hash, racy] = r;

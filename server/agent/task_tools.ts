@@ -40,6 +40,8 @@ export interface CallPlace {
   attachments: string[];
   /** For the parent's `agent` tools only (a sub-agent's calls get none: no recursion). */
   subagents?: SubagentControl;
+  /** Progress of a long rewind snapshot (null when it is done), for the run state. */
+  onSnapshot?: (p: { files: number; bytes: number } | null) => void;
 }
 
 /** Live output streamed per command; the rest arrives with the result. */
@@ -116,7 +118,18 @@ export class TaskTools {
       },
       beforeWrite: (abs) => cp.beforeWrite(taskId, turn, abs),
       afterWrite: (abs) => cp.afterWrite(taskId, turn, abs),
-      beforeShell: () => cp.beforeShell(taskId, turn, workspace, signal),
+      beforeShell: async () => {
+        let shown = false;
+        const progress = (p: { files: number; bytes: number }) => {
+          shown = true;
+          at.onSnapshot?.(p);
+        };
+        try {
+          await cp.beforeShell(taskId, turn, workspace, signal, progress);
+        } finally {
+          if (shown) at.onSnapshot?.(null);
+        }
+      },
       afterShell: () => cp.afterShell(taskId, turn, workspace),
     };
   }

@@ -332,6 +332,10 @@ export class Turns {
             signal,
             callId: call.id,
             subagents: subagents?.control(call.id),
+            onSnapshot: (snapshot) => {
+              run.state = { ...run.state, snapshot };
+              run.stateChanged();
+            },
           }),
         gate: gate
           ? (call, signal) => gate(task.id, call, tools.get(call.name)?.kind ?? "write", signal)
