@@ -118,6 +118,7 @@ Deno.test("racy timestamps: a file changed in the same tick as the scan is re-ha
       size: st.size,
       ino: st.ino ?? 0,
       hash: sha256Hex(enc("aaaa")),
+      skipped: null,
     };
     idx.entries.set(abs, { ...same, racy: true });
     const before = blobs.hashed;
@@ -287,5 +288,54 @@ Deno.test("a long scan reports its progress (files, bytes)", async () => {
     assertEquals(seen, [], "a quick scan reports nothing");
   } finally {
     await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("watched workspace: later snapshots and comparisons look only at what changed", async () => {
+  const s = await setup({ watchFiles: 1 });
+  try {
+    const src = join(s.ws, "src");
+    for (let i = 0; i < 20; i++) await Deno.writeTextFile(join(src, `f${i}.ts`), `v${i}`);
+    await Deno.mkdir(join(s.ws, "node_modules", "x"), { recursive: true });
+    await settle();
+    await s.cp.beforeShell("t1", { id: "u1" }, s.ws); // full; starts the watcher
+    await s.cp.beforeShell("t1", { id: "u2" }, s.ws); // full; arms it
+    assertEquals(s.cp.scans.counts, { full: 2, watched: 0 });
+    const read = s.cp.blobs.hashed;
+    await s.cp.beforeShell("t1", { id: "u3" }, s.ws);
+    assertEquals(s.cp.scans.counts.watched, 1, "the third snapshot is a watched update");
+    assertEquals(s.cp.blobs.hashed, read, "nothing changed: nothing read");
+    // A command (a real child process) edits, creates a folder, deletes and renames.
+    const turn = { id: "u4", pos: 4 };
+    await s.cp.beforeShell("t1", turn, s.ws);
+    const sh = (cmd: string) =>
+      new Deno.Command("sh", { args: ["-c", cmd], cwd: s.ws }).output().then((o) => {
+        assert(o.success, new TextDecoder().decode(o.stderr));
+      });
+    await sh(
+      "echo edited > src/f1.ts && mkdir -p src/new/deep && echo n > src/new/deep/n.ts && " +
+        "rm src/f2.ts && mv src/f3.ts src/f3b.ts && echo skip > node_modules/x/i.js",
+    );
+    const r = await s.cp.afterShell("t1", turn, s.ws);
+    const rel = (p: string) => p.slice(s.ws.length + 1);
+    assertEquals(
+      r.changed.map(rel).sort(),
+      ["src/f1.ts", "src/f2.ts", "src/f3.ts", "src/f3b.ts", "src/new/deep/n.ts"],
+    );
+    assertEquals(s.cp.scans.counts.watched, 2, "the turn's snapshot was watched too");
+    assertEquals(s.cp.compares, { full: 0, watched: 1 }, "so was the comparison");
+    // The next turn's snapshot sees the same, reading only the new and changed files.
+    const before = s.cp.blobs.hashed;
+    await s.cp.beforeShell("t1", { id: "u5" }, s.ws);
+    assertEquals(s.cp.blobs.hashed - before, 3, "f1, f3b and n read; nothing else");
+    // And rewind puts it all back.
+    const plan = await s.cp.apply("t1", 4);
+    assertEquals(plan.conflicts, []);
+    assertEquals(await Deno.readTextFile(join(src, "f1.ts")), "v1");
+    assertEquals(await Deno.readTextFile(join(src, "f2.ts")), "v2");
+    assertEquals(await Deno.readTextFile(join(src, "f3.ts")), "v3");
+    assert(!(await Deno.stat(join(src, "f3b.ts")).then(() => true, () => false)));
+  } finally {
+    await s.done();
   }
 });

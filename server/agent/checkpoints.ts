@@ -11,15 +11,9 @@ import type { CheckpointRepo, CheckpointRow } from "../../store/checkpoints.ts";
 import { sha256Hex } from "../../tools/file_stamp.ts";
 import { Pacer, walk } from "../../tools/walk.ts";
 import { BlobStore } from "./checkpoint_blobs.ts";
+import { type TakenSnapshot, WorkspaceScans } from "./workspace_scans.ts";
 import { CheckpointGc, type GcResult } from "./checkpoint_gc.ts";
-import {
-  hashNow,
-  indexFileOf,
-  isRacy,
-  sameStat,
-  type ScanEntry,
-  WorkspaceIndex,
-} from "./stat_index.ts";
+import { hashNow, isRacy, sameStat, type ScanEntry } from "./stat_index.ts";
 import type { RewindReason } from "../../protocol/index.ts";
 
 export const BLOB_CAP = 32 * 1024 * 1024;
@@ -68,14 +62,10 @@ export function reasonOf(path: string, reason: string): RewindReason {
   return { path, reason, code: "other" };
 }
 
-interface Snapshot {
-  files: Map<string, ScanEntry>;
-}
+type Snapshot = TakenSnapshot;
 
 /** Default cap of the whole checkpoint store (blobs of every task and workspace). */
 export const STORE_CAP = 2 * 1024 * 1024 * 1024;
-/** Workspace indexes kept in memory (each ~300 bytes per file). */
-const INDEXES_IN_MEMORY = 4;
 /** Turn snapshots kept (running turns and their background jobs need theirs). */
 const SNAPSHOTS_KEPT = 16;
 
@@ -85,6 +75,8 @@ export interface CheckpointCaps {
   shellFile: number;
   /** The whole store: snapshots stop keeping new content beyond it; GC evicts indexes. */
   store: number;
+  /** Workspaces of at least this many files are watched (see workspace_watch.ts). */
+  watchFiles: number;
 }
 
 export class Checkpointer {
@@ -92,9 +84,10 @@ export class Checkpointer {
   private snapshots = new Map<string, Snapshot>();
   /** Per task+turn: the comparison under way (a background job's and a command's may meet). */
   private comparing = new Map<string, Promise<unknown>>();
-  /** Per workspace: its stat index (loaded on first use) and the scan under way. */
-  private indexes = new Map<string, WorkspaceIndex>();
-  private scans = new Map<string, Promise<unknown>>();
+  /** Comparisons after commands, by kind (tests and the bench check which ran). */
+  compares = { full: 0, watched: 0 };
+  /** Per workspace: its stat index, the scan under way and its watcher. */
+  readonly scans: WorkspaceScans;
   readonly blobs: BlobStore;
   readonly indexDir: string;
   private gc: CheckpointGc;
@@ -111,23 +104,21 @@ export class Checkpointer {
       task: TASK_CAP,
       shellFile: SHELL_FILE_CAP,
       store: STORE_CAP,
+      watchFiles: 2000,
       ...caps,
     };
     this.blobs = new BlobStore(join(dir, "blobs"));
     this.indexDir = join(dir, "index");
+    this.scans = new WorkspaceScans(this.blobs, this.indexDir, this.caps.watchFiles);
     this.gc = new CheckpointGc({
       blobs: this.blobs,
       indexDir: this.indexDir,
       cap: this.caps.store,
       referenced: () => this.repo.referencedHashes(),
-      indexes: () => this.indexes.values(),
+      indexes: () => this.scans.inMemory(),
       snapshotHashes: () => this.snapshotHashes(),
-      dropIndexes: (keep) => {
-        for (const ws of [...this.indexes.keys()]) {
-          if (ws !== keep && !this.scans.has(ws)) this.indexes.delete(ws);
-        }
-      },
-      newestWorkspace: () => [...this.indexes.keys()].pop() ?? null,
+      dropIndexes: (keep) => this.scans.drop(keep),
+      newestWorkspace: () => this.scans.newest(),
     });
   }
 
@@ -149,7 +140,14 @@ export class Checkpointer {
   /** Shutdown: no collection pending, the pack being written closed. */
   close(): void {
     this.gc.close();
+    this.scans.close();
     this.blobs.closePack();
+  }
+
+  private dropSnapshot(key: string): void {
+    const s = this.snapshots.get(key);
+    if (s?.sub) s.watcher?.unsubscribe(s.sub);
+    this.snapshots.delete(key);
   }
 
   private *snapshotHashes(): Generator<string> {
@@ -230,34 +228,6 @@ export class Checkpointer {
     this.repo.setPost(taskId, turn.id, abs, await this.currentHash(abs));
   }
 
-  /** The workspace's stat index (loaded from disk on first use, a few kept in memory). */
-  private indexOf(workspace: string): WorkspaceIndex {
-    let idx = this.indexes.get(workspace);
-    if (idx) {
-      this.indexes.delete(workspace); // re-insert: the map's order is the LRU order
-      this.indexes.set(workspace, idx);
-      return idx;
-    }
-    Deno.mkdirSync(this.indexDir, { recursive: true });
-    idx = WorkspaceIndex.load(workspace, indexFileOf(this.indexDir, workspace));
-    this.indexes.set(workspace, idx);
-    if (this.indexes.size > INDEXES_IN_MEMORY) {
-      this.indexes.delete(this.indexes.keys().next().value!);
-    }
-    return idx;
-  }
-
-  /** Runs `f` after the workspace's scan under way (one scan of a workspace at a time). */
-  private serial<T>(workspace: string, f: () => Promise<T>): Promise<T> {
-    const prev = this.scans.get(workspace) ?? Promise.resolve();
-    const next = prev.catch(() => {}).then(f);
-    this.scans.set(workspace, next);
-    next.finally(() => {
-      if (this.scans.get(workspace) === next) this.scans.delete(workspace);
-    }).catch(() => {});
-    return next;
-  }
-
   /**
    * Before a shell command: make sure the turn has a snapshot of the workspace. Only
    * files whose stat changed since the workspace's last scan are read (stat index).
@@ -272,9 +242,9 @@ export class Checkpointer {
   ): Promise<void> {
     const key = `${taskId}\0${turn.id}`;
     if (this.snapshots.has(key)) return Promise.resolve();
-    return this.serial(workspace, async () => {
+    return this.scans.serial(workspace, async () => {
       if (this.snapshots.has(key)) return;
-      const files = await this.indexOf(workspace).scan(this.blobs, {
+      const snap = await this.scans.snapshot(workspace, {
         fileCap: this.caps.shellFile,
         budget: Math.max(0, this.caps.task - this.repo.bytes(taskId)),
         room: Math.max(0, this.caps.store - this.blobs.bytes),
@@ -286,9 +256,9 @@ export class Checkpointer {
         signal,
         onProgress,
       });
-      this.snapshots.set(key, { files });
+      this.snapshots.set(key, snap);
       if (this.snapshots.size > SNAPSHOTS_KEPT) {
-        this.snapshots.delete(this.snapshots.keys().next().value!);
+        this.dropSnapshot(this.snapshots.keys().next().value!);
       }
     });
   }
@@ -343,29 +313,18 @@ export class Checkpointer {
       if (reason) unrewindable.push(reasonOf(abs, reason));
       changed.push(abs);
     };
-    const stamp = this.indexOf(workspace).stamp();
-    const base = workspace.endsWith("/") ? workspace : workspace + "/";
-    const pacer = new Pacer(undefined, workspace);
-    for await (const e of walk(workspace, { pacer })) {
-      if (e.type !== "file") continue;
-      const abs = base + e.path;
-      let st: Deno.FileInfo;
-      try {
-        st = Deno.lstatSync(abs);
-      } catch {
-        continue;
-      }
-      if (!st.isFile) continue;
-      seen.add(abs);
+    const stamp = this.scans.indexOf(workspace).stamp();
+    /** One file as it is now against the snapshot (racy stats checked by content). */
+    const check = async (abs: string, st: Deno.FileInfo) => {
       const before = snap.files.get(abs);
       if (before && sameStat(before, st)) {
-        if (!before.racy) continue;
+        if (!before.racy) return;
         // Racy: the stat cannot tell; the content can (against the last known state).
         const row = this.repo.find(taskId, turn.id, abs);
         const known = row ? row.postHash : before.hash;
         if (known === null || hashNow(abs, this.blobs) === known) {
           before.racy = isRacy(st, stamp);
-          continue;
+          return;
         }
       }
       await record(abs, before);
@@ -378,12 +337,62 @@ export class Checkpointer {
         skipped: before?.skipped ?? null,
         racy: isRacy(st, stamp),
       });
+    };
+    /** Files of the snapshot under `prefix` (or all) that were not seen: deleted. */
+    const gone = async (prefix: string | null) => {
+      for (const [abs, before] of [...snap.files]) {
+        if (seen.has(abs) || (prefix !== null && !abs.startsWith(prefix))) continue;
+        await record(abs, before);
+        snap.files.delete(abs);
+      }
+    };
+    const lstat = (abs: string) => {
+      try {
+        return Deno.lstatSync(abs);
+      } catch {
+        return null;
+      }
+    };
+    const pacer = new Pacer(undefined, workspace);
+    /** Walks `root` and checks its files; then what is gone under it. */
+    const sweep = async (root: string, prefix: string | null) => {
+      const base = root.endsWith("/") ? root : root + "/";
+      for await (const e of walk(root, { pacer })) {
+        if (e.type !== "file") continue;
+        const abs = base + e.path;
+        const st = lstat(abs);
+        if (!st?.isFile) continue;
+        seen.add(abs);
+        await check(abs, st);
+      }
+      await gone(prefix);
+    };
+    const w = snap.watcher;
+    if (snap.sub && w && !w.broken && await w.sync()) {
+      // Watched: only the paths that changed since the last look.
+      this.compares.watched++;
+      const paths = snap.sub;
+      snap.sub = w.subscribe();
+      w.unsubscribe(paths);
+      for (const p of [...paths, ...w.unwatched]) {
+        const st = lstat(p);
+        if (st?.isFile) {
+          seen.add(p);
+          await check(p, st);
+        } else if (st?.isDirectory) await sweep(p, p.endsWith("/") ? p : p + "/");
+        else {
+          const before = snap.files.get(p);
+          if (before && !seen.has(p)) {
+            await record(p, before);
+            snap.files.delete(p);
+          }
+          await gone(p + "/");
+        }
+      }
+      return { changed, unrewindable };
     }
-    for (const [abs, before] of snap.files) {
-      if (seen.has(abs)) continue;
-      await record(abs, before);
-      snap.files.delete(abs);
-    }
+    this.compares.full++;
+    await sweep(workspace, null);
     return { changed, unrewindable };
   }
 
@@ -393,7 +402,7 @@ export class Checkpointer {
    */
   forgetTask(taskId: string): void {
     for (const key of [...this.snapshots.keys()]) {
-      if (key.startsWith(`${taskId}\0`)) this.snapshots.delete(key);
+      if (key.startsWith(`${taskId}\0`)) this.dropSnapshot(key);
     }
     this.collectSoon();
   }

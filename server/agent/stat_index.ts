@@ -71,7 +71,8 @@ export function hashNow(abs: string, blobs: BlobStore): string | null {
 }
 
 export class WorkspaceIndex {
-  entries = new Map<string, IndexEntry>();
+  /** The entries (with why the last scan did not keep a file's content). */
+  entries = new Map<string, ScanEntry>();
   lastUsed = Date.now();
   private dirty = false;
 
@@ -81,7 +82,9 @@ export class WorkspaceIndex {
   static load(workspace: string, file: string): WorkspaceIndex {
     const idx = new WorkspaceIndex(workspace, file);
     const base = workspace.endsWith("/") ? workspace : workspace + "/";
-    for (const [rel, e] of readIndexFile(file, workspace)) idx.entries.set(base + rel, e);
+    for (const [rel, e] of readIndexFile(file, workspace)) {
+      idx.entries.set(base + rel, { ...e, skipped: null });
+    }
     return idx;
   }
 
@@ -127,30 +130,119 @@ export class WorkspaceIndex {
     return Deno.lstatSync(p).mtime?.getTime() ?? Date.now();
   }
 
+  /** Directories the last full scan walked (what a watcher watches); null before one. */
+  dirs: Set<string> | null = null;
+
   /**
    * Brings the index up to date with the workspace and returns what the scan saw:
    * unchanged files keep their hash without being read; new, changed and racy files
    * are read and stored in `blobs`.
    */
   async scan(blobs: BlobStore, o: ScanOptions): Promise<Map<string, ScanEntry>> {
+    const v = this.visitor(blobs, o);
+    const base = this.workspace.endsWith("/") ? this.workspace : this.workspace + "/";
+    const pacer = new Pacer(o.signal, this.workspace);
+    const dirs = new Set<string>([this.workspace]);
+    for await (const e of walk(this.workspace, { signal: o.signal, pacer, dirs: true })) {
+      if (e.type === "dir") dirs.add(base + e.path);
+      if (e.type === "file") v.visit(base + e.path);
+    }
+    for (const abs of this.entries.keys()) {
+      if (!v.out.has(abs)) this.forget(abs);
+    }
+    this.dirs = dirs;
+    this.save();
+    return v.out;
+  }
+
+  /**
+   * Like {@link scan}, but only `changed` paths (from a watcher: files, directories to
+   * walk, removed paths) and the entries that need it (racy, not stored) are looked at;
+   * every other entry is taken as it is. `onDir` hears of directories found on the way.
+   */
+  async update(
+    blobs: BlobStore,
+    o: ScanOptions,
+    changed: Iterable<string>,
+    onDir: (dir: string) => void,
+  ): Promise<Map<string, ScanEntry>> {
+    const v = this.visitor(blobs, o);
+    const pacer = new Pacer(o.signal, this.workspace);
+    const recheck = new Set<string>();
+    for (const p of changed) {
+      let st: Deno.FileInfo | null = null;
+      try {
+        st = Deno.lstatSync(p);
+      } catch { /* removed */ }
+      if (st?.isFile) recheck.add(p);
+      else if (st?.isDirectory) {
+        onDir(p);
+        const base = p.endsWith("/") ? p : p + "/";
+        const found = new Set<string>();
+        for await (const e of walk(p, { signal: o.signal, pacer, dirs: true })) {
+          if (e.type === "dir") onDir(base + e.path);
+          if (e.type === "file") found.add(base + e.path);
+        }
+        for (const f of found) recheck.add(f);
+        for (const abs of [...this.entries.keys()]) {
+          if (abs.startsWith(base) && !found.has(abs)) this.forget(abs);
+        }
+      } else {
+        // Gone (or no longer a regular file): the path and anything under it.
+        this.forget(p);
+        const base = p + "/";
+        for (const abs of [...this.entries.keys()]) if (abs.startsWith(base)) this.forget(abs);
+      }
+    }
+    // In memory only (no yield per entry: an async yield costs more than the whole loop).
+    for (const [abs, e] of this.entries) {
+      if (recheck.has(abs) || e.racy || (e.hash === null && e.size <= o.fileCap)) v.visit(abs);
+      else v.reuse(abs, e);
+    }
+    for (const abs of recheck) if (!v.out.has(abs)) v.visit(abs);
+    this.save();
+    return v.out;
+  }
+
+  private forget(abs: string): void {
+    if (this.entries.delete(abs)) this.dirty = true;
+  }
+
+  /** Looks at one file for a scan: reuses its hash when the stat allows, else reads it. */
+  private visitor(blobs: BlobStore, o: ScanOptions) {
     this.lastUsed = Date.now();
     const stamp = this.stamp();
     const out = new Map<string, ScanEntry>();
-    const base = this.workspace.endsWith("/") ? this.workspace : this.workspace + "/";
-    const pacer = new Pacer(o.signal, this.workspace);
     const t0 = performance.now();
     const after = o.progressAfterMs ?? 1000;
     let lastReport = -Infinity, bytes = 0, budget = o.budget, room = o.room;
-    for await (const e of walk(this.workspace, { signal: o.signal, pacer })) {
-      if (e.type !== "file") continue;
-      const abs = base + e.path;
+    const progress = () => {
+      const now = performance.now();
+      if (o.onProgress && now - t0 >= after && now - lastReport > 250) {
+        lastReport = now;
+        o.onProgress({ files: out.size, bytes });
+      }
+    };
+    /** An entry the watcher says is unchanged: only the per-scan caps are applied. */
+    const reuse = (abs: string, e: ScanEntry) => {
+      if (e.size > o.fileCap) {
+        out.set(abs, e.skipped === o.skip.tooLarge ? e : { ...e, skipped: o.skip.tooLarge });
+      } else if (e.hash) {
+        // Shared with the index and other snapshots (its stat and hash are facts).
+        blobs.touch(e.hash);
+        budget -= e.size;
+        out.set(abs, e.skipped === null ? e : { ...e, skipped: null });
+      } else out.set(abs, { ...e, skipped: o.skip.full });
+    };
+    const visit = (abs: string) => {
       let st: Deno.FileInfo;
       try {
         st = Deno.lstatSync(abs);
       } catch {
-        continue; // vanished since the directory was read
+        this.forget(abs); // vanished since the directory was read
+        return;
       }
-      if (!st.isFile) continue;
+      if (!st.isFile) return this.forget(abs);
       const old = this.entries.get(abs);
       let hash: string | null = null;
       let skipped: string | null = null;
@@ -181,24 +273,12 @@ export class WorkspaceIndex {
       };
       out.set(abs, entry);
       if (!old || old.hash !== hash || old.racy !== entry.racy || !sameStat(old, st)) {
-        const { skipped: _, ...kept } = entry;
-        this.entries.set(abs, kept);
         this.dirty = true;
       }
-      const now = performance.now();
-      if (o.onProgress && now - t0 >= after && now - lastReport > 250) {
-        lastReport = now;
-        o.onProgress({ files: out.size, bytes });
-      }
-    }
-    for (const abs of this.entries.keys()) {
-      if (!out.has(abs)) {
-        this.entries.delete(abs);
-        this.dirty = true;
-      }
-    }
-    this.save();
-    return out;
+      this.entries.set(abs, entry);
+      progress();
+    };
+    return { out, visit, reuse };
   }
 }
 
