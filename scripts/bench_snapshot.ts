@@ -7,7 +7,9 @@
  *   - the size of the checkpoint store.
  * Budgets: a later turn's snapshot + comparison ≤ 150 ms, the first snapshot ≤ 3 s.
  *
- *   deno run --allow-all scripts/bench_snapshot.ts [--files 20000] [--keep DIR]
+ *   deno run --allow-all scripts/bench_snapshot.ts [--files 20000] [--keep DIR] [--runs 3]
+ *
+ * Medians of `--runs` passes. `--keep DIR` keeps (and reuses) the generated workspace.
  */
 import { join } from "node:path";
 import { Store } from "../store/store.ts";
@@ -69,9 +71,27 @@ async function duSize(dir: string): Promise<number> {
   return Number(new TextDecoder().decode(out.stdout).split("\t")[0]) * 1024;
 }
 
-export async function benchSnapshot(opts: { files?: number; keep?: string } = {}) {
-  const files = opts.files ?? 20_000;
+/** Medians over `runs` passes (each with a fresh checkpoint store) on one workspace. */
+export async function benchSnapshot(
+  opts: { files?: number; keep?: string; runs?: number } = {},
+): Promise<SnapshotBench> {
   const ws = opts.keep ?? await Deno.makeTempDir({ prefix: "ra-bench-ws-" });
+  try {
+    const runs: SnapshotBench[] = [];
+    for (let i = 0; i < (opts.runs ?? 3); i++) {
+      runs.push(await benchOnce(opts.files ?? 20_000, ws));
+    }
+    const med = (k: keyof SnapshotBench) =>
+      [...runs.map((r) => r[k])].sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+    const out = { ...runs[0] };
+    for (const k of Object.keys(out) as (keyof SnapshotBench)[]) out[k] = med(k);
+    return out;
+  } finally {
+    if (!opts.keep) await Deno.remove(ws, { recursive: true });
+  }
+}
+
+async function benchOnce(files: number, ws: string): Promise<SnapshotBench> {
   const home = await Deno.makeTempDir({ prefix: "ra-bench-cp-" });
   try {
     const workspaceBytes = await generateWorkspace(ws, files);
@@ -120,7 +140,6 @@ export async function benchSnapshot(opts: { files?: number; keep?: string } = {}
     };
   } finally {
     await Deno.remove(home, { recursive: true });
-    if (!opts.keep) await Deno.remove(ws, { recursive: true });
   }
 }
 
@@ -151,6 +170,7 @@ if (import.meta.main) {
   const r = await benchSnapshot({
     files: Number(arg("--files") ?? 20_000),
     keep: arg("--keep"),
+    runs: Number(arg("--runs") ?? 3),
   });
   for (const line of reportSnapshot(r)) console.log(line);
 }

@@ -324,10 +324,22 @@ Deno.test("watched workspace: later snapshots and comparisons look only at what 
     );
     assertEquals(s.cp.scans.counts.watched, 2, "the turn's snapshot was watched too");
     assertEquals(s.cp.compares, { full: 0, watched: 1 }, "so was the comparison");
+    // A second command writes into the folder the first one made (not watched itself).
+    await sh("echo m > src/new/deep/m.ts && echo n2 > src/new/deep/n.ts");
+    const r2 = await s.cp.afterShell("t1", turn, s.ws);
+    assertEquals(r2.changed.map(rel).sort(), ["src/new/deep/m.ts", "src/new/deep/n.ts"]);
+    // A folder removed as a whole: every file in it is a deletion.
+    await sh("rm -rf src/new && echo again > src/new.ts");
+    const r3 = await s.cp.afterShell("t1", turn, s.ws);
+    assertEquals(r3.changed.map(rel).sort(), [
+      "src/new.ts",
+      "src/new/deep/m.ts",
+      "src/new/deep/n.ts",
+    ]);
     // The next turn's snapshot sees the same, reading only the new and changed files.
     const before = s.cp.blobs.hashed;
     await s.cp.beforeShell("t1", { id: "u5" }, s.ws);
-    assertEquals(s.cp.blobs.hashed - before, 3, "f1, f3b and n read; nothing else");
+    assertEquals(s.cp.blobs.hashed - before, 3, "f1, f3b and new.ts read; nothing else");
     // And rewind puts it all back.
     const plan = await s.cp.apply("t1", 4);
     assertEquals(plan.conflicts, []);

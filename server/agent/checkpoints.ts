@@ -5,6 +5,12 @@
  * and after each command the changed files are recorded against that snapshot. No git
  * needed. Rewind previews, then applies all-or-nothing with a hash check per file
  * (fail-closed) and never follows symlinks.
+ *
+ * Snapshots are incremental (issue #15): a persisted stat index per workspace means
+ * only changed files are read (stat_index.ts), a big workspace is watched so only
+ * changed paths are even looked at (workspace_scans.ts, workspace_watch.ts), blobs are
+ * stored once in packs (checkpoint_blobs.ts) and collected when nothing names them
+ * (checkpoint_gc.ts).
  */
 import { dirname, join } from "node:path";
 import type { CheckpointRepo, CheckpointRow } from "../../store/checkpoints.ts";
@@ -13,7 +19,7 @@ import { Pacer, walk } from "../../tools/walk.ts";
 import { BlobStore } from "./checkpoint_blobs.ts";
 import { type TakenSnapshot, WorkspaceScans } from "./workspace_scans.ts";
 import { CheckpointGc, type GcResult } from "./checkpoint_gc.ts";
-import { hashNow, isRacy, sameStat, type ScanEntry } from "./stat_index.ts";
+import { atOrUnder, hashNow, isRacy, sameStat, type ScanEntry } from "./stat_index.ts";
 import type { RewindReason } from "../../protocol/index.ts";
 
 export const BLOB_CAP = 32 * 1024 * 1024;
@@ -354,10 +360,17 @@ export class Checkpointer {
       }
     };
     const pacer = new Pacer(undefined, workspace);
-    /** Walks `root` and checks its files; then what is gone under it. */
-    const sweep = async (root: string, prefix: string | null) => {
+    /** Walks `root` and checks its files; then what is gone under it. `onDir`: its folders. */
+    const sweep = async (
+      root: string,
+      prefix: string | null,
+      onDir?: (d: string) => void,
+      sweepGone = true,
+    ) => {
       const base = root.endsWith("/") ? root : root + "/";
-      for await (const e of walk(root, { pacer })) {
+      onDir?.(root);
+      for await (const e of walk(root, { pacer, dirs: !!onDir })) {
+        if (e.type === "dir") onDir?.(base + e.path);
         if (e.type !== "file") continue;
         const abs = base + e.path;
         const st = lstat(abs);
@@ -365,7 +378,7 @@ export class Checkpointer {
         seen.add(abs);
         await check(abs, st);
       }
-      await gone(prefix);
+      if (sweepGone) await gone(prefix);
     };
     const w = snap.watcher;
     if (snap.sub && w && !w.broken && await w.sync()) {
@@ -374,19 +387,24 @@ export class Checkpointer {
       const paths = snap.sub;
       snap.sub = w.subscribe();
       w.unsubscribe(paths);
+      // Gone (or swept) paths: the snapshot's files at or under them not seen are deleted.
+      const under = new Set<string>();
       for (const p of [...paths, ...w.unwatched]) {
         const st = lstat(p);
         if (st?.isFile) {
           seen.add(p);
           await check(p, st);
-        } else if (st?.isDirectory) await sweep(p, p.endsWith("/") ? p : p + "/");
-        else {
-          const before = snap.files.get(p);
-          if (before && !seen.has(p)) {
-            await record(p, before);
-            snap.files.delete(p);
-          }
-          await gone(p + "/");
+        } else if (st?.isDirectory) {
+          // A folder made since the watch began is not watched: walked from now on.
+          await sweep(p, p.endsWith("/") ? p : p + "/", (d) => w.addUnwatched(d), false);
+          under.add(p);
+        } else under.add(p);
+      }
+      if (under.size) {
+        for (const [abs, before] of [...snap.files]) {
+          if (seen.has(abs) || !atOrUnder(abs, under, workspace)) continue;
+          await record(abs, before);
+          snap.files.delete(abs);
         }
       }
       return { changed, unrewindable };

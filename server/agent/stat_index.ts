@@ -10,7 +10,7 @@
  * whose mtime or ctime is not older than that stamp is marked racy and is re-hashed by
  * the next scan (and by the comparison after a command) whatever its stat says.
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { Pacer, walk } from "../../tools/walk.ts";
 import { sha256Hex } from "../../tools/file_stamp.ts";
 import type { BlobStore } from "./checkpoint_blobs.ts";
@@ -169,6 +169,9 @@ export class WorkspaceIndex {
     const v = this.visitor(blobs, o);
     const pacer = new Pacer(o.signal, this.workspace);
     const recheck = new Set<string>();
+    /** Paths gone or walked: entries at or under them not found again are dropped. */
+    const under = new Set<string>();
+    const found = new Set<string>();
     for (const p of changed) {
       let st: Deno.FileInfo | null = null;
       try {
@@ -178,20 +181,19 @@ export class WorkspaceIndex {
       else if (st?.isDirectory) {
         onDir(p);
         const base = p.endsWith("/") ? p : p + "/";
-        const found = new Set<string>();
         for await (const e of walk(p, { signal: o.signal, pacer, dirs: true })) {
           if (e.type === "dir") onDir(base + e.path);
           if (e.type === "file") found.add(base + e.path);
         }
-        for (const f of found) recheck.add(f);
-        for (const abs of [...this.entries.keys()]) {
-          if (abs.startsWith(base) && !found.has(abs)) this.forget(abs);
+        under.add(p);
+      } else under.add(p); // gone (or no longer a regular file): it and anything under it
+    }
+    for (const f of found) recheck.add(f);
+    if (under.size) {
+      for (const abs of [...this.entries.keys()]) {
+        if (!found.has(abs) && !recheck.has(abs) && atOrUnder(abs, under, this.workspace)) {
+          this.forget(abs);
         }
-      } else {
-        // Gone (or no longer a regular file): the path and anything under it.
-        this.forget(p);
-        const base = p + "/";
-        for (const abs of [...this.entries.keys()]) if (abs.startsWith(base)) this.forget(abs);
       }
     }
     // In memory only (no yield per entry: an async yield costs more than the whole loop).
@@ -309,4 +311,13 @@ function readIndexFile(file: string, workspace: string | null): [string, IndexEn
 /** Where a workspace's index lives under the checkpoint store. */
 export function indexFileOf(indexDir: string, workspace: string): string {
   return join(indexDir, `${sha256Hex(new TextEncoder().encode(workspace)).slice(0, 32)}.json`);
+}
+
+/** Whether `abs` is one of `paths` or inside one (checked by its ancestors: O(depth)). */
+export function atOrUnder(abs: string, paths: Set<string>, root: string): boolean {
+  for (let p = abs; p.length >= root.length; p = dirname(p)) {
+    if (paths.has(p)) return true;
+    if (p === "/" || p === ".") break;
+  }
+  return false;
 }
