@@ -23,6 +23,7 @@ async function setup(caps = {}) {
   const repos = store.repos!;
   repos.tasks.create({ id: "t1", title: "t", projectPath: ws });
   const cp = new Checkpointer(repos.checkpoints, join(home, "checkpoints"), caps);
+  cp.blobs.graceMs = 0; // collect what was just put
   const done = async () => {
     cp.close();
     store.close();
@@ -347,6 +348,20 @@ Deno.test("watched workspace: later snapshots and comparisons look only at what 
     assertEquals(await Deno.readTextFile(join(src, "f2.ts")), "v2");
     assertEquals(await Deno.readTextFile(join(src, "f3.ts")), "v3");
     assert(!(await Deno.stat(join(src, "f3b.ts")).then(() => true, () => false)));
+  } finally {
+    await s.done();
+  }
+});
+
+Deno.test("GC keeps a blob just put (its row may not be written yet)", async () => {
+  const s = await setup();
+  try {
+    s.cp.blobs.graceMs = 60_000;
+    const h = await s.cp.keepBlob(enc("just now"));
+    assertEquals((await s.cp.collect()).removed, 0);
+    assert(s.cp.blobs.has(h));
+    s.cp.blobs.graceMs = 0;
+    assertEquals((await s.cp.collect()).removed, 1);
   } finally {
     await s.done();
   }

@@ -19,6 +19,8 @@ const HASH = /^[0-9a-f]{64}$/;
 const LINE = /^([0-9a-f]{64}) (\d+) (\d+)$/;
 /** A pack is closed (and a new one started) beyond this size. */
 const PACK_MAX = 256 * 1024 * 1024;
+/** Blobs put this recently are never collected (see `recent`). */
+const GRACE_MS = 60_000;
 
 interface Loc {
   pack: number;
@@ -44,6 +46,13 @@ export class BlobStore {
   private pins: Set<string> | null = null;
   /** Counts reads of workspace files (tests check that unchanged files are not re-read). */
   hashed = 0;
+  /**
+   * When each blob was last put (this process, the last `graceMs`): a collection
+   * keeps them, since whoever put one may not have written the row naming it yet.
+   */
+  private recent = new Map<string, number>();
+  /** How long a put blob is kept whatever names it (tests set 0). */
+  graceMs = GRACE_MS;
 
   constructor(readonly dir: string) {}
 
@@ -162,6 +171,7 @@ export class BlobStore {
 
   private putAs(hash: string, bytes: Uint8Array): string {
     this.pins?.add(hash);
+    this.recent.set(hash, Date.now());
     if (this.has(hash)) return hash;
     const p = this.packFor(bytes.length);
     writeAll(p.data, bytes);
@@ -207,7 +217,9 @@ export class BlobStore {
     this.load();
     this.closePack();
     this.pins = new Set();
-    const keep = (h: string) => live.has(h) || this.pins!.has(h);
+    const since = Date.now() - this.graceMs;
+    for (const [h, at] of this.recent) if (at < since) this.recent.delete(h);
+    const keep = (h: string) => live.has(h) || this.pins!.has(h) || this.recent.has(h);
     let removed = 0, freed = 0;
     try {
       for (const [hash, size] of [...this.loose]) {

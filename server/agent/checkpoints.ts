@@ -73,7 +73,7 @@ type Snapshot = TakenSnapshot;
 /** Default cap of the whole checkpoint store (blobs of every task and workspace). */
 export const STORE_CAP = 2 * 1024 * 1024 * 1024;
 /** Turn snapshots kept (running turns and their background jobs need theirs). */
-const SNAPSHOTS_KEPT = 16;
+const SNAPSHOTS_KEPT = 50;
 
 export interface CheckpointCaps {
   blob: number;
@@ -381,7 +381,7 @@ export class Checkpointer {
       if (sweepGone) await gone(prefix);
     };
     const w = snap.watcher;
-    if (snap.sub && w && !w.broken && await w.sync()) {
+    if (snap.sub && w && !w.broken && await w.sync() && !w.isOver(snap.sub)) {
       // Watched: only the paths that changed since the last look.
       this.compares.watched++;
       const paths = snap.sub;
@@ -410,6 +410,11 @@ export class Checkpointer {
       return { changed, unrewindable };
     }
     this.compares.full++;
+    if (snap.sub && w && !w.broken) {
+      // Overflowed: start afresh (the sweep sees everything up to now).
+      w.unsubscribe(snap.sub);
+      snap.sub = w.subscribe();
+    }
     await sweep(workspace, null);
     return { changed, unrewindable };
   }

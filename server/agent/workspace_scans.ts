@@ -101,7 +101,7 @@ export class WorkspaceScans {
     }
     // Subscribed before anything is looked at: nothing after this point is missed.
     let sub = watch?.w.subscribe() ?? null;
-    if (watch?.armed && await watch.w.sync()) {
+    if (watch?.armed && await watch.w.sync() && !watch.w.isOver(watch.sub)) {
       const changed = watch.sub;
       watch.sub = watch.w.subscribe();
       watch.w.unsubscribe(changed);

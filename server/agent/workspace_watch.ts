@@ -19,10 +19,13 @@ import { SKIP_DIRS } from "../../tools/walk.ts";
 
 /** New directories walked on every update before the watcher is retired. */
 const MAX_UNWATCHED = 64;
+/** Paths one subscription collects; beyond, it is "over" and its owner does a full scan. */
+const MAX_SUB_PATHS = 5000;
 
 export class WorkspaceWatcher {
   private w: Deno.FsWatcher | null = null;
   private subs = new Set<Set<string>>();
+  private over = new Set<Set<string>>();
   private waiters = new Map<string, () => void>();
   private barrier = 0;
   private base: string;
@@ -67,7 +70,18 @@ export class WorkspaceWatcher {
     if (!p.startsWith(this.base) && p !== this.workspace) return;
     const rel = p.slice(this.base.length);
     if (rel.split("/").some((s) => SKIP_DIRS.has(s))) return;
-    for (const s of this.subs) s.add(p);
+    for (const s of this.subs) {
+      if (s.size < MAX_SUB_PATHS) s.add(p);
+      else if (!s.has(p)) {
+        this.over.add(s);
+        s.clear(); // bounded memory: its owner looks at everything instead
+      }
+    }
+  }
+
+  /** Whether `s` overflowed (its paths are incomplete: scan everything). */
+  isOver(s: Set<string>): boolean {
+    return this.over.has(s);
   }
 
   /** A set that collects every changed path from now on (until {@link unsubscribe}). */
@@ -79,6 +93,7 @@ export class WorkspaceWatcher {
 
   unsubscribe(s: Set<string>): void {
     this.subs.delete(s);
+    this.over.delete(s);
   }
 
   /** Notes a directory found by an update that the watch does not cover. */
