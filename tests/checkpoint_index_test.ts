@@ -348,6 +348,11 @@ Deno.test("watched workspace: later snapshots and comparisons look only at what 
     assertEquals(await Deno.readTextFile(join(src, "f2.ts")), "v2");
     assertEquals(await Deno.readTextFile(join(src, "f3.ts")), "v3");
     assert(!(await Deno.stat(join(src, "f3b.ts")).then(() => true, () => false)));
+    // A watched update writes its index lazily; closing writes it.
+    s.cp.close();
+    const file = indexFileOf(join(s.home, "checkpoints", "index"), s.ws);
+    const rows = JSON.parse(await Deno.readTextFile(file)).entries as [string][];
+    assert(rows.some((r) => r[0] === "src/new.ts"), "the index knows the file u5 saw");
   } finally {
     await s.done();
   }

@@ -93,9 +93,21 @@ export class WorkspaceIndex {
     for (const [, e] of readIndexFile(file, null)) if (e.hash) yield e.hash;
   }
 
+  private savedAt = 0;
+
+  /**
+   * Writes at most every 30 s (a watched update changes a few entries; writing ~3 MB for
+   * them cost more than the update). Losing unsaved entries is safe: their files' stat
+   * then differs from the saved one, so they are read again.
+   */
+  saveSoon(): void {
+    if (Date.now() - this.savedAt >= 30_000) this.save();
+  }
+
   /** Writes the index (temp file + rename) when it changed. */
   save(): void {
     if (!this.dirty) return;
+    this.savedAt = Date.now();
     const base = this.workspace.endsWith("/") ? this.workspace : this.workspace + "/";
     const rows = [];
     for (const [abs, e] of this.entries) {
@@ -202,7 +214,7 @@ export class WorkspaceIndex {
       else v.reuse(abs, e);
     }
     for (const abs of recheck) if (!v.out.has(abs)) v.visit(abs);
-    this.save();
+    this.saveSoon();
     return v.out;
   }
 

@@ -56,6 +56,7 @@ export class WorkspaceScans {
     this.indexes.set(workspace, idx);
     if (this.indexes.size > INDEXES_IN_MEMORY) {
       const [old] = this.indexes.keys();
+      this.indexes.get(old)?.save();
       this.indexes.delete(old);
       this.unwatch(old);
     }
@@ -74,6 +75,7 @@ export class WorkspaceScans {
   drop(keep: string | null): void {
     for (const ws of [...this.indexes.keys()]) {
       if (ws !== keep && !this.scans.has(ws)) {
+        this.indexes.get(ws)?.save();
         this.indexes.delete(ws);
         this.unwatch(ws);
       }
@@ -147,8 +149,14 @@ export class WorkspaceScans {
     this.watches.delete(workspace);
   }
 
+  /** Shutdown: watchers closed, indexes written. */
   close(): void {
     for (const ws of [...this.watches.keys()]) this.unwatch(ws);
+    for (const idx of this.indexes.values()) {
+      try {
+        idx.save();
+      } catch { /* the store is gone (tests) or read-only: the next scan rebuilds */ }
+    }
   }
 }
 
