@@ -155,6 +155,11 @@ export interface RunState {
   retry:
     | { attempt: number; max: number; delayMs: number; message: string; category: string }
     | null;
+  /**
+   * While a long rewind snapshot is taken before a command (a big workspace seen for the
+   * first time): files scanned and bytes stored so far. Absent or null otherwise.
+   */
+  snapshot?: { files: number; bytes: number } | null;
 }
 
 export type EntryRole = "user" | "assistant" | "tool" | "system" | "compact" | "error";

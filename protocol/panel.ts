@@ -103,6 +103,11 @@ export interface AboutInfo {
   };
   /** How the file tools are sandboxed. */
   toolSandbox: { backend: "deno-workers"; detail: string };
+  /**
+   * The rewind checkpoint store (blobs of every task and workspace): its size on disk,
+   * how many blobs and its cap (garbage-collected); null when the database is unavailable.
+   */
+  checkpoints: { bytes: number; blobs: number; capBytes: number } | null;
 }
 
 export interface PanelOpResults {

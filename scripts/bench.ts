@@ -4,11 +4,14 @@
  *   - idle RSS: resident memory of the idle server after 2 s, budget ≤ 80 MB
  *   - agent overhead per step (median over 200 steps, model time excluded), budget ≤ 5 ms
  *   - a command printing 200 MB: the server's RSS rise, budget < 20 MB (bench_exec.ts)
+ *   - rewind snapshots of a 20 000-file / 2 GB workspace: first ≤ 3 s, a later turn's
+ *     snapshot + comparison ≤ 150 ms (bench_snapshot.ts)
  */
 import { ROOT, RUN_FLAGS } from "../tests/helpers/server.ts";
 import { benchAgentSteps } from "./bench_agent.ts";
 import { measureExecRss } from "./bench_exec.ts";
 import { benchUi, reportUi } from "./bench_ui.ts";
+import { benchSnapshot, reportSnapshot } from "./bench_snapshot.ts";
 
 const TOKEN = "bench-token-0123456789abcdef";
 
@@ -87,4 +90,6 @@ if (import.meta.main) {
   // latency while streaming. Skipped without Chromium; `deno task bench:ui` runs it alone.
   const ui = await benchUi();
   if (ui) { for (const line of reportUi(ui)) console.log(line); }
+  // Rewind snapshots of a generated 20 000-file / 2 GB workspace (issue #15).
+  for (const line of reportSnapshot(await benchSnapshot())) console.log(line);
 }

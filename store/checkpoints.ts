@@ -141,4 +141,24 @@ export class CheckpointRepo {
       .get(taskId) as { n: number };
     return r.n;
   }
+
+  /**
+   * Every content hash something still needs: the pre-images of rewindable turns (rows
+   * exist only for those: a rewind deletes its rows, a deleted task cascades) and the
+   * before/after versions named by turns' recorded net changes (their diffs).
+   */
+  referencedHashes(): Set<string> {
+    const rows = this.db.prepare(
+      `SELECT pre_hash AS h FROM checkpoint WHERE pre_hash IS NOT NULL
+       UNION SELECT json_extract(f.value, '$.before') FROM message m,
+         json_each(m.meta, '$.changes.files') f
+         WHERE m.role = 'user' AND json_type(m.meta, '$.changes.files') = 'array'
+       UNION SELECT json_extract(f.value, '$.after') FROM message m,
+         json_each(m.meta, '$.changes.files') f
+         WHERE m.role = 'user' AND json_type(m.meta, '$.changes.files') = 'array'`,
+    ).all() as { h: unknown }[];
+    const out = new Set<string>();
+    for (const r of rows) if (typeof r.h === "string") out.add(r.h);
+    return out;
+  }
 }

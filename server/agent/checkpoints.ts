@@ -5,11 +5,21 @@
  * and after each command the changed files are recorded against that snapshot. No git
  * needed. Rewind previews, then applies all-or-nothing with a hash check per file
  * (fail-closed) and never follows symlinks.
+ *
+ * Snapshots are incremental (issue #15): a persisted stat index per workspace means
+ * only changed files are read (stat_index.ts), a big workspace is watched so only
+ * changed paths are even looked at (workspace_scans.ts, workspace_watch.ts), blobs are
+ * stored once in packs (checkpoint_blobs.ts) and collected when nothing names them
+ * (checkpoint_gc.ts).
  */
 import { dirname, join } from "node:path";
 import type { CheckpointRepo, CheckpointRow } from "../../store/checkpoints.ts";
 import { sha256Hex } from "../../tools/file_stamp.ts";
-import { walk } from "../../tools/walk.ts";
+import { Pacer, walk } from "../../tools/walk.ts";
+import { BlobStore } from "./checkpoint_blobs.ts";
+import { type TakenSnapshot, WorkspaceScans } from "./workspace_scans.ts";
+import { CheckpointGc, type GcResult } from "./checkpoint_gc.ts";
+import { atOrUnder, hashNow, isRacy, sameStat, type ScanEntry } from "./stat_index.ts";
 import type { RewindReason } from "../../protocol/index.ts";
 
 export const BLOB_CAP = 32 * 1024 * 1024;
@@ -35,6 +45,7 @@ export const SKIP_TEXT = {
   taskFull: (bytes: number) => `the task's checkpoint space (${bytes / MB} MB) is full`,
   notRegular: "not a regular file",
   snapshotFull: "the snapshot cap was reached",
+  unreadable: "could not be read",
 };
 const CONFLICT_TEXT = {
   changed: "changed outside the agent since",
@@ -57,8 +68,21 @@ export function reasonOf(path: string, reason: string): RewindReason {
   return { path, reason, code: "other" };
 }
 
-interface Snapshot {
-  files: Map<string, { mtime: number; size: number; hash: string | null; skipped: string | null }>;
+type Snapshot = TakenSnapshot;
+
+/** Default cap of the whole checkpoint store (blobs of every task and workspace). */
+export const STORE_CAP = 2 * 1024 * 1024 * 1024;
+/** Turn snapshots kept (running turns and their background jobs need theirs). */
+const SNAPSHOTS_KEPT = 50;
+
+export interface CheckpointCaps {
+  blob: number;
+  task: number;
+  shellFile: number;
+  /** The whole store: snapshots stop keeping new content beyond it; GC evicts indexes. */
+  store: number;
+  /** Workspaces of at least this many files are watched (see workspace_watch.ts). */
+  watchFiles: number;
 }
 
 export class Checkpointer {
@@ -66,45 +90,90 @@ export class Checkpointer {
   private snapshots = new Map<string, Snapshot>();
   /** Per task+turn: the comparison under way (a background job's and a command's may meet). */
   private comparing = new Map<string, Promise<unknown>>();
+  /** Comparisons after commands, by kind (tests and the bench check which ran). */
+  compares = { full: 0, watched: 0 };
+  /** Per workspace: its stat index, the scan under way and its watcher. */
+  readonly scans: WorkspaceScans;
+  readonly blobs: BlobStore;
+  readonly indexDir: string;
+  private gc: CheckpointGc;
+  readonly caps: CheckpointCaps;
 
+  /** `dir`: the checkpoint store (`blobs/` and `index/` inside it). */
   constructor(
     private repo: CheckpointRepo,
-    private blobDir: string,
-    private caps = { blob: BLOB_CAP, task: TASK_CAP, shellFile: SHELL_FILE_CAP },
-  ) {}
+    readonly dir: string,
+    caps: Partial<CheckpointCaps> = {},
+  ) {
+    this.caps = {
+      blob: BLOB_CAP,
+      task: TASK_CAP,
+      shellFile: SHELL_FILE_CAP,
+      store: STORE_CAP,
+      watchFiles: 2000,
+      ...caps,
+    };
+    this.blobs = new BlobStore(join(dir, "blobs"));
+    this.indexDir = join(dir, "index");
+    this.scans = new WorkspaceScans(this.blobs, this.indexDir, this.caps.watchFiles);
+    this.gc = new CheckpointGc({
+      blobs: this.blobs,
+      indexDir: this.indexDir,
+      cap: this.caps.store,
+      referenced: () => this.repo.referencedHashes(),
+      indexes: () => this.scans.inMemory(),
+      snapshotHashes: () => this.snapshotHashes(),
+      dropIndexes: (keep) => this.scans.drop(keep),
+      newestWorkspace: () => this.scans.newest(),
+    });
+  }
 
-  private blobPath(hash: string): string {
-    return join(this.blobDir, hash.slice(0, 2), hash);
+  /** Removes blobs nothing needs any more (see checkpoint_gc.ts); `delayMs` debounces. */
+  collectSoon(delayMs = 1000): void {
+    this.gc.schedule(delayMs);
+  }
+
+  /** One collection now (tests, the About page's numbers). */
+  collect(): Promise<GcResult> {
+    return this.gc.run();
+  }
+
+  /** The store's size and cap (Settings → About). */
+  storeInfo(): { bytes: number; blobs: number; capBytes: number } {
+    return { bytes: this.blobs.bytes, blobs: this.blobs.count, capBytes: this.caps.store };
+  }
+
+  /** Shutdown: no collection pending, the pack being written closed. */
+  close(): void {
+    this.gc.close();
+    this.scans.close();
+    this.blobs.closePack();
+  }
+
+  private dropSnapshot(key: string): void {
+    const s = this.snapshots.get(key);
+    if (s?.sub) s.watcher?.unsubscribe(s.sub);
+    this.snapshots.delete(key);
+  }
+
+  private *snapshotHashes(): Generator<string> {
+    for (const s of this.snapshots.values()) {
+      for (const e of s.files.values()) if (e.hash) yield e.hash;
+    }
   }
 
   /** The bytes kept under `hash`, or null when they are not (or no longer) kept. */
-  async readBlob(hash: string): Promise<Uint8Array | null> {
-    if (!/^[0-9a-f]{64}$/.test(hash)) return null;
-    try {
-      return await Deno.readFile(this.blobPath(hash));
-    } catch (e) {
-      if (e instanceof Deno.errors.NotFound) return null;
-      throw e;
-    }
+  readBlob(hash: string): Promise<Uint8Array | null> {
+    return this.blobs.read(hash);
   }
 
   /** Keeps `bytes` (content-addressed; stored once); returns their hash. */
   keepBlob(bytes: Uint8Array): Promise<string> {
-    return this.putBlob(bytes);
+    return Promise.resolve(this.blobs.put(bytes));
   }
 
-  private async putBlob(bytes: Uint8Array): Promise<string> {
-    const hash = sha256Hex(bytes);
-    const p = this.blobPath(hash);
-    try {
-      await Deno.stat(p);
-    } catch {
-      await Deno.mkdir(dirname(p), { recursive: true });
-      const tmp = `${p}.${crypto.randomUUID()}.tmp`;
-      await Deno.writeFile(tmp, bytes);
-      await Deno.rename(tmp, p);
-    }
-    return hash;
+  private putBlob(bytes: Uint8Array): Promise<string> {
+    return Promise.resolve(this.blobs.put(bytes));
   }
 
   /** Current content hash of `abs`; null when absent; "symlink"/"dir" markers otherwise. */
@@ -165,33 +234,39 @@ export class Checkpointer {
     this.repo.setPost(taskId, turn.id, abs, await this.currentHash(abs));
   }
 
-  /** Before a shell command: make sure the turn has a snapshot of the workspace. */
-  async beforeShell(
+  /**
+   * Before a shell command: make sure the turn has a snapshot of the workspace. Only
+   * files whose stat changed since the workspace's last scan are read (stat index).
+   * `onProgress` hears from a scan that takes more than a second.
+   */
+  beforeShell(
     taskId: string,
     turn: { id: string },
     workspace: string,
     signal?: AbortSignal,
+    onProgress?: (p: { files: number; bytes: number }) => void,
   ): Promise<void> {
     const key = `${taskId}\0${turn.id}`;
-    if (this.snapshots.has(key)) return;
-    const files: Snapshot["files"] = new Map();
-    let budget = Math.max(0, this.caps.task - this.repo.bytes(taskId));
-    for await (const e of walk(workspace, { stat: true, signal })) {
-      if (e.type !== "file") continue;
-      const abs = join(workspace, e.path);
-      const size = e.size ?? 0;
-      let hash: string | null = null;
-      let skipped: string | null = null;
-      if (size > this.caps.shellFile) skipped = SKIP_TEXT.tooLarge(this.caps.shellFile);
-      else if (size > budget) skipped = SKIP_TEXT.snapshotFull;
-      else {
-        hash = await this.putBlob(await Deno.readFile(abs));
-        budget -= size;
+    if (this.snapshots.has(key)) return Promise.resolve();
+    return this.scans.serial(workspace, async () => {
+      if (this.snapshots.has(key)) return;
+      const snap = await this.scans.snapshot(workspace, {
+        fileCap: this.caps.shellFile,
+        budget: Math.max(0, this.caps.task - this.repo.bytes(taskId)),
+        room: Math.max(0, this.caps.store - this.blobs.bytes),
+        skip: {
+          tooLarge: SKIP_TEXT.tooLarge(this.caps.shellFile),
+          full: SKIP_TEXT.snapshotFull,
+          unreadable: SKIP_TEXT.unreadable,
+        },
+        signal,
+        onProgress,
+      });
+      this.snapshots.set(key, snap);
+      if (this.snapshots.size > SNAPSHOTS_KEPT) {
+        this.dropSnapshot(this.snapshots.keys().next().value!);
       }
-      files.set(abs, { mtime: e.mtime ?? 0, size, hash, skipped });
-    }
-    this.snapshots.set(key, { files });
-    if (this.snapshots.size > 50) this.snapshots.delete(this.snapshots.keys().next().value!);
+    });
   }
 
   /**
@@ -224,10 +299,7 @@ export class Checkpointer {
     const seen = new Set<string>();
     const changed: string[] = [];
     const unrewindable: RewindReason[] = [];
-    const record = async (
-      abs: string,
-      before: { hash: string | null; skipped: string | null } | undefined,
-    ) => {
+    const record = async (abs: string, before: ScanEntry | undefined) => {
       const post = await this.currentHash(abs);
       const existing = this.repo.find(taskId, turn.id, abs);
       if (!existing) {
@@ -247,26 +319,115 @@ export class Checkpointer {
       if (reason) unrewindable.push(reasonOf(abs, reason));
       changed.push(abs);
     };
-    for await (const e of walk(workspace, { stat: true })) {
-      if (e.type !== "file") continue;
-      const abs = join(workspace, e.path);
-      seen.add(abs);
+    const stamp = this.scans.indexOf(workspace).stamp();
+    /** One file as it is now against the snapshot (racy stats checked by content). */
+    const check = async (abs: string, st: Deno.FileInfo) => {
       const before = snap.files.get(abs);
-      if (before && before.mtime === (e.mtime ?? 0) && before.size === (e.size ?? 0)) continue;
+      if (before && sameStat(before, st)) {
+        if (!before.racy) return;
+        // Racy: the stat cannot tell; the content can (against the last known state).
+        const row = this.repo.find(taskId, turn.id, abs);
+        const known = row ? row.postHash : before.hash;
+        if (known === null || hashNow(abs, this.blobs) === known) {
+          before.racy = isRacy(st, stamp);
+          return;
+        }
+      }
       await record(abs, before);
       snap.files.set(abs, {
-        mtime: e.mtime ?? 0,
-        size: e.size ?? 0,
+        mtime: st.mtime?.getTime() ?? 0,
+        ctime: st.ctime?.getTime() ?? 0,
+        size: st.size,
+        ino: st.ino ?? 0,
         hash: before?.hash ?? null,
         skipped: before?.skipped ?? null,
+        racy: isRacy(st, stamp),
       });
+    };
+    /** Files of the snapshot under `prefix` (or all) that were not seen: deleted. */
+    const gone = async (prefix: string | null) => {
+      for (const [abs, before] of [...snap.files]) {
+        if (seen.has(abs) || (prefix !== null && !abs.startsWith(prefix))) continue;
+        await record(abs, before);
+        snap.files.delete(abs);
+      }
+    };
+    const lstat = (abs: string) => {
+      try {
+        return Deno.lstatSync(abs);
+      } catch {
+        return null;
+      }
+    };
+    const pacer = new Pacer(undefined, workspace);
+    /** Walks `root` and checks its files; then what is gone under it. `onDir`: its folders. */
+    const sweep = async (
+      root: string,
+      prefix: string | null,
+      onDir?: (d: string) => void,
+      sweepGone = true,
+    ) => {
+      const base = root.endsWith("/") ? root : root + "/";
+      onDir?.(root);
+      for await (const e of walk(root, { pacer, dirs: !!onDir })) {
+        if (e.type === "dir") onDir?.(base + e.path);
+        if (e.type !== "file") continue;
+        const abs = base + e.path;
+        const st = lstat(abs);
+        if (!st?.isFile) continue;
+        seen.add(abs);
+        await check(abs, st);
+      }
+      if (sweepGone) await gone(prefix);
+    };
+    const w = snap.watcher;
+    if (snap.sub && w && !w.broken && await w.sync() && !w.isOver(snap.sub)) {
+      // Watched: only the paths that changed since the last look.
+      this.compares.watched++;
+      const paths = snap.sub;
+      snap.sub = w.subscribe();
+      w.unsubscribe(paths);
+      // Gone (or swept) paths: the snapshot's files at or under them not seen are deleted.
+      const under = new Set<string>();
+      for (const p of [...paths, ...w.unwatched]) {
+        const st = lstat(p);
+        if (st?.isFile) {
+          seen.add(p);
+          await check(p, st);
+        } else if (st?.isDirectory) {
+          // A folder made since the watch began is not watched: walked from now on.
+          await sweep(p, p.endsWith("/") ? p : p + "/", (d) => w.addUnwatched(d), false);
+          under.add(p);
+        } else under.add(p);
+      }
+      if (under.size) {
+        for (const [abs, before] of [...snap.files]) {
+          if (seen.has(abs) || !atOrUnder(abs, under, workspace)) continue;
+          await record(abs, before);
+          snap.files.delete(abs);
+        }
+      }
+      return { changed, unrewindable };
     }
-    for (const [abs, before] of snap.files) {
-      if (seen.has(abs)) continue;
-      await record(abs, before);
-      snap.files.delete(abs);
+    this.compares.full++;
+    if (snap.sub && w && !w.broken) {
+      // Overflowed: start afresh (the sweep sees everything up to now).
+      w.unsubscribe(snap.sub);
+      snap.sub = w.subscribe();
     }
+    await sweep(workspace, null);
     return { changed, unrewindable };
+  }
+
+  /**
+   * A task was deleted, rewound or truncated: its turn snapshots go, and the blobs only
+   * they (or its rows) named are collected soon.
+   */
+  forgetTask(taskId: string): void {
+    for (const key of [...this.snapshots.keys()]) {
+      if (key.startsWith(`${taskId}\0`)) this.dropSnapshot(key);
+    }
+    this.collectSoon();
   }
 
   /** What rewinding to before the turn at `turnPos` would do. */
@@ -313,7 +474,8 @@ export class Checkpointer {
     const done: string[] = [];
     try {
       for (const p of plan.restore) {
-        const bytes = await Deno.readFile(this.blobPath(pre.get(p)!));
+        const bytes = this.blobs.readSync(pre.get(p)!);
+        if (!bytes) throw new Error(`the kept version of ${p} is missing`);
         await Deno.mkdir(dirname(p), { recursive: true });
         const tmp = `${p}.reinagent-rewind.tmp`;
         await Deno.writeFile(tmp, bytes);
@@ -333,9 +495,7 @@ export class Checkpointer {
       throw new Error(`rewind failed and was undone: ${(e as Error).message}`);
     }
     this.repo.deleteSince(taskId, turnPos);
-    for (const key of [...this.snapshots.keys()]) {
-      if (key.startsWith(`${taskId}\0`)) this.snapshots.delete(key);
-    }
+    this.forgetTask(taskId);
     return plan;
   }
 }

@@ -42,6 +42,8 @@ export interface CallPlace {
   subagents?: SubagentControl;
   /** The turn's tools when they differ from the built-ins (MCP servers'). */
   tools?: ToolRegistry;
+  /** Progress of a long rewind snapshot (null when it is done), for the run state. */
+  onSnapshot?: (p: { files: number; bytes: number } | null) => void;
 }
 
 /** Live output streamed per command; the rest arrives with the result. */
@@ -59,7 +61,9 @@ export class TaskTools {
 
   constructor(private d: TaskToolsDeps) {
     this.runner = new ToolRunner(d.tools, this.pool);
-    this.checkpoints = new Checkpointer(d.repos.checkpoints, join(d.home, "checkpoints", "blobs"));
+    this.checkpoints = new Checkpointer(d.repos.checkpoints, join(d.home, "checkpoints"));
+    // Off the start-up path: what earlier runs left unreferenced is collected later.
+    this.checkpoints.collectSoon(5000);
   }
 
   /** Runs an allowed call (arguments checked, sandbox, checkpoints …). */
@@ -70,6 +74,7 @@ export class TaskTools {
   /** Closes the sandbox workers (shutdown). */
   close(): void {
     this.pool.closeAll();
+    this.checkpoints.close();
   }
 
   private context(at: CallPlace): RunnerContext {
@@ -115,7 +120,18 @@ export class TaskTools {
       },
       beforeWrite: (abs) => cp.beforeWrite(taskId, turn, abs),
       afterWrite: (abs) => cp.afterWrite(taskId, turn, abs),
-      beforeShell: () => cp.beforeShell(taskId, turn, workspace, signal),
+      beforeShell: async () => {
+        let shown = false;
+        const progress = (p: { files: number; bytes: number }) => {
+          shown = true;
+          at.onSnapshot?.(p);
+        };
+        try {
+          await cp.beforeShell(taskId, turn, workspace, signal, progress);
+        } finally {
+          if (shown) at.onSnapshot?.(null);
+        }
+      },
       afterShell: () => cp.afterShell(taskId, turn, workspace),
     };
   }

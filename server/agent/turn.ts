@@ -343,6 +343,10 @@ export class Turns {
             callId: call.id,
             subagents: subagents?.control(call.id),
             tools,
+            onSnapshot: (snapshot) => {
+              run.state = { ...run.state, snapshot };
+              run.stateChanged();
+            },
           }),
         gate: gate
           ? (call, signal) => {

@@ -77,6 +77,8 @@ function cutAndRun(ctx: OpContext, user: Entry, parts: Part[] | null): Entry {
   for (const p of approvals.list()) {
     if (p.taskId === taskId && !p.live) approvals.dismiss(p.id);
   }
+  // The folded rows and deleted turn records may have been the last to name some blobs.
+  services(ctx).runs.checkpoints.collectSoon();
   const topic = taskTopic(taskId);
   ctx.hub.publish(topic, { kind: "truncate", afterPos: user.pos, total });
   if (changed) ctx.hub.publish(topic, { kind: "entry", entry: next }, `entry:${next.id}`);

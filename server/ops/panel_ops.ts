@@ -354,6 +354,7 @@ export const PANEL_HANDLERS: OpHandlers<keyof typeof PANEL_OP_ARGS> = {
           "File tools run in Deno workers whose permissions cover only the task's workspace " +
           "(no network, environment or programs; symlinks leading out are refused).",
       },
+      checkpoints: ctx.runs?.checkpoints.storeInfo() ?? null,
     };
   },
 };

@@ -127,6 +127,7 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
     const { tasks, runs, composer } = services(ctx);
     await runs.stop(a.id); // never write into a task that is gone
     tasks.delete(a.id);
+    runs.checkpoints.forgetTask(a.id); // its rows went with it: collect their blobs
     composer.forget(a.id);
     return { id: a.id };
   },

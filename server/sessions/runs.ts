@@ -16,7 +16,7 @@ import { type TurnDeps, type TurnEnd, type TurnRun, Turns } from "../agent/turn.
 import type { CompactResult } from "../agent/compaction/compactor.ts";
 import type { StreamRequest } from "../providers/types.ts";
 import { TaskTools } from "../agent/task_tools.ts";
-import type { RewindPreview } from "../agent/checkpoints.ts";
+import type { Checkpointer, RewindPreview } from "../agent/checkpoints.ts";
 import { TurnRecords } from "./turn_records.ts";
 import { INTERRUPTED_RESULT, recoveredRejection } from "./recovery.ts";
 import { onJobChange, stopAllJobs } from "../../tools/exec/background.ts";
@@ -77,6 +77,11 @@ export class RunManager {
       track: (p) => this.track(p),
       closing: this.closing.signal,
     });
+  }
+
+  /** The checkpoint store (rewind, its garbage collection and size). */
+  get checkpoints(): Checkpointer {
+    return this.tools.checkpoints;
   }
 
   /** Rewind preview (dry) or apply for the turn that starts at user entry `entryId`. */

@@ -320,6 +320,10 @@ Deno.test(
         const shell = await page.locator(tid("about-shell")).innerText();
         assertMatch(shell, /bubblewrap sandbox \(bubblewrap \d|none — commands run unsandboxed/);
         assertMatch(await page.locator(tid("about-files")).innerText(), /Deno permission workers/);
+        assertMatch(
+          await page.locator(tid("about-checkpoints")).innerText(),
+          /Rewind checkpoints\s+[\d.]+ (B|KB|MB) of 2048\.0 MB \(\d+ stored versions/,
+        );
         assertMatch(await page.locator(tid("about-process")).innerText(), /pid \d+ · 1 connected/);
         await screenshot(page, "desktop-settings-about");
 

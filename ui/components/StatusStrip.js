@@ -1,7 +1,7 @@
 /**
  * A turn's status strip: "Working 12s" (ticking) while its run is live, with the
  * "Reconnecting… n/10 · error" line during provider retries ("Compacting…" while the
- * conversation is summarised); "Worked 3m 48s",
+ * conversation is summarised; a progress line while a long rewind snapshot is taken); "Worked 3m 48s",
  * "Stopped" or "Error" afterwards — then a toggle for the collapsed process.
  *
  * @typedef {import("../../protocol/index.ts").RunState} RunState
@@ -26,6 +26,7 @@ export function StatusStrip(props) {
     const since = run?.startedAt ?? props.startedAt;
     const time = fmtDuration(Math.max(0, serverNow() - since), true);
     const retry = run?.retry ?? null;
+    const snap = run?.snapshot ?? null;
     return html`
       <div class="strip strip-live" data-testid="turn-status" data-state=${waiting
         ? "waiting"
@@ -46,6 +47,15 @@ export function StatusStrip(props) {
             : t("turn.working", { time })}</span>
           ${expandable && html`<span class="chev"><${IconChevron} size=${14} /></span>`}
         </button>
+        ${snap &&
+          html`
+            <div class="strip-retry" role="status" data-testid="snapshot-line">
+              <span>${t("turn.snapshot", {
+                files: snap.files,
+                mb: (snap.bytes / 1048576).toFixed(0),
+              })}</span>
+            </div>
+          `}
         ${retry &&
           html`
             <div class="strip-retry" role="status" data-testid="reconnect-line">

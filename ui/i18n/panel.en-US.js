@@ -71,6 +71,10 @@ export default {
   "about.off": "off",
   "about.files": "File tools",
   "about.filesDetail": "Deno permission workers: they see only the task's workspace",
+  "about.checkpoints": "Rewind checkpoints",
+  "about.checkpointsDetail":
+    "{size} of {cap} ({blobs} stored versions; what no rewindable turn needs is removed)",
+  "about.checkpointsNone": "unavailable (no database)",
   "about.process": "Server",
   "about.processDetail": "pid {pid} · {clients} connected windows · {platform} · Deno {deno}",
   "about.loading": "Loading…",

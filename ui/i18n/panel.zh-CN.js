@@ -64,6 +64,10 @@ export default {
   "about.off": "关",
   "about.files": "文件工具",
   "about.filesDetail": "Deno 权限 worker：只能访问任务的工作区",
+  "about.checkpoints": "回退检查点",
+  "about.checkpointsDetail":
+    "{size} / 上限 {cap}（{blobs} 个已存版本；不再被可回退轮次需要的会被清除）",
+  "about.checkpointsNone": "不可用（无数据库）",
   "about.process": "服务器",
   "about.processDetail": "pid {pid} · {clients} 个已连接窗口 · {platform} · Deno {deno}",
   "about.loading": "加载中…",

@@ -5,6 +5,7 @@
 export default {
   "turn.working": "Working {time}",
   "turn.compacting": "Compacting the conversation… {time}",
+  "turn.snapshot": "Saving a rewind snapshot of the workspace… {files} files, {mb} MB",
   "turn.waiting": "Awaiting your decision · {time}",
   "turn.worked": "Worked {time}",
   "turn.stopped": "Stopped · {time}",

@@ -2,6 +2,7 @@
 export default {
   "turn.working": "工作中 {time}",
   "turn.compacting": "正在压缩对话… {time}",
+  "turn.snapshot": "正在保存工作区的回退快照… {files} 个文件，{mb} MB",
   "turn.waiting": "等待你的决定 · {time}",
   "turn.worked": "已工作 {time}",
   "turn.stopped": "已停止 · {time}",

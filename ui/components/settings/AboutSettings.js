@@ -1,7 +1,7 @@
 /**
  * Settings → About: version, data folder, database (path and health), how shell
  * commands and file tools are sandboxed (said plainly when commands run unsandboxed),
- * and the server process. Loaded from the server (`about.info`) each time it opens.
+ * the rewind checkpoint store (size and cap) and the server process. Loaded from the server (`about.info`) each time it opens.
  *
  * @typedef {import("../../../protocol/index.ts").AboutInfo} AboutInfo
  */
@@ -10,6 +10,7 @@ import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { request } from "../../state/connection.js";
 import { copyText } from "../CodeBlock.js";
+import { formatSize } from "../../state/attachments.js";
 
 /** @param {AboutInfo} a */
 function shellText(a) {
@@ -40,6 +41,17 @@ function rows(a) {
     ],
     ["shell", t("about.shell"), shellText(a)],
     ["files", t("about.files"), t("about.filesDetail")],
+    [
+      "checkpoints",
+      t("about.checkpoints"),
+      a.checkpoints
+        ? t("about.checkpointsDetail", {
+          size: formatSize(a.checkpoints.bytes),
+          cap: formatSize(a.checkpoints.capBytes),
+          blobs: a.checkpoints.blobs,
+        })
+        : t("about.checkpointsNone"),
+    ],
     [
       "process",
       t("about.process"),

@@ -1,0 +1,176 @@
+/**
+ * The rewind snapshot on a big workspace (issue #15): a generated 20 000-file / ~2 GB
+ * workspace (the large files are sparse: they are only stat'ed, never read), then
+ *   - the first snapshot (every small file read, hashed and stored once),
+ *   - a later turn's snapshot with nothing changed, and with 20 files changed,
+ *   - the comparison after a command (what `exec_command` adds after it runs),
+ *   - the size of the checkpoint store.
+ * Budgets: a later turn's snapshot + comparison ≤ 150 ms, the first snapshot ≤ 3 s.
+ *
+ *   deno run --allow-all scripts/bench_snapshot.ts [--files 20000] [--keep DIR] [--runs 3]
+ *
+ * Medians of `--runs` passes. `--keep DIR` keeps (and reuses) the generated workspace.
+ */
+import { join } from "node:path";
+import { Store } from "../store/store.ts";
+import { Checkpointer } from "../server/agent/checkpoints.ts";
+
+export interface SnapshotBench {
+  files: number;
+  workspaceBytes: number;
+  /** The first snapshot (every small file read and stored). */
+  firstMs: number;
+  /** A new process: the persisted index, every file lstat'ed, none read. */
+  restartMs: number;
+  /** Watched (after the watcher is armed): nothing changed / 20 files changed. */
+  unchangedMs: number;
+  changedMs: number;
+  /** The comparison after a command that changed one file (watched). */
+  compareMs: number;
+  /** The same comparison without a watcher (every file lstat'ed). */
+  fullCompareMs: number;
+  storeMb: number;
+}
+
+const SMALL_DIRS = 200;
+
+/** Writes the workspace once (reused when `dir` already holds it). */
+export async function generateWorkspace(dir: string, files: number): Promise<number> {
+  const marker = join(dir, ".bench-complete");
+  const big = Math.max(1, Math.round(files / 200));
+  const bigBytes = 18 * 1024 * 1024;
+  const small = files - big;
+  let total = 0;
+  const done = await Deno.stat(marker).then(() => true, () => false);
+  let seed = 1;
+  const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  for (let i = 0; i < small; i++) {
+    // Source-like sizes: mostly a few KB, some up to ~60 KB (≈ 140 MB in all for 20 000).
+    const size = Math.floor(200 + rand() * rand() * 28_000);
+    total += size;
+    if (done) continue;
+    const sub = join(dir, "src", `m${i % SMALL_DIRS}`, `d${(i >> 3) % 7}`);
+    if (i < SMALL_DIRS * 7) await Deno.mkdir(sub, { recursive: true });
+    const line = `export const v${i} = ${i}; // ${"x".repeat(40)}\n`;
+    await Deno.writeTextFile(join(sub, `f${i}.ts`), line.repeat(Math.ceil(size / line.length)));
+  }
+  for (let i = 0; i < big; i++) {
+    total += bigBytes;
+    if (done) continue;
+    await Deno.mkdir(join(dir, "assets"), { recursive: true });
+    const f = await Deno.open(join(dir, "assets", `blob${i}.bin`), { create: true, write: true });
+    await f.truncate(bigBytes); // sparse: > 2 MB is never read by the snapshot
+    f.close();
+  }
+  if (!done) await Deno.writeTextFile(marker, "");
+  return total;
+}
+
+async function duSize(dir: string): Promise<number> {
+  const out = await new Deno.Command("du", { args: ["-sk", dir], stdout: "piped" }).output();
+  return Number(new TextDecoder().decode(out.stdout).split("\t")[0]) * 1024;
+}
+
+/** Medians over `runs` passes (each with a fresh checkpoint store) on one workspace. */
+export async function benchSnapshot(
+  opts: { files?: number; keep?: string; runs?: number } = {},
+): Promise<SnapshotBench> {
+  const ws = opts.keep ?? await Deno.makeTempDir({ prefix: "ra-bench-ws-" });
+  try {
+    const runs: SnapshotBench[] = [];
+    for (let i = 0; i < (opts.runs ?? 3); i++) {
+      runs.push(await benchOnce(opts.files ?? 20_000, ws));
+    }
+    const med = (k: keyof SnapshotBench) =>
+      [...runs.map((r) => r[k])].sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+    const out = { ...runs[0] };
+    for (const k of Object.keys(out) as (keyof SnapshotBench)[]) out[k] = med(k);
+    return out;
+  } finally {
+    if (!opts.keep) await Deno.remove(ws, { recursive: true });
+  }
+}
+
+async function benchOnce(files: number, ws: string): Promise<SnapshotBench> {
+  const home = await Deno.makeTempDir({ prefix: "ra-bench-cp-" });
+  try {
+    const workspaceBytes = await generateWorkspace(ws, files);
+    const store = new Store(join(home, "db.sqlite"));
+    const repos = store.repos!;
+    repos.tasks.create({ id: "t1", title: "bench", projectPath: ws });
+    const dir = join(home, "checkpoints");
+    const time = async (f: () => Promise<unknown>) => {
+      const t0 = performance.now();
+      await f();
+      return performance.now() - t0;
+    };
+    const first = new Checkpointer(repos.checkpoints, dir);
+    const firstMs = await time(() => first.beforeShell("t1", { id: "u1" }, ws));
+    first.close();
+    // A new process: the index from disk; this full scan also arms the watcher.
+    const cp = new Checkpointer(repos.checkpoints, dir);
+    const restartMs = await time(() => cp.beforeShell("t1", { id: "u2" }, ws));
+    const unchangedMs = await time(() => cp.beforeShell("t1", { id: "u3" }, ws));
+    for (let i = 0; i < 20; i++) {
+      await Deno.writeTextFile(join(ws, "src", `m${i}`, "d0", `f${i}.ts`), `changed ${i}\n`);
+    }
+    const changedMs = await time(() => cp.beforeShell("t1", { id: "u4" }, ws));
+    await Deno.writeTextFile(join(ws, "src", "m0", "d0", "f0.ts"), "changed again\n");
+    const compareMs = await time(() => cp.afterShell("t1", { id: "u4", pos: 4 }, ws));
+    const watched = cp.scans.counts.watched === 2 && cp.compares.watched === 1;
+    if (!watched) console.log("(the watcher was not used:", cp.scans.counts, cp.compares, ")");
+    cp.close();
+    const unwatched = new Checkpointer(repos.checkpoints, dir, { watchFiles: Infinity });
+    await unwatched.beforeShell("t1", { id: "u5" }, ws);
+    await Deno.writeTextFile(join(ws, "src", "m0", "d0", "f0.ts"), "changed once more\n");
+    const fullCompareMs = await time(() => unwatched.afterShell("t1", { id: "u5", pos: 5 }, ws));
+    unwatched.close();
+    const storeMb = (await duSize(dir)) / 1048576;
+    store.close();
+    return {
+      files,
+      workspaceBytes,
+      firstMs,
+      restartMs,
+      unchangedMs,
+      changedMs,
+      compareMs,
+      fullCompareMs,
+      storeMb,
+    };
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
+export function reportSnapshot(r: SnapshotBench): string[] {
+  const later = Math.max(r.unchangedMs, r.changedMs) + r.compareMs;
+  const ms = (n: number) => `${n.toFixed(0)} ms`;
+  return [
+    `snapshot, ${r.files} files / ${(r.workspaceBytes / 1e9).toFixed(1)} GB: first ${
+      ms(r.firstMs)
+    } (budget 3000 ms) ${r.firstMs <= 3000 ? "OK" : "OVER"}`,
+    `snapshot, later turn (watched): unchanged ${ms(r.unchangedMs)}, 20 files changed ${
+      ms(r.changedMs)
+    }, + compare after a command ${ms(r.compareMs)} (budget 150 ms) ${
+      later <= 150 ? "OK" : "OVER"
+    }`,
+    `snapshot, unwatched (after a restart, stat index only): ${ms(r.restartMs)}; compare ${
+      ms(r.fullCompareMs)
+    }`,
+    `checkpoint store after the run: ${r.storeMb.toFixed(1)} MB`,
+  ];
+}
+
+if (import.meta.main) {
+  const arg = (name: string) => {
+    const i = Deno.args.indexOf(name);
+    return i >= 0 ? Deno.args[i + 1] : undefined;
+  };
+  const r = await benchSnapshot({
+    files: Number(arg("--files") ?? 20_000),
+    keep: arg("--keep"),
+    runs: Number(arg("--runs") ?? 3),
+  });
+  for (const line of reportSnapshot(r)) console.log(line);
+}
