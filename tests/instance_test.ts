@@ -10,6 +10,9 @@ import { homeWithProvider } from "./helpers/seed.ts";
 import { TestClient } from "./helpers/ws_client.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
 import type { PendingApproval, TaskSummary } from "../protocol/index.ts";
+import { parseCli } from "../server/cli/args.ts";
+import { tryLockHome } from "../server/instance/lock.ts";
+import { CHROMIUM_ARGS, findChromium } from "./e2e/browser.ts";
 
 const FAKE_WINDOW = `${ROOT}tests/fixtures/fake_window.ts`;
 
@@ -23,17 +26,32 @@ interface Proc {
   kill(): Promise<void>;
 }
 
-/** `main.ts ARGS` with a fake window that records itself in `windowDir`. */
-async function startMain(args: string[], windowDir?: string): Promise<Proc> {
+/**
+ * `main.ts ARGS` with a fake window that records itself in `windowDir`; `env` replaces
+ * the whole environment (with PATH and HOME kept) when given.
+ */
+async function startMain(
+  args: string[],
+  windowDir?: string,
+  env?: Record<string, string>,
+): Promise<Proc> {
   const dir = windowDir ?? await Deno.makeTempDir({ prefix: "ra-win-" });
   const cwd = await Deno.makeTempDir({ prefix: "ra-cwd-" });
   const child = new Deno.Command(Deno.execPath(), {
     args: [...RUN_FLAGS, `${ROOT}main.ts`, ...args],
     cwd,
-    env: {
-      NO_COLOR: "1",
-      REINAGENT_WINDOW_CMD: JSON.stringify([Deno.execPath(), "run", "-A", FAKE_WINDOW, dir]),
-    },
+    clearEnv: env !== undefined,
+    env: env
+      ? {
+        PATH: Deno.env.get("PATH") ?? "",
+        HOME: Deno.env.get("HOME") ?? "",
+        NO_COLOR: "1",
+        ...env,
+      }
+      : {
+        NO_COLOR: "1",
+        REINAGENT_WINDOW_CMD: JSON.stringify([Deno.execPath(), "run", "-A", FAKE_WINDOW, dir]),
+      },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
@@ -101,9 +119,9 @@ async function until<T>(f: () => Promise<T | null | undefined | false>, what: st
   throw new Error(`timed out waiting for ${what}`);
 }
 
-async function run(args: string[], windowDir: string) {
+async function run(args: string[], windowDir: string, env?: Record<string, string>) {
   const started = performance.now();
-  const p = await startMain(args, windowDir);
+  const p = await startMain(args, windowDir, env);
   const status = await p.child.status;
   const ms = performance.now() - started;
   await p.kill(); // drains the output
@@ -310,3 +328,148 @@ Deno.test("instance: closing the window with nothing running stops the server; -
     await kept.kill();
   }
 });
+
+Deno.test("cli parser: --keep-running is for the desktop mode only", () => {
+  assertEquals(parseCli(["--keep-running"]), {
+    command: { kind: "window", noOpen: false, keepRunning: true },
+  });
+  assertEquals(parseCli(["serve", "--keep-running"]), {
+    error: "--keep-running is only for `reinagent` (serve always keeps running)",
+  });
+});
+
+Deno.test("instance: a headless CLI holding the data dir is not run over by a server or another run", async () => {
+  const home = await Deno.makeTempDir({ prefix: "ra-home-" });
+  const lock = await tryLockHome(home, "run"); // as an in-process `reinagent run` holds it
+  assert(lock);
+  try {
+    const dir = await Deno.makeTempDir();
+    for (
+      const args of [["--home", home], ["run", "hi", "--home", home], ["tasks", "--home", home]]
+    ) {
+      const r = await run(args, dir);
+      assertEquals(r.code, 1, r.out);
+      assertMatch(r.out, new RegExp(`in use by \`reinagent run\` \\(pid ${Deno.pid}\\)`));
+    }
+    assertEquals(await Deno.stat(`${home}/reinagent.db`).catch(() => null), null, "never opened");
+    assertEquals((await Deno.readDir(dir)[Symbol.asyncIterator]().next()).done, true, "no window");
+  } finally {
+    lock.release();
+  }
+  // Released: the next start owns it (and finds nothing stale).
+  const s = await startMain(["serve", "--home", home]);
+  try {
+    await s.waitFor(/running at/);
+    assert(!s.output().includes("took over"), s.output());
+  } finally {
+    await s.kill();
+  }
+});
+
+Deno.test("doctor: says which window backend is used and why the others are not, and whether an instance runs", async () => {
+  const home = await Deno.makeTempDir({ prefix: "ra-home-" });
+  const dir = await Deno.makeTempDir();
+  const noDisplay = await run(["doctor", "--home", home], dir, {});
+  assertMatch(
+    noDisplay.out,
+    /✓ window: none — no display \(DISPLAY and WAYLAND_DISPLAY are unset\)/,
+  );
+  assertMatch(noDisplay.out, /✓ instance: none running/);
+  const chromium = findChromium();
+  if (chromium) {
+    const withChromium = await run(["doctor", "--home", home], dir, { DISPLAY: ":99" });
+    assertMatch(
+      withChromium.out,
+      new RegExp(
+        `✓ window: app window \\(\\S*chromium\\S* --app, own profile in ${home}/window-profile`,
+      ),
+    );
+    assertMatch(withChromium.out, /not used: default browser: an app window comes first/);
+  }
+  const noBrowser = await run(["doctor", "--home", home], dir, {
+    DISPLAY: ":99",
+    PATH: "/nonexistent",
+  });
+  assertMatch(noBrowser.out, /window: none — no browser found/);
+  assertMatch(
+    noBrowser.out,
+    /not used: app window: no Chromium-family browser found \(looked for chromium,/,
+  );
+
+  const s = await startMain(["serve", "--home", home]);
+  try {
+    await s.waitFor(/running at/);
+    const r = await run(["doctor", "--home", home], dir, { REINAGENT_WINDOW_CMD: "my-window --x" });
+    assertMatch(r.out, /✓ window: REINAGENT_WINDOW_CMD \(my-window --x\); not used: app window/);
+    assertMatch(r.out, new RegExp(`✓ instance: running \\(pid ${s.child.pid}, serve\\)`));
+  } finally {
+    await s.kill();
+  }
+});
+
+Deno.test("instance: a real (headless) Chromium as the window: it connects; killing it leaves the server and its running task alive", async () => {
+  const chromium = findChromium();
+  if (!chromium) {
+    if (Deno.env.get("REINAGENT_REQUIRE_BROWSER") === "1") throw new Error("no Chromium found");
+    console.warn("SKIPPED: no Chromium binary found");
+    return;
+  }
+  const mock = startMockLlm({ quiet: true });
+  mock.register("slow", {
+    turns: [{ text: "one two three four five six seven eight", chunk: 5, delayMs: 250 }],
+  });
+  const home = await homeWithProvider(mock.base, ["slow"]);
+  const profile = await Deno.makeTempDir({ prefix: "ra-chromium-" });
+  const first = await startMain(["--home", home], undefined, {
+    REINAGENT_WINDOW_CMD: JSON.stringify([
+      chromium,
+      ...CHROMIUM_ARGS,
+      `--user-data-dir=${profile}`,
+    ]),
+  });
+  let client: TestClient | null = null;
+  try {
+    const url = urlOf(await first.waitFor(/running at \S+\n(.|\n)*window: /));
+    client = await TestClient.connect(new URL(url).origin, new URL(url).searchParams.get("token")!);
+    await until(
+      async () => (await client!.request("server.info")).clients >= 2,
+      "the Chromium window's page to connect",
+      20_000,
+    );
+    const { task } = await client.request("tasks.create", {
+      message: "go slowly",
+      options: { model: { providerId: "mock", modelId: "slow" }, approval: "full" },
+    });
+    await until(async () =>
+      ((await client!.request("tasks.list")).tasks as TaskSummary[])
+        .find((t) => t.id === task.id)?.status === "running", "the task to run");
+    const main = await until(() => browserPid(profile, first.child.pid), "the Chromium process");
+    killPid(main);
+    await first.waitFor(/window ended by SIGKILL; 1 task is still running/);
+    await until(async () => (await client!.request("server.info")).clients === 1, "it to go");
+    const t = ((await client.request("tasks.list")).tasks as TaskSummary[])
+      .find((x) => x.id === task.id);
+    assertEquals(t?.status, "running");
+    assertEquals((await first.child.status).code, 0, "stopped by itself once the task ended");
+    assertMatch(first.output(), /the last running task ended: stopping/);
+  } finally {
+    await client?.close().catch(() => {});
+    const left = await browserPid(profile, first.child.pid);
+    if (left) killPid(left);
+    await first.kill();
+    await mock.close();
+  }
+});
+
+/** The pid of the Chromium the server started on `profile`: its child (read from /proc). */
+async function browserPid(profile: string, parent: number): Promise<number | null> {
+  for await (const e of Deno.readDir("/proc")) {
+    if (!/^\d+$/.test(e.name)) continue;
+    const cmd = await Deno.readTextFile(`/proc/${e.name}/cmdline`).catch(() => "");
+    if (!cmd.split("\0").includes(`--user-data-dir=${profile}`)) continue;
+    const stat = await Deno.readTextFile(`/proc/${e.name}/stat`).catch(() => "");
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    if (ppid === parent) return Number(e.name);
+  }
+  return null;
+}
