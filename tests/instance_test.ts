@@ -202,12 +202,19 @@ Deno.test("instance: a second start hands over (window opened by the first, URL 
   }
 });
 
-Deno.test("instance: the lock of a killed server is taken over; a stale instance.json is replaced", async () => {
+Deno.test("instance: the lock of a killed server is taken over (its window, still open, holds nothing); a stale instance.json is replaced", async () => {
   const home = await Deno.makeTempDir({ prefix: "ra-home-" });
-  const first = await startMain(["serve", "--home", home]);
-  await first.waitFor(/running at/);
+  const windowDir = await Deno.makeTempDir();
+  const first = await startMain(["--home", home], windowDir);
+  await first.waitFor(/window: /);
+  const [orphan] = await until(
+    async () => (await first.windows()).length === 1 && first.windows(),
+    "the window",
+  );
   const firstPid = first.child.pid;
   await first.kill(); // SIGKILL: the lock file and instance.json stay behind
+  // The window outlives its server: it must not have inherited the lock.
+  assert(await Deno.stat(`/proc/${orphan.pid}`).then(() => true, () => Deno.build.os !== "linux"));
   assertMatch(await Deno.readTextFile(`${home}/instance.lock`), new RegExp(`"pid":${firstPid}`));
   assertMatch(await Deno.readTextFile(`${home}/instance.json`), new RegExp(`"pid":${firstPid}`));
 
@@ -225,6 +232,7 @@ Deno.test("instance: the lock of a killed server is taken over; a stale instance
       new RegExp(`already running for this data dir \\(pid ${second.child.pid}\\)`),
     );
   } finally {
+    killPid(orphan.pid);
     await second.kill();
   }
 });
