@@ -481,3 +481,53 @@ async function browserPid(profile: string, parent: number): Promise<number | nul
   }
   return null;
 }
+
+Deno.test("instance: a window opened by a second start while the server waits for a task keeps it running past the task's end", async () => {
+  const mock = startMockLlm({ quiet: true });
+  mock.register("slow", {
+    turns: [{ text: "one two three four five six", chunk: 5, delayMs: 250 }],
+  });
+  const home = await homeWithProvider(mock.base, ["slow"]);
+  const windowDir = await Deno.makeTempDir();
+  const first = await startMain(["--home", home], windowDir);
+  let client: TestClient | null = null;
+  try {
+    const url = urlOf(await first.waitFor(/running at \S+\n(.|\n)*window: /));
+    const [w1] = await until(
+      async () => (await first.windows()).length === 1 && first.windows(),
+      "the window",
+    );
+    client = await TestClient.connect(new URL(url).origin, new URL(url).searchParams.get("token")!);
+    const { task } = await client.request("tasks.create", {
+      message: "go slowly",
+      options: { model: { providerId: "mock", modelId: "slow" }, approval: "full" },
+    });
+    await until(async () =>
+      ((await client!.request("tasks.list")).tasks as TaskSummary[])
+        .find((t) => t.id === task.id)?.status === "running", "the task to run");
+    killPid(w1.pid, "SIGTERM");
+    await first.waitFor(/1 task is still running/);
+    assertEquals((await run(["--home", home], windowDir)).code, 0);
+    const w2 = await until(
+      async () => (await first.windows()).find((w) => w.pid !== w1.pid),
+      "the second window",
+    );
+    await until(
+      async () =>
+        ((await client!.request("tasks.list")).tasks as TaskSummary[])
+          .find((t) => t.id === task.id)?.lastRun === "done",
+      "the task to end",
+      15_000,
+    );
+    await new Promise((r) => setTimeout(r, 800)); // more than the wait's poll interval
+    assert(!first.output().includes("stopping"), first.output());
+    killPid(w2.pid, "SIGTERM");
+    assertEquals((await first.child.status).code, 0);
+    assertMatch(first.output(), /no task is running: stopping/);
+  } finally {
+    await client?.close().catch(() => {});
+    for (const w of await first.windows()) killPid(w.pid);
+    await first.kill();
+    await mock.close();
+  }
+});
