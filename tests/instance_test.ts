@@ -12,6 +12,7 @@ import { startMockLlm } from "../scripts/mock-llm.ts";
 import type { PendingApproval, TaskSummary } from "../protocol/index.ts";
 import { parseCli } from "../server/cli/args.ts";
 import { tryLockHome } from "../server/instance/lock.ts";
+import { parseWindowCommand } from "../server/window/backend.ts";
 import { CHROMIUM_ARGS, findChromium } from "./e2e/browser.ts";
 
 const FAKE_WINDOW = `${ROOT}tests/fixtures/fake_window.ts`;
@@ -335,6 +336,16 @@ Deno.test("instance: closing the window with nothing running stops the server; -
   } finally {
     await kept.kill();
   }
+});
+
+Deno.test("REINAGENT_WINDOW_CMD: a JSON array or words; anything else is a clear error", () => {
+  assertEquals(parseWindowCommand('["/opt/my browser", "--app"]'), ["/opt/my browser", "--app"]);
+  assertEquals(parseWindowCommand("  firefox  --new-window "), ["firefox", "--new-window"]);
+  const bad = "REINAGENT_WINDOW_CMD must be a JSON array of non-empty strings";
+  assertEquals(parseWindowCommand('["a", 3]'), { error: bad });
+  assertEquals(parseWindowCommand("[nope"), { error: bad });
+  assertEquals(parseWindowCommand('[""]'), { error: bad });
+  assertEquals(parseWindowCommand("   "), { error: "REINAGENT_WINDOW_CMD is empty" });
 });
 
 Deno.test("cli parser: --keep-running is for the desktop mode only", () => {

@@ -66,7 +66,8 @@ export async function tryLockHome(home: string, role: LockRole): Promise<HomeLoc
   const info: LockInfo = { pid: Deno.pid, role, startedAt: Date.now(), version: VERSION };
   await file.truncate(0);
   await file.seek(0, Deno.SeekMode.Start);
-  await file.write(new TextEncoder().encode(JSON.stringify(info)));
+  const bytes = new TextEncoder().encode(JSON.stringify(info));
+  for (let done = 0; done < bytes.length;) done += await file.write(bytes.subarray(done));
   let released = false;
   return {
     info,
