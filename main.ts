@@ -102,6 +102,7 @@ async function serverCommand(cmd: ServerCommand): Promise<number> {
   if (!app.store.ok) console.log(`  ⚠ database unavailable: ${app.store.error}`);
 
   const stop = async () => {
+    windows.closeAll();
     await app.close();
     Deno.exit(0);
   };

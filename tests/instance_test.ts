@@ -19,6 +19,10 @@ const FAKE_WINDOW = `${ROOT}tests/fixtures/fake_window.ts`;
 
 interface Proc {
   child: Deno.ChildProcess;
+  /** Where its fake windows record themselves. */
+  windowDir: string;
+  /** Its exit status, once all its output was read. */
+  ended(): Promise<Deno.CommandStatus>;
   output(): string;
   /** Waits until the output matches (or the process ended). */
   waitFor(re: RegExp, ms?: number): Promise<RegExpMatchArray>;
@@ -76,6 +80,12 @@ async function startMain(
   };
   return {
     child,
+    windowDir: dir,
+    ended: async () => {
+      const status = await child.status;
+      await pumps;
+      return status;
+    },
     output: () => out,
     async waitFor(re, ms = 15_000) {
       const deadline = Date.now() + ms;
@@ -102,6 +112,15 @@ async function startMain(
       await Deno.remove(cwd, { recursive: true });
     },
   };
+}
+
+/** Whether the process runs (and is no zombie), from /proc. */
+function alive(pid: number): boolean {
+  try {
+    return !/^State:\s+Z/m.test(Deno.readTextFileSync(`/proc/${pid}/status`));
+  } catch {
+    return false;
+  }
 }
 
 function killPid(pid: number, signal: Deno.Signal = "SIGKILL") {
@@ -274,7 +293,7 @@ Deno.test("instance: killing the window leaves the server and a running task ali
     assertEquals(t?.status, "running", "the task goes on");
 
     const status = await Promise.race([
-      first.child.status,
+      first.ended(),
       new Promise<never>((_, no) => setTimeout(() => no(new Error("server did not stop")), 20_000)),
     ]);
     assertEquals(status.code, 0);
@@ -312,7 +331,7 @@ Deno.test("instance: closing the window with nothing running stops the server; -
       "window",
     );
     killPid(w.pid, "SIGTERM");
-    assertEquals((await plain.child.status).code, 0);
+    assertEquals((await plain.ended()).code, 0);
     assertMatch(plain.output(), /window ended by SIGTERM; no task is running: stopping/);
     assertEquals(await Deno.stat(`${home}/instance.json`).catch(() => null), null, "cleaned up");
   } finally {
@@ -333,6 +352,18 @@ Deno.test("instance: closing the window with nothing running stops the server; -
     });
     assertEquals(res.status, 200);
     await res.body?.cancel();
+    // Ctrl+C (SIGTERM) stops the server, and its windows close with it.
+    assertEquals((await run(["--home", home], kept.windowDir)).code, 0);
+    const reopened = await until(
+      async () => (await kept.windows()).find((x) => x.pid !== w.pid),
+      "the window opened on hand-over",
+    );
+    kept.child.kill("SIGTERM");
+    assertEquals((await kept.ended()).code, 0);
+    await until(
+      () => Promise.resolve(!alive(reopened.pid)),
+      "the window to close with the server",
+    );
   } finally {
     await kept.kill();
   }
@@ -469,7 +500,7 @@ Deno.test("instance: a real (headless) Chromium as the window: it connects; kill
     const t = ((await client.request("tasks.list")).tasks as TaskSummary[])
       .find((x) => x.id === task.id);
     assertEquals(t?.status, "running");
-    assertEquals((await first.child.status).code, 0, "stopped by itself once the task ended");
+    assertEquals((await first.ended()).code, 0, "stopped by itself once the task ended");
     assertMatch(first.output(), /the last running task ended: stopping/);
   } finally {
     await client?.close().catch(() => {});
@@ -533,7 +564,7 @@ Deno.test("instance: a window opened by a second start while the server waits fo
     await new Promise((r) => setTimeout(r, 800)); // more than the wait's poll interval
     assert(!first.output().includes("stopping"), first.output());
     killPid(w2.pid, "SIGTERM");
-    assertEquals((await first.child.status).code, 0);
+    assertEquals((await first.ended()).code, 0);
     assertMatch(first.output(), /no task is running: stopping/);
   } finally {
     await client?.close().catch(() => {});

@@ -19,6 +19,8 @@ export interface OpenResult {
   reason?: string;
   /** Resolves when the window's process exits (only when the process is the window). */
   exited?: Promise<WindowExit>;
+  /** Closes the window (when the server stops). */
+  close?: () => void;
 }
 
 export async function openWindow(url: string, home: string): Promise<OpenResult> {
@@ -38,7 +40,12 @@ export async function openWindow(url: string, home: string): Promise<OpenResult>
     signal: s.signal,
     afterMs: Date.now() - started,
   }));
-  if (chosen.tracksWindow) return { ok: true, how: chosen.label, exited };
+  const close = () => {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* already closed */ }
+  };
+  if (chosen.tracksWindow) return { ok: true, how: chosen.label, exited, close };
   // A default-browser opener may stay until the browser it launched exits: wait briefly.
   const early = await Promise.race([
     exited,

@@ -29,6 +29,7 @@ export interface SupervisorDeps {
 
 export class WindowSupervisor {
   private open = 0;
+  private closers = new Set<() => void>();
   private waiting: ReturnType<typeof setInterval> | null = null;
   private stopping = false;
 
@@ -44,7 +45,12 @@ export class WindowSupervisor {
     if (r.exited) {
       this.open++;
       this.cancelWait();
-      r.exited.then((e) => this.closed(e));
+      const close = r.close ?? (() => {});
+      this.closers.add(close);
+      r.exited.then((e) => {
+        this.closers.delete(close);
+        if (!this.stopping) this.closed(e);
+      });
     }
     return { opened: true, how: r.how };
   }
@@ -88,6 +94,13 @@ export class WindowSupervisor {
     }, this.d.pollMs ?? 250);
   }
 
+  /** The server stops (Ctrl+C, or its last task ended): its windows close with it. */
+  closeAll(): void {
+    this.stopping = true;
+    this.cancelWait();
+    for (const close of this.closers) close();
+  }
+
   private cancelWait(): void {
     if (this.waiting !== null) clearInterval(this.waiting);
     this.waiting = null;
@@ -95,7 +108,7 @@ export class WindowSupervisor {
 
   private finish(): void {
     if (this.stopping) return;
-    this.stopping = true;
+    this.closeAll();
     this.d.stop();
   }
 }
