@@ -1,7 +1,8 @@
 /**
  * ReinAgent command line: parses arguments, picks a mode and boots the server.
  *
- *   reinagent                 server on 127.0.0.1 + a desktop window
+ *   reinagent                 server on 127.0.0.1 + a desktop window (or a window on
+ *                             the server already running for the data dir)
  *   reinagent serve           headless server (for a VPS / phones)
  *   reinagent providers …     manage model providers; `models fetch` lists a provider's models
  *   reinagent tasks           every task with its state
@@ -9,12 +10,12 @@
  *   reinagent mcp …           the MCP servers the agent uses (add, list, remove, test)
  *   reinagent --version | --help
  */
-import { parseCli, USAGE } from "./server/cli/args.ts";
-import { startApp } from "./server/app.ts";
+import { parseCli, type ServerCommand, USAGE } from "./server/cli/args.ts";
 import { resolveHome } from "./server/home.ts";
 import { VERSION } from "./server/version.ts";
-import { lanUrls, terminalQr } from "./server/cli/remote.ts";
-import { openWindow } from "./server/window/open.ts";
+import { claimHome } from "./server/instance/claim.ts";
+import { type InstanceFile, requestWindow } from "./server/instance/client.ts";
+import type { InstanceInfo } from "./server/instance/control.ts";
 
 async function main(argv: string[]): Promise<number> {
   const parsed = parseCli(argv);
@@ -64,40 +65,101 @@ async function main(argv: string[]): Promise<number> {
     return await runCatalogCommand(cmd);
   }
 
+  return await serverCommand(cmd);
+}
+
+/**
+ * `reinagent` / `reinagent serve`: one server per data dir. A second start hands over
+ * to the running one (a window opened there, its URL printed) and exits 0 without
+ * opening the database; the first's instance file and live approvals stay untouched.
+ */
+async function serverCommand(cmd: ServerCommand): Promise<number> {
+  const home = resolveHome(cmd.home);
+  const claim = await claimHome(home, "server");
+  if (claim.kind === "busy") {
+    console.error(`reinagent: ${claim.message}`);
+    return 1;
+  }
+  if (claim.kind === "running") return await handOver(cmd, claim.file, claim.info);
+  const lock = claim.lock;
+  if (lock.tookOverFrom) {
+    console.log(
+      `  took over the data dir from pid ${lock.tookOverFrom.pid}, which ended without closing`,
+    );
+  }
   const tls = cmd.tlsCert && cmd.tlsKey
     ? { cert: await Deno.readTextFile(cmd.tlsCert), key: await Deno.readTextFile(cmd.tlsKey) }
     : undefined;
-  const app = await startApp({ home: resolveHome(cmd.home), host: cmd.host, port: cmd.port, tls });
+  // Loaded after the claim: a hand-over never pays for the server's modules.
+  const [{ startApp }, { openWindow }, { WindowSupervisor }] = await Promise.all([
+    import("./server/app.ts"),
+    import("./server/window/open.ts"),
+    import("./server/window/supervisor.ts"),
+  ]);
+  const app = await startApp({ home, host: cmd.host, port: cmd.port, tls, lock, mode: cmd.kind });
   console.log(`ReinAgent ${VERSION} is running at ${app.url}`);
   console.log(`  data: ${app.home}`);
   if (!app.store.ok) console.log(`  ⚠ database unavailable: ${app.store.error}`);
 
+  const stop = async () => {
+    windows.closeAll();
+    await app.close();
+    Deno.exit(0);
+  };
+  const windows = new WindowSupervisor({
+    open: () => openWindow(app.url, app.home),
+    activeRuns: () => app.runs?.activeCount ?? 0,
+    // Only the desktop mode ends with its window; `serve` and `--keep-running` stay.
+    exitWhenClosed: cmd.kind === "window" && !cmd.noOpen && !cmd.keepRunning,
+    url: () => app.url,
+    log: (s) => console.log(s),
+    stop: () => void stop(),
+  });
+  app.windows = { open: () => windows.openWindow(), count: () => windows.openWindows };
+
   if (cmd.kind === "serve") {
+    const { lanUrls, terminalQr } = await import("./server/cli/remote.ts");
     const urls = lanUrls(app, cmd.host ?? "127.0.0.1");
     for (const u of urls) console.log(`  on your network: ${u}`);
     const forPhone = urls[0] ?? app.url;
     console.log(`\nScan to open on a phone (${forPhone.replace(/token=.*/, "token=…")}):\n`);
     console.log(terminalQr(forPhone));
   } else if (!cmd.noOpen) {
-    const opened = await openWindow(app.url, app.home);
+    const opened = await windows.openWindow();
     console.log(
-      opened.ok
+      opened.opened
         ? `  window: ${opened.how}`
         : `  no window opened (${opened.reason}); open the URL above`,
     );
-    opened.exited?.then(() => {
-      console.log("window closed; stopping");
-      app.close().then(() => Deno.exit(0));
-    });
   }
 
-  const stop = async () => {
-    await app.close();
-    Deno.exit(0);
-  };
   Deno.addSignalListener("SIGINT", stop);
   if (Deno.build.os !== "windows") Deno.addSignalListener("SIGTERM", stop);
   return -1; // keep running
+}
+
+/** The data dir already has a server: ask it for a window (`reinagent`), print its URL. */
+async function handOver(cmd: ServerCommand, file: InstanceFile, info: InstanceInfo) {
+  console.log(`ReinAgent is already running for this data dir (pid ${info.pid}) at ${info.url}`);
+  if (cmd.kind === "window" && !cmd.noOpen) {
+    const w = await requestWindow(file);
+    console.log(
+      w.opened
+        ? `  window: opened by the running instance (${w.how})`
+        : `  no window opened (${w.reason}); open the URL above`,
+    );
+  }
+  const asked = [
+    cmd.host && `--host ${cmd.host}`,
+    cmd.port !== undefined && `--port ${cmd.port}`,
+    cmd.tlsCert && "--tls-cert",
+  ].filter(Boolean);
+  if (asked.length) {
+    console.log(
+      `  (${asked.join(", ")} not applied: stop the running instance to start with them)`,
+    );
+  }
+  return 0;
 }
 
 if (import.meta.main) {

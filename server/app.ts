@@ -12,6 +12,8 @@ import { makeHandler } from "./http/routes.ts";
 import { lazyMcpEndpoint } from "./mcp/server/lazy_endpoint.ts";
 import { VERSION } from "./version.ts";
 import type { StoreHealth } from "../protocol/index.ts";
+import { type HomeLock, tryLockHome } from "./instance/lock.ts";
+import { startControl, type WindowReply } from "./instance/control.ts";
 
 export interface AppOptions {
   home: string;
@@ -20,6 +22,16 @@ export interface AppOptions {
   port?: number;
   tls?: { cert: string; key: string };
   now?: () => number;
+  /** The data dir's lock, taken by the caller (see `claimHome`); taken here when absent. */
+  lock?: HomeLock;
+  /** What the control endpoint reports: `window` (`reinagent`), `serve`, `mcp`. */
+  mode?: string;
+}
+
+/** The windows a server opens on request of a second start (set by `main.ts`). */
+export interface WindowHost {
+  open(): Promise<WindowReply>;
+  count(): number;
 }
 
 export interface RunningApp {
@@ -34,6 +46,8 @@ export interface RunningApp {
   auth: Auth;
   hub: EventHub;
   runs: RunManager | null;
+  /** Null: this server opens no windows (headless). */
+  windows: WindowHost | null;
   close(): Promise<void>;
 }
 
@@ -46,6 +60,12 @@ function displayHost(host: string): string {
 export async function startApp(opts: AppOptions): Promise<RunningApp> {
   const now = opts.now ?? Date.now;
   await ensureHome(opts.home);
+  // Nothing may open the database while another process owns it (its runs would be
+  // marked stopped, its approvals dropped): the lock comes first.
+  const lock = opts.lock ?? await tryLockHome(opts.home, "server");
+  if (!lock) {
+    throw new Error(`another ReinAgent process owns the data dir ${opts.home}`);
+  }
   const services = createServices({ home: opts.home, now, watchMcp: true });
   const { store, hub, runs } = services;
   if (!store.health.ok) {
@@ -77,16 +97,11 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
   const scheme = opts.tls ? "https" : "http";
   const base = `${scheme}://${displayHost(host)}:${port}`;
 
-  await Deno.writeTextFile(
-    instancePath(opts.home),
-    JSON.stringify({ pid: Deno.pid, base, host, port, version: VERSION, startedAt: now() }),
-    { mode: 0o600 },
-  );
-
-  return {
+  const url = () => `${base}/?token=${encodeURIComponent(auth.token)}`;
+  const app: RunningApp = {
     base,
     get url() {
-      return `${base}/?token=${encodeURIComponent(auth.token)}`;
+      return url();
     },
     port,
     host,
@@ -95,7 +110,9 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
     auth,
     hub,
     runs,
+    windows: null,
     async close() {
+      await control.close();
       await mcpEndpoint.closeAll(); // open MCP event streams would hold the shutdown
       await runs?.stopAll();
       await services.mcp?.close();
@@ -103,6 +120,39 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
       await server.shutdown();
       store.close();
       await Deno.remove(instancePath(opts.home)).catch(() => {});
+      lock.release();
     },
   };
+  // The local control endpoint: how a second start on this data dir hands over to us.
+  const control = startControl({
+    info: () => ({
+      pid: Deno.pid,
+      mode: opts.mode ?? "serve",
+      base,
+      url: url(),
+      version: VERSION,
+      activeRuns: runs?.activeCount ?? 0,
+      openWindows: app.windows?.count() ?? 0,
+    }),
+    openWindow: () =>
+      app.windows?.open() ??
+        Promise.resolve({ opened: false, reason: "the running instance is headless" }),
+  });
+  // Written whole (temp file + rename): a second start never reads half of it.
+  const tmp = `${instancePath(opts.home)}.${Deno.pid}.tmp`;
+  await Deno.writeTextFile(
+    tmp,
+    JSON.stringify({
+      pid: Deno.pid,
+      base,
+      host,
+      port,
+      version: VERSION,
+      startedAt: now(),
+      control: { url: control.url, secret: control.secret },
+    }),
+    { mode: 0o600 },
+  );
+  await Deno.rename(tmp, instancePath(opts.home));
+  return app;
 }

@@ -7,10 +7,13 @@ import { type McpServeArgs, parseMcpServeArgs } from "./mcp_serve_cmd.ts";
 import { type McpCommand, parseMcpArgs } from "./mcp_args.ts";
 
 export const USAGE = `Usage:
-  reinagent [--port N] [--home DIR] [--no-open]
-      Start the server on 127.0.0.1 and open the desktop window.
+  reinagent [--port N] [--home DIR] [--no-open] [--keep-running]
+      Start the server on 127.0.0.1 and open the desktop window. Closing the window
+      stops the server once no task is running (--keep-running: it stays). With a
+      server already running on the data dir, it opens a window there and exits.
   reinagent serve [--host ADDR] [--port N] [--home DIR] [--tls-cert FILE --tls-key FILE]
-      Headless server (for a VPS or phones); prints the URL and a QR code.
+      Headless server (for a VPS or phones); prints the URL and a QR code. With a
+      server already running on the data dir, prints its URL and exits.
   reinagent run "<prompt>" [--project DIR] [--model PROVIDER/MODEL] [--effort LEVEL]
       [--approval plan|ask|edit|full] [--task ID] [--json] [--home DIR]
       One agent turn to completion, headless: the answer on stdout (--json: one JSON
@@ -49,6 +52,7 @@ Options:
   --port N         port (default: a free one)
   --home DIR       data directory (default $REINAGENT_HOME or ~/.reinagent)
   --no-open        do not open a window
+  --keep-running   keep the server running after the last window closed
   --tls-cert FILE  PEM certificate (serve over HTTPS; needs --tls-key)
   --tls-key FILE   PEM private key
   --format FORMAT  openai-chat-completions | openai-responses | anthropic-messages |
@@ -62,6 +66,8 @@ export interface ServerCommand {
   port?: number;
   home?: string;
   noOpen: boolean;
+  /** The server stays after its last window closed. */
+  keepRunning?: boolean;
   tlsCert?: string;
   tlsKey?: string;
 }
@@ -137,6 +143,13 @@ function parseServer(kind: ServerCommand["kind"], argv: string[]): Parsed {
     }
     if (flag === "--no-open") {
       cmd.noOpen = true;
+      continue;
+    }
+    if (flag === "--keep-running") {
+      if (cmd.kind !== "window") {
+        return { error: "--keep-running is only for `reinagent` (serve always keeps running)" };
+      }
+      cmd.keepRunning = true;
       continue;
     }
     if (!VALUE_FLAGS.has(flag)) return { error: `unknown option "${flag}"` };

@@ -8,7 +8,9 @@ import { getSettings, listProviders } from "../providers/catalog.ts";
 import { sandboxStatus } from "../../tools/exec/bwrap.ts";
 import { describeCommandEnv } from "../agent/command_policy.ts";
 import { SandboxPool } from "../../tools/sandbox/pool.ts";
-import { windowBackend } from "../window/open.ts";
+import { describeBackend } from "../window/backend.ts";
+import { instanceInfo } from "../instance/client.ts";
+import { readLockInfo } from "../instance/lock.ts";
 import { VERSION } from "../version.ts";
 import { readServers } from "../mcp/config.ts";
 
@@ -79,6 +81,29 @@ async function toolSandbox(home: string): Promise<Check> {
   }
 }
 
+/** Whether a server runs on this data dir (read only: the lock is never taken here). */
+async function instanceCheck(home: string): Promise<Check> {
+  const running = await instanceInfo(home);
+  if (running) {
+    const i = running.info;
+    return {
+      name: "instance",
+      ok: true,
+      detail: `running (pid ${i.pid}, ${i.mode}) at ${i.base}; ${i.activeRuns} task(s) running, ` +
+        `${i.openWindows} window(s) open; a second start hands over to it`,
+    };
+  }
+  const holder = await readLockInfo(home);
+  return {
+    name: "instance",
+    ok: true,
+    detail: holder
+      ? `none answering; the lock names pid ${holder.pid} (${holder.role}): ` +
+        "if that process is gone, the next start takes the data dir over"
+      : "none running",
+  };
+}
+
 export async function runDoctor(home: string, print: (s: string) => void): Promise<number> {
   const checks: Check[] = [await dataDir(home)];
   const store = new Store(dbPath(home));
@@ -133,7 +158,8 @@ export async function runDoctor(home: string, print: (s: string) => void): Promi
   store.close();
   checks.push(await mcpServers(home));
   checks.push(await toolSandbox(home));
-  checks.push({ name: "window", ok: true, detail: windowBackend() });
+  checks.push({ name: "window", ok: true, detail: describeBackend(home) });
+  checks.push(await instanceCheck(home));
   print(`reinagent ${VERSION} doctor`);
   for (const c of checks) print(`  ${c.ok ? "✓" : "✗"} ${c.name}: ${c.detail}`);
   return checks.every((c) => c.ok) ? 0 : 1;

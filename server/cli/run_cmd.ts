@@ -24,9 +24,8 @@ import {
   type TasksEvent,
   type TaskSummary,
 } from "../../protocol/index.ts";
-import { localOpClient, type OpClient, runningInstance } from "./op_client.ts";
-import { createServices } from "../services.ts";
-import { ensureHome } from "../home.ts";
+import type { OpClient } from "./op_client.ts";
+import { openHomeClient } from "./home_client.ts";
 
 export interface RunArgs {
   prompt: string;
@@ -256,20 +255,12 @@ export async function runCommand(args: RunArgs, home: string, out: Out): Promise
       return 2;
     }
   }
-  let client = await runningInstance(home);
-  const remote = client !== null;
-  if (!client) {
-    await ensureHome(home);
-    const deps = createServices({ home });
-    if (!deps.store.health.ok) {
-      out.note(
-        `reinagent: database unavailable: ${deps.store.health.error} (${deps.store.health.path}, left untouched)`,
-      );
-      deps.store.close();
-      return 1;
-    }
-    client = localOpClient(deps);
+  const opened = await openHomeClient(home, "run");
+  if ("error" in opened) {
+    out.note(`reinagent: ${opened.error}`);
+    return 1;
   }
+  const { client, remote } = opened;
   try {
     if (args.model) {
       const { providers } = await client.request("providers.list");

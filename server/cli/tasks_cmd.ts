@@ -5,9 +5,7 @@
  * is one, otherwise reads the data dir in this process (nothing runs then).
  */
 import { parseFlags } from "./flags.ts";
-import { localOpClient, type OpClient, runningInstance } from "./op_client.ts";
-import { createServices } from "../services.ts";
-import { ensureHome } from "../home.ts";
+import { openHomeClient } from "./home_client.ts";
 import {
   type PendingApproval,
   TASK_STATE_WORDS,
@@ -109,17 +107,12 @@ export async function tasksCommand(
   home: string,
   out: { line(s: string): void; err(s: string): void },
 ): Promise<number> {
-  let client: OpClient | null = await runningInstance(home);
-  if (!client) {
-    await ensureHome(home);
-    const deps = createServices({ home });
-    if (!deps.store.health.ok) {
-      out.err(`reinagent: database unavailable: ${deps.store.health.error}`);
-      deps.store.close();
-      return 1;
-    }
-    client = localOpClient(deps);
+  const opened = await openHomeClient(home, "tasks");
+  if ("error" in opened) {
+    out.err(`reinagent: ${opened.error}`);
+    return 1;
   }
+  const { client } = opened;
   try {
     const { tasks } = await client.request<{ tasks: TaskSummary[] }>("tasks.list");
     const { approvals } = await client.request<{ approvals: PendingApproval[] }>(

@@ -1,0 +1,51 @@
+/**
+ * The op client for a headless command (`run`, `tasks`): the running instance of the
+ * data dir when there is one, otherwise services in this process — holding the data
+ * dir's lock meanwhile, so that a server starting now waits instead of opening the
+ * same database (and marking this process's run stopped).
+ */
+import { localOpClient, type OpClient, runningInstance } from "./op_client.ts";
+import { createServices } from "../services.ts";
+import { claimHome } from "../instance/claim.ts";
+import type { LockRole } from "../instance/lock.ts";
+
+export async function openHomeClient(
+  home: string,
+  role: Exclude<LockRole, "server">,
+): Promise<{ client: OpClient; remote: boolean } | { error: string }> {
+  const running = await runningInstance(home);
+  if (running) return { client: running, remote: true };
+  const claim = await claimHome(home, role);
+  if (claim.kind === "busy") return { error: claim.message };
+  if (claim.kind === "running") {
+    // A server came up meanwhile (or answers on its control endpoint only).
+    const late = await runningInstance(home);
+    return late ? { client: late, remote: true } : {
+      error: `the running instance at ${claim.info.base} (pid ${claim.info.pid}) ` +
+        "does not accept connections from here",
+    };
+  }
+  const deps = createServices({ home });
+  if (!deps.store.health.ok) {
+    deps.store.close();
+    claim.lock.release();
+    return {
+      error:
+        `database unavailable: ${deps.store.health.error} (${deps.store.health.path}, left untouched)`,
+    };
+  }
+  const local = localOpClient(deps);
+  return {
+    client: {
+      ...local,
+      async close() {
+        try {
+          await local.close();
+        } finally {
+          claim.lock.release();
+        }
+      },
+    },
+    remote: false,
+  };
+}
