@@ -41,6 +41,7 @@ import { MENTION_OP_ARGS, type MentionOpResults } from "./mentions.ts";
 import { COMPACTION_OP_ARGS, type CompactionOpResults } from "./compaction.ts";
 import { PREVIEW_OP_ARGS, type PreviewOpResults } from "./preview.ts";
 import { SUBAGENT_OP_ARGS, type SubagentOpResults, type SubagentRun } from "./subagents.ts";
+import { TERMINAL_OP_ARGS, type TerminalOpResults, type TermMsg } from "./terminal.ts";
 
 export * from "./providers.ts";
 export * from "./projects.ts";
@@ -54,6 +55,7 @@ export * from "./mentions.ts";
 export * from "./compaction.ts";
 export * from "./preview.ts";
 export * from "./subagents.ts";
+export * from "./terminal.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
 
@@ -133,7 +135,7 @@ export interface HelloMsg {
   protocol: number;
   store: StoreHealth;
 }
-export type ServerMsg = ResMsg | EvtMsg | HelloMsg;
+export type ServerMsg = ResMsg | EvtMsg | HelloMsg | TermMsg;
 
 // ---------- events ----------
 
@@ -269,6 +271,7 @@ export const OP_ARGS = {
   ...COMPACTION_OP_ARGS,
   ...PREVIEW_OP_ARGS,
   ...SUBAGENT_OP_ARGS,
+  ...TERMINAL_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
@@ -290,7 +293,8 @@ export interface OpResults
     MentionOpResults,
     CompactionOpResults,
     PreviewOpResults,
-    SubagentOpResults {
+    SubagentOpResults,
+    TerminalOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */
   "tasks.create": { task: TaskSummary; entry: Entry | null; command?: CommandReply };

@@ -22,6 +22,7 @@ import { PANEL_HANDLERS } from "./panel_ops.ts";
 import { SAFETY_HANDLERS } from "./safety_ops.ts";
 import { COMMAND_HANDLERS } from "./command_ops.ts";
 import { SUBAGENT_HANDLERS } from "./subagent_ops.ts";
+import { TERMINAL_HANDLERS } from "./terminal_ops.ts";
 
 const HANDLERS: OpHandlers<OpName> = {
   ...TASK_HANDLERS,
@@ -35,6 +36,7 @@ const HANDLERS: OpHandlers<OpName> = {
   ...SAFETY_HANDLERS,
   ...COMMAND_HANDLERS,
   ...SUBAGENT_HANDLERS,
+  ...TERMINAL_HANDLERS,
 };
 
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };
