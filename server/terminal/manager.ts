@@ -99,7 +99,7 @@ export class TerminalManager {
     if (!force && s.info.exitCode === null) {
       const running = await s.running();
       if (running.length) {
-        throw new OpError("busy", `still running in this terminal: ${running.join(", ")}`);
+        throw new OpError("busy", `Still running in this terminal: ${running.join(", ")}`);
       }
     }
     this.sessions.delete(id);
