@@ -5,7 +5,7 @@
  * process behind when a terminal closes or the server stops.
  */
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
-import { startTestServer, type TestServer } from "./helpers/server.ts";
+import { RUN_FLAGS, startTestServer, type TestServer } from "./helpers/server.ts";
 import { TestClient } from "./helpers/ws_client.ts";
 import type { TerminalInfo, TerminalList } from "../protocol/index.ts";
 
@@ -113,10 +113,17 @@ Deno.test({
       const hasVi = new Deno.Command("sh", { args: ["-c", "command -v vi"] }).outputSync().success;
       if (hasVi) {
         await a.type(t.id, "vi -u NONE /tmp/ra-term-vi-$$.txt\r");
-        await new Promise((r) => setTimeout(r, 700));
+        await a.waitFor(
+          t.id,
+          /\x1b\[\?1049h[^]*~ {20,}/,
+          "vi's screen (alternate buffer, ~ lines)",
+        );
+        await new Promise((r) => setTimeout(r, 300)); // vi has read its start-up replies
         await a.type(t.id, "iwritten in vi\x1b");
         await new Promise((r) => setTimeout(r, 300)); // Esc alone, not Alt+key
         await a.type(t.id, ":wq\r");
+        // Typed before vi ends, the next line would be read (and dropped) by vi.
+        await a.waitFor(t.id, /bytes written|\d+B written/, "vi's write");
         await a.type(t.id, "tr a-z A-Z </tmp/ra-term-vi-$$.txt; rm /tmp/ra-term-vi-$$.txt\r");
         await a.waitFor(t.id, /WRITTEN IN VI/, "the file vi wrote");
       }
@@ -240,5 +247,62 @@ Deno.test({
         .catch((e: { code: string }) => ({ terminal: e.code }));
       assertEquals(terminal, "not_found");
     });
+  },
+});
+
+Deno.test({
+  name: "terminal: reorder sets the tab order every client lists (unknown ids ignored)",
+  ignore: !linux,
+  async fn() {
+    await withServer(async (_s, a) => {
+      const t1 = await openShell(a);
+      const t2 = await openShell(a);
+      const r = await a.c.request("terminal.reorder", { ids: [t2.id, "unknown"] });
+      assertEquals(r.terminals.map((x: TerminalInfo) => x.id), [t2.id, t1.id]);
+      const list: TerminalList = await a.c.request("terminal.list");
+      assertEquals(list.terminals.map((x) => x.id), [t2.id, t1.id]);
+    });
+  },
+});
+
+Deno.test({
+  name: "terminal: an exited shell keeps its tab with the exit code and refuses input",
+  ignore: !linux,
+  async fn() {
+    await withServer(async (_s, a) => {
+      const t = await openShell(a);
+      await a.type(t.id, "exit 7\r");
+      await a.waitFor(t.id, /process exited with code 7/, "the exit note");
+      await a.c.until(
+        () =>
+          a.c.events.some((e) =>
+            e.topic === "terminals" && JSON.stringify(e.data).includes('"exitCode":7')
+          ),
+        "the list event with the exit code",
+      );
+      const list: TerminalList = await a.c.request("terminal.list");
+      assertEquals(list.terminals.map((x) => x.exitCode), [7]);
+      assertEquals((await a.c.failure("terminal.input", { id: t.id, data: "x" })).code, "busy");
+      await a.c.request("terminal.close", { id: t.id }); // no confirm: nothing runs
+      assertEquals((await a.c.request("terminal.list")).terminals.length, 0);
+    });
+  },
+});
+
+Deno.test({
+  name: "terminal: without --allow-ffi the server says the terminal is unavailable and why",
+  async fn() {
+    const s = await startTestServer({ runFlags: RUN_FLAGS.filter((f) => f !== "--allow-ffi") });
+    const a = await TermClient.connect(s);
+    try {
+      const list: TerminalList = await a.c.request("terminal.list");
+      assertEquals(list.available, false);
+      assertMatch(list.reason ?? "", linux ? /--allow-ffi/ : /not supported/);
+      const e = await a.c.failure("terminal.open", { cols: 80, rows: 24 });
+      assertMatch(e.message, /unavailable/);
+    } finally {
+      await a.c.close();
+      await s.stop();
+    }
   },
 });

@@ -7,6 +7,7 @@
  */
 import type { Page } from "playwright-core";
 import { assert, assertEquals } from "../helpers/assert.ts";
+import { RUN_FLAGS } from "../helpers/server.ts";
 import { openApp, screenshot, withPage } from "./browser.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false, ignore: Deno.build.os !== "linux" };
@@ -103,6 +104,25 @@ Deno.test(
       await page.locator("[data-testid=terminal-new]").click();
       await page.locator("[data-testid=terminal-tab]").waitFor();
       await waitForScreen(page, /[$#][\s\u00a0]*$/, "the new shell's prompt");
+
+      // Drag the second tab before the first: the order changes here and on the other page.
+      await page.locator("[data-testid=terminal-new]").click();
+      await page.locator(".term-tab").nth(1).waitFor();
+      const order = (p: Page) =>
+        p.locator(".term-tab").evaluateAll((els) =>
+          els.map((e) => e.getAttribute("data-terminal-id"))
+        );
+      const [first, second] = await order(page);
+      await page.locator(".term-tab").nth(1).dragTo(page.locator(".term-tab").nth(0));
+      await page.waitForFunction(
+        (id) => document.querySelector(".term-tab")?.getAttribute("data-terminal-id") === id,
+        second,
+      );
+      assertEquals(await order(page), [second, first]);
+      await other.waitForFunction(
+        (id) => document.querySelector(".term-tab")?.getAttribute("data-terminal-id") === id,
+        second,
+      );
     });
   },
 );
@@ -139,4 +159,20 @@ Deno.test("terminal (phone): full-screen sheet, extra keys, run a command", opts
     await page.locator("[data-testid=terminal-back]").click();
     await page.locator("[data-testid=terminal-dock]").waitFor({ state: "detached" });
   });
+});
+
+Deno.test("terminal (phone): without --allow-ffi the sheet says it is unavailable and why", {
+  sanitizeResources: false,
+  sanitizeOps: false,
+}, async () => {
+  await withPage(PHONE, async (page, server) => {
+    await openApp(page, server.url);
+    await page.getByRole("button", { name: "Terminal", exact: true }).click();
+    const note = page.locator("[data-testid=terminal-unavailable]");
+    await note.waitFor();
+    const text = await note.innerText();
+    assert(/unavailable/.test(text) && /allow-ffi|not supported/.test(text), text);
+    assertEquals(await page.locator("[data-testid=terminal-new]").isDisabled(), true);
+    await screenshot(page, "terminal-phone-unavailable");
+  }, { runFlags: RUN_FLAGS.filter((f) => f !== "--allow-ffi") });
 });

@@ -32,6 +32,7 @@ function Tab({ info }) {
     <div
       class=${`term-tab${active ? " active" : ""}`}
       role="presentation"
+      data-terminal-id=${info.id}
       draggable="true"
       onDragStart=${(/** @type {DragEvent} */ e) => {
         e.dataTransfer?.setData("text/x-reinagent-terminal", info.id);
@@ -108,6 +109,8 @@ function copy() {
 export function TerminalDock() {
   const support = termSupport.value;
   const id = activeTerminal.value;
+  /** Copy, paste and the extra keys act on a shown terminal only. */
+  const live = support?.available !== false && id !== null;
   return html`
     <section
       class="term-dock"
@@ -142,12 +145,14 @@ export function TerminalDock() {
           <${IconPlus} size=${16} />
         </button>
         <span class="term-note" data-testid="terminal-note">${t("terminal.notSandboxed")}</span>
-        <button type="button" class="btn term-tool" data-testid="terminal-copy" onClick=${copy}>
-          ${t("terminal.copy")}
-        </button>
-        <button type="button" class="btn term-tool" data-testid="terminal-paste" onClick=${paste}>
-          ${t("terminal.paste")}
-        </button>
+        ${live && html`
+          <button type="button" class="btn term-tool" data-testid="terminal-copy" onClick=${copy}>
+            ${t("terminal.copy")}
+          </button>
+          <button type="button" class="btn term-tool" data-testid="terminal-paste" onClick=${paste}>
+            ${t("terminal.paste")}
+          </button>
+        `}
         <button
           type="button"
           class="icon-btn term-desktop"
@@ -170,7 +175,7 @@ export function TerminalDock() {
         : id
         ? html`<${XtermView} key=${id} id=${id} />`
         : html`<p class="term-empty">${t("terminal.none")}</p>`}
-      <${ExtraKeys} />
+      ${live && html`<${ExtraKeys} />`}
     </section>
   `;
 }
