@@ -115,7 +115,7 @@ Deno.test({
         await a.type(t.id, "vi -u NONE /tmp/ra-term-vi-$$.txt\r");
         await a.waitFor(
           t.id,
-          /\x1b\[\?1049h[^]*~ {20,}/,
+          /\[\?1049h[^]*~ {20,}/, // the alternate screen, then vi's ~ lines
           "vi's screen (alternate buffer, ~ lines)",
         );
         await new Promise((r) => setTimeout(r, 300)); // vi has read its start-up replies
