@@ -8,6 +8,9 @@
  * - `terminal.open {taskId?, cols, rows}`: a new shell whose cwd is the task's workspace.
  * - `terminal.attach {id}`: the kept scrollback (`screen`, to write into a reset view) and,
  *   from then on, output frames `{t:"term", id, data}` on this connection.
+ * - `terminal.ack {id, chars}`: the viewer has parsed `chars` more characters of output
+ *   (the screen counts too); the server sends at most `TERMINAL_LIMITS.ackWindow`
+ *   characters ahead of a viewer's acknowledgements (back-pressure down to the program).
  * - `terminal.input {id, data}` / `terminal.resize {id, cols, rows}` / `terminal.detach`.
  * - `terminal.close {id, force?}`: kills the shell's whole session; without `force` it
  *   fails with `busy` (naming the programs) while something besides the shell runs.
@@ -21,7 +24,9 @@ export const TERMINAL_LIMITS = {
   /** Largest input of one `terminal.input`, in characters. */
   inputChars: 64 * 1024,
   /** Output sent in one frame at most; the PTY is not read further until it is sent. */
-  frameChars: 32 * 1024,
+  frameChars: 16 * 1024,
+  /** Characters sent to a viewer and not yet acknowledged before the PTY is read again. */
+  ackWindow: 64 * 1024,
   /** Terminals open at once. */
   open: 16,
 } as const;
@@ -42,6 +47,7 @@ export const TERMINAL_OP_ARGS = {
   }),
   "terminal.attach": obj({ id: terminalId }),
   "terminal.detach": obj({ id: terminalId }),
+  "terminal.ack": obj({ id: terminalId, chars: int({ min: 0, max: 64 * 1024 * 1024 }) }),
   "terminal.input": obj({ id: terminalId, data: str({ min: 1, max: TERMINAL_LIMITS.inputChars }) }),
   "terminal.resize": obj({ id: terminalId, cols, rows }),
   "terminal.close": obj({ id: terminalId, "force?": bool }),
@@ -79,6 +85,8 @@ export interface TermMsg {
   t: "term";
   id: string;
   data: string;
+  /** The whole kept screen after the viewer fell behind: reset the view, then write it. */
+  reset?: true;
 }
 
 export interface TerminalOpResults {
@@ -86,6 +94,7 @@ export interface TerminalOpResults {
   "terminal.open": { terminal: TerminalInfo };
   "terminal.attach": { terminal: TerminalInfo; screen: string };
   "terminal.detach": { id: string };
+  "terminal.ack": { id: string };
   "terminal.input": { id: string };
   "terminal.resize": { terminal: TerminalInfo };
   "terminal.close": { id: string };

@@ -7,18 +7,32 @@
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { RUN_FLAGS, startTestServer, type TestServer } from "./helpers/server.ts";
 import { TestClient } from "./helpers/ws_client.ts";
-import type { TerminalInfo, TerminalList } from "../protocol/index.ts";
+import { TERMINAL_LIMITS, type TerminalInfo, type TerminalList } from "../protocol/index.ts";
 
 const linux = Deno.build.os === "linux";
 
-/** A client that collects the output frames of the terminals it attached. */
+/**
+ * A client that collects the output frames of the terminals it attached and, like the
+ * UI, acknowledges them (unless `acking` is off).
+ */
 class TermClient {
   out = new Map<string, string>();
+  acking = true;
+  /** Characters received and not acknowledged (while `acking` is off). */
+  held = 0;
+  resets = 0;
   private constructor(readonly c: TestClient) {
     c.ws.addEventListener("message", (ev) => {
       const msg = JSON.parse(String((ev as MessageEvent).data));
-      if (msg.t === "term") this.out.set(msg.id, (this.out.get(msg.id) ?? "") + msg.data);
+      if (msg.t !== "term") return;
+      if (msg.reset) this.resets++;
+      this.out.set(msg.id, (msg.reset ? "" : this.out.get(msg.id) ?? "") + msg.data);
+      if (this.acking) this.ack(msg.id, msg.data.length);
+      else this.held += msg.data.length;
     });
+  }
+  ack(id: string, chars: number) {
+    this.c.request("terminal.ack", { id, chars }).catch(() => {});
   }
   static async connect(s: TestServer): Promise<TermClient> {
     return new TermClient(await TestClient.connect(s.base, s.token));
@@ -26,6 +40,8 @@ class TermClient {
   async attach(id: string): Promise<string> {
     const r = await this.c.request("terminal.attach", { id });
     this.out.set(id, r.screen);
+    if (this.acking) this.ack(id, r.screen.length);
+    else this.held += r.screen.length;
     return r.screen;
   }
   type(id: string, data: string) {
@@ -189,6 +205,35 @@ Deno.test({
 });
 
 Deno.test({
+  name: "terminal: a viewer that does not acknowledge holds output to the window, " +
+    "then is left behind and gets the whole screen once it catches up",
+  ignore: !linux,
+  async fn() {
+    await withServer(async (s, a) => {
+      const t = await openShell(a);
+      const b = await TermClient.connect(s);
+      try {
+        b.acking = false;
+        await b.attach(t.id);
+        const t0 = Date.now();
+        await a.type(t.id, "yes | head -c 1000000; echo END-$((20+22))\r");
+        await a.waitFor(t.id, /END-42/, "the flood's end on the acknowledging client", 20_000);
+        const took = Date.now() - t0;
+        const bound = TERMINAL_LIMITS.ackWindow + 2 * TERMINAL_LIMITS.frameChars;
+        assert(b.held <= bound, `the silent viewer got ${b.held} chars (bound ${bound})`);
+        assert(took >= 1000, `output waited for the silent viewer first (${took} ms)`);
+        assertEquals(b.resets, 0);
+        b.ack(t.id, b.held); // it caught up: the whole screen comes again
+        await b.waitFor(t.id, /END-42/, "the resynced screen");
+        assertEquals(b.resets, 1);
+      } finally {
+        await b.c.close();
+      }
+    });
+  },
+});
+
+Deno.test({
   name: "terminal: closing kills the whole session; stopping the server kills every shell",
   ignore: !linux,
   async fn() {
@@ -302,6 +347,29 @@ Deno.test({
       assertMatch(e.message, /unavailable/);
     } finally {
       await a.c.close();
+      await s.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "terminal: the WebSocket that carries it needs the token (no token, wrong token)",
+  async fn() {
+    const s = await startTestServer();
+    try {
+      for (const q of ["", "?token=wrong"]) {
+        const res = await fetch(`${s.base}/ws${q}`, {
+          headers: {
+            upgrade: "websocket",
+            connection: "Upgrade",
+            "sec-websocket-version": "13",
+            "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+          },
+        });
+        await res.body?.cancel();
+        assertEquals(res.status, 401, `GET /ws${q}`);
+      }
+    } finally {
       await s.stop();
     }
   },

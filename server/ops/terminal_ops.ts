@@ -40,6 +40,10 @@ export const TERMINAL_HANDLERS: OpHandlers<keyof typeof TERMINAL_OP_ARGS> = {
     terminalsOf(ctx).get(a.id).detach(ctx.client.id);
     return { id: a.id };
   },
+  "terminal.ack": (ctx, a) => {
+    terminalsOf(ctx).get(a.id).ack(ctx.client.id, a.chars);
+    return { id: a.id };
+  },
   "terminal.input": (ctx, a) => {
     try {
       terminalsOf(ctx).get(a.id).input(a.data);

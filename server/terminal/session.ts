@@ -1,8 +1,12 @@
 /**
  * One terminal: a shell on a PTY, its bounded scrollback (for a reconnecting or second
  * client) and the connections viewing it. Output is batched into frames of at most
- * `TERMINAL_LIMITS.frameChars`; the master is not read again while a frame waits or a
- * viewer's socket is behind, so a flood (`yes`) blocks the program, not the server.
+ * `TERMINAL_LIMITS.frameChars`; the master is not read again while a frame waits, a
+ * viewer's socket is behind, or a viewer has not acknowledged (`terminal.ack`, sent once
+ * its xterm has parsed the output) `TERMINAL_LIMITS.ackWindow` characters — so a flood
+ * (`yes`) blocks the program, not the server or the page. A viewer that stays behind
+ * longer than {@link LAG_MS} (a hidden tab) no longer holds the others back: it gets no
+ * frames until it has caught up, then the whole screen again (`reset`).
  */
 import { basename } from "node:path";
 import { TERMINAL_LIMITS, type TerminalInfo } from "../../protocol/index.ts";
@@ -27,6 +31,8 @@ export interface TerminalViewer {
 const FLUSH_MS = 25;
 /** A viewer this far behind pauses reading the PTY until it catches up. */
 const VIEWER_BEHIND_BYTES = 256 * 1024;
+/** A viewer with a full window this long is left behind (and resynced later). */
+const LAG_MS = 1500;
 /** Pending input beyond this is refused (the program does not read it). */
 const MAX_PENDING_INPUT = 1024 * 1024;
 
@@ -45,11 +51,14 @@ export interface SessionOptions {
 export class TerminalSession {
   readonly info: TerminalInfo;
   readonly viewers = new Map<string, TerminalViewer>();
+  /** Per viewer: characters sent and not yet acknowledged; since when its window is full. */
+  private flow = new Map<string, { unacked: number; fullSince: number | null; behind: boolean }>();
   private master: number;
   private child: Deno.ChildProcess;
   private scrollback: string[] = [];
   private scrollbackChars = 0;
   private pending = "";
+  private lastFrameChars = 0;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private decoder = new TextDecoder();
   private encoder = new TextEncoder();
@@ -113,12 +122,44 @@ export class TerminalSession {
 
   /** Back-pressure: wait while a frame is full or a viewer has not taken the last ones. */
   private async waitForRoom(): Promise<void> {
-    while (
-      this.pending.length >= TERMINAL_LIMITS.frameChars ||
-      [...this.viewers.values()].some((v) => v.buffered() > VIEWER_BEHIND_BYTES)
-    ) {
+    while (this.pending.length >= TERMINAL_LIMITS.frameChars || this.viewerHoldsBack()) {
       await new Promise((r) => setTimeout(r, FLUSH_MS));
       if (this.pending.length >= TERMINAL_LIMITS.frameChars) this.flush();
+    }
+  }
+
+  /** Whether a viewer (not left behind) has a full window or a full socket. */
+  private viewerHoldsBack(): boolean {
+    const now = Date.now();
+    let holds = false;
+    for (const v of this.viewers.values()) {
+      const f = this.flow.get(v.id);
+      if (!f || f.behind) continue;
+      if (f.unacked < TERMINAL_LIMITS.ackWindow && v.buffered() <= VIEWER_BEHIND_BYTES) {
+        f.fullSince = null;
+        continue;
+      }
+      f.fullSince ??= now;
+      if (now - f.fullSince > LAG_MS) f.behind = true; // stop waiting for it
+      else holds = true;
+    }
+    return holds;
+  }
+
+  /** A viewer's xterm has parsed `chars` more characters. */
+  ack(viewerId: string, chars: number): void {
+    const f = this.flow.get(viewerId);
+    const v = this.viewers.get(viewerId);
+    if (!f || !v) return;
+    f.unacked = Math.max(0, f.unacked - chars);
+    if (f.behind && f.unacked === 0) {
+      // Caught up with what it was sent: the screen it missed, whole.
+      f.behind = false;
+      f.fullSince = null;
+      this.flush();
+      const screen = this.scrollback.join("");
+      f.unacked = screen.length;
+      v.send(JSON.stringify({ t: "term", id: this.info.id, data: screen, reset: true }));
     }
   }
 
@@ -144,19 +185,28 @@ export class TerminalSession {
     this.flushTimer = undefined;
     if (!this.pending) return;
     const frame = JSON.stringify({ t: "term", id: this.info.id, data: this.pending });
+    this.lastFrameChars = this.pending.length;
     this.pending = "";
-    for (const v of this.viewers.values()) v.send(frame);
+    for (const v of this.viewers.values()) {
+      const f = this.flow.get(v.id);
+      if (!f || f.behind) continue;
+      f.unacked += this.lastFrameChars;
+      v.send(frame);
+    }
   }
 
   /** The kept output, to replay into a fresh view; `viewer` gets every frame after it. */
   attach(viewer: TerminalViewer): string {
     this.flush(); // what the others have not seen yet is part of the screen below
     this.viewers.set(viewer.id, viewer);
-    return this.scrollback.join("");
+    const screen = this.scrollback.join("");
+    this.flow.set(viewer.id, { unacked: screen.length, fullSince: null, behind: false });
+    return screen;
   }
 
   detach(viewerId: string): void {
     this.viewers.delete(viewerId);
+    this.flow.delete(viewerId);
   }
 
   input(data: string): void {
@@ -188,6 +238,7 @@ export class TerminalSession {
   /** Kills every process of the session and waits until the PTY is released. */
   async close(): Promise<void> {
     this.viewers.clear();
+    this.flow.clear();
     await killSession(this.info.pid);
     try {
       this.child.kill("SIGKILL");

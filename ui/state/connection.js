@@ -86,13 +86,13 @@ export function noteSeq(/** @type {number} */ seq) {
   if (typeof seq === "number" && seq > lastSeq) lastSeq = seq;
 }
 
-/** @type {Set<(id: string, data: string) => void>} */
+/** @type {Set<(id: string, data: string, reset: boolean) => void>} */
 const termListeners = new Set();
 
 /**
  * Registers a listener for terminal output frames (`{t:"term"}`, outside the event
  * ring); returns an unsubscribe function.
- * @param {(id: string, data: string) => void} fn
+ * @param {(id: string, data: string, reset: boolean) => void} fn
  */
 export function onTermOutput(fn) {
   termListeners.add(fn);
@@ -231,7 +231,7 @@ function handle(msg) {
   } else if (msg.t === "term") {
     for (const fn of termListeners) {
       try {
-        fn(msg.id, msg.data);
+        fn(msg.id, msg.data, msg.reset === true);
       } catch (e) {
         console.error("reinagent: terminal output handler failed", e);
       }

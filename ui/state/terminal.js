@@ -3,14 +3,17 @@
  * client, in the server's tab order), which one this client shows, whether the dock is
  * open, and the one live view that receives a terminal's output. A view attaches to get
  * the kept screen and then every output frame; after a reconnection it attaches again.
+ * What xterm has parsed is acknowledged (`terminal.ack`): the server sends only so far
+ * ahead, so a flood cannot outrun the page.
  *
  * @typedef {import("../../protocol/index.ts").TerminalInfo} TerminalInfo
- * @typedef {{reset: () => void, write: (data: string) => void}} TerminalSink
+ * @typedef {{reset: () => void, write: (data: string, parsed: () => void) => void}} TerminalSink
  */
 import { signal } from "@preact/signals";
 import { TERMINAL_LIMITS, TERMINALS_TOPIC } from "../../protocol/index.ts";
 import { errorCode, onEvent, onSync, onTermOutput, request } from "./connection.js";
 import { currentId } from "./tasks.js";
+import { moveBefore, withCtrl } from "./terminal_model.js";
 
 const INPUT_PIECE = TERMINAL_LIMITS.inputChars / 2;
 
@@ -100,20 +103,11 @@ export async function closeTerminal(/** @type {string} */ id, force = false) {
 
 /** Moves tab `id` to the place of tab `before` (drag and drop); every client follows. */
 export function moveTerminal(/** @type {string} */ id, /** @type {string} */ before) {
-  const ids = terminals.value.map((x) => x.id).filter((x) => x !== id);
-  const at = ids.indexOf(before);
-  ids.splice(at < 0 ? ids.length : at, 0, id);
+  const ids = moveBefore(terminals.value.map((x) => x.id), id, before);
   terminals.value = ids.map((x) => terminals.value.find((t) => t.id === x)).filter((x) =>
     x !== undefined
   );
   request("terminal.reorder", { ids }).catch((e) => termError.value = message(e));
-}
-
-/** Ctrl+key for the sticky Ctrl of the extra-keys row (letters and a few symbols). */
-export function withCtrl(/** @type {string} */ data) {
-  if (data.length !== 1) return data;
-  const c = data.toUpperCase().charCodeAt(0);
-  return c >= 64 && c <= 95 ? String.fromCharCode(c - 64) : data;
 }
 
 export function sendInput(/** @type {string} */ id, /** @type {string} */ data) {
@@ -144,16 +138,44 @@ export function resizeTerminal(
 /** The mounted view: its terminal and where its output goes. */
 let view = /** @type {{id: string, sink: TerminalSink}|null} */ (null);
 
-onTermOutput((id, data) => {
-  if (view?.id === id) view.sink.write(data);
+/** Parsed characters not yet acknowledged, sent in batches. */
+let unacked = 0;
+let ackTimer = /** @type {ReturnType<typeof setTimeout>|undefined} */ (undefined);
+const ACK_BATCH = 16 * 1024;
+
+function sendAck() {
+  clearTimeout(ackTimer);
+  ackTimer = undefined;
+  const chars = unacked;
+  unacked = 0;
+  if (chars > 0 && view) request("terminal.ack", { id: view.id, chars }).catch(() => {});
+}
+
+/** Writes output into the view and acknowledges it once xterm has parsed it. */
+function write(/** @type {{id: string, sink: TerminalSink}} */ v, /** @type {string} */ data) {
+  v.sink.write(data, () => {
+    if (view !== v) return;
+    unacked += data.length;
+    if (unacked >= ACK_BATCH) sendAck();
+    else ackTimer ??= setTimeout(sendAck, 50);
+  });
+}
+
+onTermOutput((id, data, reset) => {
+  if (view?.id !== id) return;
+  if (reset) view.sink.reset(); // it fell behind: the whole screen again
+  write(view, data);
 });
 
 async function attach(/** @type {{id: string, sink: TerminalSink}} */ v) {
   try {
     const r = await request("terminal.attach", { id: v.id });
     if (view !== v) return;
+    clearTimeout(ackTimer);
+    ackTimer = undefined;
+    unacked = 0; // the server counts this attachment from its screen on
     v.sink.reset();
-    v.sink.write(r.screen);
+    write(v, r.screen);
   } catch (e) {
     if (view === v) termError.value = message(e);
   }

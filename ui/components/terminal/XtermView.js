@@ -65,7 +65,10 @@ export function XtermView({ id }) {
       resizeTerminal(id, term.cols, term.rows);
       const onData = term.onData((d) => sendInput(id, d));
       const onResize = term.onResize((s) => resizeTerminal(id, s.cols, s.rows));
-      const stop = attachView(id, { reset: () => term.reset(), write: (s) => term.write(s) });
+      const stop = attachView(id, {
+        reset: () => term.reset(),
+        write: (s, parsed) => term.write(s, parsed),
+      });
       const ro = new ResizeObserver(refit);
       ro.observe(el);
       shown.term = term;
