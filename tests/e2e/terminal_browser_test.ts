@@ -61,6 +61,14 @@ Deno.test(
         (await page.locator("[data-testid=terminal-note]").innerText()).includes("not sandboxed"),
         "labelled as the user's own, unsandboxed shell",
       );
+      // Ctrl+K / Ctrl+F in the shell are the shell's (kill line, forward), not the page's.
+      await page.locator("[data-testid=terminal-view] textarea").focus();
+      await page.keyboard.type("echo not-this");
+      await page.keyboard.press("Control+A");
+      await page.keyboard.press("Control+K");
+      await page.keyboard.press("Control+F");
+      assertEquals(await page.locator("[data-testid=search-dialog]").count(), 0);
+      assertEquals(await page.locator("[data-testid=find-bar]").count(), 0);
       await typeLine(page, "echo hello-$((6*7)); tty; pwd");
       const text = await waitForScreen(page, /hello-42/, "the command's output");
       assert(/\/dev\/pts\/\d+/.test(text), `tty shown: ${text}`);
