@@ -8,6 +8,7 @@ import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { RUN_FLAGS, startTestServer, type TestServer } from "./helpers/server.ts";
 import { TestClient } from "./helpers/ws_client.ts";
 import { TERMINAL_LIMITS, type TerminalInfo, type TerminalList } from "../protocol/index.ts";
+import { detectShell } from "../server/terminal/shell.ts";
 
 const linux = Deno.build.os === "linux";
 
@@ -372,5 +373,19 @@ Deno.test({
     } finally {
       await s.stop();
     }
+  },
+});
+
+Deno.test({
+  name: "terminal: the shell is $SHELL when executable, else the first of bash/zsh/fish/sh on PATH",
+  ignore: !linux,
+  fn() {
+    const env = (vars: Record<string, string>) => ({ get: (k: string) => vars[k] });
+    const bash = detectShell(env({ PATH: "/usr/bin:/bin" }));
+    assertMatch(bash, /\/(bash|zsh|fish|sh)$/);
+    assertEquals(detectShell(env({ SHELL: "/bin/sh", PATH: "/usr/bin" })), "/bin/sh");
+    assertEquals(detectShell(env({ SHELL: "/no/such/shell", PATH: "/usr/bin:/bin" })), bash);
+    assertEquals(detectShell(env({ SHELL: "relative/sh", PATH: "/usr/bin:/bin" })), bash);
+    assertEquals(detectShell(env({ PATH: "/no/such/dir" })), "/bin/sh");
   },
 });
