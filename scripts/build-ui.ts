@@ -1,6 +1,8 @@
 /**
  * Bundles the Preact UI into `ui/dist/app.js` and concatenates `ui/styles/*.css` into
- * `ui/dist/app.css`. The server imports both as text, so they travel inside the module
+ * `ui/dist/app.css`. The terminal's xterm.js (with its CSS) is a second bundle,
+ * `ui/dist/terminal.js`, that the UI imports only when a terminal is first shown. The
+ * server imports all three as text, so they travel inside the module
  * graph (and the compiled binary) and nothing is read from the source tree at run time.
  *
  * A build is skipped when nothing it reads changed since the last one (a stamp of the
@@ -13,10 +15,10 @@
 const root = new URL("../", import.meta.url);
 const at = (p: string) => new URL(p, root).pathname;
 
-async function bundleJs(minify: boolean): Promise<void> {
-  const args = ["bundle", "--quiet", "--platform", "browser", "-o", at("ui/dist/app.js")];
+async function bundleJs(minify: boolean, entry: string, output: string): Promise<void> {
+  const args = ["bundle", "--quiet", "--platform", "browser", "-o", at(output)];
   if (minify) args.push("--minify");
-  args.push(at("ui/main.js"));
+  args.push(at(entry));
   const out = await new Deno.Command(Deno.execPath(), { args, stderr: "piped", stdout: "piped" })
     .output();
   if (!out.success) {
@@ -38,7 +40,11 @@ async function concatCss(): Promise<void> {
 
 export async function buildUi(minify = true): Promise<{ jsBytes: number; cssBytes: number }> {
   await Deno.mkdir(at("ui/dist"), { recursive: true });
-  await Promise.all([bundleJs(minify), concatCss()]);
+  await Promise.all([
+    bundleJs(minify, "ui/main.js", "ui/dist/app.js"),
+    bundleJs(minify, "ui/terminal_entry.js", "ui/dist/terminal.js"),
+    concatCss(),
+  ]);
   const [js, css] = await Promise.all([
     Deno.stat(at("ui/dist/app.js")),
     Deno.stat(at("ui/dist/app.css")),
@@ -70,7 +76,9 @@ async function sourceStamp(minify: boolean): Promise<string> {
 
 async function upToDate(stamp: string): Promise<boolean> {
   try {
-    await Promise.all([Deno.stat(at("ui/dist/app.js")), Deno.stat(at("ui/dist/app.css"))]);
+    await Promise.all(
+      ["app.js", "app.css", "terminal.js"].map((f) => Deno.stat(at(`ui/dist/${f}`))),
+    );
     return (await Deno.readTextFile(at("ui/dist/.stamp"))) === stamp;
   } catch {
     return false;

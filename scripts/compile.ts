@@ -23,6 +23,7 @@ export const COMPILE_FLAGS = [
   "--allow-env",
   "--allow-run",
   "--allow-sys",
+  "--allow-ffi",
   "--unstable-worker-options",
 ];
 

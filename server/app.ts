@@ -11,6 +11,7 @@ import { Lockout } from "./http/lockout.ts";
 import { makeHandler } from "./http/routes.ts";
 import { lazyMcpEndpoint } from "./mcp/server/lazy_endpoint.ts";
 import { VERSION } from "./version.ts";
+import { existingTerminals } from "./terminal/manager.ts";
 import type { StoreHealth } from "../protocol/index.ts";
 import { type HomeLock, tryLockHome } from "./instance/lock.ts";
 import { startControl, type WindowReply } from "./instance/control.ts";
@@ -116,6 +117,7 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
       await mcpEndpoint.closeAll(); // open MCP event streams would hold the shutdown
       await runs?.stopAll();
       await services.mcp?.close();
+      await existingTerminals(services)?.closeAll(); // every shell session is killed
       hub.close();
       await server.shutdown();
       store.close();

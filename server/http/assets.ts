@@ -4,6 +4,7 @@
  */
 import appJs from "../../ui/dist/app.js" with { type: "text" };
 import appCss from "../../ui/dist/app.css" with { type: "text" };
+import terminalJs from "../../ui/dist/terminal.js" with { type: "text" };
 import favicon from "../../ui/favicon.svg" with { type: "text" };
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
@@ -31,6 +32,8 @@ export function gzipped(a: Asset): Uint8Array<ArrayBuffer> {
 
 const js = asset(appJs, "text/javascript; charset=utf-8", true);
 const css = asset(appCss, "text/css; charset=utf-8", true);
+/** xterm.js, imported by the UI when a terminal is first shown (URL in the page's meta). */
+const terminal = asset(terminalJs, "text/javascript; charset=utf-8", true);
 const v = (a: Asset) => a.etag.slice(1, 9);
 
 const INDEX_HTML = `<!doctype html>
@@ -40,6 +43,7 @@ const INDEX_HTML = `<!doctype html>
 <title>ReinAgent</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/app.css?v=${v(css)}">
+<meta name="reinagent-terminal-js" content="/assets/terminal.js?v=${v(terminal)}">
 </head><body><div id="app"></div>
 <script type="module" src="/assets/app.js?v=${v(js)}"></script>
 </body></html>`;
@@ -48,5 +52,6 @@ export const ASSETS: Record<string, Asset> = {
   "/": asset(INDEX_HTML, "text/html; charset=utf-8", false),
   "/assets/app.js": js,
   "/assets/app.css": css,
+  "/assets/terminal.js": terminal,
   "/favicon.svg": asset(favicon, "image/svg+xml", false),
 };

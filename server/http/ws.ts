@@ -16,6 +16,7 @@ import {
 import type { HubClient } from "../sessions/hub.ts";
 import type { ServerDeps } from "../ops/context.ts";
 import { runOp } from "../ops/dispatch.ts";
+import { existingTerminals } from "../terminal/manager.ts";
 
 /** A client that falls this far behind is dropped; it resumes or re-snapshots. */
 const MAX_BUFFERED = 16 * 1024 * 1024;
@@ -33,6 +34,12 @@ export function attachSocket(socket: WebSocket, deps: ServerDeps, info?: ClientI
       }
       // One frame per event keeps the client simple; batches arrive in seq order.
       for (const e of events) socket.send(JSON.stringify(e));
+    },
+    raw: {
+      send(frame: string) {
+        if (socket.readyState === WebSocket.OPEN) socket.send(frame);
+      },
+      buffered: () => socket.bufferedAmount,
     },
   };
   const send = (msg: ResMsg | HelloMsg) => {
@@ -82,6 +89,10 @@ export function attachSocket(socket: WebSocket, deps: ServerDeps, info?: ClientI
         : { t: "res", id, ok: false, error: out.error },
     );
   };
-  socket.onclose = () => deps.hub.remove(client);
-  socket.onerror = () => deps.hub.remove(client);
+  const gone = () => {
+    deps.hub.remove(client);
+    existingTerminals(deps)?.dropViewer(client.id);
+  };
+  socket.onclose = gone;
+  socket.onerror = gone;
 }

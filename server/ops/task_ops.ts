@@ -18,6 +18,7 @@ import {
   type SEARCH_OP_ARGS,
   type SUBAGENT_OP_ARGS,
   taskTopic,
+  type TERMINAL_OP_ARGS,
 } from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
 import { type OpContext, services, startRun, whoIs } from "./context.ts";
@@ -61,6 +62,7 @@ type TaskOpName = Exclude<
   | keyof typeof JOB_OP_ARGS
   | keyof typeof SUBAGENT_OP_ARGS
   | keyof typeof MCP_OP_ARGS
+  | keyof typeof TERMINAL_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */

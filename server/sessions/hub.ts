@@ -15,6 +15,8 @@ export interface HubClient {
   readonly info?: ClientInfo;
   /** Sends a batch of events (already ordered by seq). */
   deliver(events: EvtMsg[]): void;
+  /** The connection itself, for frames outside the event ring (terminal output). */
+  readonly raw?: { send(frame: string): void; buffered(): number };
 }
 
 interface Pending {

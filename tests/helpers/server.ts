@@ -17,6 +17,7 @@ export const RUN_FLAGS = [
   "--allow-env",
   "--allow-run",
   "--allow-sys",
+  "--allow-ffi",
 ];
 
 export interface TestServer {
@@ -46,13 +47,19 @@ export function denoDir(): string {
 }
 
 export async function startTestServer(
-  opts: { home?: string; args?: string[]; env?: Record<string, string> } = {},
+  opts: {
+    home?: string;
+    args?: string[];
+    env?: Record<string, string>;
+    /** Deno flags instead of RUN_FLAGS (e.g. without a permission). */
+    runFlags?: string[];
+  } = {},
 ): Promise<TestServer> {
   const home = opts.home ?? await Deno.makeTempDir({ prefix: "ra-home-" });
   const cwd = await Deno.makeTempDir({ prefix: "ra-cwd-" });
   const child = new Deno.Command(Deno.execPath(), {
     args: [
-      ...RUN_FLAGS,
+      ...(opts.runFlags ?? RUN_FLAGS),
       `${ROOT}main.ts`,
       "serve",
       "--port",

@@ -20,6 +20,8 @@ import { Sidebar } from "./Sidebar.js";
 import { Timeline } from "./Timeline.js";
 import { SearchLayer } from "./search/SearchLayer.js";
 import { StatsLine } from "./search/StatsLine.js";
+import { TerminalDock } from "./terminal/TerminalDock.js";
+import { termDockOpen } from "../state/terminal.js";
 
 export function App() {
   const open = drawerOpen.value;
@@ -54,6 +56,7 @@ export function App() {
             <${Composer} />
             <${RewindDialog} />
           `}
+        ${!settingsOpen.value && termDockOpen.value && html`<${TerminalDock} />`}
       </main>
       ${!settingsOpen.value && html`<${RightPanel} />`}
       <${SearchLayer} />

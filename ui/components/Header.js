@@ -30,6 +30,7 @@ import { DemoBadge } from "./DemoBadge.js";
 import { ProjectChip } from "./sidebar/ProjectChip.js";
 import { IconMenu, IconPlus } from "./Icons.js";
 import { FindButton } from "./search/FindBar.js";
+import { TerminalButton } from "./terminal/TerminalButton.js";
 
 export function Header() {
   const task = currentTask.value;
@@ -47,6 +48,7 @@ export function Header() {
         (sysDefaults.value !== null || !activeOptions.value.inherited.model) &&
         html`<${DemoBadge} />`}
       <${FindButton} />
+      <${TerminalButton} />
       <button
         type="button"
         class="icon-btn phone-only"

@@ -86,6 +86,19 @@ export function noteSeq(/** @type {number} */ seq) {
   if (typeof seq === "number" && seq > lastSeq) lastSeq = seq;
 }
 
+/** @type {Set<(id: string, data: string, reset: boolean) => void>} */
+const termListeners = new Set();
+
+/**
+ * Registers a listener for terminal output frames (`{t:"term"}`, outside the event
+ * ring); returns an unsubscribe function.
+ * @param {(id: string, data: string, reset: boolean) => void} fn
+ */
+export function onTermOutput(fn) {
+  termListeners.add(fn);
+  return () => termListeners.delete(fn);
+}
+
 /**
  * Registers a listener for every pushed event; returns an unsubscribe function.
  * @param {(topic:string, data:any, seq:number)=>void} fn
@@ -215,6 +228,14 @@ function handle(msg) {
     }
   } else if (msg.t === "hello") {
     onHello(msg);
+  } else if (msg.t === "term") {
+    for (const fn of termListeners) {
+      try {
+        fn(msg.id, msg.data, msg.reset === true);
+      } catch (e) {
+        console.error("reinagent: terminal output handler failed", e);
+      }
+    }
   }
 }
 

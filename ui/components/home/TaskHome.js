@@ -10,6 +10,7 @@
  * @typedef {import("../../state/home_model.js").WorkspaceGroup} WorkspaceGroup
  */
 import { DrawerButton } from "../Header.js";
+import { TerminalButton } from "../terminal/TerminalButton.js";
 import { html } from "../../html.js";
 import { t, tn } from "../../i18n/index.js";
 import { approvalTaskIds } from "../../state/approvals.js";
@@ -47,6 +48,7 @@ function HomeHeader() {
       >
         <${IconSearch} />
       </button>
+      <${TerminalButton} />
     </header>
   `;
 }
