@@ -11,6 +11,7 @@ import { Lockout } from "./http/lockout.ts";
 import { makeHandler } from "./http/routes.ts";
 import { lazyMcpEndpoint } from "./mcp/server/lazy_endpoint.ts";
 import { VERSION } from "./version.ts";
+import { RemoteAccess } from "./sessions/remote_access.ts";
 import type { StoreHealth } from "../protocol/index.ts";
 
 export interface AppOptions {
@@ -59,9 +60,18 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
   let port = 0;
   const mcpEndpoint = lazyMcpEndpoint(services, now);
   auth.onReset(() => void mcpEndpoint.closeAll()); // sessions opened with the old token end
+  const remote = await RemoteAccess.load({
+    home: opts.home,
+    auth,
+    hub,
+    host,
+    port: () => port,
+    tls: Boolean(opts.tls),
+  });
   const handler = makeHandler({
     ...services,
     auth,
+    remote,
     mcpEndpoint,
     lockout: new Lockout(now),
     port: () => port,

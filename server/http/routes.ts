@@ -5,7 +5,7 @@
  */
 import type { Auth } from "./auth.ts";
 import type { Lockout } from "./lockout.ts";
-import { ASSETS, gzipped } from "./assets.ts";
+import { ASSETS, gzipped, PUBLIC_ASSETS } from "./assets.ts";
 import { attachSocket } from "./ws.ts";
 import { describeClient } from "../sessions/clients.ts";
 import { handleUploads } from "./uploads.ts";
@@ -102,8 +102,14 @@ export function makeHandler(deps: RouteDeps) {
     info: Deno.ServeHandlerInfo<Deno.NetAddr>,
   ): Response | Promise<Response> => {
     const url = new URL(req.url);
-    const ip = info.remoteAddr.hostname;
+    const peer = info.remoteAddr.hostname;
+    const ip = deps.remote ? deps.remote.addressOf(req, peer) : peer;
     if (deps.lockout.isBlocked(ip)) return denied(429, url);
+    // The manifest and icons are fetched without cookies, the service worker before
+    // pairing may be known: none of them holds anything private.
+    if (PUBLIC_ASSETS.has(url.pathname) && (req.method === "GET" || req.method === "HEAD")) {
+      return serveAsset(req, url.pathname)!;
+    }
 
     const cred = deps.auth.credential(req, url, deps.port());
     if (!cred) return denied(401, url);
@@ -113,12 +119,8 @@ export function makeHandler(deps: RouteDeps) {
     }
     deps.lockout.succeed(ip);
 
-    // First visit with ?token=: remember it in an HttpOnly cookie and drop it from the URL.
-    if (
-      cred.via === "query" && req.method === "GET" && !isApiPath(url.pathname)
-    ) {
-      url.searchParams.delete("token");
-      const cookie = [
+    const cookie = () =>
+      [
         `${deps.auth.cookieName(deps.port())}=${encodeURIComponent(cred.token)}`,
         "Path=/",
         "HttpOnly",
@@ -126,9 +128,30 @@ export function makeHandler(deps: RouteDeps) {
         "Max-Age=31536000",
         ...(deps.secure ? ["Secure"] : []),
       ].join("; ");
+    // First visit with ?token=: remember it in an HttpOnly cookie and drop it from the URL.
+    if (
+      cred.via === "query" && req.method === "GET" && !isApiPath(url.pathname)
+    ) {
+      url.searchParams.delete("token");
       return new Response(null, {
         status: 302,
-        headers: { location: url.pathname + url.search, "set-cookie": cookie, ...SECURITY_HEADERS },
+        headers: {
+          location: url.pathname + url.search,
+          "set-cookie": cookie(),
+          ...SECURITY_HEADERS,
+        },
+      });
+    }
+    // The client that reset the token pairs again without reloading the page.
+    if (url.pathname === "/api/pair" && cred.via === "query" && req.method === "POST") {
+      if (!originAllowed(req)) {
+        return json(403, {
+          error: { code: "forbidden_origin", message: "request origin does not match host" },
+        });
+      }
+      return new Response(null, {
+        status: 204,
+        headers: { "set-cookie": cookie(), "cache-control": "no-store", ...SECURITY_HEADERS },
       });
     }
 

@@ -20,6 +20,8 @@ import { Sidebar } from "./Sidebar.js";
 import { Timeline } from "./Timeline.js";
 import { SearchLayer } from "./search/SearchLayer.js";
 import { StatsLine } from "./search/StatsLine.js";
+import { accessRevoked } from "../state/connection.js";
+import { RemoteAccessRevoked } from "./settings/RemoteAccessRevoked.js";
 
 export function App() {
   const open = drawerOpen.value;
@@ -32,6 +34,7 @@ export function App() {
     return () => document.removeEventListener("keydown", onKey);
   }, [open]);
 
+  if (accessRevoked.value) return html`<${RemoteAccessRevoked} />`;
   return html`
     <div class="app" data-drawer=${open ? "open" : "closed"}>
       <${Sidebar} />

@@ -34,6 +34,8 @@ import subagentsEn from "./subagents.en-US.js";
 import subagentsZh from "./subagents.zh-CN.js";
 import mcpEn from "./mcp.en-US.js";
 import mcpZh from "./mcp.zh-CN.js";
+import remoteEn from "./remote.en-US.js";
+import remoteZh from "./remote.zh-CN.js";
 
 const en = {
   ...baseEn,
@@ -50,6 +52,7 @@ const en = {
   ...commandsEn,
   ...subagentsEn,
   ...mcpEn,
+  ...remoteEn,
 };
 const zh = {
   ...baseZh,
@@ -66,6 +69,7 @@ const zh = {
   ...commandsZh,
   ...subagentsZh,
   ...mcpZh,
+  ...remoteZh,
 };
 
 /** @typedef {keyof typeof en} MsgKey a message key (every key has an English text) */
