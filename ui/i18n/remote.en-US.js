@@ -4,7 +4,7 @@ export default {
   "remote.title": "Remote access",
   "remote.loading": "Loading…",
   "remote.error": "Remote access: {message}",
-  "remote.listen": "Listening on {host}:{port} ({scheme})",
+  "remote.listen": "Listening on {host}:{port} ({scheme}).",
   "remote.listenAll": "Reachable from other devices on your network.",
   "remote.listenLocal":
     "Only this computer can connect. To use a phone on your network, start ReinAgent with: reinagent serve --host 0.0.0.0 (or put a reverse proxy or tunnel in front, see below).",

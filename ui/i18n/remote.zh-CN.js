@@ -4,7 +4,7 @@ export default {
   "remote.title": "远程访问",
   "remote.loading": "加载中…",
   "remote.error": "远程访问：{message}",
-  "remote.listen": "监听 {host}:{port}（{scheme}）",
+  "remote.listen": "监听 {host}:{port}（{scheme}）。",
   "remote.listenAll": "同一网络中的其他设备可以访问。",
   "remote.listenLocal":
     "只有本机可以连接。要在局域网中用手机访问，请用 reinagent serve --host 0.0.0.0 启动（或在前面放反向代理或隧道，见下文）。",

@@ -14,10 +14,8 @@ export function RemoteAccessClients({ clients }) {
             html`
               <li class="remote-client" data-testid="remote-client" data-kind=${c.kind}>
                 <span class="remote-client-who">
-                  ${clientText(c)}${c.you &&
-                    html`
-                      <span class="remote-you">(${t("remote.you")})</span>
-                    `}
+                  ${clientText(c)}${c.you ? " " : ""}${c.you &&
+                    html`<span class="remote-you">(${t("remote.you")})</span>`}
                 </span>
                 <span class="remote-client-ip" data-testid="remote-client-ip">${c.ip ?? ""}</span>
                 <span class="remote-client-since">${c.since
