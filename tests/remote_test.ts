@@ -17,6 +17,7 @@ import {
   qrCode,
   RemoteAccess,
   remoteSettingsPath,
+  requestHost,
 } from "../server/sessions/remote_access.ts";
 import { TOKEN_RESET_CLOSE } from "../protocol/index.ts";
 
@@ -36,6 +37,16 @@ Deno.test("client address: X-Forwarded-For only when trusted, only from loopback
   assertEquals(clientAddress("127.0.0.1", "<script>", true), "127.0.0.1", "garbage ignored");
   assertEquals(clientAddress("127.0.0.1", null, true), "127.0.0.1");
   assertEquals(clientAddress("127.0.0.1", "1".repeat(100_000), true), "127.0.0.1", "bounded");
+});
+
+Deno.test("request host: X-Forwarded-Host (first entry) only when trusted and from loopback", () => {
+  const h = "127.0.0.1:4567";
+  assertEquals(requestHost("127.0.0.1", h, "agent.example.com", false), h, "switch off");
+  assertEquals(requestHost("127.0.0.1", h, "agent.example.com, inner", true), "agent.example.com");
+  assertEquals(requestHost("::1", h, "box.tail1.ts.net:443", true), "box.tail1.ts.net:443");
+  assertEquals(requestHost("192.0.2.9", h, "agent.example.com", true), h, "not from a proxy");
+  assertEquals(requestHost("127.0.0.1", h, "evil/ path", true), h, "garbage ignored");
+  assertEquals(requestHost("127.0.0.1", h, "[2001:db8::1]:8443", true), "[2001:db8::1]:8443");
 });
 
 Deno.test("QR code path: one unit square per dark module inside a 2-module quiet zone", () => {

@@ -52,6 +52,22 @@ export function clientAddress(
   return /^[0-9A-Fa-f:.]{2,45}$/.test(last) ? last : peer;
 }
 
+/**
+ * The host the browser asked for, for the same-origin checks. A proxy that rewrites
+ * `Host` (to 127.0.0.1:PORT) says the original in `X-Forwarded-Host` (its first entry);
+ * believed only with `trustProxy` and from a loopback peer, like the address.
+ */
+export function requestHost(
+  peer: string,
+  host: string | null,
+  forwardedHost: string | null,
+  trustProxy: boolean,
+): string | null {
+  if (!trustProxy || !forwardedHost || !isLoopback(peer)) return host;
+  const first = forwardedHost.slice(0, 256).split(",")[0].trim();
+  return /^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(first) ? first : host;
+}
+
 export interface RemoteAccessOptions {
   home: string;
   auth: Auth;
@@ -85,6 +101,12 @@ export class RemoteAccess {
   /** The client address of a request (see {@link clientAddress}). */
   addressOf(req: Request, peer: string): string {
     return clientAddress(peer, req.headers.get("x-forwarded-for"), this.#trustProxy);
+  }
+
+  /** The host a request was made for (see {@link requestHost}). */
+  hostOf(req: Request, peer: string): string | null {
+    const h = req.headers;
+    return requestHost(peer, h.get("host"), h.get("x-forwarded-host"), this.#trustProxy);
   }
 
   info(caller?: HubClient): RemoteInfo {

@@ -37,7 +37,7 @@ export default {
   "remote.resetDo": "Reset",
   "remote.proxy": "Behind a trusted reverse proxy",
   "remote.proxyHelp":
-    "Take the client address from X-Forwarded-For, only for requests that come from this computer (the proxy). Turn it on when Caddy, nginx, Tailscale serve or cloudflared forwards to ReinAgent on 127.0.0.1: otherwise every remote client looks like this computer and is never locked out after bad tokens.",
+    "Take the client address from X-Forwarded-For (and the host from X-Forwarded-Host), only for requests that come from this computer (the proxy). Turn it on when Caddy, nginx, Tailscale serve or cloudflared forwards to ReinAgent on 127.0.0.1: otherwise every remote client looks like this computer and is never locked out after bad tokens.",
   "remote.settingsError":
     "remote.json cannot be read ({error}); it was left as it is and the switch is off until it is fixed or removed.",
   "remote.tokenNote":

@@ -34,7 +34,7 @@ export default {
   "remote.resetDo": "重置",
   "remote.proxy": "位于可信反向代理之后",
   "remote.proxyHelp":
-    "从 X-Forwarded-For 读取客户端地址，仅限来自本机（代理）的请求。当 Caddy、nginx、Tailscale serve 或 cloudflared 转发到 127.0.0.1 上的 ReinAgent 时请打开：否则所有远程客户端看起来都像本机，输错令牌也不会被锁定。",
+    "从 X-Forwarded-For 读取客户端地址（从 X-Forwarded-Host 读取主机名），仅限来自本机（代理）的请求。当 Caddy、nginx、Tailscale serve 或 cloudflared 转发到 127.0.0.1 上的 ReinAgent 时请打开：否则所有远程客户端看起来都像本机，输错令牌也不会被锁定。",
   "remote.settingsError":
     "无法读取 remote.json（{error}）；文件保持原样，修复或删除之前此开关为关闭。",
   "remote.tokenNote":
