@@ -79,9 +79,10 @@ function serveAsset(req: Request, path: string, host: string | null): Response |
     ...SECURITY_HEADERS,
   };
   if (path === "/") {
+    const h = host ?? "";
     headers["content-security-policy"] =
       `default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; ` +
-      `connect-src 'self' ws://${host ?? ""} wss://${host ?? ""}; object-src 'none'; base-uri 'none'; frame-ancestors 'none'`;
+      `connect-src 'self' ws://${h} wss://${h}; object-src 'none'; base-uri 'none'; frame-ancestors 'none'`;
   }
   if (req.headers.get("if-none-match") === a.etag) {
     return new Response(null, { status: 304, headers });
