@@ -198,6 +198,9 @@ Deno.test(
         (await navigator.serviceWorker.getRegistration())!.scope
       );
       assertEquals(scope, `${server.base}/`);
+      // Pairing through the token URL still works under the worker (its 302 sets the cookie).
+      await openApp(page, server.url);
+      assertEquals(page.url(), `${server.base}/`);
 
       await server.stop();
       stopped = true;
@@ -208,7 +211,7 @@ Deno.test(
       // The server comes back on the same address: the offline page reloads into the app.
       const again = await startTestServer({
         home: server.home,
-        port: Number(new URL(server.base).port),
+        args: ["--port", new URL(server.base).port],
       });
       try {
         await page.waitForSelector("[data-testid=sidebar] .task-section, [data-testid=no-tasks]", {

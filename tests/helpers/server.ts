@@ -36,7 +36,7 @@ export interface TestServer {
 }
 
 export async function startTestServer(
-  opts: { home?: string; args?: string[]; env?: Record<string, string>; port?: number } = {},
+  opts: { home?: string; args?: string[]; env?: Record<string, string> } = {},
 ): Promise<TestServer> {
   const home = opts.home ?? await Deno.makeTempDir({ prefix: "ra-home-" });
   const cwd = await Deno.makeTempDir({ prefix: "ra-cwd-" });
@@ -46,7 +46,7 @@ export async function startTestServer(
       `${ROOT}main.ts`,
       "serve",
       "--port",
-      String(opts.port ?? 0),
+      "0",
       "--home",
       home,
       ...(opts.args ?? []),
