@@ -20,6 +20,7 @@ import {
   requestHost,
 } from "../server/sessions/remote_access.ts";
 import { TOKEN_RESET_CLOSE } from "../protocol/index.ts";
+import { shownUrl, tokenFromLink } from "../ui/state/remote_model.js";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 
@@ -304,3 +305,13 @@ Deno.test(
       assertEquals(post.status, 401, "only GET/HEAD are public");
     }),
 );
+
+Deno.test("pair-again screen: the token from a pasted link, never its host; links shown cut", () => {
+  assertEquals(tokenFromLink(" http://192.0.2.2:4567/?token=abc-DEF_123 "), "abc-DEF_123");
+  assertEquals(tokenFromLink("https://evil.example/?token=t0k"), "t0k", "only the token is kept");
+  assertEquals(tokenFromLink("Zx8_abcdefghijklmnopq"), "Zx8_abcdefghijklmnopq", "a bare token");
+  assertEquals(tokenFromLink("http://192.0.2.2:4567/"), "");
+  assertEquals(tokenFromLink("short"), "");
+  assertEquals(tokenFromLink(""), "");
+  assertEquals(shownUrl("http://h:1/?token=abcdefgh"), "http://h:1/?token=abcd…");
+});

@@ -17,6 +17,7 @@ import {
   resetToken,
   setTrustProxy,
 } from "../../state/remote.js";
+import { shownUrl } from "../../state/remote_model.js";
 import { copyText } from "../CodeBlock.js";
 import { InlineConfirm, Switch } from "./controls.js";
 import { RemoteAccessQr } from "./RemoteAccessQr.js";
@@ -24,9 +25,6 @@ import { RemoteAccessClients } from "./RemoteAccessClients.js";
 import { RemoteAccessGuide } from "./RemoteAccessGuide.js";
 
 const REFRESH_MS = 5000;
-
-/** A link as shown: the token shortened (the Copy button copies all of it). */
-const shownUrl = (/** @type {string} */ url) => url.replace(/token=([^&]{4})[^&]*/, "token=$1…");
 
 /** @param {import("../../../protocol/index.ts").RemoteUrl} u */
 const urlLabel = (u) =>

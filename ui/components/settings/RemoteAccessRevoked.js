@@ -6,17 +6,7 @@
 import { useState } from "preact/hooks";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
-
-/** The token in a pasted link (or a bare token), or "" when there is none. */
-export function tokenFromLink(/** @type {string} */ text) {
-  const s = text.trim();
-  if (!s) return "";
-  try {
-    return new URL(s, "http://x/").searchParams.get("token") ?? (/^[\w-]{16,}$/.test(s) ? s : "");
-  } catch {
-    return "";
-  }
-}
+import { tokenFromLink } from "../../state/remote_model.js";
 
 export function RemoteAccessRevoked() {
   const [link, setLink] = useState("");
