@@ -9,7 +9,7 @@ export default {
   "remote.listenLocal":
     "Only this computer can connect. To use a phone on your network, start ReinAgent with: reinagent serve --host 0.0.0.0 (or put a reverse proxy or tunnel in front, see below).",
   "remote.urls": "Addresses",
-  "remote.url.local": "This computer",
+  "remote.url.local": "The computer running ReinAgent",
   "remote.url.network": "Network ({iface})",
   "remote.url.networkPlain": "Network",
   "remote.showQr": "Show QR code",

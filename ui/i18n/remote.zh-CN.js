@@ -9,7 +9,7 @@ export default {
   "remote.listenLocal":
     "只有本机可以连接。要在局域网中用手机访问，请用 reinagent serve --host 0.0.0.0 启动（或在前面放反向代理或隧道，见下文）。",
   "remote.urls": "地址",
-  "remote.url.local": "本机",
+  "remote.url.local": "运行 ReinAgent 的电脑",
   "remote.url.network": "网络（{iface}）",
   "remote.url.networkPlain": "网络",
   "remote.showQr": "显示二维码",
