@@ -44,6 +44,7 @@ import { JOB_OP_ARGS, type JobInfo, type JobOpResults } from "./jobs.ts";
 import { SUBAGENT_OP_ARGS, type SubagentOpResults, type SubagentRun } from "./subagents.ts";
 import { MCP_OP_ARGS, type McpOpResults } from "./mcp_servers.ts";
 import { TERMINAL_OP_ARGS, type TerminalOpResults, type TermMsg } from "./terminal.ts";
+import { REMOTE_OP_ARGS, type RemoteOpResults } from "./remote.ts";
 
 export * from "./providers.ts";
 export * from "./projects.ts";
@@ -60,6 +61,7 @@ export * from "./jobs.ts";
 export * from "./subagents.ts";
 export * from "./mcp_servers.ts";
 export * from "./terminal.ts";
+export * from "./remote.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
 
@@ -280,6 +282,7 @@ export const OP_ARGS = {
   ...SUBAGENT_OP_ARGS,
   ...MCP_OP_ARGS,
   ...TERMINAL_OP_ARGS,
+  ...REMOTE_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
@@ -304,7 +307,8 @@ export interface OpResults
     JobOpResults,
     SubagentOpResults,
     McpOpResults,
-    TerminalOpResults {
+    TerminalOpResults,
+    RemoteOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */
   "tasks.create": { task: TaskSummary; entry: Entry | null; command?: CommandReply };

@@ -12,6 +12,7 @@ import { makeHandler } from "./http/routes.ts";
 import { lazyMcpEndpoint } from "./mcp/server/lazy_endpoint.ts";
 import { VERSION } from "./version.ts";
 import { existingTerminals } from "./terminal/manager.ts";
+import { RemoteAccess } from "./sessions/remote_access.ts";
 import type { StoreHealth } from "../protocol/index.ts";
 import { type HomeLock, tryLockHome } from "./instance/lock.ts";
 import { startControl, type WindowReply } from "./instance/control.ts";
@@ -80,9 +81,18 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
   let port = 0;
   const mcpEndpoint = lazyMcpEndpoint(services, now);
   auth.onReset(() => void mcpEndpoint.closeAll()); // sessions opened with the old token end
+  const remote = await RemoteAccess.load({
+    home: opts.home,
+    auth,
+    hub,
+    host,
+    port: () => port,
+    tls: Boolean(opts.tls),
+  });
   const handler = makeHandler({
     ...services,
     auth,
+    remote,
     mcpEndpoint,
     lockout: new Lockout(now),
     port: () => port,

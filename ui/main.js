@@ -11,6 +11,7 @@ import { connect } from "./state/connection.js";
 import { applyPrefs } from "./state/prefs.js";
 import { currentId, currentTask, initNavigation } from "./state/tasks.js";
 import { homeActive } from "./components/home/phone.js";
+import { registerServiceWorker } from "./state/remote.js";
 
 applyPrefs();
 initNavigation();
@@ -27,3 +28,4 @@ const root = document.getElementById("app");
 if (!root) throw new Error("ReinAgent: the page has no #app element");
 render(html`<${App} />`, root);
 connect();
+registerServiceWorker();

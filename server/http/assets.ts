@@ -6,6 +6,9 @@ import appJs from "../../ui/dist/app.js" with { type: "text" };
 import appCss from "../../ui/dist/app.css" with { type: "text" };
 import terminalJs from "../../ui/dist/terminal.js" with { type: "text" };
 import favicon from "../../ui/favicon.svg" with { type: "text" };
+import swSource from "../../ui/pwa/sw.js" with { type: "text" };
+import icon192 from "../../ui/icons/icon-192.png.b64" with { type: "text" };
+import icon512 from "../../ui/icons/icon-512.png.b64" with { type: "text" };
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 
@@ -19,8 +22,8 @@ export interface Asset {
   immutable: boolean;
 }
 
-function asset(text: string, type: string, immutable: boolean): Asset {
-  const body = new TextEncoder().encode(text);
+function asset(content: string | Uint8Array<ArrayBuffer>, type: string, immutable: boolean): Asset {
+  const body = typeof content === "string" ? new TextEncoder().encode(content) : content;
   const etag = `"${createHash("sha256").update(body).digest("hex").slice(0, 16)}"`;
   return { body, type, etag, immutable };
 }
@@ -42,11 +45,49 @@ const INDEX_HTML = `<!doctype html>
 <meta name="color-scheme" content="light dark">
 <title>ReinAgent</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
+<link rel="manifest" href="/manifest.webmanifest">
+<link rel="apple-touch-icon" href="/icons/icon-192.png">
+<meta name="theme-color" content="#4f46e5">
+<meta name="apple-mobile-web-app-capable" content="yes">
 <link rel="stylesheet" href="/assets/app.css?v=${v(css)}">
 <meta name="reinagent-terminal-js" content="/assets/terminal.js?v=${v(terminal)}">
 </head><body><div id="app"></div>
 <script type="module" src="/assets/app.js?v=${v(js)}"></script>
 </body></html>`;
+
+const png = (b64: string) => Uint8Array.from(atob(b64.trim()), (c) => c.charCodeAt(0));
+
+/** The web app manifest: installable from the browser's menu (over HTTPS or localhost). */
+const MANIFEST = {
+  name: "ReinAgent",
+  short_name: "ReinAgent",
+  id: "/",
+  start_url: "/",
+  scope: "/",
+  display: "standalone",
+  background_color: "#ffffff",
+  theme_color: "#4f46e5",
+  icons: [
+    { src: "/favicon.svg", sizes: "any", type: "image/svg+xml", purpose: "any" },
+    { src: "/icons/icon-192.png", sizes: "192x192", type: "image/png", purpose: "any" },
+    { src: "/icons/icon-512.png", sizes: "512x512", type: "image/png", purpose: "any" },
+    // Full-bleed with the mark inside the safe zone, so launchers may crop it.
+    { src: "/icons/icon-512.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
+  ],
+};
+
+/** What the service worker keeps for a fast start: the versioned shell, never data. */
+export const SHELL_URLS = [
+  `/assets/app.js?v=${v(js)}`,
+  `/assets/app.css?v=${v(css)}`,
+  "/favicon.svg",
+  "/manifest.webmanifest",
+  "/icons/icon-192.png",
+  "/icons/icon-512.png",
+];
+
+const SERVICE_WORKER = `const SHELL = ${JSON.stringify(SHELL_URLS)};\n` +
+  `const CACHE = ${JSON.stringify(`reinagent-shell-${v(js)}${v(css)}`)};\n` + swSource;
 
 export const ASSETS: Record<string, Asset> = {
   "/": asset(INDEX_HTML, "text/html; charset=utf-8", false),
@@ -54,4 +95,22 @@ export const ASSETS: Record<string, Asset> = {
   "/assets/app.css": css,
   "/assets/terminal.js": terminal,
   "/favicon.svg": asset(favicon, "image/svg+xml", false),
+  "/manifest.webmanifest": asset(
+    JSON.stringify(MANIFEST),
+    "application/manifest+json; charset=utf-8",
+    false,
+  ),
+  // At the root so its scope is the whole app.
+  "/sw.js": asset(SERVICE_WORKER, "text/javascript; charset=utf-8", false),
+  "/icons/icon-192.png": asset(png(icon192), "image/png", false),
+  "/icons/icon-512.png": asset(png(icon512), "image/png", false),
 };
+
+/** Served without a token: fetched without cookies (manifest, icons) or holding nothing private. */
+export const PUBLIC_ASSETS: ReadonlySet<string> = new Set([
+  "/favicon.svg",
+  "/manifest.webmanifest",
+  "/sw.js",
+  "/icons/icon-192.png",
+  "/icons/icon-512.png",
+]);

@@ -5,7 +5,7 @@
  */
 import type { Auth } from "./auth.ts";
 import type { Lockout } from "./lockout.ts";
-import { ASSETS, gzipped } from "./assets.ts";
+import { ASSETS, gzipped, PUBLIC_ASSETS } from "./assets.ts";
 import { attachSocket } from "./ws.ts";
 import { describeClient } from "../sessions/clients.ts";
 import { handleUploads } from "./uploads.ts";
@@ -58,10 +58,9 @@ function denied(status: 401 | 429, url: URL): Response {
 }
 
 /** Same-origin WebSocket only: a page on another site must not drive the agent. */
-export function originAllowed(req: Request): boolean {
+export function originAllowed(req: Request, host = req.headers.get("host")): boolean {
   const origin = req.headers.get("origin");
   if (!origin) return true; // non-browser clients (CLI, tests) send no Origin
-  const host = req.headers.get("host");
   try {
     return host !== null && new URL(origin).host === host;
   } catch {
@@ -69,7 +68,7 @@ export function originAllowed(req: Request): boolean {
   }
 }
 
-function serveAsset(req: Request, path: string): Response | null {
+function serveAsset(req: Request, path: string, host: string | null): Response | null {
   const a = ASSETS[path];
   if (!a) return null;
   const headers: Record<string, string> = {
@@ -80,10 +79,10 @@ function serveAsset(req: Request, path: string): Response | null {
     ...SECURITY_HEADERS,
   };
   if (path === "/") {
-    const host = req.headers.get("host") ?? "";
+    const h = host ?? "";
     headers["content-security-policy"] =
       `default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; ` +
-      `connect-src 'self' ws://${host} wss://${host}; object-src 'none'; base-uri 'none'; frame-ancestors 'none'`;
+      `connect-src 'self' ws://${h} wss://${h}; object-src 'none'; base-uri 'none'; frame-ancestors 'none'`;
   }
   if (req.headers.get("if-none-match") === a.etag) {
     return new Response(null, { status: 304, headers });
@@ -102,8 +101,16 @@ export function makeHandler(deps: RouteDeps) {
     info: Deno.ServeHandlerInfo<Deno.NetAddr>,
   ): Response | Promise<Response> => {
     const url = new URL(req.url);
-    const ip = info.remoteAddr.hostname;
+    const peer = info.remoteAddr.hostname;
+    const ip = deps.remote ? deps.remote.addressOf(req, peer) : peer;
+    const host = deps.remote ? deps.remote.hostOf(req, peer) : req.headers.get("host");
+    const sameOrigin = () => originAllowed(req, host);
     if (deps.lockout.isBlocked(ip)) return denied(429, url);
+    // The manifest and icons are fetched without cookies, the service worker before
+    // pairing may be known: none of them holds anything private.
+    if (PUBLIC_ASSETS.has(url.pathname) && (req.method === "GET" || req.method === "HEAD")) {
+      return serveAsset(req, url.pathname, host)!;
+    }
 
     const cred = deps.auth.credential(req, url, deps.port());
     if (!cred) return denied(401, url);
@@ -113,12 +120,8 @@ export function makeHandler(deps: RouteDeps) {
     }
     deps.lockout.succeed(ip);
 
-    // First visit with ?token=: remember it in an HttpOnly cookie and drop it from the URL.
-    if (
-      cred.via === "query" && req.method === "GET" && !isApiPath(url.pathname)
-    ) {
-      url.searchParams.delete("token");
-      const cookie = [
+    const cookie = () =>
+      [
         `${deps.auth.cookieName(deps.port())}=${encodeURIComponent(cred.token)}`,
         "Path=/",
         "HttpOnly",
@@ -126,9 +129,30 @@ export function makeHandler(deps: RouteDeps) {
         "Max-Age=31536000",
         ...(deps.secure ? ["Secure"] : []),
       ].join("; ");
+    // First visit with ?token=: remember it in an HttpOnly cookie and drop it from the URL.
+    if (
+      cred.via === "query" && req.method === "GET" && !isApiPath(url.pathname)
+    ) {
+      url.searchParams.delete("token");
       return new Response(null, {
         status: 302,
-        headers: { location: url.pathname + url.search, "set-cookie": cookie, ...SECURITY_HEADERS },
+        headers: {
+          location: url.pathname + url.search,
+          "set-cookie": cookie(),
+          ...SECURITY_HEADERS,
+        },
+      });
+    }
+    // The client that reset the token pairs again without reloading the page.
+    if (url.pathname === "/api/pair" && cred.via === "query" && req.method === "POST") {
+      if (!sameOrigin()) {
+        return json(403, {
+          error: { code: "forbidden_origin", message: "request origin does not match host" },
+        });
+      }
+      return new Response(null, {
+        status: 204,
+        headers: { "set-cookie": cookie(), "cache-control": "no-store", ...SECURITY_HEADERS },
       });
     }
 
@@ -138,7 +162,7 @@ export function makeHandler(deps: RouteDeps) {
           error: { code: "bad_request", message: "expected a WebSocket upgrade" },
         });
       }
-      if (!originAllowed(req)) {
+      if (!sameOrigin()) {
         return json(403, {
           error: { code: "forbidden_origin", message: "WebSocket origin does not match host" },
         });
@@ -151,7 +175,7 @@ export function makeHandler(deps: RouteDeps) {
     }
     if (url.pathname === "/mcp" && deps.mcpEndpoint) {
       // A web page of another site must not drive the agent through the cookie.
-      if (!originAllowed(req)) {
+      if (!sameOrigin()) {
         return json(403, {
           error: { code: "forbidden_origin", message: "request origin does not match host" },
         });
@@ -166,7 +190,7 @@ export function makeHandler(deps: RouteDeps) {
       });
     }
     if (url.pathname === "/api/uploads" || url.pathname.startsWith("/api/uploads/")) {
-      return handleUploads(req, url, deps.home, originAllowed(req)).then((r) =>
+      return handleUploads(req, url, deps.home, sameOrigin()).then((r) =>
         r ?? json(404, { error: { code: "not_found", message: `no such path ${url.pathname}` } })
       );
     }
@@ -175,7 +199,7 @@ export function makeHandler(deps: RouteDeps) {
         error: { code: "method_not_allowed", message: `${req.method} not allowed` },
       });
     }
-    return serveAsset(req, url.pathname) ??
+    return serveAsset(req, url.pathname, host) ??
       json(404, { error: { code: "not_found", message: `no such path ${url.pathname}` } });
   };
 }

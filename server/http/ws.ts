@@ -26,6 +26,10 @@ export function attachSocket(socket: WebSocket, deps: ServerDeps, info?: ClientI
     id: crypto.randomUUID(),
     topics: new Set(["tasks", "approvals", NOTICES_TOPIC, MCP_TOPIC]),
     info,
+    since: Date.now(),
+    disconnect(code, reason) {
+      if (socket.readyState <= WebSocket.OPEN) socket.close(code, reason);
+    },
     deliver(events: EvtMsg[]) {
       if (socket.readyState !== WebSocket.OPEN) return;
       if (socket.bufferedAmount > MAX_BUFFERED) {

@@ -25,6 +25,7 @@ import { COMMAND_HANDLERS } from "./command_ops.ts";
 import { SUBAGENT_HANDLERS } from "./subagent_ops.ts";
 import { MCP_HANDLERS } from "./mcp_ops.ts";
 import { TERMINAL_HANDLERS } from "./terminal_ops.ts";
+import { REMOTE_HANDLERS } from "./remote_ops.ts";
 
 const HANDLERS: OpHandlers<OpName> = {
   ...TASK_HANDLERS,
@@ -41,6 +42,7 @@ const HANDLERS: OpHandlers<OpName> = {
   ...SUBAGENT_HANDLERS,
   ...MCP_HANDLERS,
   ...TERMINAL_HANDLERS,
+  ...REMOTE_HANDLERS,
 };
 
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };

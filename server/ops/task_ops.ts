@@ -13,6 +13,7 @@ import {
   type PREVIEW_OP_ARGS,
   type PROJECT_OP_ARGS,
   type PROVIDER_OP_ARGS,
+  type REMOTE_OP_ARGS,
   type RewindPlan,
   type SAFETY_OP_ARGS,
   type SEARCH_OP_ARGS,
@@ -63,6 +64,7 @@ type TaskOpName = Exclude<
   | keyof typeof SUBAGENT_OP_ARGS
   | keyof typeof MCP_OP_ARGS
   | keyof typeof TERMINAL_OP_ARGS
+  | keyof typeof REMOTE_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */

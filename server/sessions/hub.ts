@@ -13,6 +13,10 @@ export interface HubClient {
   readonly topics: Set<string>;
   /** Who it is (User-Agent and address), for records and notices: who rewound, who lowered safety. */
   readonly info?: ClientInfo;
+  /** When it connected (ms since the epoch), for Settings → Remote access. */
+  readonly since?: number;
+  /** Closes its connection (a token reset drops every client). */
+  disconnect?(code: number, reason: string): void;
   /** Sends a batch of events (already ordered by seq). */
   deliver(events: EvtMsg[]): void;
   /** The connection itself, for frames outside the event ring (terminal output). */
@@ -53,6 +57,11 @@ export class EventHub {
 
   remove(client: HubClient): void {
     this.clients.delete(client);
+  }
+
+  /** The connected clients, in the order they connected. */
+  list(): HubClient[] {
+    return [...this.clients];
   }
 
   /**

@@ -22,6 +22,8 @@ import { SearchLayer } from "./search/SearchLayer.js";
 import { StatsLine } from "./search/StatsLine.js";
 import { TerminalDock } from "./terminal/TerminalDock.js";
 import { termDockOpen } from "../state/terminal.js";
+import { accessRevoked } from "../state/connection.js";
+import { RemoteAccessRevoked } from "./settings/RemoteAccessRevoked.js";
 
 export function App() {
   const open = drawerOpen.value;
@@ -34,6 +36,7 @@ export function App() {
     return () => document.removeEventListener("keydown", onKey);
   }, [open]);
 
+  if (accessRevoked.value) return html`<${RemoteAccessRevoked} />`;
   return html`
     <div class="app" data-drawer=${open ? "open" : "closed"}>
       <${Sidebar} />

@@ -36,6 +36,8 @@ import mcpEn from "./mcp.en-US.js";
 import mcpZh from "./mcp.zh-CN.js";
 import terminalEn from "./terminal.en-US.js";
 import terminalZh from "./terminal.zh-CN.js";
+import remoteEn from "./remote.en-US.js";
+import remoteZh from "./remote.zh-CN.js";
 
 const en = {
   ...baseEn,
@@ -53,6 +55,7 @@ const en = {
   ...subagentsEn,
   ...mcpEn,
   ...terminalEn,
+  ...remoteEn,
 };
 const zh = {
   ...baseZh,
@@ -70,6 +73,7 @@ const zh = {
   ...subagentsZh,
   ...mcpZh,
   ...terminalZh,
+  ...remoteZh,
 };
 
 /** @typedef {keyof typeof en} MsgKey a message key (every key has an English text) */

@@ -15,7 +15,7 @@
  *   a server's error code, or one raised here (not connected, no answer in time)
  */
 import { signal } from "@preact/signals";
-import { PROTOCOL_VERSION } from "../../protocol/index.ts";
+import { PROTOCOL_VERSION, TOKEN_RESET_CLOSE } from "../../protocol/index.ts";
 
 /** "connecting" (first attempt) | "open" | "reconnecting" (lost, retrying). */
 export const connState = signal(/** @type {"connecting"|"open"|"reconnecting"} */ ("connecting"));
@@ -25,6 +25,11 @@ export const attempt = signal(0);
 export const storeHealth = signal(/** @type {StoreHealth|null} */ (null));
 /** Server version from the last `hello`. */
 export const serverVersion = signal("");
+/**
+ * Set when the server dropped this client because the access token was reset: it
+ * must pair again (a reconnection with the old cookie would only count as a bad token).
+ */
+export const accessRevoked = signal(false);
 /** Set when the server speaks another protocol version than this UI. */
 export const protocolMismatch = signal(/** @type {number|null} */ (null));
 
@@ -200,11 +205,12 @@ export function connect() {
     }
     handle(msg);
   };
-  socket.onclose = () => {
+  socket.onclose = (ev) => {
     if (ws !== socket) return;
     ws = null;
     failPending();
-    scheduleRetry();
+    if (ev.code === TOKEN_RESET_CLOSE) accessRevoked.value = true;
+    else scheduleRetry();
   };
 }
 
