@@ -41,6 +41,8 @@ import { MENTION_OP_ARGS, type MentionOpResults } from "./mentions.ts";
 import { COMPACTION_OP_ARGS, type CompactionOpResults } from "./compaction.ts";
 import { PREVIEW_OP_ARGS, type PreviewOpResults } from "./preview.ts";
 import { SUBAGENT_OP_ARGS, type SubagentOpResults, type SubagentRun } from "./subagents.ts";
+import { GIT_OP_ARGS, type GitOpResults } from "./git.ts";
+import { FILES_OP_ARGS, type FilesOpResults } from "./files.ts";
 
 export * from "./providers.ts";
 export * from "./projects.ts";
@@ -54,6 +56,8 @@ export * from "./mentions.ts";
 export * from "./compaction.ts";
 export * from "./preview.ts";
 export * from "./subagents.ts";
+export * from "./git.ts";
+export * from "./files.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
 
@@ -269,6 +273,8 @@ export const OP_ARGS = {
   ...COMPACTION_OP_ARGS,
   ...PREVIEW_OP_ARGS,
   ...SUBAGENT_OP_ARGS,
+  ...GIT_OP_ARGS,
+  ...FILES_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
@@ -290,7 +296,9 @@ export interface OpResults
     MentionOpResults,
     CompactionOpResults,
     PreviewOpResults,
-    SubagentOpResults {
+    SubagentOpResults,
+    GitOpResults,
+    FilesOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */
   "tasks.create": { task: TaskSummary; entry: Entry | null; command?: CommandReply };

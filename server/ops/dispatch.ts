@@ -22,6 +22,8 @@ import { PANEL_HANDLERS } from "./panel_ops.ts";
 import { SAFETY_HANDLERS } from "./safety_ops.ts";
 import { COMMAND_HANDLERS } from "./command_ops.ts";
 import { SUBAGENT_HANDLERS } from "./subagent_ops.ts";
+import { GIT_HANDLERS } from "./git_ops.ts";
+import { FILES_HANDLERS } from "./files_ops.ts";
 
 const HANDLERS: OpHandlers<OpName> = {
   ...TASK_HANDLERS,
@@ -35,6 +37,8 @@ const HANDLERS: OpHandlers<OpName> = {
   ...SAFETY_HANDLERS,
   ...COMMAND_HANDLERS,
   ...SUBAGENT_HANDLERS,
+  ...GIT_HANDLERS,
+  ...FILES_HANDLERS,
 };
 
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };

@@ -3,6 +3,8 @@ import {
   type COMMAND_OP_ARGS,
   type COMPACTION_OP_ARGS,
   type COMPOSER_OP_ARGS,
+  type FILES_OP_ARGS,
+  type GIT_OP_ARGS,
   type HISTORY_OP_ARGS,
   LIMITS,
   type MENTION_OP_ARGS,
@@ -57,6 +59,8 @@ type TaskOpName = Exclude<
   | keyof typeof COMPACTION_OP_ARGS
   | keyof typeof PREVIEW_OP_ARGS
   | keyof typeof SUBAGENT_OP_ARGS
+  | keyof typeof GIT_OP_ARGS
+  | keyof typeof FILES_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */
