@@ -32,6 +32,8 @@ import commandsEn from "./commands.en-US.js";
 import commandsZh from "./commands.zh-CN.js";
 import subagentsEn from "./subagents.en-US.js";
 import subagentsZh from "./subagents.zh-CN.js";
+import gitEn from "./git.en-US.js";
+import gitZh from "./git.zh-CN.js";
 
 const en = {
   ...baseEn,
@@ -47,6 +49,7 @@ const en = {
   ...safetyEn,
   ...commandsEn,
   ...subagentsEn,
+  ...gitEn,
 };
 const zh = {
   ...baseZh,
@@ -62,6 +65,7 @@ const zh = {
   ...safetyZh,
   ...commandsZh,
   ...subagentsZh,
+  ...gitZh,
 };
 
 /** @typedef {keyof typeof en} MsgKey a message key (every key has an English text) */
