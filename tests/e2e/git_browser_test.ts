@@ -84,9 +84,22 @@ async function runAgent(page: Page, url: string): Promise<void> {
   await strip(lastTurn(page)).and(page.locator("[data-state=done]")).waitFor({ timeout: 20_000 });
 }
 
+/** Opens the Git panel: the header's "Git" button (desktop) or the Workbench menu's (phone). */
+async function openGit(page: Page, phone: boolean): Promise<void> {
+  if (phone) {
+    assertEquals(await page.getByRole("button", { name: "Git", exact: true }).isVisible(), false);
+    await page.getByRole("button", { name: /^Workbench/ }).click();
+    await bigTargets(page.getByRole("menuitem"));
+    await screenshot(page, "phone-git-menu");
+    await page.getByRole("menuitem", { name: "Git", exact: true }).click();
+  } else {
+    await page.getByRole("button", { name: "Git", exact: true }).click();
+  }
+}
+
 /** The git panel lists the agent's changes; stage app.ts. */
 async function gitFlow(page: Page, shot: string): Promise<void> {
-  await page.getByRole("button", { name: "Git", exact: true }).click();
+  await openGit(page, shot === "phone");
   await panel(page).waitFor();
   assertEquals(await panel(page).getAttribute("data-kind"), "git");
   await page.locator(tid("git-pane")).waitFor();
@@ -182,7 +195,9 @@ Deno.test(
     withRepoHome((home) =>
       withPage(PHONE, async (page, server) => {
         await runAgent(page, server.url);
-        assert(await page.getByRole("button", { name: "Files", exact: true }).isVisible());
+        await bigTargets(page.getByRole("button", { name: /^Workbench/ }));
+        const title = (await page.locator(tid("header-title")).boundingBox())!;
+        assert(title.width >= 60, `the title is squeezed out: ${JSON.stringify(title)}`);
         await gitFlow(page, "phone");
         const box = (await panel(page).boundingBox())!;
         assertEquals([box.x, box.y, box.width, box.height], [0, 0, PHONE.width, PHONE.height]);

@@ -4,6 +4,7 @@
  */
 export default {
   "panel.tabs": "Panel views",
+  "panel.workbench": "Workbench: Git, Files, Sub-agents",
   "panel.tab.preview": "Preview",
   "panel.tab.diff": "Diff",
   "panel.tab.git": "Git",

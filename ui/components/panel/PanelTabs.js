@@ -11,6 +11,8 @@ import { t } from "../../i18n/index.js";
 import { rightPanel } from "../../state/overlays.js";
 import { closePanel, openTab, PANEL_TABS, tabOf, viewOfTab } from "../../state/panel.js";
 import { currentId } from "../../state/tasks.js";
+import { Menu } from "../Menu.js";
+import { MenuItem } from "../MenuItem.js";
 
 /** i18n key of each tab's name (also its accessible name). */
 export const TAB_LABEL = /** @type {const} */ ({
@@ -67,7 +69,8 @@ const IconFolder = () =>
 
 /**
  * Header buttons that open (or close) the panel on Git / Files for the shown task.
- * Their accessible names say what they open.
+ * Their accessible names say what they open. A phone's header has no room for them:
+ * there one "Workbench" menu holds the same entries (a bottom sheet).
  */
 export function PanelButtons() {
   const id = currentId.value;
@@ -79,7 +82,7 @@ export function PanelButtons() {
     html`
       <button
         type="button"
-        class="icon-btn"
+        class="icon-btn desktop-only"
         data-testid=${`open-${tab}`}
         aria-label=${t(TAB_LABEL[tab])}
         title=${t(TAB_LABEL[tab])}
@@ -87,5 +90,35 @@ export function PanelButtons() {
         onClick=${() => (shown === tab ? closePanel() : openTab(tab, id))}
       >${icon}</button>
     `;
-  return html`${button("git", html`<${IconBranch} />`)}${button("files", html`<${IconFolder} />`)}`;
+  return html`
+    ${button("git", html`<${IconBranch} />`)}${button("files", html`<${IconFolder} />`)}
+    <${Menu}
+      testid="open-workbench"
+      title=${t("panel.workbench")}
+      value=""
+      wrapClass="phone-only workbench-menu"
+      button=${html`<${IconFolder} />`}
+    >
+      ${(/** @type {() => void} */ close) =>
+        (/** @type {const} */ (["git", "files", "subagents"])).map((tab) =>
+          html`
+            <${MenuItem}
+              role="menuitem"
+              checked=${false}
+              testid=${`workbench-${tab}`}
+              title=${t(TAB_LABEL[tab])}
+              icon=${tab === "git"
+                ? html`<${IconBranch} />`
+                : tab === "files"
+                ? html`<${IconFolder} />`
+                : null}
+              onSelect=${() => {
+                close();
+                openTab(tab, id);
+              }}
+            />
+          `
+        )}
+    <//>
+  `;
 }
