@@ -3,7 +3,7 @@
  * lazy listing (folders first, git-ignored entries marked, symlinks leading out marked
  * and refused), create / rename / delete confined to the workspace (root and `.git`
  * protected, no overwrite, path tricks refused), the temp folder's self-ignoring
- * `.gitignore` and its cleaning.
+ * `.gitignore` (also written by the agent's first `write_file` there) and its cleaning.
  */
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { runOp } from "../server/ops/dispatch.ts";
@@ -12,6 +12,8 @@ import { runGit } from "../server/git/run.ts";
 import type { HubClient } from "../server/sessions/hub.ts";
 import type { OpContext } from "../server/ops/context.ts";
 import type { FileTreeEntry } from "../protocol/index.ts";
+import { writeFile } from "../tools/write_file.ts";
+import { TEMP_GITIGNORE } from "../tools/temp_dir.ts";
 
 interface H {
   ws: string;
@@ -203,3 +205,30 @@ Deno.test(".reinagent/.temp: a self-ignoring .gitignore on first use; clean keep
       ".gitignore",
     ]);
   }));
+
+Deno.test(".reinagent/.temp: the agent's first write_file there writes the .gitignore", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "ra-temp-" }));
+  try {
+    await runGit(dir, ["init", "-q"]);
+    const ctx = { workspace: dir, signal: new AbortController().signal };
+    const r = await writeFile.execute({ path: "src/keep.ts", content: "x" }, ctx);
+    assertEquals(r.isError, false);
+    await Deno.stat(`${dir}/.reinagent`).then(() => {
+      throw new Error("a write elsewhere makes no temp folder");
+    }, () => {});
+    const t = await writeFile.execute(
+      { path: ".reinagent/.temp/probe.py", content: "print(1)\n" },
+      ctx,
+    );
+    assertEquals(t.isError, false);
+    assertEquals(await Deno.readTextFile(`${dir}/.reinagent/.temp/.gitignore`), TEMP_GITIGNORE);
+    // A .gitignore the user changed is left alone.
+    await Deno.writeTextFile(`${dir}/.reinagent/.temp/.gitignore`, "*\n# mine\n");
+    await writeFile.execute({ path: ".reinagent/.temp/again.py", content: "2" }, ctx);
+    assertEquals(await Deno.readTextFile(`${dir}/.reinagent/.temp/.gitignore`), "*\n# mine\n");
+    const st = await runGit(dir, ["status", "--porcelain", "--untracked-files=all"]);
+    assertEquals(st.stdout, "?? src/keep.ts\n", "git sees only the real file");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

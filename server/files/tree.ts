@@ -10,6 +10,7 @@ import { OpError } from "../errors.ts";
 import { isInside } from "../../tools/paths.ts";
 import { runGit } from "../git/run.ts";
 import { confine, confineChangeable } from "./confine.ts";
+import { ensureTempIgnore } from "../../tools/temp_dir.ts";
 
 /** Dimmed outside a repository (and `.git` always). */
 const USUAL_IGNORED = new Set([
@@ -153,11 +154,7 @@ export async function deleteEntry(ws: string, input: string) {
 export async function ensureTempDir(ws: string): Promise<{ path: string; created: boolean }> {
   const c = await confine(ws, TEMP_DIR);
   const created = !(await exists(c.abs));
-  await Deno.mkdir(c.abs, { recursive: true });
-  const ignore = join(c.abs, ".gitignore");
-  if (!(await exists(ignore))) {
-    await Deno.writeTextFile(ignore, "# Throw-away files of ReinAgent runs: never committed.\n*\n");
-  }
+  await ensureTempIgnore(join(c.abs, ".gitignore"), ws);
   return { path: TEMP_DIR, created };
 }
 
