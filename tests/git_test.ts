@@ -396,3 +396,37 @@ Deno.test("git ops end to end: args validated, the task's workspace, suggest wit
     await Deno.remove(ws, { recursive: true });
   }
 });
+
+Deno.test("git: a repo config with commands is refused; hooks never run from the panel", () =>
+  withRepo(async (dir) => {
+    // A hook the agent could have written: the panel's commit does not run it.
+    await Deno.writeTextFile(`${dir}/.git/hooks/pre-commit`, `#!/bin/sh\ntouch "${dir}/hooked"\n`);
+    await Deno.chmod(`${dir}/.git/hooks/pre-commit`, 0o755);
+    await Deno.writeTextFile(`${dir}/a.txt`, "changed\n");
+    await git.stage(dir, ["a.txt"]);
+    await git.commit(dir, "no hooks");
+    await assertRejects(() => Deno.stat(`${dir}/hooked`), "the hook did not run");
+
+    for (
+      const [key, value] of [
+        ["core.fsmonitor", `touch ${dir}/pwned`],
+        ["filter.x.clean", `touch ${dir}/pwned`],
+        ["core.sshCommand", `touch ${dir}/pwned`],
+        ["diff.x.textconv", `touch ${dir}/pwned`],
+      ]
+    ) {
+      await sh(dir, "config", "--local", key, value);
+      await Deno.writeTextFile(`${dir}/.gitattributes`, "* filter=x diff=x\n");
+      const e = await git.status(dir).then(() => null, (e) => e);
+      assert(e instanceof OpError && e.code === "conflict", `${key}: ${e}`);
+      assertMatch(e.message, new RegExp(key.toLowerCase().replace(".", "\\.")));
+      const d = await git.diff(dir, "a.txt", false).then(() => null, (e) => e);
+      assert(d instanceof OpError, `diff with ${key}`);
+      await sh(dir, "config", "--local", "--unset", key);
+    }
+    // Through an include, too.
+    await Deno.writeTextFile(`${dir}/evil.cfg`, `[core]\n\tfsmonitor = touch ${dir}/pwned\n`);
+    await sh(dir, "config", "--local", "include.path", `${dir}/evil.cfg`);
+    assert(await git.status(dir).then(() => false, () => true), "an included command is refused");
+    await assertRejects(() => Deno.stat(`${dir}/pwned`), "nothing ran");
+  }));

@@ -37,6 +37,46 @@ export async function repoRoot(ws: string): Promise<string | null> {
   return r.code === 0 ? r.stdout.trim() : null;
 }
 
+/**
+ * Repository-local config keys whose value is a command git may run (status runs clean
+ * filters, diff runs textconv, push runs ssh/receive-pack …). The agent can write
+ * `.git/config`, and the panel's git runs outside the sandbox, so such a repository is
+ * refused with the keys named instead of run.
+ */
+const COMMAND_KEYS = [
+  /^core\.(fsmonitor|sshcommand|askpass|editor|pager|gitproxy)$/,
+  /^credential\.(.+\.)?helper$/,
+  /^diff\.external$/,
+  /^(diff|merge)\..+\.(textconv|command|driver)$/,
+  /^filter\..+\.(clean|smudge|process)$/,
+  /^remote\..+\.(uploadpack|receivepack|proxy)$/,
+  /^gpg\.(.+\.)?program$/,
+  /^sequence\.editor$/,
+  /^protocol\..*allow$/,
+  /^uploadpack\.packobjectshook$/,
+];
+
+/** The command-valued keys of the repository's own config (and what it includes). */
+export async function riskyLocalConfig(root: string): Promise<string[]> {
+  const r = await runGit(root, ["config", "--local", "--includes", "--name-only", "--list"]);
+  if (r.code !== 0) return [];
+  const keys = r.stdout.split("\n").map((k) => k.trim().toLowerCase()).filter(Boolean);
+  return [...new Set(keys.filter((k) => COMMAND_KEYS.some((re) => re.test(k))))];
+}
+
+async function refuseRisky(root: string): Promise<void> {
+  const risky = await riskyLocalConfig(root);
+  if (risky.length) {
+    throw new OpError(
+      "conflict",
+      `This repository's own config (.git/config) sets commands git would run: ${
+        risky.join(", ")
+      }. The agent can write that file, so the git panel does not run git here. ` +
+        "Check .git/config yourself (e.g. git config --local --list in a terminal).",
+    );
+  }
+}
+
 async function requireRoot(ws: string): Promise<string> {
   let root: string | null;
   try {
@@ -46,6 +86,7 @@ async function requireRoot(ws: string): Promise<string> {
     throw e;
   }
   if (!root) throw new OpError("not_found", `${ws} is not inside a git repository`);
+  await refuseRisky(root);
   return root;
 }
 
@@ -79,6 +120,7 @@ export async function status(ws: string): Promise<GitStatus> {
       message: `${ws} is not a git repository (nor inside one).`,
     };
   }
+  await refuseRisky(root);
   const r = await must(root, [
     "status",
     "--porcelain=v2",
@@ -106,14 +148,29 @@ export async function diff(ws: string, path: string, staged: boolean) {
   let r: GitResult;
   if (file && file.x === "?" && !staged) {
     // Untracked: the whole file as an addition (exit code 1 means "differs").
-    r = await runGit(root, ["diff", "--no-index", "--no-ext-diff", "--", "/dev/null", path], {
+    r = await runGit(root, [
+      "diff",
+      "--no-index",
+      "--no-ext-diff",
+      "--no-textconv",
+      "--",
+      "/dev/null",
+      path,
+    ], {
       cap,
     });
     if (r.code > 1) throw new OpError("conflict", why(r));
   } else {
     r = await must(
       root,
-      ["diff", ...(staged ? ["--cached"] : []), "--no-ext-diff", "--", literal(path)],
+      [
+        "diff",
+        ...(staged ? ["--cached"] : []),
+        "--no-ext-diff",
+        "--no-textconv",
+        "--",
+        literal(path),
+      ],
       { cap },
     );
   }

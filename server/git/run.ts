@@ -66,8 +66,19 @@ export async function runGit(
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command("git", {
-      // quotepath off: paths come back as UTF-8, not octal escapes.
-      args: ["-c", "core.quotepath=false", "-c", "color.ui=false", ...args],
+      // quotepath off: paths come back as UTF-8, not octal escapes. No hooks and no
+      // fsmonitor: the agent can write `.git/`, and git runs those outside the sandbox.
+      args: [
+        "-c",
+        "core.quotepath=false",
+        "-c",
+        "color.ui=false",
+        "-c",
+        "core.hooksPath=/dev/null",
+        "-c",
+        "core.fsmonitor=false",
+        ...args,
+      ],
       cwd,
       stdin: opts.input === undefined ? "null" : "piped",
       stdout: "piped",
