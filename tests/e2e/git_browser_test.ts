@@ -213,3 +213,33 @@ Deno.test(
       }, { home })
     ),
 );
+
+Deno.test(
+  "git panel (desktop): not a repository → a plain explanation and Initialise",
+  opts,
+  async () => {
+    const mock = startGitMock();
+    const home = await homeWithMockProvider(mock.base, ["gitpanel"], {
+      "app.ts": "// app\nconst x = 1;\nexport { x };\n",
+    });
+    try {
+      await withPage(DESKTOP, async (page, server) => {
+        await runAgent(page, server.url);
+        await page.getByRole("button", { name: "Git", exact: true }).click();
+        const none = page.locator(tid("git-norepo"));
+        await none.waitFor();
+        assertEquals(await none.getAttribute("data-reason"), "not_repo");
+        assertMatch(await none.innerText(), /not a git repository/);
+        await screenshot(page, "desktop-git-norepo");
+        await page.locator(tid("git-init")).click();
+        await fileRow(page, "untracked", "app.ts").waitFor();
+        await fileRow(page, "untracked", "notes/todo.md").waitFor();
+        assertMatch(await page.locator(tid("git-upstream")).innerText(), /no commits yet/);
+        await Deno.stat(`${home}/DefaultProject/.git`);
+      }, { home });
+    } finally {
+      await mock.close();
+      await Deno.remove(home, { recursive: true });
+    }
+  },
+);
