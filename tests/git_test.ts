@@ -17,6 +17,8 @@ import { runOp } from "../server/ops/dispatch.ts";
 import { createServices } from "../server/services.ts";
 import type { HubClient } from "../server/sessions/hub.ts";
 import type { OpContext } from "../server/ops/context.ts";
+import { startMockLlm } from "../scripts/mock-llm.ts";
+import { homeWithMockProvider } from "./helpers/mock_home.ts";
 
 async function sh(cwd: string, ...args: string[]): Promise<string> {
   const r = await runGit(cwd, args);
@@ -430,3 +432,42 @@ Deno.test("git: a repo config with commands is refused; hooks never run from the
     assert(await git.status(dir).then(() => false, () => true), "an included command is refused");
     await assertRejects(() => Deno.stat(`${dir}/pwned`), "nothing ran");
   }));
+
+Deno.test("git.suggestMessage: the task's model writes the message from the staged diff", async () => {
+  const mock = startMockLlm({ quiet: true });
+  mock.register("committer", {
+    turns: [{ text: "```\nSet x to 2 in a.txt\n\nThe value was wrong.\n```" }],
+    repeatLast: true,
+  });
+  const home = await homeWithMockProvider(mock.base, ["committer"], {});
+  const ws = await repo();
+  const client: HubClient = { id: "c", topics: new Set(["tasks"]), deliver: () => {} };
+  const ctx: OpContext = { ...createServices({ home, flushMs: 1 }), client };
+  try {
+    const created = await runOp(ctx, "tasks.create", {
+      title: "t",
+      projectPath: ws,
+      options: { model: { providerId: "mock", modelId: "committer" } },
+    });
+    assert(created.ok, JSON.stringify(created));
+    const taskId = (created.result as { task: { id: string } }).task.id;
+    await Deno.writeTextFile(`${ws}/a.txt`, "x = 2\n");
+    assert((await runOp(ctx, "git.stage", { taskId, paths: ["a.txt"] })).ok);
+    const sug = await runOp(ctx, "git.suggestMessage", { taskId });
+    assert(sug.ok, JSON.stringify(sug));
+    assertEquals(sug.result, {
+      message: "Set x to 2 in a.txt\n\nThe value was wrong.",
+      by: "model",
+    });
+    // The model saw the staged diff, not the whole repository.
+    const sent = JSON.stringify(mock.requests("committer").at(-1)?.body ?? {});
+    assertMatch(sent, /\+x = 2/);
+    assertMatch(sent, /a\.txt \| 2/);
+  } finally {
+    ctx.hub.close();
+    ctx.store.close();
+    await mock.close();
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(ws, { recursive: true });
+  }
+});

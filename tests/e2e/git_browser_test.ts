@@ -5,8 +5,9 @@
  * from the header's "Git" button (found by its accessible name), lists the modified
  * and the untracked file in their groups (it refreshed after the agent's writes),
  * shows the untracked file's diff as a full add, stages one file and commits it; the
- * history shows the graph; the "Files" tab's tree opens a file preview. Desktop and
- * phone. Screenshots: desktop-git-*.png, phone-git-*.png.
+ * history shows the graph; the "Files" tab's tree opens a file preview; a second run
+ * while the panel is open shows its new file without a click. Desktop and phone; a
+ * workspace that is not a repository gets an explanation and Initialise. Screenshots: desktop-git-*.png, phone-git-*.png.
  */
 import type { Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
@@ -43,6 +44,24 @@ function startGitMock() {
     ],
     repeatLast: true,
   });
+  // A second run while the git panel is open: the panel reloads by itself. The mock
+  // picks a turn by the history's assistant turns: three came before.
+  mock.register("gitmore", {
+    turns: [
+      { text: "-" },
+      { text: "-" },
+      { text: "-" },
+      {
+        toolCalls: [{
+          id: "w2",
+          name: "write_file",
+          args: { path: "more.txt", content: "more\n" },
+        }],
+      },
+      { text: "Wrote more." },
+    ],
+    repeatLast: true,
+  });
   return mock;
 }
 
@@ -54,7 +73,7 @@ async function git(cwd: string, ...args: string[]): Promise<string> {
 
 async function withRepoHome(fn: (home: string) => Promise<void>): Promise<void> {
   const mock = startGitMock();
-  const home = await homeWithMockProvider(mock.base, ["gitpanel"], {
+  const home = await homeWithMockProvider(mock.base, ["gitpanel", "gitmore"], {
     "app.ts": "// app\nconst x = 1;\nexport { x };\n",
     "README.md": "# Demo\n",
   });
@@ -180,8 +199,14 @@ Deno.test(
         await commitFlow(page, `${home}/DefaultProject`);
         await screenshot(page, "desktop-git-history");
         await filesFlow(page, "desktop");
-        // The header's Git button closes the panel again when it shows Git.
+        // The agent writes while the git panel is open: the new file shows up by itself.
         await page.locator(tid("panel-tab-git")).click();
+        await page.locator(tid("git-pane")).waitFor();
+        assertEquals(await fileRow(page, "untracked", "more.txt").count(), 0);
+        await pickModel(page, "mock/gitmore", "gitmore");
+        await send(page, "Write more");
+        await fileRow(page, "untracked", "more.txt").waitFor({ timeout: 20_000 });
+        // The header's Git button closes the panel again when it shows Git.
         await page.getByRole("button", { name: "Git", exact: true }).first().click();
         await panel(page).waitFor({ state: "detached" });
       }, { home })

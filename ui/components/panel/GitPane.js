@@ -11,7 +11,7 @@
  * @typedef {import("../../../protocol/index.ts").GitFileStatus} GitFileStatus
  * @typedef {import("../../state/git_model.js").GitGroup} GitGroup
  */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { computed } from "@preact/signals";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
@@ -41,7 +41,11 @@ const toolResults = computed(() =>
 export function GitPane({ taskId }) {
   const { st, retry } = useLoad(() => request("git.status", { taskId }), taskId);
   const writes = toolResults.value;
+  const seen = useRef(writes);
   useEffect(() => {
+    // Only a new tool result reloads (the first load is useLoad's own).
+    if (seen.current === writes) return;
+    seen.current = writes;
     const id = setTimeout(retry, 250);
     return () => clearTimeout(id);
   }, [writes]);
