@@ -7,7 +7,8 @@
  * shows the untracked file's diff as a full add, stages one file and commits it; the
  * history shows the graph; the "Files" tab's tree opens a file preview; a second run
  * while the panel is open shows its new file without a click. Desktop and phone; a
- * workspace that is not a repository gets an explanation and Initialise. Screenshots: desktop-git-*.png, phone-git-*.png.
+ * workspace that is not a repository gets an explanation and Initialise. Screenshots:
+ * desktop-git-*.png, phone-git-*.png.
  */
 import type { Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
