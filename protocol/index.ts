@@ -45,6 +45,8 @@ import { SUBAGENT_OP_ARGS, type SubagentOpResults, type SubagentRun } from "./su
 import { MCP_OP_ARGS, type McpOpResults } from "./mcp_servers.ts";
 import { TERMINAL_OP_ARGS, type TerminalOpResults, type TermMsg } from "./terminal.ts";
 import { REMOTE_OP_ARGS, type RemoteOpResults } from "./remote.ts";
+import { GIT_OP_ARGS, type GitOpResults } from "./git.ts";
+import { FILES_OP_ARGS, type FilesOpResults } from "./files.ts";
 
 export * from "./providers.ts";
 export * from "./projects.ts";
@@ -62,6 +64,8 @@ export * from "./subagents.ts";
 export * from "./mcp_servers.ts";
 export * from "./terminal.ts";
 export * from "./remote.ts";
+export * from "./git.ts";
+export * from "./files.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
 
@@ -283,6 +287,8 @@ export const OP_ARGS = {
   ...MCP_OP_ARGS,
   ...TERMINAL_OP_ARGS,
   ...REMOTE_OP_ARGS,
+  ...GIT_OP_ARGS,
+  ...FILES_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
@@ -308,7 +314,9 @@ export interface OpResults
     SubagentOpResults,
     McpOpResults,
     TerminalOpResults,
-    RemoteOpResults {
+    RemoteOpResults,
+    GitOpResults,
+    FilesOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */
   "tasks.create": { task: TaskSummary; entry: Entry | null; command?: CommandReply };

@@ -7,6 +7,7 @@ import { filePath, text } from "./args.ts";
 import { toolPath } from "./paths.ts";
 import { stampOf } from "./file_stamp.ts";
 import { lineDiff } from "../protocol/diff.ts";
+import { ensureTempIgnore } from "./temp_dir.ts";
 
 const MAX_BYTES = 10 * 1024 * 1024;
 
@@ -41,6 +42,7 @@ export const writeFile = defineTool<{ path: string; content: string }>({
     }
     try {
       await Deno.mkdir(dirname(abs), { recursive: true });
+      await ensureTempIgnore(abs, ctx.workspace);
       await Deno.writeFile(abs, bytes);
     } catch (e) {
       return fail(`Cannot write ${shown}: ${(e as Error).message}`);

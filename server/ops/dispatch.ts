@@ -26,6 +26,8 @@ import { SUBAGENT_HANDLERS } from "./subagent_ops.ts";
 import { MCP_HANDLERS } from "./mcp_ops.ts";
 import { TERMINAL_HANDLERS } from "./terminal_ops.ts";
 import { REMOTE_HANDLERS } from "./remote_ops.ts";
+import { GIT_HANDLERS } from "./git_ops.ts";
+import { FILES_HANDLERS } from "./files_ops.ts";
 
 const HANDLERS: OpHandlers<OpName> = {
   ...TASK_HANDLERS,
@@ -43,6 +45,8 @@ const HANDLERS: OpHandlers<OpName> = {
   ...MCP_HANDLERS,
   ...TERMINAL_HANDLERS,
   ...REMOTE_HANDLERS,
+  ...GIT_HANDLERS,
+  ...FILES_HANDLERS,
 };
 
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };

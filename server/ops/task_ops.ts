@@ -3,6 +3,8 @@ import {
   type COMMAND_OP_ARGS,
   type COMPACTION_OP_ARGS,
   type COMPOSER_OP_ARGS,
+  type FILES_OP_ARGS,
+  type GIT_OP_ARGS,
   type HISTORY_OP_ARGS,
   type JOB_OP_ARGS,
   LIMITS,
@@ -65,6 +67,8 @@ type TaskOpName = Exclude<
   | keyof typeof MCP_OP_ARGS
   | keyof typeof TERMINAL_OP_ARGS
   | keyof typeof REMOTE_OP_ARGS
+  | keyof typeof GIT_OP_ARGS
+  | keyof typeof FILES_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */

@@ -17,7 +17,7 @@ export function DrawerButton({ className }) {
 
 /**
  * The bar above the conversation: drawer button (phone), task title, the Demo badge
- * while the Demo model is in use, new task (phone).
+ * while the Demo model is in use, find, the Git / Files panel buttons, new task (phone).
  */
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
@@ -31,6 +31,7 @@ import { ProjectChip } from "./sidebar/ProjectChip.js";
 import { IconMenu, IconPlus } from "./Icons.js";
 import { FindButton } from "./search/FindBar.js";
 import { TerminalButton } from "./terminal/TerminalButton.js";
+import { PanelButtons } from "./panel/PanelTabs.js";
 
 export function Header() {
   const task = currentTask.value;
@@ -49,6 +50,7 @@ export function Header() {
         html`<${DemoBadge} />`}
       <${FindButton} />
       <${TerminalButton} />
+      <${PanelButtons} />
       <button
         type="button"
         class="icon-btn phone-only"

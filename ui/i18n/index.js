@@ -38,6 +38,8 @@ import terminalEn from "./terminal.en-US.js";
 import terminalZh from "./terminal.zh-CN.js";
 import remoteEn from "./remote.en-US.js";
 import remoteZh from "./remote.zh-CN.js";
+import gitEn from "./git.en-US.js";
+import gitZh from "./git.zh-CN.js";
 
 const en = {
   ...baseEn,
@@ -56,6 +58,7 @@ const en = {
   ...mcpEn,
   ...terminalEn,
   ...remoteEn,
+  ...gitEn,
 };
 const zh = {
   ...baseZh,
@@ -74,6 +77,7 @@ const zh = {
   ...mcpZh,
   ...terminalZh,
   ...remoteZh,
+  ...gitZh,
 };
 
 /** @typedef {keyof typeof en} MsgKey a message key (every key has an English text) */

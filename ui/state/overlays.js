@@ -17,9 +17,13 @@ export const findOpen = signal(false);
  *   "files changed" card; `callId` is "")
  * - `{kind:"subagent", taskId, path, runId}`: a sub-agent's transcript (`path` = its
  *   title), replayed read-only
+ * - `{kind:"git"|"files"|"subagents", taskId, path: ""}`: the git panel, the file tree,
+ *   the list of the task's sub-agents (SPEC §8.3, §8.4)
  * @typedef {{kind: "file", taskId: string, path: string}
  *   | {kind: "diff", taskId: string, path: string, callId: string, turnId?: string}
- *   | {kind: "subagent", taskId: string, path: string, runId: string}} PanelView
+ *   | {kind: "subagent", taskId: string, path: string, runId: string}
+ *   | {kind: "git", taskId: string, path: ""} | {kind: "files", taskId: string, path: ""}
+ *   | {kind: "subagents", taskId: string, path: ""}} PanelView
  */
 export const rightPanel = signal(/** @type {PanelView|null} */ (null));
 

@@ -6,6 +6,7 @@
  *
  * @typedef {import("../../protocol/index.ts").Entry} Entry
  * @typedef {import("./tool_model.js").LineDiff} LineDiff
+ * @typedef {import("./overlays.js").PanelView} PanelView
  */
 import { signal } from "@preact/signals";
 import { rightPanel } from "./overlays.js";
@@ -52,19 +53,75 @@ let opener = /** @type {HTMLElement|null} */ (null);
 
 function rememberOpener() {
   const a = typeof document !== "undefined" ? document.activeElement : null;
+  // A move between the panel's own views keeps the opener from outside it.
+  if (a && typeof a.closest === "function" && a.closest(".rpanel")) return;
   opener = a && a !== document.body && "focus" in a ? /** @type {HTMLElement} */ (a) : null;
+}
+
+/**
+ * The panel's tabs (SPEC §7.1): Preview and Diff go back to the last file and diff
+ * shown for the task; Sub-agents lists its runs (a transcript counts as that tab).
+ * @typedef {"preview"|"diff"|"git"|"files"|"subagents"} PanelTab
+ */
+export const PANEL_TABS = /** @type {const} */ (["preview", "diff", "git", "files", "subagents"]);
+
+/** The last view of each kind (what the Preview / Diff tabs return to). */
+const lastViews = signal(/** @type {Map<string, PanelView>} */ (new Map()));
+
+/** @param {PanelView} v */
+function show(v) {
+  rightPanel.value = v;
+  if (v.kind === "file" || v.kind === "diff") {
+    const next = new Map(lastViews.peek());
+    next.set(v.kind, v);
+    lastViews.value = next;
+  }
+}
+
+/** The tab a view belongs to. @param {PanelView} v @returns {PanelTab} */
+export function tabOf(v) {
+  return v.kind === "file"
+    ? "preview"
+    : v.kind === "subagent"
+    ? "subagents"
+    : /** @type {PanelTab} */ (v.kind);
+}
+
+/**
+ * The view a tab opens for the task, or null when it has nothing yet (no file or diff
+ * shown for this task).
+ * @param {PanelTab} tab @param {string} taskId @returns {PanelView|null}
+ */
+export function viewOfTab(tab, taskId) {
+  if (tab === "preview" || tab === "diff") {
+    const v = lastViews.value.get(tab === "preview" ? "file" : "diff");
+    return v && v.taskId === taskId ? v : null;
+  }
+  return tab === "git"
+    ? { kind: "git", taskId, path: "" }
+    : tab === "files"
+    ? { kind: "files", taskId, path: "" }
+    : { kind: "subagents", taskId, path: "" };
+}
+
+/** Opens a tab (from the header buttons or the panel's tab row). @param {PanelTab} tab @param {string} taskId */
+export function openTab(tab, taskId) {
+  const v = viewOfTab(tab, taskId);
+  if (!v) return;
+  rememberOpener();
+  show(v);
 }
 
 /** @param {string} taskId @param {string} path */
 export function openFilePreview(taskId, path) {
   rememberOpener();
-  rightPanel.value = { kind: "file", taskId, path };
+  show({ kind: "file", taskId, path });
 }
 
 /** @param {string} taskId @param {string} path @param {string} callId */
 export function openDiff(taskId, path, callId) {
   rememberOpener();
-  rightPanel.value = { kind: "diff", taskId, path, callId };
+  show({ kind: "diff", taskId, path, callId });
 }
 
 /**
@@ -73,7 +130,7 @@ export function openDiff(taskId, path, callId) {
  */
 export function openTurnDiff(taskId, path, turnId) {
   rememberOpener();
-  rightPanel.value = { kind: "diff", taskId, path, callId: "", turnId };
+  show({ kind: "diff", taskId, path, callId: "", turnId });
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * The right panel (SPEC §7.1, §7.14): a file preview or the changes of a tool call,
- * opened through the `rightPanel` signal. Desktop: beside the conversation, resizable
+ * The right panel (SPEC §7.1, §7.14): a file preview, the changes of a tool call, the
+ * git panel, the file tree or the sub-agents, opened through the `rightPanel` signal;
+ * a row of tabs (Preview, Diff, Git, Files, Sub-agents) moves between them. Desktop: beside the conversation, resizable
  * by a drag handle (pointer, or arrow keys when focused; the width is remembered),
  * maximise/restore over the main area. Phone (< 768 px): a full-screen sheet with a
  * back button. Escape closes it and focus returns to what opened it.
@@ -25,6 +26,10 @@ import { DiffPane } from "./DiffPane.js";
 import { FileView } from "./FileView.js";
 import { SubagentPane } from "../subagents/SubagentPane.js";
 import { IconAgent } from "../subagents/SubagentIcons.js";
+import { GitPane } from "./GitPane.js";
+import { FilesPane } from "./FilesPane.js";
+import { SubagentList } from "./SubagentList.js";
+import { PanelTabs, TAB_LABEL } from "./PanelTabs.js";
 
 const IconMax = (/** @type {{size?: number}} */ p) =>
   html`<${Icon} ...${p} d=${["M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5"]} />`;
@@ -105,7 +110,9 @@ function Panel({ view }) {
   const cut = p.replace(/\/+$/, "").lastIndexOf("/");
   const head = cut > 0 ? p.slice(0, cut + 1) : "";
   const base = cut > 0 ? p.slice(cut + 1) : p;
-  const title = view.kind === "subagent"
+  const title = view.kind === "git" || view.kind === "files" || view.kind === "subagents"
+    ? t(TAB_LABEL[view.kind])
+    : view.kind === "subagent"
     ? t("subagent.panelTitle")
     : view.kind === "file"
     ? t("panel.preview")
@@ -119,7 +126,7 @@ function Panel({ view }) {
       ref=${ref}
       tabindex="-1"
       role="complementary"
-      aria-label=${`${title}: ${p}`}
+      aria-label=${view.path ? `${title}: ${p}` : title}
       data-testid="right-panel"
       data-kind=${view.kind}
       data-max=${max ? "true" : "false"}
@@ -157,14 +164,18 @@ function Panel({ view }) {
         >
           <${IconBack} />
         </button>
-        <span class="rpanel-kind">${title}</span>
-        <span class="rpanel-path" title=${p} data-testid="panel-path">
-          ${view.kind === "subagent"
-            ? html`<${IconAgent} size=${14} />`
-            : html`<${IconFile} size=${14} />`}
-          <span class="file-path"><span class="file-dir">${head}</span><span class="file-base"
-            >${base}</span></span>
-        </span>
+        ${view.path !== "" && html`<span class="rpanel-kind">${title}</span>`}
+        ${view.path !== ""
+          ? html`
+            <span class="rpanel-path" title=${p} data-testid="panel-path">
+              ${view.kind === "subagent"
+                ? html`<${IconAgent} size=${14} />`
+                : html`<${IconFile} size=${14} />`}
+              <span class="file-path"><span class="file-dir">${head}</span><span class="file-base"
+                >${base}</span></span>
+            </span>
+          `
+          : html`<span class="rpanel-grow"></span>`}
         <button
           type="button"
           class="icon-btn rpanel-maxbtn"
@@ -187,8 +198,15 @@ function Panel({ view }) {
           <${IconClose} />
         </button>
       </header>
+      <${PanelTabs} view=${view} />
       <div class="rpanel-body" data-testid="panel-body">
-        ${view.kind === "subagent"
+        ${view.kind === "git"
+          ? html`<${GitPane} taskId=${view.taskId} />`
+          : view.kind === "files"
+          ? html`<${FilesPane} taskId=${view.taskId} />`
+          : view.kind === "subagents"
+          ? html`<${SubagentList} taskId=${view.taskId} />`
+          : view.kind === "subagent"
           ? html`<${SubagentPane} taskId=${view.taskId} runId=${view.runId} />`
           : view.kind === "file"
           ? html`<${FileView} taskId=${view.taskId} path=${view.path} />`
