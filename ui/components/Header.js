@@ -49,7 +49,7 @@ export function Header() {
         (sysDefaults.value !== null || !activeOptions.value.inherited.model) &&
         html`<${DemoBadge} />`}
       <${FindButton} />
-      <${TerminalButton} />
+      <${TerminalButton} desktopOnly=${currentId.value !== null} />
       <${PanelButtons} />
       <button
         type="button"

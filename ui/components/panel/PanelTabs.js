@@ -6,6 +6,8 @@
  * @typedef {import("../../state/overlays.js").PanelView} PanelView
  * @typedef {import("../../state/panel.js").PanelTab} PanelTab
  */
+import { IconTerminal } from "../terminal/TerminalButton.js";
+import { openTerminalDock } from "../../state/terminal.js";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { rightPanel } from "../../state/overlays.js";
@@ -70,7 +72,7 @@ const IconFolder = () =>
 /**
  * Header buttons that open (or close) the panel on Git / Files for the shown task.
  * Their accessible names say what they open. A phone's header has no room for them:
- * there one "Workbench" menu holds the same entries (a bottom sheet).
+ * there one "Workbench" menu holds the same entries and the terminal (a bottom sheet).
  */
 export function PanelButtons() {
   const id = currentId.value;
@@ -118,7 +120,19 @@ export function PanelButtons() {
               }}
             />
           `
-        )}
+        ).concat(html`
+          <${MenuItem}
+            role="menuitem"
+            checked=${false}
+            testid="workbench-terminal"
+            title=${t("terminal.open")}
+            icon=${html`<${IconTerminal} />`}
+            onSelect=${() => {
+              close();
+              openTerminalDock();
+            }}
+          />
+        `)}
     <//>
   `;
 }

@@ -7,12 +7,16 @@ import { Icon } from "../Icons.js";
 export const IconTerminal = (/** @type {{size?: number}} */ p) =>
   html`<${Icon} ...${p} d=${["M4 5h16v14H4z", "M7.5 9.5l3 2.5-3 2.5", "M12.5 15h4"]} />`;
 
-export function TerminalButton() {
+/**
+ * @param {{desktopOnly?: boolean}} props `desktopOnly`: in the header of a task, where a phone
+ *   has no room (its Workbench menu has the terminal instead).
+ */
+export function TerminalButton({ desktopOnly = false }) {
   const open = termDockOpen.value;
   return html`
     <button
       type="button"
-      class=${`icon-btn${open ? " on" : ""}`}
+      class=${`icon-btn${open ? " on" : ""}${desktopOnly ? " desktop-only" : ""}`}
       data-testid="open-terminal"
       aria-label=${t("terminal.open")}
       aria-expanded=${open ? "true" : "false"}
