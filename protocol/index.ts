@@ -43,6 +43,7 @@ import { PREVIEW_OP_ARGS, type PreviewOpResults } from "./preview.ts";
 import { JOB_OP_ARGS, type JobInfo, type JobOpResults } from "./jobs.ts";
 import { SUBAGENT_OP_ARGS, type SubagentOpResults, type SubagentRun } from "./subagents.ts";
 import { MCP_OP_ARGS, type McpOpResults } from "./mcp_servers.ts";
+import { NOTIFY_OP_ARGS, type NotifyOpResults } from "./notify.ts";
 
 export * from "./providers.ts";
 export * from "./projects.ts";
@@ -58,6 +59,7 @@ export * from "./preview.ts";
 export * from "./jobs.ts";
 export * from "./subagents.ts";
 export * from "./mcp_servers.ts";
+export * from "./notify.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
 
@@ -277,6 +279,7 @@ export const OP_ARGS = {
   ...JOB_OP_ARGS,
   ...SUBAGENT_OP_ARGS,
   ...MCP_OP_ARGS,
+  ...NOTIFY_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
@@ -300,7 +303,8 @@ export interface OpResults
     PreviewOpResults,
     JobOpResults,
     SubagentOpResults,
-    McpOpResults {
+    McpOpResults,
+    NotifyOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */
   "tasks.create": { task: TaskSummary; entry: Entry | null; command?: CommandReply };

@@ -10,6 +10,7 @@ import { CLI_CLIENT } from "../sessions/clients.ts";
 import { composerOf, type ComposerService } from "../composer/composer_service.ts";
 import { OpError } from "../errors.ts";
 import type { McpManager } from "../mcp/manager.ts";
+import type { NotifyCenter } from "../notify/notify_center.ts";
 
 export interface ServerDeps {
   version: string;
@@ -26,6 +27,8 @@ export interface ServerDeps {
   safety: SafetyLog;
   /** The MCP servers the agent uses (absent in harnesses that do not need them). */
   mcp?: McpManager;
+  /** Notifications and Web Push (null when the store is unavailable; absent in some harnesses). */
+  notify?: NotifyCenter | null;
 }
 
 export interface OpContext extends ServerDeps {

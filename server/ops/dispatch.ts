@@ -24,6 +24,7 @@ import { SAFETY_HANDLERS } from "./safety_ops.ts";
 import { COMMAND_HANDLERS } from "./command_ops.ts";
 import { SUBAGENT_HANDLERS } from "./subagent_ops.ts";
 import { MCP_HANDLERS } from "./mcp_ops.ts";
+import { NOTIFY_HANDLERS } from "./notify_ops.ts";
 
 const HANDLERS: OpHandlers<OpName> = {
   ...TASK_HANDLERS,
@@ -39,6 +40,7 @@ const HANDLERS: OpHandlers<OpName> = {
   ...COMMAND_HANDLERS,
   ...SUBAGENT_HANDLERS,
   ...MCP_HANDLERS,
+  ...NOTIFY_HANDLERS,
 };
 
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };

@@ -8,6 +8,7 @@ import {
   LIMITS,
   type MCP_OP_ARGS,
   type MENTION_OP_ARGS,
+  type NOTIFY_OP_ARGS,
   type OpName,
   type PANEL_OP_ARGS,
   type PREVIEW_OP_ARGS,
@@ -61,6 +62,7 @@ type TaskOpName = Exclude<
   | keyof typeof JOB_OP_ARGS
   | keyof typeof SUBAGENT_OP_ARGS
   | keyof typeof MCP_OP_ARGS
+  | keyof typeof NOTIFY_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */
