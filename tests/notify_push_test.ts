@@ -9,7 +9,12 @@ import { assert, assertEquals } from "./helpers/assert.ts";
 import { startTestServer } from "./helpers/server.ts";
 import { TestClient } from "./helpers/ws_client.ts";
 import { decryptBody, newSubscriber, verifyVapid } from "./helpers/push_receiver.ts";
-import type { NotifyEvent, PendingApproval } from "../protocol/index.ts";
+import type {
+  NotifyEvent,
+  NotifyTopicEvent,
+  PendingApproval,
+  TaskSummary,
+} from "../protocol/index.ts";
 
 interface Received {
   path: string;
@@ -17,7 +22,7 @@ interface Received {
   payload: NotifyEvent & { v: number; url: string };
 }
 
-async function pushService(sub: Awaited<ReturnType<typeof newSubscriber>>) {
+function pushService(sub: Awaited<ReturnType<typeof newSubscriber>>) {
   const got: Received[] = [];
   const problems: string[] = [];
   let answer = 201;
@@ -58,7 +63,7 @@ const waitFor = async (cond: () => boolean, what: string, ms = 15_000) => {
 
 Deno.test("web push: waiting and finished reach a local push service, encrypted and signed", async () => {
   const sub = await newSubscriber();
-  const push = await pushService(sub);
+  const push = pushService(sub);
   const s = await startTestServer({ env: { REINAGENT_PUSH_ALLOW_HTTP: "1" } });
   const c = await TestClient.connect(s.base, s.token);
   try {
@@ -108,7 +113,11 @@ Deno.test("web push: waiting and finished reach a local push service, encrypted 
     assertEquals(push.got[0].headers.get("urgency"), "high");
     // The same event reached the page over the notify topic.
     await c.until(
-      () => c.events.some((e) => e.topic === "notify" && (e.data as any).event?.kind === "waiting"),
+      () =>
+        c.events.some((e) =>
+          e.topic === "notify" && (e.data as NotifyTopicEvent).kind === "event" &&
+          (e.data as { event: NotifyEvent }).event.kind === "waiting"
+        ),
       "notify event on the socket",
     );
 
@@ -126,8 +135,9 @@ Deno.test("web push: waiting and finished reach a local push service, encrypted 
     await c.until(
       () =>
         c.events.some((e) =>
-          e.topic === "tasks" && (e.data as any).task?.id === task.id &&
-          (e.data as any).task.status === "idle" && (e.data as any).task.entryCount > 6
+          e.topic === "tasks" && (e.data as { task?: TaskSummary }).task?.id === task.id &&
+          (e.data as { task: TaskSummary }).task.status === "idle" &&
+          (e.data as { task: TaskSummary }).task.entryCount > 6
         ),
       "the second run to end",
       15_000,

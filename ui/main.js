@@ -11,6 +11,7 @@ import { connect } from "./state/connection.js";
 import { applyPrefs } from "./state/prefs.js";
 import { currentId, currentTask, initNavigation } from "./state/tasks.js";
 import { homeActive } from "./components/home/phone.js";
+import { withBadge } from "./state/notify.js";
 
 applyPrefs();
 initNavigation();
@@ -21,7 +22,8 @@ effect(() => {
     : currentId.value === null
     ? t("header.draft")
     : task?.title || t("task.untitled");
-  document.title = `${what} · ${t("brand")}`;
+  // "(2) …": tasks waiting for you or unread, visible in the tab strip and task switcher.
+  document.title = withBadge(`${what} · ${t("brand")}`);
 });
 const root = document.getElementById("app");
 if (!root) throw new Error("ReinAgent: the page has no #app element");

@@ -13,7 +13,6 @@
  *
  * Exit codes: 0 ok, 1 failed (a test failed, the file is corrupt), 2 bad input.
  */
-import { parseFlags } from "./flags.ts";
 import { dbPath, resolveHome } from "../home.ts";
 import { Store } from "../../store/store.ts";
 import { commandPolicy } from "../agent/command_policy.ts";

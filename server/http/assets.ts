@@ -5,6 +5,7 @@
 import appJs from "../../ui/dist/app.js" with { type: "text" };
 import appCss from "../../ui/dist/app.css" with { type: "text" };
 import favicon from "../../ui/favicon.svg" with { type: "text" };
+import pushWorker from "../../ui/push_sw.js" with { type: "text" };
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 
@@ -49,4 +50,6 @@ export const ASSETS: Record<string, Asset> = {
   "/assets/app.js": js,
   "/assets/app.css": css,
   "/favicon.svg": asset(favicon, "image/svg+xml", false),
+  /** Web Push handler: imported by the app's service worker, or registered alone. */
+  "/push_sw.js": asset(pushWorker, "text/javascript; charset=utf-8", false),
 };

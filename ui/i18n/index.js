@@ -34,6 +34,8 @@ import subagentsEn from "./subagents.en-US.js";
 import subagentsZh from "./subagents.zh-CN.js";
 import mcpEn from "./mcp.en-US.js";
 import mcpZh from "./mcp.zh-CN.js";
+import notifyEn from "./notify.en-US.js";
+import notifyZh from "./notify.zh-CN.js";
 
 const en = {
   ...baseEn,
@@ -50,6 +52,7 @@ const en = {
   ...commandsEn,
   ...subagentsEn,
   ...mcpEn,
+  ...notifyEn,
 };
 const zh = {
   ...baseZh,
@@ -66,6 +69,7 @@ const zh = {
   ...commandsZh,
   ...subagentsZh,
   ...mcpZh,
+  ...notifyZh,
 };
 
 /** @typedef {keyof typeof en} MsgKey a message key (every key has an English text) */
