@@ -59,6 +59,8 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
   let port = 0;
   const mcpEndpoint = lazyMcpEndpoint(services, now);
   auth.onReset(() => void mcpEndpoint.closeAll()); // sessions opened with the old token end
+  // Devices paired with the old token must not keep receiving task titles by push.
+  auth.onReset(() => services.notify?.forgetDevices());
   const handler = makeHandler({
     ...services,
     auth,

@@ -6,6 +6,9 @@
 import { assertEquals } from "./helpers/assert.ts";
 import { createServices } from "../server/services.ts";
 import { setup } from "./helpers/approval_harness.ts";
+import { startApp } from "../server/app.ts";
+import { TestClient } from "./helpers/ws_client.ts";
+import { newSubscriber } from "./helpers/push_receiver.ts";
 import type { EvtMsg, NotifyTopicEvent } from "../protocol/index.ts";
 
 Deno.test("notify center: failed and finished runs notify while switched on; a stop does not", async () => {
@@ -79,5 +82,28 @@ Deno.test("notify center: a task waiting on ask_user_question is told as a quest
     assertEquals(got.map((e) => e.kind === "event" && e.event.kind), ["waiting", "finished"]);
   } finally {
     await s.close();
+  }
+});
+
+Deno.test("a token reset forgets every push device (they pair again)", async () => {
+  const home = await Deno.makeTempDir();
+  const app = await startApp({ home, port: 0 });
+  try {
+    const c = await TestClient.connect(app.base, app.auth.token);
+    const sub = await newSubscriber();
+    await c.request("push.register", {
+      endpoint: "https://push.example.com/send/abc",
+      p256dh: sub.p256dh,
+      auth: sub.auth,
+      device: "Phone",
+    });
+    assertEquals((await c.request("notify.subscribe")).devices.length, 1);
+    await app.auth.reset();
+    await c.close();
+    const again = await TestClient.connect(app.base, app.auth.token);
+    assertEquals((await again.request("notify.subscribe")).devices, []);
+    await again.close();
+  } finally {
+    await app.close();
   }
 });

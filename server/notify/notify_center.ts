@@ -163,6 +163,13 @@ export class NotifyCenter implements HubClient {
     return this.d.repos.push.remove(endpoint);
   }
 
+  /** After a token reset: every device pairs again, so none keeps its push registration. */
+  forgetDevices(): number {
+    const rows = this.d.repos.push.list();
+    for (const r of rows) this.d.repos.push.remove(r.endpoint);
+    return rows.length;
+  }
+
   /** Sends a test notification to one registered device and reports the answer. */
   async test(endpoint: string): Promise<PushResult> {
     const row = this.d.repos.push.byEndpoint(endpoint);
