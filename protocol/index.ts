@@ -47,6 +47,7 @@ import { TERMINAL_OP_ARGS, type TerminalOpResults, type TermMsg } from "./termin
 import { REMOTE_OP_ARGS, type RemoteOpResults } from "./remote.ts";
 import { GIT_OP_ARGS, type GitOpResults } from "./git.ts";
 import { FILES_OP_ARGS, type FilesOpResults } from "./files.ts";
+import { NOTIFY_OP_ARGS, type NotifyOpResults } from "./notify.ts";
 
 export * from "./providers.ts";
 export * from "./projects.ts";
@@ -66,6 +67,7 @@ export * from "./terminal.ts";
 export * from "./remote.ts";
 export * from "./git.ts";
 export * from "./files.ts";
+export * from "./notify.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
 
@@ -289,6 +291,7 @@ export const OP_ARGS = {
   ...REMOTE_OP_ARGS,
   ...GIT_OP_ARGS,
   ...FILES_OP_ARGS,
+  ...NOTIFY_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
@@ -316,7 +319,8 @@ export interface OpResults
     TerminalOpResults,
     RemoteOpResults,
     GitOpResults,
-    FilesOpResults {
+    FilesOpResults,
+    NotifyOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */
   "tasks.create": { task: TaskSummary; entry: Entry | null; command?: CommandReply };

@@ -89,6 +89,8 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
     port: () => port,
     tls: Boolean(opts.tls),
   });
+  // Devices paired with the old token must not keep receiving task titles by push.
+  auth.onReset(() => services.notify?.forgetDevices());
   const handler = makeHandler({
     ...services,
     auth,

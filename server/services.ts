@@ -20,6 +20,7 @@ import { sandboxStatus } from "../tools/exec/bwrap.ts";
 import { McpManager } from "./mcp/manager.ts";
 import { commandPolicy } from "./agent/command_policy.ts";
 import { MCP_TOPIC } from "../protocol/mcp_servers.ts";
+import { NotifyCenter } from "./notify/notify_center.ts";
 
 export interface ServiceOptions {
   home: string;
@@ -104,7 +105,22 @@ export function createServices(opts: ServiceOptions): ServerDeps {
   const safety = new SafetyLog(hub, repos?.kv ?? null, now);
   // Probe bubblewrap once now, so the first settings snapshot and command do not wait.
   sandboxStatus().catch((e) => console.error("probing bubblewrap failed:", e));
-  return { version: VERSION, home: opts.home, store, hub, tasks, runs, approvals, safety, mcp };
+  // Notifications when a task waits or ends: every page (the notify topic) and Web Push.
+  const notify = repos
+    ? new NotifyCenter({ home: opts.home, repos, hub, approvals, newId, now })
+    : null;
+  return {
+    version: VERSION,
+    home: opts.home,
+    store,
+    hub,
+    tasks,
+    runs,
+    approvals,
+    safety,
+    mcp,
+    notify,
+  };
 }
 
 export const defaultProjectDir = (home: string) => join(home, "DefaultProject");

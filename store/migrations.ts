@@ -207,4 +207,22 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 9,
+    name: "web push subscriptions (one per device)",
+    // The endpoint is the browser's push service URL for this device: a capability,
+    // so it is stored but never sent back to clients (they see its host).
+    sql: `
+      CREATE TABLE push_subscription (
+        id          TEXT PRIMARY KEY,
+        endpoint    TEXT NOT NULL UNIQUE,
+        p256dh      TEXT NOT NULL,
+        auth        TEXT NOT NULL,
+        device      TEXT NOT NULL DEFAULT '',
+        created_at  INTEGER NOT NULL,
+        last_ok_at  INTEGER,
+        failures    INTEGER NOT NULL DEFAULT 0
+      );
+    `,
+  },
 ];

@@ -8,6 +8,7 @@ import { PendingRepo } from "./pending.ts";
 import { CheckpointRepo } from "./checkpoints.ts";
 import { ProjectRepo } from "./projects.ts";
 import { SubagentRepo } from "./subagents.ts";
+import { PushSubscriptionRepo } from "./push_subscriptions.ts";
 import type { StoreHealth } from "../protocol/index.ts";
 import type { DatabaseSync } from "node:sqlite";
 
@@ -20,6 +21,7 @@ export interface Repos {
   checkpoints: CheckpointRepo;
   projects: ProjectRepo;
   subagents: SubagentRepo;
+  push: PushSubscriptionRepo;
 }
 
 export class Store {
@@ -42,6 +44,7 @@ export class Store {
         checkpoints: new CheckpointRepo(db, now),
         projects: new ProjectRepo(db, now),
         subagents: new SubagentRepo(db, now),
+        push: new PushSubscriptionRepo(db, now),
       }
       : null;
   }

@@ -12,6 +12,7 @@ import { applyPrefs } from "./state/prefs.js";
 import { currentId, currentTask, initNavigation } from "./state/tasks.js";
 import { homeActive } from "./components/home/phone.js";
 import { registerServiceWorker } from "./state/remote.js";
+import { withBadge } from "./state/notify.js";
 
 applyPrefs();
 initNavigation();
@@ -22,7 +23,8 @@ effect(() => {
     : currentId.value === null
     ? t("header.draft")
     : task?.title || t("task.untitled");
-  document.title = `${what} · ${t("brand")}`;
+  // "(2) …": tasks waiting for you or unread, visible in the tab strip and task switcher.
+  document.title = withBadge(`${what} · ${t("brand")}`);
 });
 const root = document.getElementById("app");
 if (!root) throw new Error("ReinAgent: the page has no #app element");

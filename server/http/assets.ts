@@ -9,6 +9,7 @@ import favicon from "../../ui/favicon.svg" with { type: "text" };
 import swSource from "../../ui/pwa/sw.js" with { type: "text" };
 import icon192 from "../../ui/icons/icon-192.png.b64" with { type: "text" };
 import icon512 from "../../ui/icons/icon-512.png.b64" with { type: "text" };
+import pushWorker from "../../ui/push_sw.js" with { type: "text" };
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 
@@ -104,6 +105,8 @@ export const ASSETS: Record<string, Asset> = {
   "/sw.js": asset(SERVICE_WORKER, "text/javascript; charset=utf-8", false),
   "/icons/icon-192.png": asset(png(icon192), "image/png", false),
   "/icons/icon-512.png": asset(png(icon512), "image/png", false),
+  /** Web Push handler: imported by the app's service worker, or registered alone. */
+  "/push_sw.js": asset(pushWorker, "text/javascript; charset=utf-8", false),
 };
 
 /** Served without a token: fetched without cookies (manifest, icons) or holding nothing private. */

@@ -11,6 +11,7 @@ import { composerOf, type ComposerService } from "../composer/composer_service.t
 import { OpError } from "../errors.ts";
 import type { McpManager } from "../mcp/manager.ts";
 import type { RemoteAccess } from "../sessions/remote_access.ts";
+import type { NotifyCenter } from "../notify/notify_center.ts";
 
 export interface ServerDeps {
   version: string;
@@ -29,6 +30,8 @@ export interface ServerDeps {
   mcp?: McpManager;
   /** URLs, clients, token reset, trusted proxy (absent without the HTTP server). */
   remote?: RemoteAccess;
+  /** Notifications and Web Push (null when the store is unavailable; absent in some harnesses). */
+  notify?: NotifyCenter | null;
 }
 
 export interface OpContext extends ServerDeps {

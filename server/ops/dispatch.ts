@@ -28,6 +28,7 @@ import { TERMINAL_HANDLERS } from "./terminal_ops.ts";
 import { REMOTE_HANDLERS } from "./remote_ops.ts";
 import { GIT_HANDLERS } from "./git_ops.ts";
 import { FILES_HANDLERS } from "./files_ops.ts";
+import { NOTIFY_HANDLERS } from "./notify_ops.ts";
 
 const HANDLERS: OpHandlers<OpName> = {
   ...TASK_HANDLERS,
@@ -47,6 +48,7 @@ const HANDLERS: OpHandlers<OpName> = {
   ...REMOTE_HANDLERS,
   ...GIT_HANDLERS,
   ...FILES_HANDLERS,
+  ...NOTIFY_HANDLERS,
 };
 
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };

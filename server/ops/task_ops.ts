@@ -10,6 +10,7 @@ import {
   LIMITS,
   type MCP_OP_ARGS,
   type MENTION_OP_ARGS,
+  type NOTIFY_OP_ARGS,
   type OpName,
   type PANEL_OP_ARGS,
   type PREVIEW_OP_ARGS,
@@ -69,6 +70,7 @@ type TaskOpName = Exclude<
   | keyof typeof REMOTE_OP_ARGS
   | keyof typeof GIT_OP_ARGS
   | keyof typeof FILES_OP_ARGS
+  | keyof typeof NOTIFY_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */

@@ -40,6 +40,8 @@ export class EventHub {
   private lastOfTopic = new Map<string, Pending>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private clients = new Set<HubClient>();
+  /** In-process listeners (e.g. notifications): served like clients, never counted as one. */
+  private observers = new Set<HubClient>();
 
   constructor(private flushMs = 30, private ringSize = 5000) {}
 
@@ -57,6 +59,12 @@ export class EventHub {
 
   remove(client: HubClient): void {
     this.clients.delete(client);
+    this.observers.delete(client);
+  }
+
+  /** Adds a server-side listener that is not a connected client. */
+  observe(observer: HubClient): void {
+    this.observers.add(observer);
   }
 
   /** The connected clients, in the order they connected. */
@@ -95,7 +103,7 @@ export class EventHub {
     this.lastOfTopic.clear();
     this.ring.push(...batch);
     if (this.ring.length > this.ringSize) this.ring.splice(0, this.ring.length - this.ringSize);
-    for (const c of this.clients) {
+    for (const c of [...this.observers, ...this.clients]) {
       const mine = batch.filter((e) => c.topics.has(e.topic));
       if (mine.length) c.deliver(mine);
     }
@@ -115,5 +123,6 @@ export class EventHub {
   close(): void {
     this.flush();
     this.clients.clear();
+    this.observers.clear();
   }
 }

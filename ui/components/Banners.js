@@ -13,6 +13,7 @@ import { IconClose } from "./Icons.js";
 import { RecoveryBanner } from "./RecoveryBanner.js";
 import { SafetyBanner } from "./SafetyBanner.js";
 import { McpWorkspaceBanner } from "./mcp/McpWorkspaceBanner.js";
+import { NotifyBanner } from "./notify/NotifyBanner.js";
 
 export function Banners() {
   const store = storeHealth.value;
@@ -41,6 +42,7 @@ export function Banners() {
       <${SafetyBanner} />
       <${RecoveryBanner} />
       <${ApprovalBanner} />
+      <${NotifyBanner} />
       <${McpWorkspaceBanner} />
       ${notices.value.map((n) =>
         html`

@@ -40,6 +40,8 @@ import remoteEn from "./remote.en-US.js";
 import remoteZh from "./remote.zh-CN.js";
 import gitEn from "./git.en-US.js";
 import gitZh from "./git.zh-CN.js";
+import notifyEn from "./notify.en-US.js";
+import notifyZh from "./notify.zh-CN.js";
 
 const en = {
   ...baseEn,
@@ -59,6 +61,7 @@ const en = {
   ...terminalEn,
   ...remoteEn,
   ...gitEn,
+  ...notifyEn,
 };
 const zh = {
   ...baseZh,
@@ -78,6 +81,7 @@ const zh = {
   ...terminalZh,
   ...remoteZh,
   ...gitZh,
+  ...notifyZh,
 };
 
 /** @typedef {keyof typeof en} MsgKey a message key (every key has an English text) */

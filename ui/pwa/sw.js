@@ -5,7 +5,10 @@
  * the WebSocket or MCP — and answers a page load that cannot reach the server with an
  * "offline — reconnecting" page that reloads as soon as the server answers again.
  */
-/* global SHELL, CACHE */
+/* global SHELL, CACHE, importScripts */
+
+// Web Push (notifications when a task needs you or finishes) lives in its own file.
+importScripts("/push_sw.js");
 
 /** Paths whose answers are live data: always from the network, never stored. */
 const isLive = (path) => path.startsWith("/api/") || path === "/ws" || path === "/mcp";

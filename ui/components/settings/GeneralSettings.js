@@ -27,6 +27,7 @@ import {
 } from "../../state/settings.js";
 import { notifyError } from "../../state/ui.js";
 import { CommandSafety } from "./CommandSafety.js";
+import { NotifySettings } from "../notify/NotifySettings.js";
 import { CompactModelField } from "./CompactModelField.js";
 import {
   FONT_SCALES,
@@ -143,6 +144,7 @@ export function GeneralSettings() {
   return html`
     <div class="settings-section" data-testid="general-settings">
       <${Appearance} />
+      <${NotifySettings} />
       <div class="field">
         <label class="field-label" for="default-model">${t("settings.default.model")}</label>
         <select
