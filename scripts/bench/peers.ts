@@ -87,7 +87,16 @@ async function installPeers(prefix: string, peers: Peer[]): Promise<Map<string, 
   if (missing.length) {
     const specs = missing.map((p) => `${p.npm!.pkg}@${p.npm!.version}`);
     console.error(`installing ${specs.join(" ")} into ${prefix} …`);
-    const r = await sh("npm", ["install", "--prefix", prefix, "--no-audit", "--no-fund", ...specs]);
+    const r = await sh("npm", [
+      "install",
+      "--prefix",
+      prefix,
+      "--no-audit",
+      "--no-fund",
+      // The packages ship their platform binaries as dependencies: no install script is needed.
+      "--ignore-scripts",
+      ...specs,
+    ]);
     if (!r.ok) {
       for (const p of missing) failures.set(p.id, `npm install failed: ${r.out.slice(-400)}`);
     }
