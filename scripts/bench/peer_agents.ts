@@ -55,16 +55,25 @@ export interface Peer {
 
 const bin = (ctx: PeerContext, name: string) => join(ctx.prefix, "node_modules", ".bin", name);
 
-/** The environment every run gets (the bench clears the rest, so no real key leaks in). */
-export function baseEnv(): Record<string, string> {
+/**
+ * The environment every run gets (the bench clears the rest, so no real key leaks in).
+ * HOME is the peer's own empty folder: the login shells some agents start per command
+ * must not run this machine's profile (here it starts pyenv: dozens of processes).
+ */
+export function baseEnv(home: string): Record<string, string> {
   return {
     PATH: Deno.env.get("PATH") ?? "/usr/local/bin:/usr/bin:/bin",
-    HOME: Deno.env.get("HOME") ?? "/root",
+    HOME: home,
     LANG: "C.UTF-8",
     TERM: "dumb",
     NO_COLOR: "1",
     CI: "1",
   };
+}
+
+function denoDir(): string {
+  return Deno.env.get("DENO_DIR") ??
+    join(Deno.env.get("XDG_CACHE_HOME") ?? join(Deno.env.get("HOME") ?? "/root", ".cache"), "deno");
 }
 
 const reinagent: Peer = {
@@ -92,7 +101,8 @@ const reinagent: Peer = {
         "--model",
         "mock/bench",
       ],
-      env: baseEnv(),
+      // The module cache stays the usual one (warm), whatever HOME is.
+      env: { ...baseEnv(ctx.home), DENO_DIR: denoDir() },
     };
   },
 };
@@ -126,7 +136,7 @@ const codex: Peer = {
     );
     return {
       cmd: [bin(ctx, "codex"), "exec", "--skip-git-repo-check", "--color", "never", PROMPT],
-      env: { ...baseEnv(), CODEX_HOME: codexHome, MOCK_API_KEY: "sk-mock" },
+      env: { ...baseEnv(ctx.home), CODEX_HOME: codexHome, MOCK_API_KEY: "sk-mock" },
     };
   },
 };
@@ -170,7 +180,7 @@ const pi: Peer = {
         "read,bash,edit,write,ls",
         PROMPT,
       ],
-      env: { ...baseEnv(), PI_CODING_AGENT_DIR: dir, PI_OFFLINE: "1" },
+      env: { ...baseEnv(ctx.home), PI_CODING_AGENT_DIR: dir, PI_OFFLINE: "1" },
     };
   },
 };
@@ -198,8 +208,7 @@ const claude: Peer = {
         PROMPT,
       ],
       env: {
-        ...baseEnv(),
-        HOME: ctx.home,
+        ...baseEnv(ctx.home),
         CLAUDE_CONFIG_DIR: join(ctx.home, ".claude"),
         ANTHROPIC_BASE_URL: ctx.base,
         ANTHROPIC_API_KEY: "sk-ant-mock",
@@ -251,8 +260,7 @@ const opencode: Peer = {
     return {
       cmd: [bin(ctx, "opencode"), "run", "--model", "mock/bench", PROMPT],
       env: {
-        ...baseEnv(),
-        HOME: ctx.home,
+        ...baseEnv(ctx.home),
         XDG_CONFIG_HOME: config,
         XDG_DATA_HOME: join(ctx.home, ".local", "share"),
         XDG_CACHE_HOME: join(ctx.home, ".cache"),

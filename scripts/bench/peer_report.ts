@@ -60,6 +60,7 @@ const COLUMNS: { key: Metric; title: string; digits: number }[] = [
   { key: "gapMs", title: "turn-around ms", digits: 1 },
   { key: "kbSent", title: "KB sent", digits: 0 },
   { key: "requests", title: "requests", digits: 0 },
+  { key: "maxProcs", title: "most processes at once", digits: 0 },
 ];
 
 /** The goals of issue #15: ReinAgent's value ≤ factor × the peer's. */
@@ -178,11 +179,14 @@ export function renderReport(r: Report): string {
     "  the main conversation: the agent's own cost per turn, tools and exit included.",
     "- **turn-around ms**: the median gap between the end of one answer and the next request.",
     "- **KB sent**: request bodies received by the mock (every request, side requests included);",
-    "  **requests**: how many.",
+    "  **requests**: how many; **most processes at once**: the largest live tree seen by a sample.",
+    "- RSS is summed per process, so pages that processes share (a binary that re-executes itself",
+    "  as a sandbox helper, say) count once per process.",
     "- Peers are installed from npm at pinned versions into a scratch folder outside the repo and",
     "  run as installed (their npm launcher included); ReinAgent runs as `deno run … main.ts run`",
     "  with a seeded home. Only dummy keys and the mock's loopback address are given to them; the",
-    "  environment is otherwise cleared.",
+    "  environment is otherwise cleared, and each gets its own empty HOME (no user profile runs in",
+    "  the shells they start).",
     "",
     "## How to reproduce",
     "",
