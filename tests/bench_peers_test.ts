@@ -68,6 +68,7 @@ Deno.test("peer bench: the report is marked as generated, has ratios, goals and 
     firstRequestMs: 150 * f,
     perTurnMs: 20 * f,
     gapMs: 10 * f,
+    exitMs: 30 * f,
     kbSent: 300,
     requests: 11,
     maxProcs: 2,

@@ -9,6 +9,8 @@ export interface RunResult {
   perTurnMs: number;
   /** Median time from one answer's end to the next request (the agent's turn-around). */
   gapMs: number;
+  /** From the end of the final answer to the process's exit. */
+  exitMs: number;
   kbSent: number;
   requests: number;
   maxProcs: number;
@@ -58,6 +60,7 @@ const COLUMNS: { key: Metric; title: string; digits: number }[] = [
   { key: "firstRequestMs", title: "1st model call ms", digits: 0 },
   { key: "perTurnMs", title: "ms per turn", digits: 1 },
   { key: "gapMs", title: "turn-around ms", digits: 1 },
+  { key: "exitMs", title: "exit ms", digits: 0 },
   { key: "kbSent", title: "KB sent", digits: 0 },
   { key: "requests", title: "requests", digits: 0 },
   { key: "maxProcs", title: "most processes at once", digits: 0 },
@@ -111,11 +114,11 @@ export function renderReport(r: Report): string {
       "",
       "ReinAgent's median ÷ the peer's median (below 1× means ReinAgent is lighter or faster).",
       "",
-      `| peer | ${COLUMNS.slice(0, 7).map((c) => c.title).join(" | ")} |`,
-      `|---|${COLUMNS.slice(0, 7).map(() => "---|").join("")}`,
+      `| peer | ${COLUMNS.slice(0, 8).map((c) => c.title).join(" | ")} |`,
+      `|---|${COLUMNS.slice(0, 8).map(() => "---|").join("")}`,
     );
     for (const p of measured.filter((p) => p !== ours)) {
-      const cells = COLUMNS.slice(0, 7).map((c) => fmtRatio(med(ours, c.key), med(p, c.key)));
+      const cells = COLUMNS.slice(0, 8).map((c) => fmtRatio(med(ours, c.key), med(p, c.key)));
       out.push(`| ${p.label} | ${cells.join(" | ")} |`);
     }
     out.push("", "### Goals of issue #15", "");
@@ -178,6 +181,7 @@ export function renderReport(r: Report): string {
     "- **ms per turn**: (run end − first request − time the mock spent answering) ÷ requests of",
     "  the main conversation: the agent's own cost per turn, tools and exit included.",
     "- **turn-around ms**: the median gap between the end of one answer and the next request.",
+    "- **exit ms**: from the end of the final answer to the exit of the process.",
     "- **KB sent**: request bodies received by the mock (every request, side requests included);",
     "  **requests**: how many; **most processes at once**: the largest live tree seen by a sample.",
     "- RSS is summed per process, so pages that processes share (a binary that re-executes itself",

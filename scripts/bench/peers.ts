@@ -157,6 +157,7 @@ function evaluate(
     firstRequestMs: main[0].at - run.startedAt,
     perTurnMs: perTurnMs(run.endedAt, main),
     gapMs: median(gaps),
+    exitMs: run.endedAt - (main.at(-1)!.doneAt ?? main.at(-1)!.at),
     kbSent: all.reduce((s, r) => s + r.bytes, 0) / 1024,
     requests: all.length,
     maxProcs: run.maxProcs,
