@@ -278,6 +278,15 @@ if (import.meta.main) {
   });
   await Deno.mkdir(join(opts.out, ".."), { recursive: true });
   await Deno.writeTextFile(opts.out, markdown);
+  // The project's formatter owns the layout (so `deno task check` stays clean).
+  const fmt = await sh(Deno.execPath(), [
+    "fmt",
+    "--quiet",
+    "--config",
+    join(ROOT, "deno.json"),
+    opts.out,
+  ]);
+  if (!fmt.ok) console.error(`deno fmt ${opts.out}: ${fmt.out}`);
   await Deno.remove(session, { recursive: true }).catch(() => {});
   console.error(`wrote ${opts.out}`);
 }

@@ -3,7 +3,6 @@
  * never delay the mock LLM answering in the bench's main thread. Protocol:
  * `{ pid, sampleMs }` starts, `"stop"` ends; the reply is a TreeSample.
  */
-/// <reference lib="deno.worker" />
 import { parseChildren, parseProcStat, parseStatmResidentPages } from "./peer_stats.ts";
 
 export interface TreeSample {
@@ -46,8 +45,15 @@ function sample(root: number): { bytes: number; procs: number; ticks: number } {
   return { bytes, procs, ticks };
 }
 
+/** The worker's global scope (typed by hand: a `deno.worker` lib reference would change the
+ * globals of every file checked together with this one). */
+const scope = self as unknown as {
+  onmessage: ((e: MessageEvent) => void) | null;
+  postMessage(message: unknown): void;
+};
+
 let stop = false;
-self.onmessage = async (e: MessageEvent) => {
+scope.onmessage = async (e: MessageEvent) => {
   if (e.data === "stop") {
     stop = true;
     return;
@@ -61,5 +67,5 @@ self.onmessage = async (e: MessageEvent) => {
     result.ticks = Math.max(result.ticks, s.ticks);
     await new Promise((r) => setTimeout(r, sampleMs));
   }
-  self.postMessage(result);
+  scope.postMessage(result);
 };
