@@ -15,6 +15,7 @@ import {
 } from "../scripts/bench/peer_stats.ts";
 import { renderReport, type RunResult } from "../scripts/bench/peer_report.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
+import { runTree } from "../scripts/bench/proc_tree.ts";
 
 Deno.test("peer bench: /proc/PID/stat with spaces and parentheses in the command name", () => {
   const line = "4242 (tokio (worker) 1) S 4200 4242 4200 0 -1 4194560 1500 0 3 0 " +
@@ -156,4 +157,25 @@ Deno.test("mock LLM: records arrival, completion and body size; answers as Codex
   } finally {
     await mock.close();
   }
+});
+
+Deno.test("peer bench: a run's whole tree is sampled, and a timeout ends all of it", async () => {
+  const env = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" };
+  const ok = await runTree(["bash", "-c", "sleep 0.4 & sleep 0.4; wait; echo out"], {
+    cwd: "/tmp",
+    env,
+    timeoutMs: 10_000,
+  });
+  assertEquals([ok.code, ok.timedOut, ok.stdout], [0, false, "out\n"]);
+  assert(ok.maxProcs >= 3, `bash and both sleeps seen, got ${ok.maxProcs}`);
+  assert(ok.peakRssMb > 1 && ok.wallMs >= 400, `${ok.peakRssMb} MB, ${ok.wallMs} ms`);
+
+  const t0 = performance.now();
+  const slow = await runTree(["bash", "-c", "sleep 30 & sleep 30"], {
+    cwd: "/tmp",
+    env,
+    timeoutMs: 300,
+  });
+  assert(slow.timedOut && slow.code !== 0, "timed out");
+  assert(performance.now() - t0 < 5_000, "the background sleep was ended too");
 });

@@ -38,9 +38,12 @@ export async function runTree(
   const worker = new Worker(new URL("./tree_sampler_worker.ts", import.meta.url), {
     type: "module",
   });
+  let ready!: () => void;
+  const isReady = new Promise<void>((r) => (ready = r));
   const sampled = new Promise<TreeSample>((resolve) => {
-    worker.onmessage = (e) => resolve(e.data as TreeSample);
+    worker.onmessage = (e) => e.data === "ready" ? ready() : resolve(e.data as TreeSample);
   });
+  await isReady;
   const startedAt = now();
   // setsid: the run gets its own process group, so a timeout can end all of it.
   const child = new Deno.Command("setsid", {

@@ -1,7 +1,8 @@
 /**
  * Samples a process tree every few ms in its own thread, so the synchronous /proc reads
  * never delay the mock LLM answering in the bench's main thread. Protocol:
- * `{ pid, sampleMs }` starts, `"stop"` ends; the reply is a TreeSample.
+ * it says `"ready"` once loaded; `{ pid, sampleMs }` starts, `"stop"` ends; the reply is a
+ * TreeSample.
  */
 import { parseChildren, parseProcStat, parseStatmResidentPages } from "./peer_stats.ts";
 
@@ -69,3 +70,5 @@ scope.onmessage = async (e: MessageEvent) => {
   }
   scope.postMessage(result);
 };
+// Loaded and listening: the run may start (a late sampler would miss its first moments).
+scope.postMessage("ready");
