@@ -96,6 +96,7 @@ Deno.test("peer bench: the report is marked as generated, has ratios, goals and 
       kernel: "6.1",
       loadBefore: "1, 1, 1",
       loadAfter: "2, 2, 2",
+      loadRuns: [1.5, 4.25],
       deno: "2.9.6",
       node: "20.0.0",
     },
@@ -114,7 +115,10 @@ Deno.test("peer bench: the report is marked as generated, has ratios, goals and 
   assertMatch(md, /peak RSS ≤ 0\.5× pi's: 0\.67× — not met/);
   assertMatch(md, /\*\*Claude Code\*\* 1\.0\.0: exit code 1: no key/);
   assertMatch(md, /2 cores \(Test CPU\), 23\.4 GB RAM/);
-  assertMatch(md, /before: 1, 1, 1; after: 2, 2, 2/);
+  assertMatch(
+    md,
+    /before: 1, 1, 1; after: 2, 2, 2; 1-minute load as the measured runs started: 1\.50–4\.25/,
+  );
   assert(!md.includes("| Claude Code | –"), "a failed peer has no row in the results");
 });
 

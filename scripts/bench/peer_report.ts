@@ -38,6 +38,8 @@ export interface Machine {
   kernel: string;
   loadBefore: string;
   loadAfter: string;
+  /** 1-minute load average when each measured run started: [min, max]. */
+  loadRuns: [number, number];
   deno: string;
   node: string;
 }
@@ -152,7 +154,8 @@ export function renderReport(r: Report): string {
     "",
     `- ${m.cores} cores (${m.cpu}), ${fmt(m.memGb, 1)} GB RAM`,
     `- ${m.os}, Linux ${m.kernel}`,
-    `- load average (1, 5, 15 min) before: ${m.loadBefore}; after: ${m.loadAfter}` +
+    `- load average (1, 5, 15 min) before: ${m.loadBefore}; after: ${m.loadAfter}; 1-minute` +
+      ` load as the measured runs started: ${fmt(m.loadRuns[0], 2)}–${fmt(m.loadRuns[1], 2)}` +
       " (the machine is shared: other work may have run alongside)",
     `- Deno ${m.deno}, Node.js ${m.node}`,
     "",

@@ -183,7 +183,7 @@ async function runOnce(
   return evaluate(peer, run, requests);
 }
 
-async function machine(loadBefore: string): Promise<Machine> {
+async function machine(loadBefore: string, loadRuns: number[]): Promise<Machine> {
   const read = (p: string) => Deno.readTextFile(p).catch(() => "");
   const cpuinfo = await read("/proc/cpuinfo");
   const os = (await read("/etc/os-release")).match(/^PRETTY_NAME="?([^"\n]*)"?/m)?.[1];
@@ -195,6 +195,7 @@ async function machine(loadBefore: string): Promise<Machine> {
     os: os ?? Deno.build.os,
     kernel: Deno.osRelease(),
     loadBefore,
+    loadRuns: [Math.min(...loadRuns), Math.max(...loadRuns)],
     loadAfter: parseLoadavg(await read("/proc/loadavg")).join(", "),
     deno: Deno.version.deno,
     node: node.ok ? node.out.replace(/^v/, "") : "not installed",
@@ -220,6 +221,7 @@ if (import.meta.main) {
   const commit = await reinagentVersion();
   const results = new Map<string, PeerResult>();
   const launches = new Map<string, PeerLaunch>();
+  const loadRuns: number[] = [];
   for (const p of peers) {
     results.set(p.id, {
       id: p.id,
@@ -249,6 +251,7 @@ if (import.meta.main) {
     for (const p of peers) {
       const res = results.get(p.id)!;
       if (res.failure) continue;
+      loadRuns.push(parseLoadavg(await Deno.readTextFile("/proc/loadavg"))[0]);
       const r = await runOnce(mock, p, launches.get(p.id)!, repo);
       if (typeof r === "string") {
         console.error(`${p.label} run ${round + 1}: ${r}`);
@@ -272,7 +275,7 @@ if (import.meta.main) {
     commit,
     runs: opts.runs,
     steps: STEPS,
-    machine: await machine(loadBefore),
+    machine: await machine(loadBefore, loadRuns),
     peers: [...results.values()],
     command: `deno task bench:peers --runs ${opts.runs}`,
   });
