@@ -27,7 +27,16 @@ export interface RecordedRequest {
   model: string;
   headers: Record<string, string>;
   body: Record<string, unknown>;
+  /** When the request arrived, in ms since the epoch (sub-ms: `performance.timeOrigin` + now). */
+  at: number;
+  /** When the answer was fully sent (stream closed or refused), same clock; absent while streaming. */
+  doneAt?: number;
+  /** Size of the request body in bytes, as received. */
+  bytes: number;
 }
+
+/** A clock shared with the process that runs the mock (benchmarks compare with it). */
+const now = () => performance.timeOrigin + performance.now();
 
 export interface MockLlm {
   base: string;
@@ -137,26 +146,34 @@ export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): Moc
     req: Request,
     path: string,
   ): Promise<Response> {
+    const at = now();
     let body: Record<string, unknown>;
+    let raw: Uint8Array;
     try {
-      body = await req.json();
+      raw = await req.bytes();
+      body = JSON.parse(new TextDecoder().decode(raw));
     } catch {
       return json(400, errorBody(format, 400, "request body is not JSON"));
     }
     const model = modelFromPath ?? (typeof body.model === "string" ? body.model : "");
     const headers: Record<string, string> = {};
     req.headers.forEach((v, k) => (headers[k] = v));
-    recorded.push({ path, model, headers, body });
+    const record: RecordedRequest = { path, model, headers, body, at, bytes: raw.byteLength };
+    recorded.push(record);
     if (recorded.length > 5000) recorded.shift();
+    const refuse = (status: number, payload: unknown) => {
+      record.doneAt = now();
+      return json(status, payload);
+    };
 
     const scenario = scenarios.get(model);
-    if (!scenario) return json(404, errorBody(format, 404, `model ${model} not found`));
+    if (!scenario) return refuse(404, errorBody(format, 404, `model ${model} not found`));
     if (format !== "gemini" && body.stream !== true) {
-      return json(400, errorBody(format, 400, "the mock answers streaming requests only"));
+      return refuse(400, errorBody(format, 400, "the mock answers streaming requests only"));
     }
     const size = requestTokens(body);
     if (scenario.contextLimit !== undefined && size > scenario.contextLimit) {
-      return json(400, overflowBody(format, size, scenario.contextLimit));
+      return refuse(400, overflowBody(format, size, scenario.contextLimit));
     }
     const last = JSON.stringify(lastItem(format, body) ?? null);
     const matched = scenario.match?.find((m) => last.includes(m.lastIncludes))?.turn;
@@ -169,7 +186,7 @@ export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): Moc
     }
     const scripted = matched ?? script.turns[Math.min(index, script.turns.length - 1)];
     if (!scripted || (!matched && index >= script.turns.length && !script.repeatLast)) {
-      return json(400, errorBody(format, 400, `scenario ${model} has no turn ${index}`));
+      return refuse(400, errorBody(format, 400, `scenario ${model} has no turn ${index}`));
     }
     const turn = scenario.usageFromRequest
       ? { ...scripted, usage: { ...scripted.usage, input: size } }
@@ -179,7 +196,7 @@ export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): Moc
       const n = (attempts.get(key) ?? 0) + 1;
       attempts.set(key, n);
       if (turn.fail.times === undefined || n <= turn.fail.times) {
-        return json(
+        return refuse(
           turn.fail.status,
           errorBody(format, turn.fail.status, turn.fail.message ?? `mock failure ${n}`),
         );
@@ -224,6 +241,8 @@ export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): Moc
           controller.close();
         } catch {
           // The client went away (stop/abort): nothing more to send.
+        } finally {
+          record.doneAt = now();
         }
       },
     });

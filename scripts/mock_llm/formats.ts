@@ -81,14 +81,27 @@ function responsesFrames(turn: MockTurn, model: string): string[] {
   });
   let out = -1;
   let open: "reasoning" | "message" | null = null;
+  /** What the open item streamed: its done event carries it whole, as the real API's does
+   * (Codex takes the final message from there, not from the deltas). */
+  let streamed = "";
   const close = () => {
     if (open) {
+      const id = `${open}_${out}`;
       ev("response.output_item.done", {
         output_index: out,
-        item: { type: open, id: `${open}_${out}` },
+        item: open === "message"
+          ? {
+            type: "message",
+            id,
+            role: "assistant",
+            status: "completed",
+            content: [{ type: "output_text", text: streamed, annotations: [] }],
+          }
+          : { type: "reasoning", id, summary: [{ type: "summary_text", text: streamed }] },
       });
     }
     open = null;
+    streamed = "";
   };
   for (const p of pieces(turn)) {
     if (p.kind === "thinking") {
@@ -101,6 +114,7 @@ function responsesFrames(turn: MockTurn, model: string): string[] {
           item: { type: "reasoning", id: `reasoning_${out}`, summary: [] },
         });
       }
+      streamed += p.text;
       ev("response.reasoning_summary_text.delta", {
         item_id: `reasoning_${out}`,
         output_index: out,
@@ -117,6 +131,7 @@ function responsesFrames(turn: MockTurn, model: string): string[] {
           item: { type: "message", id: `message_${out}`, role: "assistant", content: [] },
         });
       }
+      streamed += p.text;
       ev("response.output_text.delta", {
         item_id: `message_${out}`,
         output_index: out,
@@ -180,6 +195,8 @@ function responsesFrames(turn: MockTurn, model: string): string[] {
   return frames;
 }
 
+let answers = 0;
+
 function anthropicFrames(turn: MockTurn, model: string): string[] {
   const u = usageOf(turn);
   const frames: string[] = [];
@@ -187,7 +204,8 @@ function anthropicFrames(turn: MockTurn, model: string): string[] {
     frames.push(sse({ type, ...body }, type));
   ev("message_start", {
     message: {
-      id: "msg_mock",
+      // One id per answer: Claude Code merges streamed messages that share an id.
+      id: `msg_mock_${++answers}`,
       type: "message",
       role: "assistant",
       model,
