@@ -68,7 +68,7 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
   if (!lock) {
     throw new Error(`another ReinAgent process owns the data dir ${opts.home}`);
   }
-  const services = createServices({ home: opts.home, now, watchMcp: true });
+  const services = createServices({ home: opts.home, now, watchMcp: true, probeSandbox: true });
   const { store, hub, runs } = services;
   if (!store.health.ok) {
     console.error(
