@@ -140,13 +140,16 @@ Deno.test("notifications: badge, banners, system notification, push reason, serv
     assertEquals(await desktop.locator("[data-testid=notify-event-finished]").isChecked(), false);
     await screenshot(desktop, "notify-desktop-settings");
 
-    // push_sw.js as the service worker: a push message shows a notification, a tap opens the task.
+    // The app's service worker (it imports push_sw.js): a push message shows a notification, a
+    // tap opens the task.
     await desktop.goto(`${s.base}/`);
-    await desktop.evaluate(async () => {
-      await navigator.serviceWorker.register("/push_sw.js", { scope: "/" });
-      await navigator.serviceWorker.ready;
+    const scriptURL = await desktop.evaluate(async () => {
+      const reg = await navigator.serviceWorker.ready;
+      return reg.active?.scriptURL ?? "";
     });
-    const worker = desktopCtx.serviceWorkers()[0] ?? await desktopCtx.waitForEvent("serviceworker");
+    assert(scriptURL.endsWith("/sw.js"), `the app's worker is ${scriptURL}`);
+    const worker = desktopCtx.serviceWorkers().find((w) => w.url().endsWith("/sw.js")) ??
+      await desktopCtx.waitForEvent("serviceworker", (w) => w.url().endsWith("/sw.js"));
     // Only a blank tab stays: no page of the app is open, so the worker must show it.
     const blank = await desktopCtx.newPage();
     await desktop.close();
