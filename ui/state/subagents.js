@@ -7,57 +7,25 @@
  * @typedef {import("../../protocol/index.ts").SubagentRun} SubagentRun
  * @typedef {import("../../protocol/index.ts").Entry} Entry
  */
-import { computed, effect, signal } from "@preact/signals";
-import { taskTopic } from "../../protocol/index.ts";
-import { connState, onEvent, onSync, request } from "./connection.js";
-import { currentId } from "./tasks.js";
+import { computed } from "@preact/signals";
+import { request } from "./connection.js";
+import { taskLiveMap } from "./task_live_map.js";
+
+const live = taskLiveMap({
+  what: "subagents.list",
+  list: async (taskId) => (await request("subagents.list", { taskId })).runs,
+  fromEvent: (data) =>
+    data?.kind === "subagent" ? /** @type {SubagentRun} */ (data.run) : undefined,
+});
 
 /** Runs of the shown task by id. */
-export const subagentRuns = signal(/** @type {Map<string, SubagentRun>} */ (new Map()));
+export const subagentRuns = live.items;
 
 /** Background sub-agents still running, oldest first (the composer's badge). */
 export const backgroundRunning = computed(() =>
   [...subagentRuns.value.values()].filter((r) => r.background && r.status === "running")
     .sort((a, b) => a.startedAt - b.startedAt)
 );
-
-/** @param {SubagentRun} run */
-function put(run) {
-  if (!run || typeof run.id !== "string" || run.taskId !== currentId.value) return;
-  const next = new Map(subagentRuns.value);
-  next.set(run.id, run);
-  subagentRuns.value = next;
-}
-
-let loading = 0;
-/** @param {string|null} id */
-async function load(id) {
-  const mine = ++loading;
-  subagentRuns.value = new Map();
-  if (!id) return;
-  try {
-    const r = await request("subagents.list", { taskId: id });
-    if (mine !== loading) return;
-    subagentRuns.value = new Map(r.runs.map((x) => [x.id, x]));
-  } catch (e) {
-    console.warn("reinagent: subagents.list", e);
-  }
-}
-
-// Another task shown: its runs. A reconnection that replayed the missed events needs
-// nothing more (the events carried the changes); one that could not, a fresh list.
-effect(() => {
-  const id = currentId.value;
-  if (connState.peek() === "open") load(id);
-});
-onSync((replayed) => {
-  if (!replayed) load(currentId.peek());
-});
-
-onEvent((topic, data) => {
-  const id = currentId.value;
-  if (id && topic === taskTopic(id) && data?.kind === "subagent") put(data.run);
-});
 
 /** @param {string} taskId @param {string} runId */
 export async function stopSubagent(taskId, runId) {
