@@ -108,6 +108,8 @@ export interface AboutInfo {
    * how many blobs and its cap (garbage-collected); null when the database is unavailable.
    */
   checkpoints: { bytes: number; blobs: number; capBytes: number } | null;
+  /** The server process's resident memory now and its peak since start (null: unknown). */
+  memory: { rssBytes: number; peakRssBytes: number | null };
 }
 
 export interface PanelOpResults {

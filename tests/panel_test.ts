@@ -292,6 +292,28 @@ Deno.test("about.info: version, data dir, database and honest sandbox facts", as
   }
 });
 
+Deno.test("about.info: the server's live RSS and its peak since start (SPEC §11.3)", async () => {
+  const h = await harness();
+  try {
+    const first = (await h.op<AboutInfo>("about.info", {})).memory;
+    assert(first.rssBytes > 10 * 1024 * 1024, `a Deno process is bigger: ${first.rssBytes}`);
+    if (Deno.build.os === "linux") {
+      assert(first.peakRssBytes !== null && first.peakRssBytes >= first.rssBytes);
+      // The kernel's own count of this process agrees within a few MB.
+      const hwm = Number(Deno.readTextFileSync("/proc/self/status").match(/VmHWM:\s+(\d+)/)![1]);
+      assert(Math.abs(first.peakRssBytes - hwm * 1024) < 16 * 1024 * 1024);
+    }
+    // Live: 64 MB touched in this process show up in the next answer, and stay in the peak.
+    const ballast = new Uint8Array(64 * 1024 * 1024).fill(1);
+    const second = (await h.op<AboutInfo>("about.info", {})).memory;
+    assert(second.rssBytes >= first.rssBytes + 48 * 1024 * 1024, "rss follows the process");
+    if (second.peakRssBytes !== null) assert(second.peakRssBytes >= second.rssBytes);
+    assertEquals(ballast[ballast.length - 1], 1);
+  } finally {
+    await h.close();
+  }
+});
+
 Deno.test("languageOf: extensions and well-known names", () => {
   assertEquals(languageOf("/a/b.tsx"), "typescript");
   assertEquals(languageOf("x/Dockerfile"), "dockerfile");

@@ -24,6 +24,8 @@ export const COMPILE_FLAGS = [
   "--allow-sys",
   "--allow-ffi",
   "--unstable-worker-options",
+  // Half the soak's peak RSS (issue #15, scripts/bench_soak.ts): V8 collects sooner.
+  "--v8-flags=--optimize-for-size",
 ];
 
 /** The configuration the graph is resolved with (import map, lock of npm versions). */

@@ -14,6 +14,7 @@ import { OpError } from "../errors.ts";
 import { displayPath, isInside, outsideRoots, resolvePath } from "../../tools/paths.ts";
 import { sandboxStatus } from "../../tools/exec/bwrap.ts";
 import { getSettings } from "../providers/catalog.ts";
+import { processMemory } from "../process_memory.ts";
 import { type OpContext, services } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
 
@@ -355,6 +356,7 @@ export const PANEL_HANDLERS: OpHandlers<keyof typeof PANEL_OP_ARGS> = {
           "(no network, environment or programs; symlinks leading out are refused).",
       },
       checkpoints: ctx.runs?.checkpoints.storeInfo() ?? null,
+      memory: processMemory(),
     };
   },
 };

@@ -325,6 +325,11 @@ Deno.test(
           /Rewind checkpoints\s+[\d.]+ (B|KB|MB) of 2048\.0 MB \(\d+ stored versions/,
         );
         assertMatch(await page.locator(tid("about-process")).innerText(), /pid \d+ · 1 connected/);
+        // Live server memory (SPEC §11.3): a number now and the peak since start.
+        assertMatch(
+          await page.locator(tid("about-memory")).innerText(),
+          /\d+(\.\d)? MB resident now · peak \d+(\.\d)? MB since start/,
+        );
         await screenshot(page, "desktop-settings-about");
 
         // General: appearance group with language, theme, text size and message theme.

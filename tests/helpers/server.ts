@@ -18,6 +18,8 @@ export const RUN_FLAGS = [
   "--allow-run",
   "--allow-sys",
   "--allow-ffi",
+  // As `deno task serve` runs it (deno.json): V8 collects sooner, the RSS stays lower.
+  "--v8-flags=--optimize-for-size",
 ];
 
 export interface TestServer {

@@ -1,7 +1,9 @@
 /**
  * Settings → About: version, data folder, database (path and health), how shell
  * commands and file tools are sandboxed (said plainly when commands run unsandboxed),
- * the rewind checkpoint store (size and cap) and the server process. Loaded from the server (`about.info`) each time it opens.
+ * the rewind checkpoint store (size and cap), the server's memory (SPEC §11.3) and the
+ * server process. Loaded from the server (`about.info`) when it opens, then refreshed every
+ * few seconds while it stays open, so the memory row is live.
  *
  * @typedef {import("../../../protocol/index.ts").AboutInfo} AboutInfo
  */
@@ -11,6 +13,9 @@ import { t } from "../../i18n/index.js";
 import { request } from "../../state/connection.js";
 import { copyText } from "../CodeBlock.js";
 import { formatSize } from "../../state/attachments.js";
+
+/** How often the open page asks again (memory and checkpoint size change as tasks run). */
+const REFRESH_MS = 2000;
 
 /** @param {AboutInfo} a */
 function shellText(a) {
@@ -53,6 +58,16 @@ function rows(a) {
         : t("about.checkpointsNone"),
     ],
     [
+      "memory",
+      t("about.memory"),
+      a.memory.peakRssBytes === null
+        ? t("about.memoryNoPeak", { rss: formatSize(a.memory.rssBytes) })
+        : t("about.memoryDetail", {
+          rss: formatSize(a.memory.rssBytes),
+          peak: formatSize(a.memory.peakRssBytes),
+        }),
+    ],
+    [
       "process",
       t("about.process"),
       t("about.processDetail", {
@@ -74,11 +89,25 @@ export function AboutSettings() {
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     let live = true;
-    request("about.info", {}).then(
-      (info) => live && setSt({ state: "ok", info }),
-      (e) => live && setSt({ state: "error", error: String(e?.message ?? e) }),
-    );
-    return () => void (live = false);
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let timer;
+    let loaded = false;
+    const load = () =>
+      request("about.info", {}).then(
+        (info) => {
+          loaded = true;
+          if (live) setSt({ state: "ok", info });
+        },
+        // A failed refresh keeps the numbers shown; only a failed first load is an error.
+        (e) => live && !loaded && setSt({ state: "error", error: String(e?.message ?? e) }),
+      ).finally(() => {
+        if (live) timer = setTimeout(load, REFRESH_MS);
+      });
+    load();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
   }, []);
   if (st.state === "loading") return html`<p class="settings-note">${t("about.loading")}</p>`;
   if (st.state === "error") {

@@ -1,0 +1,61 @@
+/**
+ * Pure parts of the soak benchmark (scripts/bench_soak.ts): the RSS trend as a
+ * least-squares line, and the budget lines it prints.
+ */
+
+/** One RSS reading of the server: ms since the soak began, resident MB. */
+export interface RssSample {
+  ms: number;
+  mb: number;
+}
+
+/** Slope of the least-squares line through the samples, in MB per minute (NaN below 2). */
+export function slopeMbPerMin(samples: RssSample[]): number {
+  const n = samples.length;
+  if (n < 2) return NaN;
+  const meanT = samples.reduce((s, x) => s + x.ms, 0) / n;
+  const meanM = samples.reduce((s, x) => s + x.mb, 0) / n;
+  let cov = 0;
+  let varT = 0;
+  for (const x of samples) {
+    cov += (x.ms - meanT) * (x.mb - meanM);
+    varT += (x.ms - meanT) ** 2;
+  }
+  return varT === 0 ? NaN : (cov / varT) * 60_000;
+}
+
+export interface SoakResult {
+  tasks: number;
+  steps: number;
+  ms: number;
+  /** Every sample, from the server's start to the last task's end. */
+  samples: RssSample[];
+  /** When warm-up ended (ms since start): samples from here on make the slope. */
+  warmupEndMs: number;
+  /** The kernel's high-water mark of the server's RSS (VmHWM, MB): spikes between samples. */
+  hwmMb: number;
+}
+
+export const SOAK_BUDGET = { slopeMbPerMin: 1, peakMb: 150 };
+
+/** The lines `deno task bench` prints; OVER when a budget is missed (or nothing measured). */
+export function reportSoak(r: SoakResult): string[] {
+  const after = r.samples.filter((s) => s.ms >= r.warmupEndMs);
+  const slope = slopeMbPerMin(after);
+  const sampled = Math.max(...r.samples.map((s) => s.mb));
+  const peak = Math.max(sampled, r.hwmMb);
+  const start = after[0]?.mb ?? NaN;
+  const end = after.at(-1)?.mb ?? NaN;
+  const verdict = (ok: boolean) => ok ? "OK" : "OVER";
+  return [
+    `soak: ${r.steps} tool steps over ${r.tasks} tasks in ${(r.ms / 1000).toFixed(0)} s, ` +
+    `${r.samples.length} RSS samples`,
+    `soak RSS slope after warm-up: ${slope.toFixed(2)} MB/min (${start.toFixed(1)} → ` +
+    `${end.toFixed(1)} MB over ${after.length} samples; budget ${SOAK_BUDGET.slopeMbPerMin} ` +
+    `MB/min) ${verdict(slope <= SOAK_BUDGET.slopeMbPerMin)}`,
+    `soak peak RSS: ${peak.toFixed(1)} MB (kernel high-water mark; highest 1 s sample ` +
+    `${sampled.toFixed(1)} MB; budget ${SOAK_BUDGET.peakMb} MB) ${
+      verdict(peak <= SOAK_BUDGET.peakMb)
+    }`,
+  ];
+}

@@ -1,0 +1,22 @@
+/**
+ * The server's own memory for Settings → About (SPEC §11.3): resident size now, and the
+ * peak since start as the kernel counts it (getrusage's max RSS, which needs no
+ * permission — /proc/self would need --allow-all). A sampled maximum would miss spikes.
+ */
+import process from "node:process";
+
+export interface ProcessMemory {
+  rssBytes: number;
+  peakRssBytes: number | null;
+}
+
+export function processMemory(): ProcessMemory {
+  const rssBytes = Deno.memoryUsage().rss;
+  let peak: number | null = null;
+  try {
+    const kb = process.resourceUsage().maxRSS; // kilobytes, as Node reports it everywhere
+    if (Number.isFinite(kb) && kb > 0) peak = kb * 1024;
+  } catch { /* not reported on this platform */ }
+  // The two are read a moment apart: never show a peak below the current size.
+  return { rssBytes, peakRssBytes: peak === null ? null : Math.max(peak, rssBytes) };
+}

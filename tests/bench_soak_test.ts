@@ -1,0 +1,56 @@
+/** The pure parts of the soak benchmark (scripts/soak_stats.ts): slope and budget lines. */
+import { assert, assertEquals } from "./helpers/assert.ts";
+import { reportSoak, type RssSample, slopeMbPerMin } from "../scripts/soak_stats.ts";
+
+const line = (mbPerMin: number, start: number, n: number, noise = 0): RssSample[] =>
+  Array.from({ length: n }, (_, i) => ({
+    ms: i * 1000,
+    mb: start + (mbPerMin * i) / 60 + (i % 2 ? noise : -noise),
+  }));
+
+Deno.test("slopeMbPerMin: least squares in MB per minute, robust to a GC sawtooth", () => {
+  assert(Math.abs(slopeMbPerMin(line(6, 100, 61)) - 6) < 1e-9);
+  assert(Math.abs(slopeMbPerMin(line(0, 100, 61))) < 1e-9);
+  assert(Math.abs(slopeMbPerMin(line(-3, 100, 61)) + 3) < 1e-9);
+  // ±5 MB of alternating noise on a flat line leaves the slope near zero.
+  assert(Math.abs(slopeMbPerMin(line(0, 100, 121, 5))) < 0.2);
+  assert(Number.isNaN(slopeMbPerMin([{ ms: 0, mb: 1 }])));
+  assert(Number.isNaN(slopeMbPerMin([{ ms: 5, mb: 1 }, { ms: 5, mb: 2 }])));
+});
+
+Deno.test("reportSoak: the slope counts only after warm-up; over budget says OVER", () => {
+  // A steep warm-up (0 → 30 s) then flat: OK, because warm-up is left out.
+  const warm = line(120, 60, 31);
+  const flat = line(0, 120, 60).map((s) => ({ ms: s.ms + 31_000, mb: s.mb }));
+  const ok = reportSoak({
+    tasks: 50,
+    steps: 2000,
+    ms: 91_000,
+    samples: [...warm, ...flat],
+    warmupEndMs: 31_000,
+    hwmMb: 140,
+  });
+  assertEquals(ok.length, 3);
+  assert(ok[1].endsWith(" OK"), ok[1]);
+  assert(ok[2].endsWith(" OK"), ok[2]);
+  const leak = reportSoak({
+    tasks: 50,
+    steps: 2000,
+    ms: 60_000,
+    samples: line(5, 148, 61),
+    warmupEndMs: 0,
+    hwmMb: 0,
+  });
+  assert(leak[1].includes("5.00 MB/min") && leak[1].endsWith(" OVER"), leak[1]);
+  assert(leak[2].endsWith(" OVER"), leak[2]); // 153 MB > 150
+  // A spike between samples counts: the kernel's high-water mark is the peak.
+  const spike = reportSoak({
+    tasks: 1,
+    steps: 40,
+    ms: 60_000,
+    samples: line(0, 100, 61),
+    warmupEndMs: 0,
+    hwmMb: 180,
+  });
+  assert(spike[2].startsWith("soak peak RSS: 180.0 MB") && spike[2].endsWith(" OVER"), spike[2]);
+});
