@@ -3,6 +3,7 @@
  * word title from the task's model (thinking stripped), falling back to a local rule
  * when the model is unavailable (offline, Demo, error).
  */
+import { sideText } from "../providers/side_text.ts";
 import type { Entry, TaskSummary } from "../../protocol/index.ts";
 import type { Adapter, ModelInfo, ProviderConfig } from "../providers/types.ts";
 import type { Repos } from "../../store/store.ts";
@@ -49,21 +50,12 @@ export async function modelTitle(
   text: string,
   signal: AbortSignal,
 ): Promise<string | null> {
-  let out = "";
-  for await (
-    const ev of adapter.stream({
-      provider,
-      model,
-      system:
-        "You write short titles. Reply with a 3-7 word title for the user's request, in the user's language. No quotes, no punctuation at the end, nothing else.",
-      messages: [{ role: "user", content: [{ type: "text", text: text.slice(0, 4000) }] }],
-      tools: [],
-      effort: "off",
-      maxTokens: 64,
-    }, signal)
-  ) {
-    if (ev.type === "text") out += ev.delta;
-  }
+  const out = await sideText({ adapter, provider, model }, {
+    system:
+      "You write short titles. Reply with a 3-7 word title for the user's request, in the user's language. No quotes, no punctuation at the end, nothing else.",
+    user: text.slice(0, 4000),
+    maxTokens: 64,
+  }, signal);
   return cleanTitle(out);
 }
 

@@ -4,6 +4,7 @@
  * a local summary from `--stat` when no model answers (Demo, offline, error).
  */
 import type { Adapter, ModelInfo, ProviderConfig } from "../providers/types.ts";
+import { sideText } from "../providers/side_text.ts";
 
 const SYSTEM = "You write git commit messages. Reply with the message only: a summary line " +
   "of at most 72 characters in the imperative mood, optionally a blank line and a short " +
@@ -36,22 +37,10 @@ export async function modelMessage(
   diff: { stat: string; patch: string },
   signal: AbortSignal,
 ): Promise<string | null> {
-  let out = "";
-  for await (
-    const ev of adapter.stream({
-      provider,
-      model,
-      system: SYSTEM,
-      messages: [{
-        role: "user",
-        content: [{ type: "text", text: `Staged changes:\n${diff.stat}\n${diff.patch}` }],
-      }],
-      tools: [],
-      effort: "off",
-      maxTokens: 300,
-    }, signal)
-  ) {
-    if (ev.type === "text") out += ev.delta;
-  }
+  const out = await sideText({ adapter, provider, model }, {
+    system: SYSTEM,
+    user: `Staged changes:\n${diff.stat}\n${diff.patch}`,
+    maxTokens: 300,
+  }, signal);
   return cleanMessage(out);
 }
