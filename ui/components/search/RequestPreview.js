@@ -3,59 +3,35 @@
  * of the task as the server would send it now — system prompt, tools, each message (the
  * reminder and microcompact included) — or the raw wire JSON.
  */
-import { useRef } from "preact/hooks";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { closePreview, preview, previewTab } from "../../state/context.js";
 import { compactTokens } from "../../state/stats.js";
-import { IconClose } from "../Icons.js";
-import { useModalFocus } from "../useModalFocus.js";
+import { ViewerDialog } from "./ViewerDialog.js";
 
 export function RequestPreview() {
-  return preview.value ? html`<${Dialog} />` : null;
-}
-
-function Dialog() {
-  const closeBtn = useRef(/** @type {HTMLButtonElement|null} */ (null));
-  useModalFocus(closeBtn, closePreview);
   const p = preview.value;
   if (!p) return null;
   const r = p.data;
   const tab = previewTab.value;
+  const meta = r &&
+    html`<span class="ctx-viewer-meta" data-testid="preview-meta">${
+      t("preview.meta", {
+        model: r.model,
+        format: r.format,
+        n: r.messages.length,
+        tokens: compactTokens(r.tokens),
+      })
+    }</span>`;
   return html`
-    <div class="search-backdrop" onClick=${closePreview}>
-      <div
-        class="ctx-viewer req-preview"
-        role="dialog"
-        aria-modal="true"
-        aria-label=${t("preview.title")}
-        data-testid="request-preview"
-        onClick=${(/** @type {Event} */ e) => e.stopPropagation()}
-      >
-        <div class="ctx-viewer-head">
-          <div class="ctx-viewer-title">
-            <strong>${t("preview.title")}</strong>
-            ${r &&
-              html`<span class="ctx-viewer-meta" data-testid="preview-meta">${
-                t("preview.meta", {
-                  model: r.model,
-                  format: r.format,
-                  n: r.messages.length,
-                  tokens: compactTokens(r.tokens),
-                })
-              }</span>`}
-          </div>
-          <button
-            ref=${closeBtn}
-            type="button"
-            class="icon-btn"
-            aria-label=${t("ctx.viewer.close")}
-            data-testid="preview-close"
-            onClick=${closePreview}
-          >
-            <${IconClose} />
-          </button>
-        </div>
+    <${ViewerDialog}
+      title=${t("preview.title")}
+      meta=${meta}
+      onClose=${closePreview}
+      testid="request-preview"
+      closeTestid="preview-close"
+      extraClass="req-preview"
+    >
         <div class="req-tabs" role="tablist">
           ${(/** @type {const} */ (["parts", "json"])).map((k) =>
             html`
@@ -101,8 +77,7 @@ function Dialog() {
               )}
             </div>
           `}
-      </div>
-    </div>
+    <//>
   `;
 }
 
