@@ -34,6 +34,12 @@ interface Report {
   db: string;
   wal: string;
   home: string[] | string;
+  vapid: string;
+  remote: string;
+  mcpServers: string;
+  lock: string;
+  mcp: number[];
+  control: (number | string)[];
   uploads: string[] | string;
   attachments: string[] | string;
   otherAttachment: string;
@@ -95,6 +101,24 @@ Deno.test({
       },
     });
     const c = await TestClient.connect(s.base, s.token);
+    // Secrets of the newer surfaces, in the data folder: push keys, remote settings, an MCP
+    // server's env; and the control endpoint's secret (in instance.json).
+    const pushKey = hex(24), mcpSecret = hex(24);
+    await Deno.writeTextFile(`${home}/vapid.json`, JSON.stringify({ privateKey: pushKey }));
+    await Deno.writeTextFile(`${home}/remote.json`, JSON.stringify({ trustProxy: false }));
+    await Deno.writeTextFile(
+      `${home}/mcp_servers.json`,
+      JSON.stringify([{
+        id: "x",
+        enabled: false,
+        transport: "stdio",
+        command: "true",
+        args: [],
+        env: { SECRET: mcpSecret },
+      }]),
+    );
+    const instance = JSON.parse(await Deno.readTextFile(`${home}/instance.json`));
+    const control = instance.control as { url: string; secret: string };
     try {
       const upload = await fetch(`${s.base}/api/uploads?name=secret.txt&mime=text/plain`, {
         method: "POST",
@@ -111,7 +135,7 @@ Deno.test({
               args: {
                 command:
                   `DENO_DIR=/tmp/deno ${Deno.execPath()} run -A attack.js ${home} ${s.base} ` +
-                  `${s.process.pid}`,
+                  `${s.process.pid} ${control.url}`,
                 timeout: 60,
               },
             }],
@@ -143,7 +167,26 @@ Deno.test({
         assert(!Object.keys(r.env).some((n) => n.startsWith("REINAGENT_")), "REINAGENT_*");
         assert(!("DENO_NO_PROMPT" in r.env), "Deno's prompt variable reached the command");
         assertEquals(r.env.PLAIN_SETTING, "visible", "ordinary variables are kept");
-        for (const f of ["token", "instance", "db", "wal"] as const) {
+        for (const secret of [pushKey, mcpSecret, control.secret]) {
+          assert(!seen.includes(secret), `${level}: a data-folder secret leaked`);
+        }
+        assert(r.mcp.length > 0 && r.mcp.every((st) => st === 401), `${level}: /mcp ${r.mcp}`);
+        assert(
+          r.control.length > 0 && r.control.every((st) => st === 401 || st === 403),
+          `${level}: control endpoint ${r.control}`,
+        );
+        for (
+          const f of [
+            "token",
+            "instance",
+            "db",
+            "wal",
+            "vapid",
+            "remote",
+            "mcpServers",
+            "lock",
+          ] as const
+        ) {
           assert(r[f].startsWith("ERR"), `${level}: ${f} was readable: ${r[f].slice(0, 80)}`);
         }
         assertEquals(r.home, ["DefaultProject"], `${level}: only the workspace shows`);
