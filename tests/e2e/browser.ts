@@ -114,18 +114,34 @@ export async function withPage(
   const browser = await launchBrowser();
   if (!browser) return; // launchBrowser printed the loud SKIPPED notice
   const server = await startTestServer(serverOpts);
+  let page: Page | undefined;
   try {
     const context = await browser.newContext({ viewport, locale: "en-US" });
-    const page = await context.newPage();
+    page = await context.newPage();
     const errors = watchErrors(page);
     await fn(page, server, browser);
     assertEquals(errors, [], "the page logged errors");
   } catch (e) {
     console.error(server.output());
+    if (page) await reportFailedPage(page);
     throw e;
   } finally {
     await browser.close();
     await server.stop();
+  }
+}
+
+/** What the page showed when a test failed: a screenshot and the text of dialogs and alerts. */
+async function reportFailedPage(page: Page): Promise<void> {
+  try {
+    const shown = await page.evaluate(() =>
+      [...document.querySelectorAll("[role=dialog], [role=alert], .toast")]
+        .map((e) => (e as HTMLElement).innerText.slice(0, 500)).join("\n---\n")
+    );
+    console.error(`page at failure (${page.url()}):\n${shown || "(no dialog or alert)"}`);
+    await screenshot(page, `FAILED-${Date.now()}`);
+  } catch (e) {
+    console.error("could not report the failed page:", e);
   }
 }
 

@@ -82,6 +82,13 @@ async function addProject(page: Page, path: string, phone: boolean): Promise<voi
   // Typed at once: the first listing (home) must not overwrite it.
   await page.locator(tid("folder-path")).fill(path);
   await page.click(tid("folder-choose"));
+  // Closed, or the server's refusal shown: the refusal is the failure to report.
+  await page.waitForFunction(() =>
+    !document.querySelector("[data-testid=folder-browser]") ||
+    document.querySelector("[data-testid=folder-error]")
+  );
+  const refused = page.locator(tid("folder-error"));
+  if (await refused.count()) throw new Error(`adding ${path}: ${await refused.innerText()}`);
   await page.locator(tid("folder-browser")).waitFor({ state: "detached" });
   if (phone) {
     await page.keyboard.press("Escape");

@@ -135,6 +135,28 @@ Deno.test(
           `${home}/code/proj-one is already a project ("proj-one")`,
         );
         await page.keyboard.press("Escape");
+        await dialog.waitFor({ state: "detached" });
+
+        // A path typed the instant the dialog shows (before its first listing has even
+        // been asked for) is kept: the home listing must not overwrite it.
+        const typedEarly = `${home}/code`;
+        await page.evaluate((want) => {
+          const seen = new MutationObserver(() => {
+            const el = document.querySelector("[data-testid=folder-path]") as HTMLInputElement;
+            if (!el) return;
+            seen.disconnect();
+            el.value = want;
+            el.dispatchEvent(new Event("input", { bubbles: true }));
+          });
+          seen.observe(document.body, { childList: true, subtree: true });
+        }, typedEarly);
+        await page.click("[data-testid=add-project]");
+        await page.waitForFunction(() =>
+          document.querySelector("[data-testid=folder-list]")?.getAttribute("aria-busy") ===
+            "false" && document.querySelectorAll("[data-testid=folder-entry]").length > 0
+        );
+        assertEquals(await page.locator("[data-testid=folder-path]").inputValue(), typedEarly);
+        await page.keyboard.press("Escape");
 
         // A draft in the project: the header names it; the first send creates the task there.
         await one.locator("[data-testid=project-new-task]").click();

@@ -27,9 +27,10 @@ export function FolderBrowser({ onClose, onAdded }) {
   const typed = useRef(false);
   const inputRef = useRef(/** @type {HTMLInputElement|null} */ (null));
 
-  const open = async (/** @type {string} */ path) => {
+  /** `navigate`: the user chose where to go, so the listing's path replaces what was typed. */
+  const open = async (/** @type {string} */ path, navigate = true) => {
     const mine = ++gen.current;
-    typed.current = false;
+    if (navigate) typed.current = false;
     setBusy(true);
     try {
       const r = /** @type {Listing} */ (await listDirs(path));
@@ -44,8 +45,9 @@ export function FolderBrowser({ onClose, onAdded }) {
     }
   };
 
+  // Runs after the first paint: a path typed before it must survive the home listing.
   useEffect(() => {
-    open("~");
+    open("~", false);
   }, []);
 
   const choose = async () => {
