@@ -6,6 +6,8 @@
  *   - a command printing 200 MB: the server's RSS rise, budget < 20 MB (bench_exec.ts)
  *   - rewind snapshots of a 20 000-file / 2 GB workspace: first ≤ 3 s, a later turn's
  *     snapshot + comparison ≤ 150 ms (bench_snapshot.ts)
+ *   - grep/glob on a 20 000-file tree within 3× ripgrep's time when `rg` is installed
+ *     (bench_search.ts)
  *   - soak: 2 000 tool steps over 50 tasks on one server, RSS slope after warm-up
  *     ≤ 1 MB/min and peak ≤ 150 MB (bench_soak.ts; `--quick`: 10 tasks × 40 steps)
  */
@@ -16,6 +18,7 @@ import { benchUi, reportUi } from "./bench_ui.ts";
 import { benchSnapshot, reportSnapshot } from "./bench_snapshot.ts";
 import { FULL_SOAK, QUICK_SOAK, runSoak } from "./bench_soak.ts";
 import { reportSoak } from "./soak_stats.ts";
+import { benchSearch, reportSearch } from "./bench_search.ts";
 
 const TOKEN = "bench-token-0123456789abcdef";
 
@@ -96,6 +99,9 @@ if (import.meta.main) {
   if (ui) { for (const line of reportUi(ui)) console.log(line); }
   // Rewind snapshots of a generated 20 000-file / 2 GB workspace (issue #15).
   for (const line of reportSnapshot(await benchSnapshot())) console.log(line);
+  // grep/glob against ripgrep (and find) on a generated 20 000-file tree (issue #15).
+  const search = await benchSearch({ files: 20_000, runs: 5, dir: "", keep: false });
+  for (const line of reportSearch(search)) console.log(line);
   // Soak (issue #15, SPEC §11.3): the server's RSS over thousands of steps (reads /proc).
   if (Deno.build.os === "linux") {
     const soak = await runSoak(Deno.args.includes("--quick") ? QUICK_SOAK : FULL_SOAK);

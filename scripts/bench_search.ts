@@ -16,9 +16,20 @@ function flag(name: string, def: string): string {
   const i = Deno.args.indexOf(name);
   return i >= 0 && Deno.args[i + 1] ? Deno.args[i + 1] : def;
 }
-const FILES = Number(flag("--files", "50000"));
-const RUNS = Number(flag("--runs", "5"));
-const KEEP = Deno.args.includes("--keep");
+
+/** Issue #15: `grep` and `glob` stay within this many times ripgrep's time. */
+export const SEARCH_BUDGET_RATIO = 3;
+
+export interface SearchBenchOptions {
+  files: number;
+  runs: number;
+  /** An existing tree to reuse (kept), or "" for a fresh temporary one. */
+  dir: string;
+  keep: boolean;
+}
+
+/** One comparison: our median ms, the other command and its median (null = not installed). */
+export type SearchRow = [label: string, ours: number, other: string, theirs: number | null];
 
 /** Deterministic pseudo-random numbers (LCG), so every run builds the same tree. */
 function rng(seed: number) {
@@ -92,6 +103,7 @@ const med = (ts: number[]) => [...ts].sort((a, b) => a - b)[Math.floor(ts.length
  * so that load changes on a shared machine hit both sides alike.
  */
 async function pair(
+  RUNS: number,
   ours: () => Promise<unknown>,
   theirs: (() => Promise<unknown>) | null,
 ): Promise<[number, number | null]> {
@@ -120,106 +132,139 @@ async function run(cmd: string, args: string[], cwd?: string): Promise<string> {
   return new TextDecoder().decode(out.stdout);
 }
 
-const dir = flag("--dir", "") || await Deno.makeTempDir({ prefix: "ra-bench-search-" });
-const ctx = { workspace: dir, signal: new AbortController().signal };
-const call = async (p: Promise<ToolResult>) => {
-  const r = await p;
-  if (r.isError) throw new Error(r.content);
-  return r;
-};
+/** Generates (or reuses) the tree and measures every case; logs progress notes. */
+export async function benchSearch(o: SearchBenchOptions): Promise<SearchRow[]> {
+  const dir = o.dir || await Deno.makeTempDir({ prefix: "ra-bench-search-" });
+  const ctx = { workspace: dir, signal: new AbortController().signal };
+  const call = async (p: Promise<ToolResult>) => {
+    const r = await p;
+    if (r.isError) throw new Error(r.content);
+    return r;
+  };
 
-try {
-  let exists = false;
   try {
-    exists = Deno.readDirSync(dir).next().done === false;
-  } catch { /* new dir */ }
-  if (!exists) {
-    const t0 = performance.now();
-    const g = generate(dir, FILES);
-    console.log(
-      `generated ${g.made} files (${g.binary} binary, ${g.large} over 2 MB, ${g.needles} ` +
-        `with the needle) in ${((performance.now() - t0) / 1000).toFixed(1)} s at ${dir}`,
-    );
-  } else console.log(`using the existing tree at ${dir}`);
-  const cores = navigator.hardwareConcurrency;
-  console.log(`${cores} cores, median of ${RUNS} warm runs\n`);
+    let exists = false;
+    try {
+      exists = Deno.readDirSync(dir).next().done === false;
+    } catch { /* new dir */ }
+    if (!exists) {
+      const t0 = performance.now();
+      const g = generate(dir, o.files);
+      console.log(
+        `generated ${g.made} files (${g.binary} binary, ${g.large} over 2 MB, ${g.needles} ` +
+          `with the needle) in ${((performance.now() - t0) / 1000).toFixed(1)} s at ${dir}`,
+      );
+    } else console.log(`using the existing tree at ${dir}`);
+    const cores = navigator.hardwareConcurrency;
+    console.log(`${cores} cores, median of ${o.runs} warm runs\n`);
 
-  const rows: [string, number, string, number | null][] = [];
-  const rg = has("rg");
-  const find = has("find");
-  if (!rg) {
-    console.log("NOTE: ripgrep (rg) not found — grep comparison skipped (apt-get install ripgrep)");
-  }
-  if (!find) console.log("NOTE: find not found — glob comparison skipped");
-  const rgBase = ["--no-ignore", "--hidden", "--no-messages", "-n", "--max-filesize", "2M"];
+    const rows: [string, number, string, number | null][] = [];
+    const rg = has("rg");
+    const find = has("find");
+    if (!rg) {
+      console.log(
+        "NOTE: ripgrep (rg) not found — grep comparison skipped (apt-get install ripgrep)",
+      );
+    }
+    if (!find) console.log("NOTE: find not found — glob comparison skipped");
+    const rgBase = ["--no-ignore", "--hidden", "--no-messages", "-n", "--max-filesize", "2M"];
 
-  const cases: [string, Record<string, unknown>, string[]][] = [
-    ["grep literal (rare)", { pattern: "NEEDLE_marker", limit: 1000 }, ["NEEDLE_marker"]],
-    ["grep regex -i (rare)", { pattern: "needle_\\w+:", ignore_case: true, limit: 1000 }, [
-      "-i",
-      "needle_\\w+:",
-    ]],
-    ["grep include *.md", { pattern: "NEEDLE_marker", include: "*.md", limit: 1000 }, [
-      "-g",
-      "*.md",
-      "NEEDLE_marker",
-    ]],
-  ];
-  for (const [label, args, rgArgs] of cases) {
-    const r = await call(grep.execute(args, ctx));
-    if (rg) {
-      const lines = (await run("rg", [...rgBase, ...rgArgs, dir])).split("\n").filter(Boolean);
-      if (lines.length !== (r.meta?.matches as number)) {
-        console.log(`  (!) ${label}: rg found ${lines.length} lines, we found ${r.meta?.matches}`);
+    const cases: [string, Record<string, unknown>, string[]][] = [
+      ["grep literal (rare)", { pattern: "NEEDLE_marker", limit: 1000 }, ["NEEDLE_marker"]],
+      ["grep regex -i (rare)", { pattern: "needle_\\w+:", ignore_case: true, limit: 1000 }, [
+        "-i",
+        "needle_\\w+:",
+      ]],
+      ["grep include *.md", { pattern: "NEEDLE_marker", include: "*.md", limit: 1000 }, [
+        "-g",
+        "*.md",
+        "NEEDLE_marker",
+      ]],
+    ];
+    for (const [label, args, rgArgs] of cases) {
+      const r = await call(grep.execute(args, ctx));
+      if (rg) {
+        const lines = (await run("rg", [...rgBase, ...rgArgs, dir])).split("\n").filter(Boolean);
+        if (lines.length !== (r.meta?.matches as number)) {
+          console.log(
+            `  (!) ${label}: rg found ${lines.length} lines, we found ${r.meta?.matches}`,
+          );
+        }
+      }
+      const [ours, theirs] = await pair(
+        o.runs,
+        () => call(grep.execute(args, ctx)),
+        rg ? () => run("rg", [...rgBase, ...rgArgs, dir]) : null,
+      );
+      rows.push([label, ours, "rg", theirs]);
+      if (rg && label.startsWith("grep literal")) {
+        const [o1, j1] = await pair(
+          o.runs,
+          () => call(grep.execute(args, ctx)),
+          () => run("rg", ["-j1", ...rgBase, ...rgArgs, dir]),
+        );
+        rows.push([`${label} vs rg -j1`, o1, "rg -j1", j1]);
       }
     }
-    const [ours, theirs] = await pair(
-      () => call(grep.execute(args, ctx)),
-      rg ? () => run("rg", [...rgBase, ...rgArgs, dir]) : null,
-    );
-    rows.push([label, ours, "rg", theirs]);
-    if (rg && label.startsWith("grep literal")) {
-      const [o1, j1] = await pair(
-        () => call(grep.execute(args, ctx)),
-        () => run("rg", ["-j1", ...rgBase, ...rgArgs, dir]),
+
+    // find and `rg --files` only list; our glob also lstats every match to sort by mtime.
+    const globCases: [string, Record<string, unknown>, string[], string][] = [
+      ["glob **/*.md (all dirs)", { pattern: "**/*.md", limit: 2000 }, ["-name", "*.md"], "*.md"],
+      ["glob pkg3/**/file1?.ts", { pattern: "pkg3/**/file1?.ts" }, [
+        "-path",
+        `${dir}/pkg3/*/file1?.ts`,
+      ], "pkg3/**/file1?.ts"],
+    ];
+    for (const [label, args, findArgs, rgGlob] of globCases) {
+      const [ours, theirs] = await pair(
+        o.runs,
+        () => call(glob.execute(args, ctx)),
+        find ? () => run("find", [dir, "-type", "f", ...findArgs]) : null,
       );
-      rows.push([`${label} vs rg -j1`, o1, "rg -j1", j1]);
+      rows.push([label, ours, "find", theirs]);
+      if (!rg) continue;
+      const [o2, files] = await pair(
+        o.runs,
+        () => call(glob.execute(args, ctx)),
+        () => run("rg", ["--files", "--no-ignore", "--hidden", "-g", rgGlob], dir),
+      );
+      rows.push([label, o2, "rg --files", files]);
     }
-  }
 
-  // find and `rg --files` only list; our glob also lstats every match to sort by mtime.
-  const globCases: [string, Record<string, unknown>, string[], string][] = [
-    ["glob **/*.md (all dirs)", { pattern: "**/*.md", limit: 2000 }, ["-name", "*.md"], "*.md"],
-    ["glob pkg3/**/file1?.ts", { pattern: "pkg3/**/file1?.ts" }, [
-      "-path",
-      `${dir}/pkg3/*/file1?.ts`,
-    ], "pkg3/**/file1?.ts"],
-  ];
-  for (const [label, args, findArgs, rgGlob] of globCases) {
-    const [ours, theirs] = await pair(
-      () => call(glob.execute(args, ctx)),
-      find ? () => run("find", [dir, "-type", "f", ...findArgs]) : null,
-    );
-    rows.push([label, ours, "find", theirs]);
-    if (!rg) continue;
-    const [o2, files] = await pair(
-      () => call(glob.execute(args, ctx)),
-      () => run("rg", ["--files", "--no-ignore", "--hidden", "-g", rgGlob], dir),
-    );
-    rows.push([label, o2, "rg --files", files]);
+    return rows;
+  } finally {
+    if (!o.keep && !o.dir) await Deno.remove(dir, { recursive: true });
   }
+}
 
-  console.log(
+/** The table, one line per case, with the budget verdict against rg (find is context). */
+export function reportSearch(rows: SearchRow[]): string[] {
+  const out = [
     "case".padEnd(34) + "ours ms".padStart(10) + "   vs".padEnd(14) + "ms".padStart(8) +
-      "   ratio",
-  );
+    "   ratio",
+  ];
   for (const [label, ours, other, theirs] of rows) {
-    console.log(
+    const ratio = theirs === null ? null : ours / theirs;
+    const verdict = ratio === null || !other.startsWith("rg")
+      ? ""
+      : ratio <= SEARCH_BUDGET_RATIO
+      ? ` (budget ≤ ${SEARCH_BUDGET_RATIO}×) OK`
+      : ` (budget ≤ ${SEARCH_BUDGET_RATIO}×) OVER`;
+    out.push(
       label.padEnd(34) + ours.toFixed(0).padStart(10) + `   ${other}`.padEnd(14) +
         (theirs === null ? "—" : theirs.toFixed(0)).padStart(8) +
-        (theirs === null ? "   (skipped)" : `   ${(ours / theirs).toFixed(2)}×`),
+        (ratio === null ? "   (skipped)" : `   ${ratio.toFixed(2)}×${verdict}`),
     );
   }
-} finally {
-  if (!KEEP && !flag("--dir", "")) await Deno.remove(dir, { recursive: true });
+  return out;
+}
+
+if (import.meta.main) {
+  const rows = await benchSearch({
+    files: Number(flag("--files", "50000")),
+    runs: Number(flag("--runs", "5")),
+    dir: flag("--dir", ""),
+    keep: Deno.args.includes("--keep"),
+  });
+  for (const line of reportSearch(rows)) console.log(line);
 }

@@ -14,7 +14,7 @@ import { defineTool } from "./define.ts";
 import { doc, int, obj } from "../protocol/schema.ts";
 import { text } from "./args.ts";
 import { hiddenBelow, hiddenPath, outsideRoots } from "./paths.ts";
-import { Pacer, resolveSearchRoot, walk } from "./walk.ts";
+import { Pacer, resolveSearchRoot, walkBatches } from "./walk.ts";
 
 const DEFAULT_LIMIT = 200;
 const MAX_LIMIT = 2000;
@@ -243,22 +243,26 @@ export const glob = defineTool<{ pattern: string; path?: string; limit?: number 
     let unreadable = 0;
     try {
       for await (
-        const e of walk(start, {
+        const batch of walkBatches(start, {
           signal: ctx.signal,
           pacer,
           skipPaths,
           onError: () => unreadable++,
         })
       ) {
-        if (e.type === "dir") continue;
-        const rel = prefix ? `${prefix}/${e.path}` : e.path;
-        if (!compiled.regex.test(rel)) continue;
-        const abs = `${root}/${rel}`;
-        let mtime = 0;
-        try {
-          mtime = Deno.lstatSync(abs).mtime?.getTime() ?? 0;
-        } catch { /* vanished: keep it with an unknown (oldest) mtime */ }
-        found.push({ path: shownRoot === "." ? rel : `${shownRoot}/${rel}`, mtime });
+        for (const e of batch) {
+          if (e.type === "dir") continue;
+          const rel = prefix ? `${prefix}/${e.path}` : e.path;
+          if (!compiled.regex.test(rel)) continue;
+          let mtime = 0;
+          try {
+            mtime = Deno.lstatSync(`${root}/${rel}`).mtime?.getTime() ?? 0;
+          } catch { /* vanished: keep it with an unknown (oldest) mtime */ }
+          found.push({ path: shownRoot === "." ? rel : `${shownRoot}/${rel}`, mtime });
+        }
+        // The lstat calls above are synchronous: let the event loop and abort in between.
+        const t = pacer.tick();
+        if (t) await t;
       }
     } catch (e) {
       if (ctx.signal.aborted) return fail("glob was stopped.", { stopped: true });

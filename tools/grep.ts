@@ -12,7 +12,7 @@ import { bool, doc, int, obj } from "../protocol/schema.ts";
 import { text } from "./args.ts";
 import { displayPath, hiddenBelow } from "./paths.ts";
 import { compileGlob, GlobError } from "./glob.ts";
-import { Pacer, readSearchText, resolveSearchRoot, walk } from "./walk.ts";
+import { Pacer, readSearchText, resolveSearchRoot, walkBatches } from "./walk.ts";
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
@@ -193,19 +193,21 @@ export const grep = defineTool<{
     try {
       if (!sr.isDir) searchFile(sr.root);
       else {
-        for await (
-          const e of walk(sr.root, {
+        walking: for await (
+          const batch of walkBatches(sr.root, {
             signal: ctx.signal,
             pacer,
             skipPaths: await hiddenBelow(sr.root, ctx.hidden ?? []),
             onError: () => c.unreadable++,
           })
         ) {
-          if (e.type !== "file") continue;
-          if (include && !include(e.path, e.name)) continue;
-          const t = pacer.tick();
-          if (t) await t;
-          if (!searchFile(`${sr.root}/${e.path}`)) break;
+          for (const e of batch) {
+            if (e.type !== "file") continue;
+            if (include && !include(e.path, e.name)) continue;
+            const t = pacer.tick();
+            if (t) await t;
+            if (!searchFile(`${sr.root}/${e.path}`)) break walking;
+          }
         }
       }
     } catch (e) {

@@ -11,7 +11,7 @@
  * the next scan (and by the comparison after a command) whatever its stat says.
  */
 import { dirname, join } from "node:path";
-import { Pacer, walk } from "../../tools/walk.ts";
+import { Pacer, walkBatches } from "../../tools/walk.ts";
 import { sha256Hex } from "../../tools/file_stamp.ts";
 import type { BlobStore } from "./checkpoint_blobs.ts";
 
@@ -155,9 +155,13 @@ export class WorkspaceIndex {
     const base = this.workspace.endsWith("/") ? this.workspace : this.workspace + "/";
     const pacer = new Pacer(o.signal, this.workspace);
     const dirs = new Set<string>([this.workspace]);
-    for await (const e of walk(this.workspace, { signal: o.signal, pacer, dirs: true })) {
-      if (e.type === "dir") dirs.add(base + e.path);
-      if (e.type === "file") v.visit(base + e.path);
+    for await (
+      const batch of walkBatches(this.workspace, { signal: o.signal, pacer, dirs: true })
+    ) {
+      for (const e of batch) {
+        if (e.type === "dir") dirs.add(base + e.path);
+        if (e.type === "file") v.visit(base + e.path);
+      }
     }
     for (const abs of this.entries.keys()) {
       if (!v.out.has(abs)) this.forget(abs);
@@ -193,9 +197,11 @@ export class WorkspaceIndex {
       else if (st?.isDirectory) {
         onDir(p);
         const base = p.endsWith("/") ? p : p + "/";
-        for await (const e of walk(p, { signal: o.signal, pacer, dirs: true })) {
-          if (e.type === "dir") onDir(base + e.path);
-          if (e.type === "file") found.add(base + e.path);
+        for await (const batch of walkBatches(p, { signal: o.signal, pacer, dirs: true })) {
+          for (const e of batch) {
+            if (e.type === "dir") onDir(base + e.path);
+            if (e.type === "file") found.add(base + e.path);
+          }
         }
         under.add(p);
       } else under.add(p); // gone (or no longer a regular file): it and anything under it
