@@ -16,6 +16,7 @@ import { RemoteAccess } from "./sessions/remote_access.ts";
 import type { StoreHealth } from "../protocol/index.ts";
 import { type HomeLock, tryLockHome } from "./instance/lock.ts";
 import { startControl, type WindowReply } from "./instance/control.ts";
+import { tuneMalloc } from "./malloc_tuning.ts";
 
 export interface AppOptions {
   home: string;
@@ -70,6 +71,12 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
   }
   const services = createServices({ home: opts.home, now, watchMcp: true, probeSandbox: true });
   const { store, hub, runs } = services;
+  let trimmedAt = hub.lastSeq;
+  const malloc = tuneMalloc(() => {
+    const busy = hub.lastSeq !== trimmedAt;
+    trimmedAt = hub.lastSeq;
+    return busy;
+  });
   if (!store.health.ok) {
     console.error(
       `ReinAgent: database problem: ${store.health.error}\n  file: ${store.health.path} (left untouched)`,
@@ -131,6 +138,7 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
       await services.mcp?.close();
       await existingTerminals(services)?.closeAll(); // every shell session is killed
       hub.close();
+      malloc.stop();
       await server.shutdown();
       store.close();
       await Deno.remove(instancePath(opts.home)).catch(() => {});

@@ -294,3 +294,40 @@ Deno.test("sandbox pool: file tools really run in the worker and outside paths a
     pool.closeAll();
   }
 });
+
+Deno.test("sandbox pool: read tools share the write worker of their roots; a write tool never runs read-only", async () => {
+  const { dir } = await ws();
+  const pool = new SandboxPool();
+  try {
+    const r0 = await pool.run("read", [dir], "list_dir", { path: "." }, dir, signal);
+    assertEquals(r0.isError, false, r0.content);
+    assertEquals(pool.size, 1, "a read worker while no write worker exists");
+    const w = await pool.run(
+      "write",
+      [dir],
+      "write_file",
+      { path: "a.txt", content: "hi" },
+      dir,
+      signal,
+    );
+    assertEquals(w.isError, false, w.content);
+    assertEquals(pool.size, 1, "the idle read worker made way for the write worker");
+    const r = await pool.run("read", [dir], "read_file", { path: "a.txt" }, dir, signal);
+    assertMatch(r.content, /hi/);
+    assertEquals(pool.size, 1, "the read ran in the write worker");
+    // Sent under the read profile, a write tool still gets a read-only worker and is denied.
+    const ro = await pool.run(
+      "read",
+      [dir],
+      "write_file",
+      { path: "b.txt", content: "x" },
+      dir,
+      signal,
+    );
+    assert(ro.isError);
+    assertMatch(ro.content, /Sandbox denied|NotCapable|Requires write access/);
+    assertEquals(pool.size, 2);
+  } finally {
+    pool.closeAll();
+  }
+});

@@ -62,3 +62,28 @@ Deno.test("hub: replay after seq, unknown epoch or evicted range needs a snapsho
   assertEquals(hub.replay(hub.epoch, 99, new Set(["a"])), null);
   assertEquals(hub.replay(hub.epoch, 5, new Set(["a"])), []);
 });
+
+Deno.test("hub: the replay ring keeps at most its byte budget, always the newest event", () => {
+  const hub = new EventHub(1000, 5000, 1100);
+  const big = "x".repeat(300);
+  for (let i = 1; i <= 10; i++) {
+    hub.publish("a", { i, big });
+    hub.flush();
+  }
+  const kept = hub.replay(hub.epoch, 7, new Set(["a"]))!;
+  assertEquals(kept.map((e) => e.seq), [8, 9, 10], "three ~345-byte frames fit in 1100 bytes");
+  assertEquals(hub.replay(hub.epoch, 6, new Set(["a"])), null, "seq 7 was evicted by size");
+  // One event larger than the whole budget is still kept (the newest always stays).
+  hub.publish("a", { huge: "y".repeat(5000) });
+  hub.flush();
+  assertEquals(hub.replay(hub.epoch, 10, new Set(["a"]))!.map((e) => e.seq), [11]);
+});
+
+Deno.test("hub: a replayed event is what was sent then, even if its data object changed", () => {
+  const hub = new EventHub(1000);
+  const data = { status: "running" };
+  hub.publish("a", data);
+  hub.flush();
+  data.status = "done";
+  assertEquals(hub.replay(hub.epoch, 0, new Set(["a"]))![0].data, { status: "running" });
+});

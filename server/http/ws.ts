@@ -30,14 +30,14 @@ export function attachSocket(socket: WebSocket, deps: ServerDeps, info?: ClientI
     disconnect(code, reason) {
       if (socket.readyState <= WebSocket.OPEN) socket.close(code, reason);
     },
-    deliver(events: EvtMsg[]) {
+    deliver(events: EvtMsg[], frames?: string[]) {
       if (socket.readyState !== WebSocket.OPEN) return;
       if (socket.bufferedAmount > MAX_BUFFERED) {
         socket.close(4008, "client too slow");
         return;
       }
       // One frame per event keeps the client simple; batches arrive in seq order.
-      for (const e of events) socket.send(JSON.stringify(e));
+      events.forEach((e, i) => socket.send(frames?.[i] ?? JSON.stringify(e)));
     },
     raw: {
       send(frame: string) {

@@ -3,8 +3,10 @@
  * `flushMs`. Coalescing: when the latest queued event of a topic has the same
  * `coalesceKey`, the new one replaces it (or is merged into it), so a burst of updates
  * to one entry costs one frame per client while the order within a topic is kept. Each
- * flushed event gets the next `seq`; the last `ringSize` events are kept so a client
- * that reconnects can ask for everything after the seq it saw.
+ * flushed event gets the next `seq`; the last `ringSize` events (at most `ringBytes` of
+ * JSON) are kept so a client that reconnects can ask for everything after the seq it saw.
+ * The ring keeps each event as the JSON sent: compact (the soak's peak fell by the
+ * object graphs it no longer holds) and a true record even if the data object changes.
  */
 import type { ClientInfo, EvtMsg } from "../../protocol/index.ts";
 
@@ -17,8 +19,11 @@ export interface HubClient {
   readonly since?: number;
   /** Closes its connection (a token reset drops every client). */
   disconnect?(code: number, reason: string): void;
-  /** Sends a batch of events (already ordered by seq). */
-  deliver(events: EvtMsg[]): void;
+  /**
+   * Sends a batch of events (already ordered by seq); `frames[i]`, when given, is
+   * `events[i]` already serialized (the hub does it once for every client).
+   */
+  deliver(events: EvtMsg[], frames?: string[]): void;
   /** The connection itself, for frames outside the event ring (terminal output). */
   readonly raw?: { send(frame: string): void; buffered(): number };
 }
@@ -32,10 +37,22 @@ interface Pending {
 /** Combines a queued event's data with a newer one (e.g. concatenating text deltas). */
 export type Merge = (older: unknown, newer: unknown) => unknown;
 
+interface RingEvent {
+  seq: number;
+  topic: string;
+  json: string;
+}
+
+/** The replay ring's default byte budget (of JSON). */
+export const RING_BYTES = 8 * 1024 * 1024;
+
 export class EventHub {
   readonly epoch: string = crypto.randomUUID();
   private seq = 0;
-  private ring: EvtMsg[] = [];
+  private ring: RingEvent[] = [];
+  /** Where the ring starts in `ring` (dropped in chunks, not one splice per flush). */
+  private ringStart = 0;
+  private ringBytesUsed = 0;
   private queue: Pending[] = [];
   private lastOfTopic = new Map<string, Pending>();
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -43,7 +60,11 @@ export class EventHub {
   /** In-process listeners (e.g. notifications): served like clients, never counted as one. */
   private observers = new Set<HubClient>();
 
-  constructor(private flushMs = 30, private ringSize = 5000) {}
+  constructor(
+    private flushMs = 30,
+    private ringSize = 5000,
+    private ringBytes = RING_BYTES,
+  ) {}
 
   get lastSeq(): number {
     return this.seq;
@@ -101,11 +122,36 @@ export class EventHub {
     }));
     this.queue = [];
     this.lastOfTopic.clear();
-    this.ring.push(...batch);
-    if (this.ring.length > this.ringSize) this.ring.splice(0, this.ring.length - this.ringSize);
+    const frames = batch.map((e) => JSON.stringify(e));
+    for (let i = 0; i < batch.length; i++) {
+      this.ring.push({ seq: batch[i].seq, topic: batch[i].topic, json: frames[i] });
+      this.ringBytesUsed += frames[i].length;
+    }
+    this.trimRing();
     for (const c of [...this.observers, ...this.clients]) {
-      const mine = batch.filter((e) => c.topics.has(e.topic));
-      if (mine.length) c.deliver(mine);
+      const mine: EvtMsg[] = [];
+      const mineFrames: string[] = [];
+      for (let i = 0; i < batch.length; i++) {
+        if (!c.topics.has(batch[i].topic)) continue;
+        mine.push(batch[i]);
+        mineFrames.push(frames[i]);
+      }
+      if (mine.length) c.deliver(mine, mineFrames);
+    }
+  }
+
+  /** Drops the oldest events beyond the count or byte budget (the newest always stays). */
+  private trimRing(): void {
+    while (
+      this.ring.length - this.ringStart > 1 &&
+      (this.ring.length - this.ringStart > this.ringSize || this.ringBytesUsed > this.ringBytes)
+    ) {
+      this.ringBytesUsed -= this.ring[this.ringStart].json.length;
+      this.ringStart++;
+    }
+    if (this.ringStart > 1024 && this.ringStart * 2 > this.ring.length) {
+      this.ring = this.ring.slice(this.ringStart);
+      this.ringStart = 0;
     }
   }
 
@@ -115,9 +161,14 @@ export class EventHub {
    */
   replay(epoch: string, afterSeq: number, topics: Set<string>): EvtMsg[] | null {
     if (epoch !== this.epoch || afterSeq > this.seq) return null;
-    const oldest = this.ring.length ? this.ring[0].seq : this.seq + 1;
+    const oldest = this.ring.length > this.ringStart ? this.ring[this.ringStart].seq : this.seq + 1;
     if (afterSeq + 1 < oldest) return null;
-    return this.ring.filter((e) => e.seq > afterSeq && topics.has(e.topic));
+    const out: EvtMsg[] = [];
+    for (let i = this.ringStart; i < this.ring.length; i++) {
+      const e = this.ring[i];
+      if (e.seq > afterSeq && topics.has(e.topic)) out.push(JSON.parse(e.json));
+    }
+    return out;
   }
 
   close(): void {

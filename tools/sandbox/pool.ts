@@ -6,10 +6,12 @@
  * operation would otherwise ask on the terminal).
  */
 import type { ToolResult } from "../types.ts";
+import { WORKER_TOOLS } from "../worker_tools.ts";
 
 export type Profile = "read" | "write" | "net";
 
 interface Slot {
+  key: string;
   worker: Worker;
   pending: Map<number, (r: ToolResult) => void>;
   idle: ReturnType<typeof setTimeout> | undefined;
@@ -58,7 +60,15 @@ export class SandboxPool {
     hidden: string[] = [],
   ): Promise<ToolResult> {
     const key = `${profile}\0${roots.join("\0")}`;
-    const slot = this.slots.get(key) ?? this.spawn(key, profile, roots);
+    // A read tool (by its own placement, whatever the caller says) may run in the write
+    // worker of the same roots: read tools hold no write calls and their paths are
+    // checked before dispatch, and one isolate fewer is ~15 MB
+    // (the soak's peak). A read worker is only started while no write worker exists.
+    const readTool = WORKER_TOOLS[tool]?.placement === "worker-read";
+    const writer = profile === "read" && readTool
+      ? this.slots.get(`write\0${roots.join("\0")}`)
+      : undefined;
+    const slot = writer ?? this.slots.get(key) ?? this.spawn(key, profile, roots);
     clearTimeout(slot.idle);
     const id = this.nextId++;
     return new Promise<ToolResult>((resolve) => {
@@ -74,7 +84,7 @@ export class SandboxPool {
       });
       slot.worker.postMessage({ id, tool, args, workspace, roots, hidden });
     }).finally(() => {
-      if (slot.pending.size === 0) slot.idle = setTimeout(() => this.close(key), IDLE_MS);
+      if (slot.pending.size === 0) slot.idle = setTimeout(() => this.close(slot.key), IDLE_MS);
     });
   }
 
@@ -83,7 +93,7 @@ export class SandboxPool {
       type: "module",
       deno: { permissions: workerPermissions(profile, roots) },
     });
-    const slot: Slot = { worker, pending: new Map(), idle: undefined };
+    const slot: Slot = { key, worker, pending: new Map(), idle: undefined };
     worker.onmessage = (e: MessageEvent<{ id: number; result: ToolResult }>) => {
       const done = slot.pending.get(e.data.id);
       slot.pending.delete(e.data.id);
@@ -98,6 +108,11 @@ export class SandboxPool {
       this.close(key);
     };
     this.slots.set(key, slot);
+    if (profile === "write") {
+      // Reads go to this worker from now on: an idle read worker of the same roots goes.
+      const reader = `read\0${roots.join("\0")}`;
+      if (this.slots.get(reader)?.pending.size === 0) this.close(reader);
+    }
     return slot;
   }
 
