@@ -488,3 +488,53 @@ Deno.test("history round-trip: tool calls and results reach each format in its o
       },
     ]);
   }));
+
+/** A one-shot server answering every POST with `sse` and recording the auth header. */
+async function rawSse(sse: string, fn: (base: string, auth: () => string | null) => Promise<void>) {
+  let auth: string | null = null;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    auth = req.headers.get("authorization");
+    return new Response(sse, { headers: { "content-type": "text/event-stream" } });
+  });
+  try {
+    await fn(`http://127.0.0.1:${server.addr.port}`, () => auth);
+  } finally {
+    await server.shutdown();
+  }
+}
+
+Deno.test("openai-chat-completions: an error object inside the stream is a provider error (429 retryable); the key goes as a Bearer token", () =>
+  rawSse(
+    'data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}\n\n' +
+      'data: {"error":{"message":"Rate limit reached","type":"rate_limit_exceeded"}}\n\n',
+    async (base, auth) => {
+      const adapter = await adapterFor("openai-chat-completions");
+      const signal = new AbortController().signal;
+      const err = await collect(
+        adapter.stream(request("openai-chat-completions", base, "m"), signal),
+      ).then(() => null, (e) => e);
+      assert(err instanceof ProviderError, "the stream failed with a provider error");
+      assertEquals(err.info.status, 429);
+      assertMatch(err.message, /rate_limit_exceeded: Rate limit reached/);
+      assertEquals(auth(), "Bearer sk-test");
+      // No key (a local server): no Authorization header at all.
+      const noKey = request("openai-chat-completions", base, "m");
+      noKey.provider = { ...noKey.provider, apiKey: "" };
+      await assertRejects(() => collect(adapter.stream(noKey, new AbortController().signal)));
+      assertEquals(auth(), null);
+    },
+  ));
+
+Deno.test("openai-responses: an `error` event inside the stream is a provider error with its message", () =>
+  rawSse(
+    'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":"Hi"}\n\n' +
+      'event: error\ndata: {"type":"error","code":"server_error","message":"The server had an error"}\n\n',
+    async (base) => {
+      const adapter = await adapterFor("openai-responses");
+      const signal = new AbortController().signal;
+      const err = await collect(adapter.stream(request("openai-responses", base, "m"), signal))
+        .then(() => null, (e) => e);
+      assert(err instanceof ProviderError, "the stream failed with a provider error");
+      assertMatch(err.message, /The server had an error/);
+    },
+  ));

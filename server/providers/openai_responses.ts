@@ -1,10 +1,9 @@
-/** `openai-responses` (POST /v1/responses) through `npm:openai`. */
-import OpenAI from "openai";
+/** `openai-responses` (POST /v1/responses): fetch + the shared SSE parser (see openai_chat.ts). */
 import type { Adapter, LlmMessage, StreamEvent, StreamRequest } from "./types.ts";
 import { openaiEffort } from "./effort.ts";
 import { finishCall, type PendingCall } from "./tool_args.ts";
-import { fromSdkError } from "./openai_errors.ts";
-import { usageFromOpenAI } from "./openai_chat.ts";
+import { openaiHeaders, usageFromOpenAI } from "./openai_chat.ts";
+import { postSse, sseJson } from "./http_stream.ts";
 import { abortedError, ProviderError, truncatedError } from "./errors.ts";
 import { v1 } from "./urls.ts";
 
@@ -71,79 +70,70 @@ export function responsesBody(req: StreamRequest): Json {
 
 export const openaiResponses: Adapter = {
   async *stream(req: StreamRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
-    const baseURL = v1(req.provider.baseUrl);
-    const url = `${baseURL}/responses`;
-    const client = new OpenAI({
-      apiKey: req.provider.apiKey || "none",
-      baseURL,
-      maxRetries: 0,
-      timeout: 600_000,
-    });
+    const url = `${v1(req.provider.baseUrl)}/responses`;
     const calls = new Map<string, PendingCall>(); // by item id
     let status = "";
     let ended = false;
     let n = 0;
-    try {
-      const stream = await client.responses.create(responsesBody(req), { signal });
-      for await (const ev of stream as unknown as AsyncIterable<Json>) {
-        switch (ev.type) {
-          case "response.output_text.delta":
-            if (ev.delta) yield { type: "text", delta: ev.delta };
-            break;
-          case "response.reasoning_summary_text.delta":
-          case "response.reasoning_text.delta":
-            if (ev.delta) yield { type: "thinking", delta: ev.delta };
-            break;
-          case "response.output_item.added":
-            if (ev.item?.type === "function_call") {
-              const c = { index: n++, id: ev.item.call_id, name: ev.item.name, json: "" };
-              calls.set(ev.item.id, c);
-              yield { type: "tool_call_start", index: c.index, id: c.id, name: c.name };
-            }
-            break;
-          case "response.function_call_arguments.delta": {
-            const c = calls.get(ev.item_id);
-            if (c && ev.delta) {
-              c.json += ev.delta;
-              yield { type: "tool_call_delta", index: c.index, delta: ev.delta };
-            }
-            break;
+    const body = responsesBody(req);
+    for await (const sse of postSse(url, openaiHeaders(req.provider.apiKey), body, signal)) {
+      if (sse.data === "[DONE]") break;
+      const ev: Json = sseJson(sse.data, url);
+      switch (ev.type) {
+        case "response.output_text.delta":
+          if (ev.delta) yield { type: "text", delta: ev.delta };
+          break;
+        case "response.reasoning_summary_text.delta":
+        case "response.reasoning_text.delta":
+          if (ev.delta) yield { type: "thinking", delta: ev.delta };
+          break;
+        case "response.output_item.added":
+          if (ev.item?.type === "function_call") {
+            const c = { index: n++, id: ev.item.call_id, name: ev.item.name, json: "" };
+            calls.set(ev.item.id, c);
+            yield { type: "tool_call_start", index: c.index, id: c.id, name: c.name };
           }
-          case "response.output_item.done":
-            if (ev.item?.type === "function_call") {
-              const c = calls.get(ev.item.id);
-              if (c) {
-                c.json = ev.item.arguments ?? c.json;
-                calls.delete(ev.item.id);
-                yield finishCall(c);
-              }
-            }
-            break;
-          case "response.completed":
-          case "response.incomplete":
-            ended = true;
-            status = ev.response?.status ?? "";
-            if (ev.response?.usage) {
-              yield { type: "usage", usage: usageFromOpenAI(ev.response.usage) };
-            }
-            break;
-          case "response.failed":
-          case "error": {
-            const msg = ev.response?.error?.message ?? ev.message ?? "response failed";
-            throw new ProviderError({
-              category: "server",
-              message: msg,
-              url,
-              upstream: JSON.stringify(ev).slice(0, 4000),
-              chain: [msg],
-            });
+          break;
+        case "response.function_call_arguments.delta": {
+          const c = calls.get(ev.item_id);
+          if (c && ev.delta) {
+            c.json += ev.delta;
+            yield { type: "tool_call_delta", index: c.index, delta: ev.delta };
           }
+          break;
+        }
+        case "response.output_item.done":
+          if (ev.item?.type === "function_call") {
+            const c = calls.get(ev.item.id);
+            if (c) {
+              c.json = ev.item.arguments ?? c.json;
+              calls.delete(ev.item.id);
+              yield finishCall(c);
+            }
+          }
+          break;
+        case "response.completed":
+        case "response.incomplete":
+          ended = true;
+          status = ev.response?.status ?? "";
+          if (ev.response?.usage) {
+            yield { type: "usage", usage: usageFromOpenAI(ev.response.usage) };
+          }
+          break;
+        case "response.failed":
+        case "error": {
+          const msg = ev.response?.error?.message ?? ev.message ?? "response failed";
+          throw new ProviderError({
+            category: "server",
+            message: msg,
+            url,
+            upstream: JSON.stringify(ev).slice(0, 4000),
+            chain: [msg],
+          });
         }
       }
-    } catch (e) {
-      throw fromSdkError(e, url, signal);
     }
-    if (signal.aborted) throw abortedError(); // the SDK's stream may end quietly on abort
+    if (signal.aborted) throw abortedError();
     if (!ended) throw truncatedError(url, "response.completed");
     for (const c of calls.values()) yield finishCall(c); // calls whose done event never came
     yield {
