@@ -34,8 +34,8 @@ export const SKILL_LIMITS = {
 } as const;
 
 /** A skill's key: `<source>:<folder name>` (names may repeat across sources). */
-// deno-lint-ignore no-control-regex
 export const SKILL_KEY_RE =
+  // deno-lint-ignore no-control-regex
   /^(reinagent|workspace|claude|codex|agents):[^\u0000-\u001f/\\]{1,255}$/;
 
 export interface SkillInfo {
