@@ -75,7 +75,7 @@ const skillKey = str({ min: 3, max: 300, pattern: SKILL_KEY_RE });
 const projectPath = str({ min: 1, max: 4096 });
 
 export const SKILL_OP_ARGS = {
-  /** Every skill found (with the project's when `projectPath` is given). */
+  /** Every skill found, with the project's (`projectPath`, else the default project's). */
   "skills.list": obj({ "projectPath?": projectPath }),
   "skills.setEnabled": obj({ key: skillKey, enabled: bool, "projectPath?": projectPath }),
   /** The SKILL.md text, for the preview. */

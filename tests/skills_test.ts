@@ -6,7 +6,8 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
-import { makeZip, skillMd } from "./helpers/zip.ts";
+import { deflateRaw, makeDeflatedZip, makeZip, skillMd } from "./helpers/zip.ts";
+import { crc32 } from "../server/skills/zip.ts";
 import { opHarness } from "./helpers/op_context.ts";
 import { parseSkillFile } from "../server/skills/frontmatter.ts";
 import { discoverSkills } from "../server/skills/discover.ts";
@@ -178,6 +179,25 @@ Deno.test("zip install: traversal, absolute paths, links and missing SKILL.md re
     assertEquals(await Deno.readTextFile(join(dir, "SKILL.md")), md);
     assertEquals(((await Deno.stat(join(dir, "scripts", "run.sh"))).mode ?? 0) & 0o111, 0o111);
     await rejects(installZip(home, makeZip([{ name: "SKILL.md", data: md }])), /already installed/);
+
+    // Deflated entries (as archivers write them) unpack; a bomb stops at its declared size.
+    const big = "x".repeat(200_000);
+    const deflated = await makeDeflatedZip([
+      { name: "SKILL.md", data: skillMd("deflated", "Packed") },
+      { name: "big.txt", data: big },
+    ]);
+    assert(deflated.length < 10_000, "really compressed");
+    assertEquals(await installZip(home, deflated), "deflated");
+    assertEquals(
+      (await Deno.readTextFile(join(home, "skills", "deflated", "big.txt"))).length,
+      big.length,
+    );
+    const bomb = new TextEncoder().encode("y".repeat(1_000_000));
+    const lying = makeZip([
+      { name: "SKILL.md", data: skillMd("bomb", "Lies about its size") },
+      { name: "bomb.txt", data: await deflateRaw(bomb), deflated: { size: 10, crc: crc32(bomb) } },
+    ]);
+    await rejects(installZip(home, lying), /more than its declared size/);
   } finally {
     await Deno.remove(home, { recursive: true });
   }

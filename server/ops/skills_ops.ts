@@ -27,9 +27,12 @@ export function hiddenOf(ctx: Pick<OpContext, "store" | "home">): string[] {
   return ctx.store.repos ? commandPolicy(ctx.store.repos, ctx.home).hidden : [ctx.home];
 }
 
-/** A project's skills are listed only for a project the user added (or the default one). */
+/**
+ * A project's skills are listed only for a project the user added; without one, those of
+ * the default project (where tasks without a project run).
+ */
 function scopeOf(ctx: OpContext, projectPath?: string): SkillScope {
-  let workspace: string | null = null;
+  let workspace: string | null = join(ctx.home, "DefaultProject");
   if (projectPath) {
     const known = projectPath === join(ctx.home, "DefaultProject") ||
       ctx.store.repos?.projects.byPath(projectPath) != null;

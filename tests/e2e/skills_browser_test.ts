@@ -31,7 +31,11 @@ const DRAFT = "fix  that login thing\n(see the error)  ";
 async function seed() {
   const mock = startMockLlm({ quiet: true });
   mock.register("enhancer", { turns: [{ text: `Enhanced: ${REWRITTEN}` }], repeatLast: true });
-  const home = await homeWithProvider(mock.base, ["enhancer"]);
+  mock.register("broken", {
+    turns: [{ fail: { status: 400, message: "the model is unavailable" } }],
+    repeatLast: true,
+  });
+  const home = await homeWithProvider(mock.base, ["enhancer", "broken"]);
   const user = await Deno.makeTempDir({ prefix: "ra-skills-user-" });
   const put = async (dir: string, text: string) => {
     await Deno.mkdir(dir, { recursive: true });
@@ -175,6 +179,15 @@ Deno.test("Skills page and prompt enhancement (desktop)", opts, async () => {
     await checkInstall(page, s.home);
     await page.click("[data-testid=close-settings]");
     await checkEnhance(page, "desktop-enhance");
+    // A failing model: the error under the composer, the draft as it was.
+    await pickModel(page, "mock/broken", "broken");
+    await page.fill("[data-testid=composer-input]", DRAFT);
+    await page.click("[data-testid=enhance]");
+    const err = page.locator("[data-testid=enhance-error]");
+    await err.waitFor();
+    assertMatch(await err.innerText(), /Could not improve the prompt: .*the model is unavailable/);
+    assertEquals(await page.locator("[data-testid=composer-input]").inputValue(), DRAFT);
+    assertEquals(await page.locator("[data-testid=enhance-undo]").count(), 0);
     // The model got the draft inside the template, and no tools.
     const req = s.mock.requests("enhancer")[0].body as { messages: { content: string }[] };
     assertMatch(
