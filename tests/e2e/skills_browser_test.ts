@@ -205,6 +205,8 @@ Deno.test("Skills page and prompt enhancement (phone)", opts, async () => {
     await openApp(page, server.url);
     await page.click("[data-testid=open-drawer]");
     await drawerShown(page);
+    await screenshot(page, "phone-skills-drawer");
+    await noHorizontalScroll(page, PHONE.width);
     await page.click("[data-testid=open-skills]");
     await checkPage(page, s.home, true);
     await page.click("[data-testid=close-settings]");
