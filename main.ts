@@ -8,6 +8,7 @@
  *   reinagent tasks           every task with its state
  *   reinagent mcp serve       ReinAgent as an MCP server over stdio
  *   reinagent mcp …           the MCP servers the agent uses (add, list, remove, test)
+ *   reinagent skills …        the skills found and their switches (list, enable, disable)
  *   reinagent --version | --help
  */
 import { parseCli, type ServerCommand, USAGE } from "./server/cli/args.ts";
@@ -59,6 +60,10 @@ async function main(argv: string[]): Promise<number> {
   if (cmd.kind === "mcp") {
     const { mcpCommand } = await import("./server/cli/mcp_cmd.ts");
     return await mcpCommand(cmd, { out: (s) => console.log(s), err: (s) => console.error(s) });
+  }
+  if (cmd.kind === "skills") {
+    const { skillsCommand } = await import("./server/cli/skills_cmd.ts");
+    return await skillsCommand(cmd, { out: (s) => console.log(s), err: (s) => console.error(s) });
   }
   if (cmd.kind === "providers" || cmd.kind === "models") {
     const { runCatalogCommand } = await import("./server/cli/providers_cmd.ts");

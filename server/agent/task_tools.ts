@@ -18,6 +18,7 @@ import { FileTracker } from "./file_tracker.ts";
 import { attachmentMasks, commandPolicy } from "./command_policy.ts";
 import type { ToolCall } from "./loop.ts";
 import type { SubagentControl } from "../../tools/agent.ts";
+import { enabledSkillsCached, skillRoots } from "../skills/reminder.ts";
 
 export interface TaskToolsDeps {
   repos: Repos;
@@ -67,8 +68,15 @@ export class TaskTools {
   }
 
   /** Runs an allowed call (arguments checked, sandbox, checkpoints …). */
-  run(call: ToolCall, at: CallPlace): Promise<ToolResult> {
-    return this.runner.run(call, this.context(at), at.tools);
+  async run(call: ToolCall, at: CallPlace): Promise<ToolResult> {
+    const ctx = this.context(at);
+    // The enabled skills' folders may be read (never written) wherever they are.
+    const skills = await enabledSkillsCached({
+      home: this.d.home,
+      workspace: at.workspace,
+      hidden: ctx.hidden,
+    });
+    return this.runner.run(call, { ...ctx, readRoots: skillRoots(skills) }, at.tools);
   }
 
   /** Closes the sandbox workers (shutdown). */

@@ -15,6 +15,8 @@ import type { RewindReason } from "../../protocol/index.ts";
 
 export interface RunnerContext extends ToolContext {
   roots: string[];
+  /** Folders read-only tools may also read, never write (the enabled skills' folders). */
+  readRoots?: string[];
   tracker: FileTracker;
   /** Records a file's bytes before a tool changes it (checkpoints); may be absent. */
   beforeWrite?(abs: string): Promise<void>;
@@ -32,6 +34,13 @@ const refused = (content: string, code: string, path: string): ToolResult => ({
   isError: true,
   meta: { refusal: { code, params: { path } } },
 });
+
+/** The folders a tool may use: read-only tools also get the read-only roots. */
+function rootsFor(tool: Tool, ctx: RunnerContext): string[] {
+  return tool.placement === "worker-read" && ctx.readRoots?.length
+    ? [...ctx.roots, ...ctx.readRoots]
+    : ctx.roots;
+}
 
 export class ToolRunner {
   constructor(private registry: ToolRegistry, private pool: SandboxPool) {}
@@ -58,9 +67,10 @@ export class ToolRunner {
     // with a code the UI can translate, before any checkpoint or worker is involved.
     if (path && (tool.placement === "worker-read" || tool.placement === "worker-write")) {
       const shown = displayPath(path, ctx.workspace);
-      const denied = await outsideRoots(path, ctx.roots);
+      const roots = rootsFor(tool, ctx);
+      const denied = await outsideRoots(path, roots);
       if (denied) return refused(denied, "outside_workspace", shown);
-      const hidden = await hiddenPath(path, ctx.hidden ?? [], ctx.roots);
+      const hidden = await hiddenPath(path, ctx.hidden ?? [], roots);
       if (hidden) return refused(hidden, "hidden_path", shown);
     }
     if (path && traits.needsFreshRead) {
@@ -111,7 +121,7 @@ export class ToolRunner {
     if (placement === "main") return tool.run(args, { ...ctx, ...(ctx.extra ?? {}), answer });
     return this.pool.run(
       placement === "worker-read" ? "read" : placement === "worker-net" ? "net" : "write",
-      ctx.roots,
+      rootsFor(tool, ctx),
       tool.name,
       args,
       ctx.workspace,

@@ -47,6 +47,9 @@ import {
 import { type Gate, type LoopOutcome, runLoop, type ToolCall } from "./loop.ts";
 import { maybeGenerateTitle } from "./title.ts";
 import { goalSection } from "./goal.ts";
+import { commandPolicy } from "./command_policy.ts";
+import { enabledSkills } from "../skills/discover.ts";
+import { skillsSection } from "../skills/reminder.ts";
 import type { TaskTools } from "./task_tools.ts";
 import { microcompact } from "./compaction/microcompact.ts";
 import { Compactor, type CompactResult, type SummaryModel } from "./compaction/compactor.ts";
@@ -194,10 +197,14 @@ export class Turns {
     const approval = task.settings.approval ?? defaults.approval;
     const adapter = await adapterFor(resolved.provider.format);
     const system = systemPrompt(environmentOf(workspace), approval);
+    // Skills as on disk now: a switch flipped since the last turn applies to this one.
+    const hidden = commandPolicy(repos, this.d.home).hidden;
+    const skills = await enabledSkills({ home: this.d.home, workspace, hidden });
     const reminder = reminderBlock({
       now: new Date(now()),
       agents: await readAgentsFile(workspace),
       goal: goalSection(task.settings.goal),
+      skills: skillsSection(skills),
     });
     const tools = await this.toolsOf(signal);
     const vision = resolved.model.vision === true;

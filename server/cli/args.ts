@@ -5,6 +5,7 @@ import { parseTasksArgs, type TasksArgs } from "./tasks_cmd.ts";
 import { parseFlags } from "./flags.ts";
 import { type McpServeArgs, parseMcpServeArgs } from "./mcp_serve_cmd.ts";
 import { type McpCommand, parseMcpArgs } from "./mcp_args.ts";
+import { parseSkillsArgs, type SkillsCommand } from "./skills_args.ts";
 
 export const USAGE = `Usage:
   reinagent [--port N] [--home DIR] [--no-open] [--keep-running]
@@ -42,6 +43,11 @@ export const USAGE = `Usage:
   reinagent mcp test ID
       Manage the MCP servers the agent uses as tools (~/.reinagent/mcp_servers.json;
       all take --home DIR; works while a server runs). --sse: a legacy SSE server.
+  reinagent skills list [--json] [--project DIR]
+  reinagent skills enable|disable NAME [--project DIR]
+      The skills found (~/.reinagent/skills, the project's .reinagent/skills,
+      ~/.claude/skills, ~/.codex/skills, ~/.agents/skills) and their switches; NAME is
+      a skill's name or key (claude:pdf). All take --home DIR; works while a server runs.
   reinagent doctor [--home DIR]
       Check the data dir, database, providers, sandboxes and window backend.
   reinagent --version
@@ -76,6 +82,7 @@ export type Command =
   | ServerCommand
   | CatalogCommand
   | McpCommand
+  | SkillsCommand
   | ({ kind: "run" } & RunArgs)
   | ({ kind: "tasks" } & TasksArgs)
   | ({ kind: "mcp-serve" } & McpServeArgs)
@@ -116,6 +123,7 @@ const SUBCOMMANDS: Record<string, (args: string[]) => Parsed> = {
     }
     return parseMcpArgs(args);
   },
+  skills: parseSkillsArgs,
 };
 
 const VALUE_FLAGS = new Set(["--host", "--port", "--home", "--tls-cert", "--tls-key"]);

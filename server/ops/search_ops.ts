@@ -16,6 +16,9 @@ import { services } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
 import type { Repos } from "../../store/store.ts";
 import { environmentOf, readAgentsFile, reminderBlock, systemPrompt } from "../agent/prompt.ts";
+import { commandPolicy } from "../agent/command_policy.ts";
+import { enabledSkills } from "../skills/discover.ts";
+import { skillsSection } from "../skills/reminder.ts";
 import { toConversation } from "../agent/history.ts";
 import { goalSection } from "../agent/goal.ts";
 import { loadSubagentCatalog, withSubagentTypes } from "../agent/subagents/turn_bridge.ts";
@@ -52,6 +55,13 @@ export async function contextPieces(
   const approval = task.settings.approval ?? getSettings(repos).defaultApproval;
   const system = systemPrompt(environmentOf(workspace), approval);
   const agents = await readAgentsFile(workspace);
+  const enabled = await enabledSkills({
+    home,
+    workspace,
+    hidden: commandPolicy(repos, home).hidden,
+  });
+  const skills = skillsSection(enabled);
+  // The reminder without the skills (they are their own category); the turn sends both.
   const reminder = reminderBlock({
     now: opts.now ?? new Date(),
     agents,
@@ -97,8 +107,13 @@ export async function contextPieces(
         format: "json",
       },
       { key: "user", text: reminder, items: agents ? 2 : 1, format: "markdown" },
-      // Skills do not exist yet: nothing of theirs is sent.
-      { key: "skills", text: "", items: 0, format: "text" },
+      // The enabled skills' list, as the reminder of the next turn carries it.
+      {
+        key: "skills",
+        text: skills ?? "",
+        items: enabled.length,
+        format: "markdown",
+      },
       // The tools of the MCP servers connected now (the next turn connects the others).
       {
         key: "mcp",

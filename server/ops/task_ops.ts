@@ -3,6 +3,7 @@ import {
   type COMMAND_OP_ARGS,
   type COMPACTION_OP_ARGS,
   type COMPOSER_OP_ARGS,
+  type ENHANCE_OP_ARGS,
   type FILES_OP_ARGS,
   type GIT_OP_ARGS,
   type HISTORY_OP_ARGS,
@@ -20,6 +21,7 @@ import {
   type RewindPlan,
   type SAFETY_OP_ARGS,
   type SEARCH_OP_ARGS,
+  type SKILL_OP_ARGS,
   type SUBAGENT_OP_ARGS,
   taskTopic,
   type TERMINAL_OP_ARGS,
@@ -71,6 +73,8 @@ type TaskOpName = Exclude<
   | keyof typeof GIT_OP_ARGS
   | keyof typeof FILES_OP_ARGS
   | keyof typeof NOTIFY_OP_ARGS
+  | keyof typeof SKILL_OP_ARGS
+  | keyof typeof ENHANCE_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */

@@ -6,7 +6,8 @@
  * 15 000 characters or more becomes a `.txt` attachment). While the task runs, a
  * message sent waits in the steering queue shown above the box. The text and the
  * attachments are autosaved as the view's draft. Below the text: attach, the task's
- * model, effort and approval selectors, and Send / Stop. Typing `/` at the start opens
+ * model, effort and approval selectors, ✨ (the model rewrites the draft; Undo puts it
+ * back), and Send / Stop. Typing `/` at the start opens
  * the command menu, `@` the file picker (SuggestMenu); the task's goal shows above.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
@@ -35,6 +36,8 @@ import { SuggestMenu } from "./composer/SuggestMenu.js";
 import { GoalChip } from "./composer/GoalChip.js";
 import { MentionChips } from "./composer/MentionChips.js";
 import { CommandDialogs } from "./composer/CommandDialogs.js";
+import { EnhanceButton } from "./composer/EnhanceButton.js";
+import { enhanceError } from "../state/enhance.js";
 
 const MAX_HEIGHT_VH = 0.4;
 
@@ -205,6 +208,7 @@ export function Composer() {
             : "false"}
         >
           <${AttachButton} />
+          <${EnhanceButton} />
           <${ComposerTools} />
           <span class="composer-hint">${running
             ? t("composer.queueHint")
@@ -259,6 +263,21 @@ export function Composer() {
           </p>
         `}
       <${CommandDialogs} />
+      ${enhanceError.value &&
+        html`
+          <p class="composer-note composer-note-error" role="alert" data-testid="enhance-error">
+            <span>${t("enhance.failed", { message: enhanceError.value })}</span>
+            <button
+              type="button"
+              class="icon-btn cmd-notice-x"
+              aria-label=${t("cmd.notice.dismiss")}
+              title=${t("cmd.notice.dismiss")}
+              onClick=${() => (enhanceError.value = null)}
+            >
+              <${IconClose} size=${14} />
+            </button>
+          </p>
+        `}
       ${connState.value === "reconnecting" &&
         html`<p class="composer-note" role="status" data-testid="composer-offline">
           ${t("composer.offline")}

@@ -29,11 +29,13 @@ import {
   closeSettings,
   openMcp,
   openSettings,
+  openSkills,
   settingsOpen,
   settingsTab,
 } from "../state/settings.js";
 import { IconGear, IconPlug } from "./settings/controls.js";
 import { mcpFailing } from "../state/mcp.js";
+import { IconSkills } from "./skills/SkillIcons.js";
 import { TaskRow } from "./TaskRow.js";
 import { SectionHead } from "./sidebar/SectionHead.js";
 import { ProjectGroup } from "./sidebar/ProjectGroup.js";
@@ -255,6 +257,16 @@ export function Sidebar() {
         >
           <${IconPlug} />${mcpFailing.value > 0 &&
             html`<span class="mcp-dot" data-testid="mcp-failing-dot" aria-hidden="true"></span>`}
+        </button>
+        <button
+          type="button"
+          class=${`icon-btn${settingsOpen.value && settingsTab.value === "skills" ? " on" : ""}`}
+          data-testid="open-skills"
+          aria-label=${t("skills.sidebar")}
+          title=${t("skills.sidebar")}
+          onClick=${openSkills}
+        >
+          <${IconSkills} />
         </button>
         <${ThemeToggle} />
         <${LangToggle} />

@@ -154,29 +154,31 @@ function synced(replayed) {
  * @param {K} op
  * @param {OpArgs[K]} [args] the op's arguments (their type comes from `OP_ARGS[op]`; the
  *   server validates them again)
+ * @param {{timeoutMs?: number}} [opts] a longer wait for an op with its own deadline
  * @returns {Promise<OpResults[K]>}
  */
-export function request(op, args = /** @type {OpArgs[K]} */ ({})) {
+export function request(op, args = /** @type {OpArgs[K]} */ ({}), opts = {}) {
   if (!ws || ws.readyState !== WebSocket.OPEN || connState.value !== "open") {
     return Promise.reject(new RpcError("disconnected", "Not connected to the server"));
   }
   // The server answers each op with its result shape (protocol/index.ts `OpResults`).
-  return /** @type {Promise<OpResults[K]>} */ (sendRaw(op, args));
+  return /** @type {Promise<OpResults[K]>} */ (sendRaw(op, args, opts.timeoutMs));
 }
 
 /**
  * @param {string} op
  * @param {Record<string, unknown>} args
+ * @param {number} [timeoutMs]
  * @returns {Promise<unknown>}
  */
-function sendRaw(op, args) {
+function sendRaw(op, args, timeoutMs = REQUEST_TIMEOUT_MS) {
   const id = nextId++;
   const socket = /** @type {WebSocket} */ (ws);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       pending.delete(id);
-      reject(new RpcError("timeout", `No answer to ${op} within ${REQUEST_TIMEOUT_MS / 1000} s`));
-    }, REQUEST_TIMEOUT_MS);
+      reject(new RpcError("timeout", `No answer to ${op} within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
     pending.set(id, { resolve, reject, timer });
     socket.send(JSON.stringify({ t: "req", id, op, args }));
   });

@@ -1,5 +1,5 @@
 /**
- * The Settings view: a header with Back, tabs (Providers, MCP, Remote access, General, About) and the tab's
+ * The Settings view: a header with Back, tabs (Providers, MCP, Skills, Remote access, General, About) and the tab's
  * content. It replaces the conversation in the main column on desktop and phone.
  */
 import { useEffect } from "preact/hooks";
@@ -12,9 +12,10 @@ import { GeneralSettings } from "./GeneralSettings.js";
 import { AboutSettings } from "./AboutSettings.js";
 import { ProvidersPane } from "./ProvidersPane.js";
 import { McpPane } from "../mcp/McpPane.js";
+import { SkillsPane } from "../skills/SkillsPane.js";
 import { RemoteAccess } from "./RemoteAccess.js";
 
-const TABS = /** @type {const} */ (["providers", "mcp", "remote", "general", "about"]);
+const TABS = /** @type {const} */ (["providers", "mcp", "skills", "remote", "general", "about"]);
 
 export function SettingsView() {
   const tab = settingsTab.value;
@@ -64,6 +65,8 @@ export function SettingsView() {
             ? html`<${ProvidersPane} />`
             : tab === "mcp"
             ? html`<${McpPane} />`
+            : tab === "skills"
+            ? html`<${SkillsPane} />`
             : tab === "remote"
             ? html`<${RemoteAccess} />`
             : tab === "about"
