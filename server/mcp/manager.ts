@@ -110,14 +110,15 @@ export class McpManager {
    * The tools of every enabled server for one turn. A server that fails is recorded,
    * pushed to the clients and left out; the others' tools are returned.
    */
-  async toolsForTurn(_signal?: AbortSignal): Promise<Tool[]> {
+  /** `only`: the servers a task's assistant bound (null/absent = every enabled one). */
+  async toolsForTurn(_signal?: AbortSignal, only?: string[] | null): Promise<Tool[]> {
     const read = await readServers(this.o.home);
     if (!read.ok) {
       this.fail("mcp_servers.json", "config", read.error);
       return [];
     }
     this.pool.sync(read.servers);
-    const enabled = read.servers.filter((s) => s.enabled);
+    const enabled = read.servers.filter((s) => s.enabled && (!only || only.includes(s.id)));
     const wait = this.o.turnWaitMs ?? TURN_WAIT_MS;
     const conns = await Promise.all(enabled.map(async (config) => {
       const connecting = this.pool.get(config).catch((e) => {
