@@ -34,6 +34,7 @@ import {
 } from "../state/settings.js";
 import { IconGear, IconPlug } from "./settings/controls.js";
 import { mcpFailing } from "../state/mcp.js";
+import { AssistantsButton } from "./assistants/AssistantsButton.js";
 import { TaskRow } from "./TaskRow.js";
 import { SectionHead } from "./sidebar/SectionHead.js";
 import { ProjectGroup } from "./sidebar/ProjectGroup.js";
@@ -256,6 +257,7 @@ export function Sidebar() {
           <${IconPlug} />${mcpFailing.value > 0 &&
             html`<span class="mcp-dot" data-testid="mcp-failing-dot" aria-hidden="true"></span>`}
         </button>
+        <${AssistantsButton} />
         <${ThemeToggle} />
         <${LangToggle} />
         ${serverVersion.value &&

@@ -1,5 +1,5 @@
 /**
- * The Settings view: a header with Back, tabs (Providers, MCP, Remote access, General, About) and the tab's
+ * The Settings view: a header with Back, tabs (Providers, MCP, Assistants, Remote access, General, About) and the tab's
  * content. It replaces the conversation in the main column on desktop and phone.
  */
 import { useEffect } from "preact/hooks";
@@ -13,8 +13,10 @@ import { AboutSettings } from "./AboutSettings.js";
 import { ProvidersPane } from "./ProvidersPane.js";
 import { McpPane } from "../mcp/McpPane.js";
 import { RemoteAccess } from "./RemoteAccess.js";
+import { AssistantsPane } from "../assistants/AssistantsPane.js";
 
-const TABS = /** @type {const} */ (["providers", "mcp", "remote", "general", "about"]);
+const TABS =
+  /** @type {const} */ (["providers", "mcp", "assistants", "remote", "general", "about"]);
 
 export function SettingsView() {
   const tab = settingsTab.value;
@@ -66,6 +68,8 @@ export function SettingsView() {
             ? html`<${McpPane} />`
             : tab === "remote"
             ? html`<${RemoteAccess} />`
+            : tab === "assistants"
+            ? html`<${AssistantsPane} />`
             : tab === "about"
             ? html`<${AboutSettings} />`
             : html`<${GeneralSettings} />`}
