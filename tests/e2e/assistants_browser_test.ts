@@ -5,7 +5,8 @@
  * with the default and its bound model; a task switches), the persona in the system
  * prompt the mock received, the bound model applied once. Desktop and phone.
  * Screenshots: desktop-assistants-page.png, desktop-assistants-form.png,
- * desktop-assistant-chip.png, phone-assistants-page.png, phone-assistant-chip.png.
+ * desktop-assistant-chip.png, phone-assistants-page.png, phone-assistant-composer.png,
+ * phone-assistant-chip.png.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { homeWithProvider } from "../helpers/seed.ts";
@@ -178,7 +179,7 @@ Deno.test("Assistants page and chip (phone)", opts, async () => {
     await noHorizontalScroll(page, PHONE.width);
     await page.click("[data-testid=assistant-form-cancel]");
 
-    // A new task from the draft on the phone: the chip shows the default's icon.
+    // A new task from the draft on the phone: the chip names the default.
     await page.click("[data-testid=close-settings]");
     await page.click("[data-testid=home-new-task], [data-testid=header-new-task] >> visible=true");
     const chip = page.locator("[data-testid=assistant-chip]");
@@ -188,6 +189,16 @@ Deno.test("Assistants page and chip (phone)", opts, async () => {
     await send(page, "Bonjour");
     await waitDone(page);
     assertMatch(systems(mock, "plain-model")[0] ?? "", /^# Assistant persona: Translator/);
+    // On phones the chip is in the composer's toolbar (the header has no room for it).
+    assertEquals(
+      await page.locator("[data-testid=composer-tools] [data-testid=assistant-chip]").count(),
+      1,
+    );
+    assertEquals(await page.locator("header [data-testid=assistant-chip]").count(), 0);
+    const box = (await chip.boundingBox())!;
+    assert(box.width >= 44 && box.height >= 44, `touch target: ${JSON.stringify(box)}`);
+    await noHorizontalScroll(page, PHONE.width);
+    await screenshot(page, "phone-assistant-composer");
     await chip.click();
     await page.locator("[data-testid=assistant-chip-menu]").waitFor();
     await noHorizontalScroll(page, PHONE.width);

@@ -46,7 +46,7 @@ export function Header() {
       <${DrawerButton} className="icon-btn phone-only" />
       <h1 class="header-title" data-testid="header-title">${title}</h1>
       <${ProjectChip} />
-      <${AssistantChip} />
+      <${AssistantChip} place="header" />
       ${activeOptions.value.isDemo &&
         (sysDefaults.value !== null || !activeOptions.value.inherited.model) &&
         html`<${DemoBadge} />`}

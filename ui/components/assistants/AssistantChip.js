@@ -1,5 +1,5 @@
 /**
- * The header's assistant chip (SPEC §6.7): the icon and name of the assistant the
+ * The assistant chip (SPEC §6.7): the icon and name of the assistant the
  * shown task (or the draft) uses; its menu lists every assistant (the global default
  * marked) and "Manage assistants…". Choosing applies the assistant's bound model /
  * effort once; the composer's own choices win afterwards.
@@ -18,10 +18,16 @@ import { MenuItem } from "../MenuItem.js";
 import { IconChevronDown } from "../RunIcons.js";
 import { assistantDesc, assistantName } from "./labels.js";
 import { AssistantIcon } from "./AssistantIcon.js";
+import { phoneWide } from "../home/phone.js";
 
-export function AssistantChip() {
+/**
+ * In the header on wide screens, in the composer's toolbar on phones (the phone header
+ * has no room for another chip).
+ * @param {{place: "header"|"composer"}} props
+ */
+export function AssistantChip({ place }) {
   const list = assistantList.value;
-  if (!list) return null;
+  if (!list || (place === "composer") !== phoneWide.value) return null;
   const a = activeAssistant.value;
   const name = a ? assistantName(a) : t("assistants.missing", { id: activeAssistantId.value });
   return html`
