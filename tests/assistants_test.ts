@@ -82,6 +82,9 @@ Deno.test(
       );
       assertMatch(sys, /You are ReinAgent/, "the base prompt is kept after the persona");
       assertEquals(e.deps.tasks!.get(task.id).settings.assistantId, "reviewer");
+      // The context viewer shows the same system prompt.
+      const view = await o.op("task.contextBreakdown", { id: task.id, category: "system" });
+      assertEquals(view.text.text, sys);
 
       // An edit applies to the next turn; switching to general removes the section.
       await o.op("assistants.save", {

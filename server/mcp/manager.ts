@@ -196,11 +196,12 @@ export class McpManager {
    * The specs the model would get from the servers connected now (nothing is started):
    * the context breakdown's MCP category.
    */
-  async connectedSpecs(): Promise<ToolSpec[]> {
+  async connectedSpecs(only?: string[] | null): Promise<ToolSpec[]> {
     const read = await readServers(this.o.home);
     if (!read.ok) return [];
     const taken = new Set<string>();
-    return read.servers.filter((s) => s.enabled).flatMap((config) => {
+    const used = read.servers.filter((s) => s.enabled && (!only || only.includes(s.id)));
+    return used.flatMap((config) => {
       const conn = this.pool.peek(config.id);
       if (!conn?.ready || conn.dead) return [];
       return buildTools({ config, tools: conn.tools, call: () => never() }, taken).tools

@@ -18,6 +18,7 @@ import type { Repos } from "../../store/store.ts";
 import { environmentOf, readAgentsFile, reminderBlock, systemPrompt } from "../agent/prompt.ts";
 import { toConversation } from "../agent/history.ts";
 import { goalSection } from "../agent/goal.ts";
+import { personaOfTask } from "../agent/assistants/apply.ts";
 import { loadSubagentCatalog, withSubagentTypes } from "../agent/subagents/turn_bridge.ts";
 import { getSettings, resolveModel } from "../providers/catalog.ts";
 import { defaultTools } from "../../tools/registry.ts";
@@ -50,7 +51,8 @@ export async function contextPieces(
   if (!task) throw new OpError("not_found", `task ${taskId} does not exist`);
   const workspace = task.projectPath ?? join(home, "DefaultProject");
   const approval = task.settings.approval ?? getSettings(repos).defaultApproval;
-  const system = systemPrompt(environmentOf(workspace), approval);
+  const persona = await personaOfTask(home, repos.kv, task.settings);
+  const system = systemPrompt(environmentOf(workspace), approval, persona);
   const agents = await readAgentsFile(workspace);
   const reminder = reminderBlock({
     now: opts.now ?? new Date(),
@@ -118,7 +120,13 @@ export const SEARCH_HANDLERS: OpHandlers<keyof typeof SEARCH_OP_ARGS> = {
       services(ctx).repos,
       ctx.home,
       args.id,
-      { mcpTools: ctx.mcp ? await ctx.mcp.connectedSpecs() : [] },
+      {
+        mcpTools: ctx.mcp
+          ? await ctx.mcp.connectedSpecs(
+            services(ctx).repos.tasks.get(args.id)?.settings.mcpServers,
+          )
+          : [],
+      },
     );
     const categories: ContextCategoryInfo[] = pieces.map((p) => ({
       key: p.key,
