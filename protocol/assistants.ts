@@ -21,8 +21,8 @@ export const ASSISTANT_LIMITS = {
   descriptionChars: 300,
   iconChars: 8,
   personaChars: 24_000,
-  /** One file, frontmatter included. */
-  fileBytes: 32 * 1024,
+  /** One file, frontmatter included (a persona at the character limit in CJK fits). */
+  fileBytes: 96 * 1024,
   /** Custom assistants read (files beyond are reported). */
   files: 64,
   listItems: 32,

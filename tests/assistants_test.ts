@@ -260,7 +260,7 @@ Deno.test(
       await Deno.writeTextFile(`${dir}/open.md`, "---\nname: never closed\nhello\n");
       await Deno.writeTextFile(`${dir}/Bad Name.md`, "hello");
       await Deno.writeTextFile(`${dir}/coder.md`, "a shadow of a built-in");
-      await Deno.writeTextFile(`${dir}/huge.md`, "x".repeat(40 * 1024));
+      await Deno.writeTextFile(`${dir}/huge.md`, "x".repeat(100 * 1024));
       await Deno.writeTextFile(`${e.deps.home}/secret.txt`, "TOKEN");
       await Deno.symlink(`${e.deps.home}/secret.txt`, `${dir}/link.md`);
       await Deno.writeTextFile(`${dir}/plain.md`, "Just a persona, no frontmatter.\n");
@@ -271,7 +271,7 @@ Deno.test(
       assertMatch(problem("open.md")!, /never ends/);
       assertMatch(problem("Bad Name.md")!, /not a valid id/);
       assertMatch(problem("coder.md")!, /built-in assistant's id/);
-      assertMatch(problem("huge.md")!, /larger than 32 KB/);
+      assertMatch(problem("huge.md")!, /larger than 96 KB/);
       assertMatch(problem("link.md")!, /symbolic link/);
       const plain = list.assistants.find((a) => a.id === "plain")!;
       assertEquals([plain.name, plain.persona], ["plain", "Just a persona, no frontmatter."]);
@@ -310,6 +310,15 @@ Deno.test(
         })).code,
         "invalid_args",
       );
+      // A persona at the character limit in Chinese is still a file the catalog reads.
+      await o.op("assistants.save", {
+        assistant: input({ id: "zh", persona: "中".repeat(24_000) }),
+        create: "new",
+      });
+      const zh = (await o.op<AssistantList>("assistants.list")).assistants.find((a) =>
+        a.id === "zh"
+      );
+      assertEquals(zh?.persona.length, 24_000);
       assertEquals(
         (await o.fail("assistants.save", { assistant: input({ skills: ["a b"] }), create: "new" }))
           .code,

@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import {
   ASSISTANT_ID_RE,
+  ASSISTANT_LIMITS,
   type AssistantInput,
   GENERAL_ASSISTANT_ID,
 } from "../../../protocol/assistants.ts";
@@ -63,10 +64,21 @@ export async function saveAssistant(
     const why = await customProblem(home, a.id);
     if (why) throw new OpError(why.endsWith("not exist") ? "not_found" : "conflict", why);
   }
+  const text = renderAssistantFile(a);
+  const bytes = new TextEncoder().encode(text).length;
+  if (bytes > ASSISTANT_LIMITS.fileBytes) {
+    // A file the catalog would refuse to read is not written.
+    throw new OpError(
+      "too_large",
+      `the assistant is ${Math.ceil(bytes / 1024)} KB; at most ${
+        ASSISTANT_LIMITS.fileBytes / 1024
+      } KB`,
+    );
+  }
   await Deno.mkdir(assistantsDir(home), { recursive: true });
   const tmp = `${path}.${crypto.randomUUID()}.tmp`;
   try {
-    await Deno.writeTextFile(tmp, renderAssistantFile(a), { createNew: true });
+    await Deno.writeTextFile(tmp, text, { createNew: true });
     await Deno.rename(tmp, path);
   } catch (e) {
     await Deno.remove(tmp).catch(() => {});
