@@ -87,7 +87,7 @@ Deno.test("Assistants page and chip (desktop)", opts, async () => {
     );
     assert(await form.locator("[data-testid=assistant-form-save]").isDisabled());
     await form.locator("[data-testid=assistant-form-id]").fill("reviewer");
-    await form.locator("[data-testid=assistant-form-description]").fill("Finds bugs first");
+    await form.locator("[data-testid=assistant-form-description]").fill("Finds bugs");
     await form.locator("[data-testid=assistant-form-persona]").fill(
       "You are PERSONA-E2E, a strict reviewer. List risks before anything else.",
     );
@@ -108,6 +108,17 @@ Deno.test("Assistants page and chip (desktop)", opts, async () => {
     await row(page, "reviewer").locator("[data-testid=assistant-set-default]").click();
     await page.locator("[data-testid=assistant-row][data-assistant=reviewer][data-default=true]")
       .waitFor();
+
+    // Edit it: the id is fixed, the file is replaced.
+    await row(page, "reviewer").locator("[data-testid=assistant-edit]").click();
+    assert(await form.locator("[data-testid=assistant-form-id]").isDisabled());
+    await form.locator("[data-testid=assistant-form-description]").fill("Finds bugs first");
+    await form.locator("[data-testid=assistant-form-save]").click();
+    await form.waitFor({ state: "detached" });
+    assertMatch(
+      await Deno.readTextFile(`${home}/assistants/reviewer.md`),
+      /description: Finds bugs first\n/,
+    );
 
     // Duplicate a built-in, then delete the copy (two steps).
     await row(page, "coder").locator("[data-testid=assistant-duplicate]").click();
