@@ -41,6 +41,10 @@ export interface TaskSettings {
   unsandboxedOk?: boolean;
   /** Set with `/goal`: injected into every turn's reminder while not paused. */
   goal?: TaskGoal | null;
+  /** The task's assistant (protocol/assistants.ts); absent = the global default. */
+  assistantId?: string;
+  /** MCP servers bound by the assistant: only their tools are offered (null/absent = all). */
+  mcpServers?: string[] | null;
 }
 
 /** A task's goal (`/goal <text>`); a paused goal is kept but not pursued. */

@@ -50,6 +50,7 @@ import { FILES_OP_ARGS, type FilesOpResults } from "./files.ts";
 import { NOTIFY_OP_ARGS, type NotifyOpResults } from "./notify.ts";
 import { SKILL_OP_ARGS, type SkillOpResults } from "./skills.ts";
 import { ENHANCE_OP_ARGS, type EnhanceOpResults } from "./enhance.ts";
+import { ASSISTANT_OP_ARGS, assistantIdSchema, type AssistantOpResults } from "./assistants.ts";
 
 export * from "./providers.ts";
 export * from "./projects.ts";
@@ -72,6 +73,7 @@ export * from "./files.ts";
 export * from "./notify.ts";
 export * from "./skills.ts";
 export * from "./enhance.ts";
+export * from "./assistants.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
 
@@ -201,6 +203,8 @@ const options = obj({
   "model?": nullable(modelRef),
   "effort?": nullable(oneOf(EFFORT_LEVELS)),
   "approval?": nullable(oneOf(APPROVAL_MODES)),
+  /** The new task's assistant (absent = the global default); its bindings apply once. */
+  "assistant?": assistantIdSchema,
 });
 const kvKey = str({ min: 4, max: LIMITS.kvKeyChars, pattern: /^ui\.[a-z0-9_.:-]+$/ });
 
@@ -298,6 +302,7 @@ export const OP_ARGS = {
   ...NOTIFY_OP_ARGS,
   ...SKILL_OP_ARGS,
   ...ENHANCE_OP_ARGS,
+  ...ASSISTANT_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
@@ -328,7 +333,8 @@ export interface OpResults
     FilesOpResults,
     NotifyOpResults,
     SkillOpResults,
-    EnhanceOpResults {
+    EnhanceOpResults,
+    AssistantOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */
   "tasks.create": { task: TaskSummary; entry: Entry | null; command?: CommandReply };

@@ -99,7 +99,7 @@ export function createServices(opts: ServiceOptions): ServerDeps {
       taskChanged: (t) => tasks.publish(t),
       gate: (taskId, call, kind, signal, policy, origin) =>
         approvals!.check(taskId, call, kind, signal, policy, origin),
-      extraTools: (signal) => mcp.toolsForTurn(signal),
+      extraTools: (signal, only) => mcp.toolsForTurn(signal, only),
     })
     : null;
   // The steering queue hooks into run ends from the start (queued messages survive restarts).

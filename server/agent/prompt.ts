@@ -26,8 +26,10 @@ export function environmentOf(workspace: string): PromptEnv {
   };
 }
 
-export function systemPrompt(env: PromptEnv, mode: string): string {
+/** `persona`: the task's assistant section (agent/assistants/apply.ts), put first. */
+export function systemPrompt(env: PromptEnv, mode: string, persona?: string | null): string {
   const parts = [
+    ...(persona ? [persona] : []),
     basePrompt.trim(),
     `# Environment\n- OS: ${env.os} (${env.arch})\n- Shell: ${env.shell}\n- Workspace root: ${env.workspace}\n- Paths without a leading / are relative to the workspace root.`,
   ];

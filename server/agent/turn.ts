@@ -50,6 +50,7 @@ import { goalSection } from "./goal.ts";
 import { commandPolicy } from "./command_policy.ts";
 import { enabledSkills } from "../skills/discover.ts";
 import { skillsSection } from "../skills/reminder.ts";
+import { personaOfTask } from "./assistants/apply.ts";
 import type { TaskTools } from "./task_tools.ts";
 import { microcompact } from "./compaction/microcompact.ts";
 import { Compactor, type CompactResult, type SummaryModel } from "./compaction/compactor.ts";
@@ -95,8 +96,9 @@ export interface TurnDeps {
   /**
    * Tools beyond the built-ins for this turn (the MCP servers'), enumerated when it
    * starts; sources that fail are reported by the provider, the turn runs without them.
+   * `only`: the MCP servers the task's assistant bound (null = every enabled one).
    */
-  extraTools?(signal: AbortSignal): Promise<Tool[]>;
+  extraTools?(signal: AbortSignal, only?: string[] | null): Promise<Tool[]>;
   /** Records what the turn changed in the workspace, once it ended. */
   afterTurn(taskId: string, turn: Turn, workspace: string): Promise<void>;
   /** Side work (the title) that shutdown waits for; `closing` cancels it. */
@@ -196,7 +198,8 @@ export class Turns {
     const effort = effectiveEffort(resolved.model, task.settings.effort ?? defaults.effort);
     const approval = task.settings.approval ?? defaults.approval;
     const adapter = await adapterFor(resolved.provider.format);
-    const system = systemPrompt(environmentOf(workspace), approval);
+    const persona = await personaOfTask(this.d.home, repos.kv, task.settings);
+    const system = systemPrompt(environmentOf(workspace), approval, persona);
     // Skills as on disk now: a switch flipped since the last turn applies to this one.
     const hidden = commandPolicy(repos, this.d.home).hidden;
     const skills = await enabledSkills({ home: this.d.home, workspace, hidden });
@@ -206,7 +209,7 @@ export class Turns {
       goal: goalSection(task.settings.goal),
       skills: skillsSection(skills),
     });
-    const tools = await this.toolsOf(signal);
+    const tools = await this.toolsOf(signal, task.settings.mcpServers);
     const vision = resolved.model.vision === true;
     // The agent tool lists this workspace's sub-agent types (summaries get the same tools).
     const specs = this.d.subagents
@@ -412,15 +415,17 @@ export class Turns {
       turn: latestTurn(entries) ?? NO_TURN,
       signal: this.d.closing,
       attachments: attachmentIds(entries),
-      tools: call.name.startsWith("mcp__") ? await this.toolsOf(this.d.closing) : undefined,
+      tools: call.name.startsWith("mcp__")
+        ? await this.toolsOf(this.d.closing, task.settings.mcpServers)
+        : undefined,
     });
     writer.toolResult(call, result, this.d.now() - t0);
   }
 
-  /** The built-in tools and, when there are, this turn's extra ones (MCP). */
-  private async toolsOf(signal: AbortSignal): Promise<ToolRegistry> {
+  /** The built-in tools and, when there are, this turn's extra ones (MCP; `only`: these servers). */
+  private async toolsOf(signal: AbortSignal, only?: string[] | null): Promise<ToolRegistry> {
     if (!this.d.extraTools) return this.d.tools;
-    const extra = await this.d.extraTools(signal).catch((e) => {
+    const extra = await this.d.extraTools(signal, only ?? null).catch((e) => {
       console.error("listing MCP tools failed:", e);
       return [];
     });

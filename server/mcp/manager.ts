@@ -110,14 +110,15 @@ export class McpManager {
    * The tools of every enabled server for one turn. A server that fails is recorded,
    * pushed to the clients and left out; the others' tools are returned.
    */
-  async toolsForTurn(_signal?: AbortSignal): Promise<Tool[]> {
+  /** `only`: the servers a task's assistant bound (null/absent = every enabled one). */
+  async toolsForTurn(_signal?: AbortSignal, only?: string[] | null): Promise<Tool[]> {
     const read = await readServers(this.o.home);
     if (!read.ok) {
       this.fail("mcp_servers.json", "config", read.error);
       return [];
     }
     this.pool.sync(read.servers);
-    const enabled = read.servers.filter((s) => s.enabled);
+    const enabled = read.servers.filter((s) => s.enabled && (!only || only.includes(s.id)));
     const wait = this.o.turnWaitMs ?? TURN_WAIT_MS;
     const conns = await Promise.all(enabled.map(async (config) => {
       const connecting = this.pool.get(config).catch((e) => {
@@ -195,11 +196,12 @@ export class McpManager {
    * The specs the model would get from the servers connected now (nothing is started):
    * the context breakdown's MCP category.
    */
-  async connectedSpecs(): Promise<ToolSpec[]> {
+  async connectedSpecs(only?: string[] | null): Promise<ToolSpec[]> {
     const read = await readServers(this.o.home);
     if (!read.ok) return [];
     const taken = new Set<string>();
-    return read.servers.filter((s) => s.enabled).flatMap((config) => {
+    const used = read.servers.filter((s) => s.enabled && (!only || only.includes(s.id)));
+    return used.flatMap((config) => {
       const conn = this.pool.peek(config.id);
       if (!conn?.ready || conn.dead) return [];
       return buildTools({ config, tools: conn.tools, call: () => never() }, taken).tools

@@ -31,6 +31,7 @@ import { FILES_HANDLERS } from "./files_ops.ts";
 import { NOTIFY_HANDLERS } from "./notify_ops.ts";
 import { SKILL_HANDLERS } from "./skills_ops.ts";
 import { ENHANCE_HANDLERS } from "./enhance_ops.ts";
+import { ASSISTANT_HANDLERS } from "./assistant_ops.ts";
 
 const HANDLERS: OpHandlers<OpName> = {
   ...TASK_HANDLERS,
@@ -53,6 +54,7 @@ const HANDLERS: OpHandlers<OpName> = {
   ...NOTIFY_HANDLERS,
   ...SKILL_HANDLERS,
   ...ENHANCE_HANDLERS,
+  ...ASSISTANT_HANDLERS,
 };
 
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };

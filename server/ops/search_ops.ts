@@ -21,6 +21,7 @@ import { enabledSkills } from "../skills/discover.ts";
 import { skillsSection } from "../skills/reminder.ts";
 import { toConversation } from "../agent/history.ts";
 import { goalSection } from "../agent/goal.ts";
+import { personaOfTask } from "../agent/assistants/apply.ts";
 import { loadSubagentCatalog, withSubagentTypes } from "../agent/subagents/turn_bridge.ts";
 import { getSettings, resolveModel } from "../providers/catalog.ts";
 import { defaultTools } from "../../tools/registry.ts";
@@ -53,7 +54,8 @@ export async function contextPieces(
   if (!task) throw new OpError("not_found", `task ${taskId} does not exist`);
   const workspace = task.projectPath ?? join(home, "DefaultProject");
   const approval = task.settings.approval ?? getSettings(repos).defaultApproval;
-  const system = systemPrompt(environmentOf(workspace), approval);
+  const persona = await personaOfTask(home, repos.kv, task.settings);
+  const system = systemPrompt(environmentOf(workspace), approval, persona);
   const agents = await readAgentsFile(workspace);
   const enabled = await enabledSkills({
     home,
@@ -133,7 +135,13 @@ export const SEARCH_HANDLERS: OpHandlers<keyof typeof SEARCH_OP_ARGS> = {
       services(ctx).repos,
       ctx.home,
       args.id,
-      { mcpTools: ctx.mcp ? await ctx.mcp.connectedSpecs() : [] },
+      {
+        mcpTools: ctx.mcp
+          ? await ctx.mcp.connectedSpecs(
+            services(ctx).repos.tasks.get(args.id)?.settings.mcpServers,
+          )
+          : [],
+      },
     );
     const categories: ContextCategoryInfo[] = pieces.map((p) => ({
       key: p.key,

@@ -1,5 +1,6 @@
 /** Handlers for task, timeline, kv, events and server ops. */
 import {
+  type ASSISTANT_OP_ARGS,
   type COMMAND_OP_ARGS,
   type COMPACTION_OP_ARGS,
   type COMPOSER_OP_ARGS,
@@ -37,6 +38,7 @@ import { APPROVAL_RANK } from "../sessions/safety.ts";
 import type { TaskSummary } from "../../protocol/index.ts";
 import { newTaskCommand, taskCommand } from "../commands/surface.ts";
 import { surfaceOf } from "./command_ops.ts";
+import { newTaskSettings } from "./assistant_ops.ts";
 
 /** "Always allow" a tool in a task lowers safety: every client is told. */
 function announceAllow(ctx: OpContext, task: TaskSummary, tool: string): void {
@@ -75,6 +77,7 @@ type TaskOpName = Exclude<
   | keyof typeof NOTIFY_OP_ARGS
   | keyof typeof SKILL_OP_ARGS
   | keyof typeof ENHANCE_OP_ARGS
+  | keyof typeof ASSISTANT_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */
@@ -117,7 +120,9 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
     const { extra, meta } = message !== undefined
       ? await composer.prepare(project, message, atts)
       : { extra: [], meta: {} };
-    const options = cmd?.approval ? { ...a.options, approval: cmd.approval } : a.options;
+    const chosen = cmd?.approval ? { ...a.options, approval: cmd.approval } : a.options;
+    // The assistant's bound model / effort / MCP servers apply once, here (draft picks win).
+    const options = await newTaskSettings(ctx, chosen);
     const out = tasks.create({
       ...a,
       message,

@@ -67,6 +67,8 @@ export class TaskService {
           approval: args.options?.approval ?? null,
           ...(args.title ? { titleLocked: true } : {}),
           ...(args.goal ? { goal: args.goal } : {}),
+          ...(args.options?.assistantId ? { assistantId: args.options.assistantId } : {}),
+          ...(args.options?.mcpServers ? { mcpServers: args.options.mcpServers } : {}),
         },
       });
       const entry = args.message !== undefined

@@ -1,12 +1,14 @@
 /**
  * The composer's option toolbar: model, reasoning effort, approval mode, the
- * background-work badge and the context ring.
+ * assistant (phones; the header has it on wide screens), the background-work badge and
+ * the context ring.
  */
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
 import { ApprovalMenu } from "./ApprovalMenu.js";
 import { EffortMenu } from "./EffortMenu.js";
 import { ModelMenu } from "./ModelMenu.js";
+import { AssistantChip } from "./assistants/AssistantChip.js";
 import { ContextRing } from "./search/ContextRing.js";
 import { BackgroundBadge } from "./subagents/BackgroundBadge.js";
 
@@ -18,6 +20,7 @@ export function ComposerTools() {
       <${ModelMenu} />
       <${EffortMenu} />
       <${ApprovalMenu} />
+      <${AssistantChip} place="composer" />
       <${BackgroundBadge} />
       <${ContextRing} />
     </div>

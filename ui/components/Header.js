@@ -28,6 +28,7 @@ import { activeOptions } from "../state/run_actions.js";
 import { drawerOpen, setDrawer } from "../state/ui.js";
 import { DemoBadge } from "./DemoBadge.js";
 import { ProjectChip } from "./sidebar/ProjectChip.js";
+import { AssistantChip } from "./assistants/AssistantChip.js";
 import { IconMenu, IconPlus } from "./Icons.js";
 import { FindButton } from "./search/FindBar.js";
 import { TerminalButton } from "./terminal/TerminalButton.js";
@@ -45,6 +46,7 @@ export function Header() {
       <${DrawerButton} className="icon-btn phone-only" />
       <h1 class="header-title" data-testid="header-title">${title}</h1>
       <${ProjectChip} />
+      <${AssistantChip} place="header" />
       ${activeOptions.value.isDemo &&
         (sysDefaults.value !== null || !activeOptions.value.inherited.model) &&
         html`<${DemoBadge} />`}

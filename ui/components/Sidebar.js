@@ -36,6 +36,7 @@ import {
 import { IconGear, IconPlug } from "./settings/controls.js";
 import { mcpFailing } from "../state/mcp.js";
 import { IconSkills } from "./skills/SkillIcons.js";
+import { AssistantsButton } from "./assistants/AssistantsButton.js";
 import { TaskRow } from "./TaskRow.js";
 import { SectionHead } from "./sidebar/SectionHead.js";
 import { ProjectGroup } from "./sidebar/ProjectGroup.js";
@@ -268,6 +269,7 @@ export function Sidebar() {
         >
           <${IconSkills} />
         </button>
+        <${AssistantsButton} />
         <${ThemeToggle} />
         <${LangToggle} />
         ${serverVersion.value &&

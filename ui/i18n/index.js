@@ -44,6 +44,8 @@ import notifyEn from "./notify.en-US.js";
 import notifyZh from "./notify.zh-CN.js";
 import skillsEn from "./skills.en-US.js";
 import skillsZh from "./skills.zh-CN.js";
+import assistantsEn from "./assistants.en-US.js";
+import assistantsZh from "./assistants.zh-CN.js";
 
 const en = {
   ...baseEn,
@@ -65,6 +67,7 @@ const en = {
   ...gitEn,
   ...notifyEn,
   ...skillsEn,
+  ...assistantsEn,
 };
 const zh = {
   ...baseZh,
@@ -86,6 +89,7 @@ const zh = {
   ...gitZh,
   ...notifyZh,
   ...skillsZh,
+  ...assistantsZh,
 };
 
 /** @typedef {keyof typeof en} MsgKey a message key (every key has an English text) */

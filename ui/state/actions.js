@@ -19,6 +19,7 @@ import {
 } from "./tasks.js";
 import { composerText, notifyError } from "./ui.js";
 import { draftProjectArgs } from "./projects.js";
+import { draftAssistantOption } from "./assistants.js";
 
 /** True while a message is on its way (blocks a second send creating a second task). */
 export const sending = signal(false);
@@ -41,7 +42,8 @@ export async function sendMessage(attachments = []) {
   composerText.value = "";
   try {
     if (id === null) {
-      const options = takeDraftOptions();
+      const chosen = { ...takeDraftOptions(), ...draftAssistantOption() };
+      const options = Object.keys(chosen).length ? chosen : null;
       const r = await request("tasks.create", {
         message: text,
         ...atts,

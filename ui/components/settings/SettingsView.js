@@ -1,5 +1,5 @@
 /**
- * The Settings view: a header with Back, tabs (Providers, MCP, Skills, Remote access, General, About) and the tab's
+ * The Settings view: a header with Back, tabs (Providers, MCP, Assistants, Skills, Remote access, General, About) and the tab's
  * content. It replaces the conversation in the main column on desktop and phone.
  */
 import { useEffect } from "preact/hooks";
@@ -14,8 +14,17 @@ import { ProvidersPane } from "./ProvidersPane.js";
 import { McpPane } from "../mcp/McpPane.js";
 import { SkillsPane } from "../skills/SkillsPane.js";
 import { RemoteAccess } from "./RemoteAccess.js";
+import { AssistantsPane } from "../assistants/AssistantsPane.js";
 
-const TABS = /** @type {const} */ (["providers", "mcp", "skills", "remote", "general", "about"]);
+const TABS = /** @type {const} */ ([
+  "providers",
+  "mcp",
+  "assistants",
+  "skills",
+  "remote",
+  "general",
+  "about",
+]);
 
 export function SettingsView() {
   const tab = settingsTab.value;
@@ -69,6 +78,8 @@ export function SettingsView() {
             ? html`<${SkillsPane} />`
             : tab === "remote"
             ? html`<${RemoteAccess} />`
+            : tab === "assistants"
+            ? html`<${AssistantsPane} />`
             : tab === "about"
             ? html`<${AboutSettings} />`
             : html`<${GeneralSettings} />`}
