@@ -1,7 +1,7 @@
 /**
  * Context assembly (SPEC §4.2): a static system prompt (base + environment + mode),
  * and a per-turn `<system-reminder>` prepended to the first user message (date, goal,
- * AGENTS.md) so the system prompt stays cacheable.
+ * AGENTS.md, accepted memories) so the system prompt stays cacheable.
  */
 import basePrompt from "./prompts/base.md" with { type: "text" };
 import { join } from "node:path";
@@ -62,7 +62,13 @@ export async function readAgentsFile(
 }
 
 export function reminderBlock(
-  opts: { now: Date; agents: { path: string; text: string } | null; goal?: string | null },
+  opts: {
+    now: Date;
+    agents: { path: string; text: string } | null;
+    goal?: string | null;
+    /** The accepted memories' index (memory_reminder.ts), or null. */
+    memory?: string | null;
+  },
 ): string {
   const lines = [`Current date: ${opts.now.toISOString().slice(0, 10)}`];
   // The goal section comes formatted (goal.ts: paused or not, quoted as data).
@@ -70,6 +76,7 @@ export function reminderBlock(
   if (opts.agents) {
     lines.push(`\nProject instructions from ${opts.agents.path}:\n${opts.agents.text}`);
   }
+  if (opts.memory) lines.push(`\n${opts.memory}`);
   return `<system-reminder>\n${lines.join("\n")}\n</system-reminder>`;
 }
 

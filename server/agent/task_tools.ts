@@ -18,6 +18,7 @@ import { FileTracker } from "./file_tracker.ts";
 import { attachmentMasks, commandPolicy } from "./command_policy.ts";
 import type { ToolCall } from "./loop.ts";
 import type { SubagentControl } from "../../tools/agent.ts";
+import type { MemoryAccess } from "../../tools/memory.ts";
 
 export interface TaskToolsDeps {
   repos: Repos;
@@ -40,6 +41,8 @@ export interface CallPlace {
   attachments: string[];
   /** For the parent's `agent` tools only (a sub-agent's calls get none: no recursion). */
   subagents?: SubagentControl;
+  /** For the parent's `memory` tool only (sub-agents get none). */
+  memory?: MemoryAccess;
   /** The turn's tools when they differ from the built-ins (MCP servers'). */
   tools?: ToolRegistry;
   /** Progress of a long rewind snapshot (null when it is done), for the run state. */
@@ -117,6 +120,7 @@ export class TaskTools {
         onOutput,
         jobOwner: { taskId, recapture: () => cp.afterShell(taskId, turn, workspace) },
         ...(at.subagents ? { subagents: at.subagents } : {}),
+        ...(at.memory ? { memory: at.memory } : {}),
       },
       beforeWrite: (abs) => cp.beforeWrite(taskId, turn, abs),
       afterWrite: (abs) => cp.afterWrite(taskId, turn, abs),

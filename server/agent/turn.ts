@@ -51,6 +51,8 @@ import type { TaskTools } from "./task_tools.ts";
 import { microcompact } from "./compaction/microcompact.ts";
 import { Compactor, type CompactResult, type SummaryModel } from "./compaction/compactor.ts";
 import type { SubagentRunner } from "./subagents/runner.ts";
+import { memorySection } from "./memory_reminder.ts";
+import { memoryAccess, memoryFilesOf } from "./memory_access.ts";
 import {
   loadSubagentCatalog,
   prepareSubagents,
@@ -198,6 +200,7 @@ export class Turns {
       now: new Date(now()),
       agents: await readAgentsFile(workspace),
       goal: goalSection(task.settings.goal),
+      memory: await memorySection(memoryFilesOf(this.d.home, repos), workspace),
     });
     const tools = await this.toolsOf(signal);
     const vision = resolved.model.vision === true;
@@ -319,6 +322,8 @@ export class Turns {
       const tools = ctx.tools;
       const maxSteps = stepBudget(effort, approval);
       const place = { taskId: task.id, workspace, turn: thisTurn, attachments };
+      // The memory tool of this turn (sub-agents get none: their calls have no access).
+      const memory = memoryAccess(memoryFilesOf(this.d.home, repos), workspace, history);
       const subagents = this.d.subagents
         ? await prepareSubagents(this.d.subagents, this.d.home, {
           taskId: task.id,
@@ -342,6 +347,7 @@ export class Turns {
             signal,
             callId: call.id,
             subagents: subagents?.control(call.id),
+            memory,
             tools,
             onSnapshot: (snapshot) => {
               run.state = { ...run.state, snapshot };

@@ -9,6 +9,7 @@ import {
   type JOB_OP_ARGS,
   LIMITS,
   type MCP_OP_ARGS,
+  type MEMORY_OP_ARGS,
   type MENTION_OP_ARGS,
   type NOTIFY_OP_ARGS,
   type OpName,
@@ -71,6 +72,7 @@ type TaskOpName = Exclude<
   | keyof typeof GIT_OP_ARGS
   | keyof typeof FILES_OP_ARGS
   | keyof typeof NOTIFY_OP_ARGS
+  | keyof typeof MEMORY_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */
