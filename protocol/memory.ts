@@ -5,7 +5,8 @@
  * user accepted reach the model's reminder; proposals (written by the model's `memory`
  * tool or by post-turn extraction) stay `unreviewed` until the user accepts them.
  *
- * Ops (a bucket is `{scope, projectPath?}`; `projectPath` is required for "project"):
+ * Ops (a bucket is `{scope, projectPath?}`; a "project" bucket without `projectPath` is
+ * the default project's, where tasks without a folder work):
  * - `memory.list {scope, projectPath?}` → the bucket: items (no bodies), corrupt files.
  * - `memory.read {scope, projectPath?, id}` → one memory with its body.
  * - `memory.search {scope, projectPath?, q}` → matching memories of the bucket.

@@ -102,6 +102,8 @@ export function createServices(opts: ServiceOptions): ServerDeps {
       gate: (taskId, call, kind, signal, policy, origin) =>
         approvals!.check(taskId, call, kind, signal, policy, origin),
       extraTools: (signal) => mcp.toolsForTurn(signal),
+      memoryChanged: (scope, projectPath) =>
+        hub.publish(MEMORY_TOPIC, { kind: "changed", scope, projectPath }),
     })
     : null;
   // Post-turn memory extraction (off unless the memory setting is on).

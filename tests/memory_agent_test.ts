@@ -66,6 +66,13 @@ Deno.test("memory tool: a proposal reaches the next task's reminder only after a
     );
     const file = `${list.dir}/tests-use-deno-task-test.md`;
     assertMatch(await Deno.readTextFile(file), /unreviewed: true/);
+    e.deps.hub.flush();
+    assert(
+      e.events.some((x) => x.topic === "memory"),
+      "the tool's change is pushed to the Memory pages",
+    );
+    // A file someone broke by hand sits next to it: reported, left alone, turns go on.
+    await Deno.writeTextFile(`${list.dir}/broken.md`, "---\ntitle: [oops\n");
 
     // Not accepted yet: the next task's reminder does not list it.
     const plain = e.scenario({ turns: [{ text: "ok" }], repeatLast: true });
@@ -81,6 +88,8 @@ Deno.test("memory tool: a proposal reaches the next task's reminder only after a
     await runTask(e, plain, "hello again", "t3");
     const r = reminders(e, plain.modelId).at(-1)!;
     assertMatch(r, /# Memory/);
+    assert(!r.includes("broken"), "a corrupt file is never in the reminder");
+    assertEquals(await Deno.readTextFile(`${list.dir}/broken.md`), "---\ntitle: [oops\n");
     assertMatch(
       r,
       /## This project\n- tests-use-deno-task-test \(project\): Tests use deno task test/,

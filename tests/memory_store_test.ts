@@ -234,7 +234,8 @@ Deno.test("memory ops: save, accept, search, delete, wipe (with confirm), settin
       (await h.fail("memory.read", { ...b, id: "../../reinagent" })).code,
       "invalid_args",
     );
-    assertEquals((await h.fail("memory.list", { scope: "project" })).code, "invalid_args");
+    const dflt: MemoryBucketView = await h.op("memory.list", { scope: "project" });
+    assertEquals(dflt.projectPath, `${h.home}/DefaultProject`, "no path = the default project");
     assertEquals(
       (await h.fail("memory.list", { scope: "project", projectPath: "rel" })).code,
       "invalid_args",

@@ -35,6 +35,8 @@ export interface MemoryAccess {
   userAsked: boolean;
   /** Memories changed in this turn so far (shared by the turn's calls). */
   writes: { n: number };
+  /** Tells the Memory pages that a bucket changed. */
+  changed?(scope: MemoryScope, projectPath: string | null): void;
 }
 
 const ACTIONS = ["list", "read", "search", "write", "update", "delete"] as const;
@@ -135,6 +137,10 @@ async function run(a: MemoryArgs, m: MemoryAccess): Promise<ToolResult> {
     }
     m.writes.n++;
   };
+  const told = <T extends MemoryItem>(item: T, b: Bucket): T => {
+    m.changed?.(b.scope, b.projectPath);
+    return item;
+  };
   const guardAccepted = (item: MemoryItem, verb: string) => {
     if (!item.unreviewed && !m.userAsked) {
       throw new MemoryError(
@@ -183,16 +189,19 @@ async function run(a: MemoryArgs, m: MemoryAccess): Promise<ToolResult> {
       const scope = a.scope ?? "project";
       const [b] = buckets(scope);
       spend();
-      const item = await m.files.create(b, {
-        title: need("title"),
-        body: need("body"),
-        description: a.description ?? "",
-        type: a.type ?? (scope === "global" ? "user" : "project"),
-      }, {
-        source: m.userAsked ? "tool-user-asked" : "tool",
-        unreviewed: !m.userAsked,
-        ...(a.id ? { id: a.id } : {}),
-      });
+      const item = told(
+        await m.files.create(b, {
+          title: need("title"),
+          body: need("body"),
+          description: a.description ?? "",
+          type: a.type ?? (scope === "global" ? "user" : "project"),
+        }, {
+          source: m.userAsked ? "tool-user-asked" : "tool",
+          unreviewed: !m.userAsked,
+          ...(a.id ? { id: a.id } : {}),
+        }),
+        b,
+      );
       return ok(
         `Saved memory "${item.id}" (${scope}). ` +
           (item.unreviewed
@@ -205,15 +214,18 @@ async function run(a: MemoryArgs, m: MemoryAccess): Promise<ToolResult> {
       const { b, item: old } = await find(need("id"));
       guardAccepted(old, "change");
       spend();
-      const item = await m.files.update(b, old.id, {
-        ...(a.title !== undefined ? { title: a.title } : {}),
-        ...(a.description !== undefined ? { description: a.description } : {}),
-        ...(a.type !== undefined ? { type: a.type } : {}),
-        ...(a.body !== undefined ? { body: a.body } : {}),
-      }, {
-        source: m.userAsked ? "tool-user-asked" : "tool",
-        unreviewed: !m.userAsked,
-      });
+      const item = told(
+        await m.files.update(b, old.id, {
+          ...(a.title !== undefined ? { title: a.title } : {}),
+          ...(a.description !== undefined ? { description: a.description } : {}),
+          ...(a.type !== undefined ? { type: a.type } : {}),
+          ...(a.body !== undefined ? { body: a.body } : {}),
+        }, {
+          source: m.userAsked ? "tool-user-asked" : "tool",
+          unreviewed: !m.userAsked,
+        }),
+        b,
+      );
       return ok(`Updated memory "${item.id}" (${item.scope}).`, meta(item));
     }
     case "delete": {
@@ -221,6 +233,7 @@ async function run(a: MemoryArgs, m: MemoryAccess): Promise<ToolResult> {
       guardAccepted(item, "delete");
       spend();
       await m.files.remove(b, item.id);
+      told(item, b);
       return ok(`Deleted memory "${item.id}" (moved to the memory trash).`, meta(item));
     }
   }

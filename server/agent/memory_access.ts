@@ -36,11 +36,13 @@ export function memoryAccess(
   files: MemoryFiles,
   projectPath: string,
   entries: Entry[],
+  changed?: MemoryAccess["changed"],
 ): MemoryAccess {
   return {
     files,
     projectPath,
     userAsked: userAskedMemory(latestUserText(entries)),
     writes: { n: 0 },
+    ...(changed ? { changed } : {}),
   };
 }

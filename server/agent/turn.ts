@@ -10,6 +10,7 @@ import type {
   ApprovalMode,
   Effort,
   Entry,
+  MemoryScope,
   ModelRef,
   RunEnd,
   RunState,
@@ -103,6 +104,8 @@ export interface TurnDeps {
   closing: AbortSignal;
   /** Runs the turn's sub-agents (the `agent` tool); absent = the tool says it cannot. */
   subagents?: SubagentRunner;
+  /** The memory tool changed a bucket (the Memory pages reload). */
+  memoryChanged?(scope: MemoryScope, projectPath: string | null): void;
 }
 
 /** What the registry lends a turn: its stop signal, its writer and its published state. */
@@ -323,7 +326,12 @@ export class Turns {
       const maxSteps = stepBudget(effort, approval);
       const place = { taskId: task.id, workspace, turn: thisTurn, attachments };
       // The memory tool of this turn (sub-agents get none: their calls have no access).
-      const memory = memoryAccess(memoryFilesOf(this.d.home, repos), workspace, history);
+      const memory = memoryAccess(
+        memoryFilesOf(this.d.home, repos),
+        workspace,
+        history,
+        this.d.memoryChanged,
+      );
       const subagents = this.d.subagents
         ? await prepareSubagents(this.d.subagents, this.d.home, {
           taskId: task.id,

@@ -14,6 +14,9 @@ import { memoryFilesOf } from "../agent/memory_access.ts";
 import type { MemoryFiles } from "../../store/memory/files.ts";
 import { type Bucket, MemoryError } from "../../store/memory/paths.ts";
 import { readMemorySettings, writeMemorySettings } from "../../store/memory/settings.ts";
+import { join } from "node:path";
+
+const defaultProjectDir = (home: string) => join(home, "DefaultProject");
 
 const CODES = {
   invalid: "invalid_args",
@@ -45,8 +48,10 @@ function bucketOf(
   a: { scope: MemoryScope; projectPath?: string | null },
 ): { files: MemoryFiles; b: Bucket } {
   const { files } = filesOf(ctx);
+  // No project path = the default project (where tasks without a folder work).
+  const projectPath = a.scope === "project" ? a.projectPath ?? defaultProjectDir(ctx.home) : null;
   try {
-    return { files, b: files.bucket(a.scope, a.projectPath) };
+    return { files, b: files.bucket(a.scope, projectPath) };
   } catch (e) {
     if (e instanceof MemoryError) throw new OpError("invalid_args", e.message);
     throw e;

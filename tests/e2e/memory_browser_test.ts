@@ -12,6 +12,9 @@ import { DESKTOP, PHONE } from "./approval_helpers.ts";
 import { TestClient } from "../helpers/ws_client.ts";
 import { formatFrontmatter } from "../../store/memory/frontmatter.ts";
 import type { Page } from "playwright-core";
+import { startMockLlm } from "../../scripts/mock-llm.ts";
+import { homeWithProvider } from "../helpers/seed.ts";
+import { lastTurn, newDraft, pickModel, send, strip } from "./run_helpers.ts";
 
 const CORRUPT = "---\ntitle: [this is not closed\n";
 
@@ -126,8 +129,10 @@ Deno.test("Memory page (desktop): accept, add, edit, search, corrupt file, delet
 
     // Project tab: the project's own memory.
     await page.click(tid("memory-tab-project"));
+    assertEquals(await page.inputValue(tid("memory-project")), "", "the default project first");
+    await page.locator(tid("memory-empty")).waitFor();
+    await page.selectOption(tid("memory-project"), folder);
     await row(page, "tests-run-with-deno-task-test").waitFor();
-    assertEquals(await page.inputValue(tid("memory-project")), folder);
     await page.click(tid("memory-tab-global"));
     await row(page, "uses-pnpm").waitFor();
 
@@ -157,7 +162,7 @@ Deno.test("Memory page (desktop): accept, add, edit, search, corrupt file, delet
 
 Deno.test("Memory page (phone): no horizontal scroll, touchable actions", async () => {
   await withPage(PHONE, async (page, server) => {
-    await seed(server);
+    const folder = await seed(server);
     await openApp(page, server.url);
     await openMemory(page, true);
     await noHorizontalScroll(page, PHONE.width);
@@ -166,8 +171,76 @@ Deno.test("Memory page (phone): no horizontal scroll, touchable actions", async 
     assert(box && box.height >= 36, `touch target ${box?.height}`);
     await screenshot(page, "phone-memory-page");
     await page.click(tid("memory-tab-project"));
+    await page.selectOption(tid("memory-project"), folder);
     await row(page, "tests-run-with-deno-task-test").waitFor();
     await noHorizontalScroll(page, PHONE.width);
     await screenshot(page, "phone-memory-project");
   });
+});
+
+Deno.test("Memory from a turn: the tool's proposal card opens the page; accepted, the next task's reminder lists it", async () => {
+  const mock = startMockLlm({ quiet: true });
+  mock.register("mem-writer", {
+    turns: [
+      {
+        text: "I will note that.",
+        toolCalls: [{
+          name: "memory",
+          args: {
+            action: "write",
+            scope: "project",
+            title: "Release notes live in CHANGES.md",
+            description: "when releasing",
+            body: "Write release notes into CHANGES.md at the repository root.",
+          },
+        }],
+      },
+      { text: "Noted as a proposal." },
+    ],
+  });
+  mock.register("mem-reader", { turns: [{ text: "Read the reminder." }], repeatLast: true });
+  const home = await homeWithProvider(mock.base, ["mem-writer", "mem-reader"], {
+    defaultApproval: "full",
+  });
+  try {
+    await withPage(DESKTOP, async (page, server) => {
+      await openApp(page, server.url);
+      await newDraft(page);
+      await pickModel(page, "mock/mem-writer", "mem-writer");
+      await send(page, "Where do release notes go?");
+      await strip(lastTurn(page)).and(page.locator("[data-state=done]")).waitFor({
+        timeout: 30_000,
+      });
+      await lastTurn(page).locator("[data-testid=turn-status] button").click();
+      const card = page.locator("[data-testid=tool-card][data-tool=memory]");
+      await card.locator(tid("memory-card-unreviewed")).waitFor();
+      await card.locator(".tool-head").click();
+      await screenshot(page, "desktop-memory-card");
+      await card.locator(tid("memory-card-open")).click();
+      // The page opens on the task's project bucket (the default project here).
+      await page.locator(tid("memory-pane")).waitFor();
+      const r = row(page, "release-notes-live-in-changes-md");
+      await r.waitFor();
+      assertEquals(await r.getAttribute("data-unreviewed"), "true");
+      await r.locator(tid("memory-accept")).click();
+      await page.waitForFunction(() =>
+        document.querySelector("[data-id=release-notes-live-in-changes-md]")
+          ?.getAttribute("data-unreviewed") === "false"
+      );
+      await page.click(tid("close-settings"));
+      await newDraft(page);
+      await pickModel(page, "mock/mem-reader", "mem-reader");
+      await send(page, "What do you remember?");
+      await strip(lastTurn(page)).and(page.locator("[data-state=done]")).waitFor({
+        timeout: 30_000,
+      });
+      const sent = JSON.stringify(mock.requests("mem-reader").at(-1)!.body);
+      assertMatch(
+        sent,
+        /release-notes-live-in-changes-md \(project\): Release notes live in CHANGES\.md/,
+      );
+    }, { home });
+  } finally {
+    await mock.close();
+  }
 });

@@ -1,13 +1,14 @@
 /** The Memory page (Settings → Memory). */
 export default {
   "settings.tab.memory": "Memory",
+  "memory.openPage": "Open Memory page",
   "memory.title": "Memory",
   "memory.intro":
     "What the agent keeps between tasks, as Markdown files. Only memories you accepted are given to the agent (as a list at the start of each turn). Memories the agent proposes are marked Unreviewed until you accept them — except when you asked it to remember something.",
   "memory.tab.global": "Global",
   "memory.tab.project": "Project",
   "memory.project": "Project",
-  "memory.noProject": "Add a project in the sidebar to keep memories for it.",
+  "memory.defaultProject": "Default project (tasks without a folder)",
   "memory.add": "New memory",
   "memory.search": "Search memories",
   "memory.empty": "No memories here yet.",

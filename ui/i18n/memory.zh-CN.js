@@ -1,13 +1,14 @@
 /** 记忆页面（设置 → 记忆）。 */
 export default {
   "settings.tab.memory": "记忆",
+  "memory.openPage": "打开记忆页面",
   "memory.title": "记忆",
   "memory.intro":
     "智能体在任务之间保留的内容，以 Markdown 文件保存。只有你接受过的记忆才会提供给智能体（每轮开始时的一份清单）。智能体提议的记忆在你接受之前标记为“待审核”——除非是你要求它记住的。",
   "memory.tab.global": "全局",
   "memory.tab.project": "项目",
   "memory.project": "项目",
-  "memory.noProject": "先在侧栏添加一个项目，才能为它保存记忆。",
+  "memory.defaultProject": "默认项目（未选文件夹的任务）",
   "memory.add": "新建记忆",
   "memory.search": "搜索记忆",
   "memory.empty": "这里还没有记忆。",

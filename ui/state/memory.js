@@ -17,7 +17,7 @@ import { errorCode, onEvent, request } from "./connection.js";
 import { notifyError } from "./ui.js";
 
 export const memoryScope = signal(/** @type {MemoryScope} */ ("global"));
-/** The project whose memories the project tab shows (null = none chosen). */
+/** The project whose memories the project tab shows (null = the default project). */
 export const memoryProject = signal(/** @type {string|null} */ (null));
 export const memoryView = signal(/** @type {MemoryBucketView|null} */ (null));
 export const memoryQuery = signal("");
@@ -26,44 +26,45 @@ export const memoryHits = signal(/** @type {MemorySearchHit[]|null} */ (null));
 /** The add/edit form (null = closed). */
 export const memoryDraft = signal(/** @type {MemoryDraft|null} */ (null));
 
-/** The bucket arguments of the page, or null when the project tab has no project. */
-function bucketArgs() {
+/** The bucket arguments of the page (a project tab without a path: the default project). */
+function bucket() {
   if (memoryScope.value === "global") return { scope: /** @type {const} */ ("global") };
   const projectPath = memoryProject.value;
-  return projectPath ? { scope: /** @type {const} */ ("project"), projectPath } : null;
-}
-
-/** The bucket arguments; throws when the project tab has no project. */
-function bucket() {
-  const b = bucketArgs();
-  if (!b) throw new Error("no project chosen");
-  return b;
+  return projectPath
+    ? { scope: /** @type {const} */ ("project"), projectPath }
+    : { scope: /** @type {const} */ ("project") };
 }
 
 export async function loadMemory() {
-  const b = bucketArgs();
-  if (!b) {
-    memoryView.value = null;
-    return;
-  }
   try {
-    memoryView.value = await request("memory.list", b);
+    memoryView.value = await request("memory.list", bucket());
     if (memoryQuery.value.trim()) await searchMemory(memoryQuery.value);
   } catch (e) {
     if (errorCode(e) !== "disconnected") notifyError("memory.error", e);
   }
 }
 
+/**
+ * Shows a tab: the project tab starts on `projectPath` (the open task's; null = the
+ * default project).
+ * @param {MemoryScope} scope @param {string|null} [projectPath]
+ */
+export function showMemoryTab(scope, projectPath = null) {
+  memoryScope.value = scope;
+  if (scope === "project") memoryProject.value = projectPath;
+  memoryHits.value = null;
+  memoryQuery.value = "";
+}
+
 /** @param {string} q */
 export async function searchMemory(q) {
   memoryQuery.value = q;
-  const b = bucketArgs();
-  if (!q.trim() || !b) {
+  if (!q.trim()) {
     memoryHits.value = null;
     return;
   }
   try {
-    const r = await request("memory.search", { ...b, q });
+    const r = await request("memory.search", { ...bucket(), q });
     if (memoryQuery.value === q) memoryHits.value = r.hits;
   } catch (e) {
     if (errorCode(e) !== "disconnected") notifyError("memory.error", e);
@@ -86,11 +87,9 @@ async function changing(fn) {
 
 /** @param {MemoryDraft} d */
 export function saveMemory(d) {
-  const b = bucketArgs();
-  if (!b) return Promise.resolve("no project chosen");
   const { id, ...fields } = d;
   return changing(async () =>
-    (await request("memory.save", { ...b, ...fields, ...(id ? { id } : {}) })).bucket
+    (await request("memory.save", { ...bucket(), ...fields, ...(id ? { id } : {}) })).bucket
   );
 }
 

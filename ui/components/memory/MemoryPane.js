@@ -23,10 +23,11 @@ import {
   memoryView,
   searchMemory,
   setExtraction,
+  showMemoryTab,
   wipeMemory,
 } from "../../state/memory.js";
-import { projects } from "../../state/projects.js";
 import { currentTask } from "../../state/tasks.js";
+import { projects } from "../../state/projects.js";
 import { IconEdit, IconPlus, IconTrash, InlineConfirm, Switch } from "../settings/controls.js";
 import { MemoryForm } from "./MemoryForm.js";
 
@@ -115,11 +116,6 @@ function WipeButton() {
 
 function ProjectPicker() {
   const list = projects.value;
-  if (!list.length) {
-    return html`<p class="settings-note" data-testid="memory-no-project">${
-      t("memory.noProject")
-    }</p>`;
-  }
   return html`
     <div class="field memory-project">
       <label class="field-label" for="memory-project">${t("memory.project")}</label>
@@ -129,6 +125,7 @@ function ProjectPicker() {
           memoryProject.value = /** @type {HTMLSelectElement} */ (e.currentTarget).value || null;
           void loadMemory();
         }}>
+        <option value="">${t("memory.defaultProject")}</option>
         ${list.map((p) => html`<option value=${p.path} title=${p.path}>${p.name}</option>`)}
       </select>
     </div>
@@ -137,10 +134,6 @@ function ProjectPicker() {
 
 export function MemoryPane() {
   const scope = memoryScope.value;
-  // The project tab starts on the open task's project (or the first one).
-  if (scope === "project" && !memoryProject.value && projects.value.length) {
-    memoryProject.value = currentTask.value?.projectPath ?? projects.value[0].path;
-  }
   useEffect(() => void loadMemory(), [scope]);
   const v = memoryView.value;
   const shown = v && v.scope === scope ? v : null;
@@ -157,7 +150,6 @@ export function MemoryPane() {
         <h2 id="memory-title" class="provider-title">${t("memory.title")}</h2>
         <span class="grow"></span>
         <button type="button" class="btn btn-accent" data-testid="memory-add"
-          disabled=${scope === "project" && !memoryProject.value}
           onClick=${() =>
             memoryDraft.value = {
               id: null,
@@ -173,11 +165,9 @@ export function MemoryPane() {
           html`
             <button type="button" role="tab" class="seg-btn" data-testid=${`memory-tab-${id}`}
               aria-selected=${scope === id ? "true" : "false"}
-              onClick=${() => {
-                memoryScope.value = id;
-                memoryHits.value = null;
-                memoryQuery.value = "";
-              }}>${t(/** @type {const} */ (`memory.tab.${id}`))}</button>
+              onClick=${() => showMemoryTab(id, currentTask.value?.projectPath ?? null)}>${t(
+                /** @type {const} */ (`memory.tab.${id}`),
+              )}</button>
           `
         )}
       </div>
