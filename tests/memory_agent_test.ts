@@ -12,6 +12,7 @@ import type { OpContext } from "../server/ops/context.ts";
 import type { HubClient } from "../server/sessions/hub.ts";
 import { existingExtractor } from "../server/agent/memory_extraction.ts";
 import { memoryTool } from "../tools/memory.ts";
+import { userAskedMemory } from "../server/agent/memory_access.ts";
 
 // deno-lint-ignore no-explicit-any
 async function op(e: Env, name: string, args: unknown): Promise<any> {
@@ -246,4 +247,30 @@ Deno.test("memory extraction: off by default; when on, proposes unreviewed memor
   } finally {
     await e.close();
   }
+});
+
+Deno.test("memory: which user words count as asking (the model cannot claim it)", () => {
+  const yes = [
+    "Remember that I use tabs",
+    "please remember: deploys go through CI",
+    "ok. Remember to run lint",
+    "Can you remember my editor is Helix?",
+    "Forget the old deploy notes",
+    "don't forget we ship on Fridays",
+    "save this to your memory",
+    "update the memory about the release",
+    "记住我喜欢用中文回答",
+    "请把这个保存到记忆里",
+    "别忘了周五发布",
+  ];
+  const no = [
+    "I don't remember where the config is",
+    "do you know what we did?",
+    "the memory usage is too high",
+    "我忘记了密码",
+    "fix the memory leak in the parser",
+    "",
+  ];
+  for (const t of yes) assert(userAskedMemory(t), `asks: ${t}`);
+  for (const t of no) assert(!userAskedMemory(t), `does not ask: ${t}`);
 });

@@ -10,6 +10,7 @@ import { bucketOf, MemoryError } from "../store/memory/paths.ts";
 import { formatFrontmatter, parseFrontmatter } from "../store/memory/frontmatter.ts";
 import { Store } from "../store/store.ts";
 import type { MemoryBucketView } from "../protocol/memory.ts";
+import { memorySection } from "../server/agent/memory_reminder.ts";
 
 const fields = (title: string, body = "Body of " + title) => ({
   title,
@@ -274,4 +275,27 @@ Deno.test("memory ops: save, accept, search, delete, wipe (with confirm), settin
   } finally {
     await h.close();
   }
+});
+
+Deno.test("memory reminder: accepted only, ≤ 30 per bucket, ≤ 16 K characters", async () => {
+  const root = await Deno.makeTempDir({ prefix: "ra-mem-" });
+  const files = new MemoryFiles(root);
+  const g = files.bucket("global");
+  const p = files.bucket("project", "/work/some-project");
+  assertEquals(await memorySection(files, "/work/some-project"), null, "nothing accepted");
+  for (let i = 0; i < 40; i++) {
+    await files.create(g, { ...fields(`Global ${i}`), description: "d".repeat(300) }, {
+      source: "user",
+      unreviewed: false,
+    });
+  }
+  await files.create(p, fields("Secret proposal"), { source: "tool", unreviewed: true });
+  await files.create(p, fields("Project fact"), { source: "user", unreviewed: false });
+  const s = (await memorySection(files, "/work/some-project"))!;
+  assert(s.length <= 16_000, `${s.length} characters`);
+  assert(!s.includes("Secret proposal"), "proposals are not in the reminder");
+  assert(s.indexOf("## This project\n- project-fact") < s.indexOf("## Global"), "project first");
+  const globals = s.split("\n").filter((l) => l.startsWith("- global-"));
+  assert(globals.length <= 30, `${globals.length} listed`);
+  assertMatch(s, /\(\d+ more: use memory list or search\)/);
 });

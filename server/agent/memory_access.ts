@@ -9,11 +9,16 @@ import type { Repos } from "../../store/store.ts";
 import type { Entry } from "../../protocol/index.ts";
 import type { MemoryAccess } from "../../tools/memory.ts";
 
-/** Phrases of a user who asks to keep, change or drop a memory (en, zh). */
+/**
+ * Phrases of a user who asks to keep, change or drop a memory (en, zh): an imperative
+ * ("remember …" at the start of a sentence or after "please" / "can you"), or a verb
+ * with "memory" ("save this to memory", "更新记忆"). "I don't remember where it is" or
+ * "我忘记了密码" ask for nothing.
+ */
 const ASKS = [
-  /\b(remember|memori[sz]e|forget|keep in mind|don'?t forget|make a note|note (that|this|down))\b/i,
-  /\b(save|add|update|change|delete|remove)\b[^.?!\n]{0,40}\bmemor(y|ies)\b/i,
-  /记住|记下|记一下|记得|别忘|不要忘|忘掉|忘记|忘了|记忆/,
+  /(?:^|[.!?;:\n]\s*|\b(?:please|pls|can you|could you|would you|and|also|then)\s+)(?:remember|memori[sz]e|note down|make a note|keep in mind|don'?t forget|do not forget|forget)\b/i,
+  /\b(?:save|add|store|put|write|record|update|change|edit|delete|remove|drop)\b[^.?!\n]{0,40}\b(?:memory|memories)\b/i,
+  /记住|记下|记一下|记好|别忘|不要忘|忘掉|(?:保存|存|写|加|记|放|更新|修改|删除|删掉|去掉)[^。？！\n]{0,12}记忆/,
 ];
 
 /** Whether a user's message asks for a memory change ("remember that …", "记住…"). */

@@ -33,6 +33,15 @@ export const EXTRACT_SYSTEM =
   '{"memories":[{"scope":"project"|"global","type":"user"|"feedback"|"project"|"reference",' +
   '"title":"…","description":"one line: when it matters","body":"…"}]} — or {"memories":[]}.';
 
+/** Tasks remembered for throttling (the oldest are forgotten first). */
+const REMEMBERED_TASKS = 256;
+
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > REMEMBERED_TASKS) map.delete(map.keys().next().value!);
+}
+
 export interface Proposal {
   scope: MemoryScope;
   type: MemoryType;
@@ -111,7 +120,6 @@ export class MemoryExtractor {
       .finally(() => this.inFlight.delete(taskId));
     this.inFlight.set(taskId, work);
     this.d.track(work);
-    if (this.inFlight.size > 64) this.lastAt.clear();
   }
 
   /** Resolves once no extraction is running (tests, shutdown). */
@@ -129,8 +137,8 @@ export class MemoryExtractor {
     const resolved = this.d.resolveModel(task.settings.model);
     // The Demo model cannot judge what is worth keeping.
     if (resolved.provider.format === "demo") return;
-    this.lastAt.set(taskId, this.d.now());
-    this.lastUserEntry.set(taskId, user.id);
+    remember(this.lastAt, taskId, this.d.now());
+    remember(this.lastUserEntry, taskId, user.id);
     const turn = entries.filter((e) =>
       e.pos >= user.pos && (e.role === "user" || e.role === "assistant")
     )

@@ -15,8 +15,11 @@ const HEADER = "# Memory\nMemories the user accepted (facts and preferences from
   "Follow them unless the current request says otherwise; read one with the memory tool " +
   '({"action":"read","id":…}) for its full text.';
 
-const entry = (i: MemoryItem) =>
-  `- ${i.id} (${i.type}): ${i.title}${i.description ? ` — ${i.description}` : ""}`;
+/** One line per memory (a hand-edited description is cut to the limit the tool has). */
+const entry = (i: MemoryItem) => {
+  const d = i.description.replace(/\s+/g, " ").slice(0, L.descriptionChars);
+  return `- ${i.id} (${i.type}): ${i.title}${d ? ` — ${d}` : ""}`;
+};
 
 /** The reminder's memory section, or null when no accepted memory exists. */
 export async function memorySection(

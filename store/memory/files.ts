@@ -334,7 +334,18 @@ export class MemoryFiles {
     }
     const tmp = join(b.dir, `.${item.id}.${crypto.randomUUID().slice(0, 8)}.tmp`);
     await Deno.writeTextFile(tmp, fileText(item), { createNew: true, mode: 0o600 });
-    await Deno.rename(tmp, file);
+    if (!fresh) return await Deno.rename(tmp, file);
+    // A new file never replaces one that appeared meanwhile (link fails if it exists).
+    try {
+      await Deno.link(tmp, file);
+    } catch (e) {
+      if (e instanceof Deno.errors.AlreadyExists) {
+        throw new MemoryError("exists", `memory "${item.id}" exists already`);
+      }
+      throw e;
+    } finally {
+      await Deno.remove(tmp).catch(() => {});
+    }
   }
 
   /** Creates the bucket folder; refuses one reached through a symlink. */
