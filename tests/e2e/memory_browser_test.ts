@@ -63,6 +63,14 @@ async function seed(server: TestServer): Promise<string> {
 }
 
 const tid = (id: string) => `[data-testid=${id}]`;
+
+async function until(cond: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 const row = (page: Page, id: string) => page.locator(`${tid("memory-row")}[data-id=${id}]`);
 
 async function openMemory(page: Page, phone: boolean): Promise<void> {
@@ -100,6 +108,19 @@ Deno.test("Memory page (desktop): accept, add, edit, search, corrupt file, delet
       `${server.home}/memory/global/prefers-small-commits.md`,
     );
     assertMatch(accepted, /unreviewed: false/);
+
+    // Learning from conversations is off until switched on (kept in memory/settings.json).
+    assertEquals(await page.isChecked(tid("memory-extraction")), false);
+    await page.click(`.memory-extraction .switch`);
+    await page.waitForFunction(() =>
+      (document.querySelector("[data-testid=memory-extraction]") as HTMLInputElement).checked
+    );
+    await until(
+      async () =>
+        (await Deno.readTextFile(`${server.home}/memory/settings.json`).catch(() => ""))
+          .includes('"extraction": true'),
+      "settings.json written",
+    );
 
     // A new memory, then edited.
     await page.click(tid("memory-add"));

@@ -13,7 +13,7 @@
  */
 import { signal } from "@preact/signals";
 import { MEMORY_TOPIC } from "../../protocol/index.ts";
-import { errorCode, onEvent, request } from "./connection.js";
+import { errorCode, onEvent, onSync, request } from "./connection.js";
 import { notifyError } from "./ui.js";
 
 export const memoryScope = signal(/** @type {MemoryScope} */ ("global"));
@@ -128,6 +128,11 @@ export async function setExtraction(extraction) {
     return e instanceof Error ? e.message : String(e);
   }
 }
+
+// A new connection has no subscription yet: listing again subscribes (and catches up).
+onSync(() => {
+  if (memoryView.value) void loadMemory();
+});
 
 onEvent((topic, data) => {
   if (topic !== MEMORY_TOPIC || !memoryView.value) return;
