@@ -51,6 +51,7 @@ import { NOTIFY_OP_ARGS, type NotifyOpResults } from "./notify.ts";
 import { SKILL_OP_ARGS, type SkillOpResults } from "./skills.ts";
 import { ENHANCE_OP_ARGS, type EnhanceOpResults } from "./enhance.ts";
 import { ASSISTANT_OP_ARGS, assistantIdSchema, type AssistantOpResults } from "./assistants.ts";
+import { MEMORY_OP_ARGS, type MemoryOpResults } from "./memory.ts";
 
 export * from "./providers.ts";
 export * from "./projects.ts";
@@ -74,6 +75,7 @@ export * from "./notify.ts";
 export * from "./skills.ts";
 export * from "./enhance.ts";
 export * from "./assistants.ts";
+export * from "./memory.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
 
@@ -303,6 +305,7 @@ export const OP_ARGS = {
   ...SKILL_OP_ARGS,
   ...ENHANCE_OP_ARGS,
   ...ASSISTANT_OP_ARGS,
+  ...MEMORY_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
@@ -334,7 +337,8 @@ export interface OpResults
     NotifyOpResults,
     SkillOpResults,
     EnhanceOpResults,
-    AssistantOpResults {
+    AssistantOpResults,
+    MemoryOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */
   "tasks.create": { task: TaskSummary; entry: Entry | null; command?: CommandReply };

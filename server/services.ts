@@ -21,6 +21,8 @@ import { McpManager } from "./mcp/manager.ts";
 import { commandPolicy } from "./agent/command_policy.ts";
 import { MCP_TOPIC } from "../protocol/mcp_servers.ts";
 import { NotifyCenter } from "./notify/notify_center.ts";
+import { extractorOf } from "./agent/memory_extraction.ts";
+import { MEMORY_TOPIC } from "../protocol/memory.ts";
 
 export interface ServiceOptions {
   home: string;
@@ -100,8 +102,24 @@ export function createServices(opts: ServiceOptions): ServerDeps {
       gate: (taskId, call, kind, signal, policy, origin) =>
         approvals!.check(taskId, call, kind, signal, policy, origin),
       extraTools: (signal, only) => mcp.toolsForTurn(signal, only),
+      memoryChanged: (scope, projectPath) =>
+        hub.publish(MEMORY_TOPIC, { kind: "changed", scope, projectPath }),
     })
     : null;
+  // Post-turn memory extraction (off unless the memory setting is on).
+  if (runs && repos) {
+    const extractor = extractorOf(runs, () => ({
+      repos,
+      home: opts.home,
+      now,
+      resolveModel: (ref) => resolveModel(repos, ref),
+      changed: (scope, projectPath) =>
+        hub.publish(MEMORY_TOPIC, { kind: "changed", scope, projectPath }),
+      closing: runs.closingSignal,
+      track: (p) => runs.track(p),
+    }));
+    runs.onFinish((taskId, natural) => extractor.afterRun(taskId, natural));
+  }
   // The steering queue hooks into run ends from the start (queued messages survive restarts).
   composerOf({ home: opts.home, store, hub, tasks, runs });
   const safety = new SafetyLog(hub, repos?.kv ?? null, now);

@@ -225,4 +225,23 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 10,
+    name: "memory: FTS5 trigram index over the memory files",
+    // The files under <data dir>/memory are the source of truth; these rows follow them
+    // (synced when a bucket is listed) and can be dropped at any time.
+    sql: `
+      CREATE TABLE memory_doc (
+        id         INTEGER PRIMARY KEY,
+        bucket     TEXT NOT NULL,
+        memory_id  TEXT NOT NULL,
+        stamp      TEXT NOT NULL,
+        UNIQUE (bucket, memory_id)
+      );
+      CREATE VIRTUAL TABLE memory_fts USING fts5(title, body, tokenize = 'trigram');
+      CREATE TRIGGER memory_doc_gone AFTER DELETE ON memory_doc BEGIN
+        DELETE FROM memory_fts WHERE rowid = OLD.id;
+      END;
+    `,
+  },
 ];

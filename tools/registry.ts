@@ -15,6 +15,7 @@ import { askUserQuestion, exitPlanMode } from "./interactive.ts";
 import { webfetch } from "./web/webfetch.ts";
 import { websearch } from "./web/websearch.ts";
 import { agentTool, subagentOutput } from "./agent.ts";
+import { memoryTool } from "./memory.ts";
 
 export class ToolRegistry {
   private tools = new Map<string, Tool>();
@@ -73,5 +74,6 @@ export function defaultTools(): ToolRegistry {
     exitPlanMode,
     agentTool,
     subagentOutput,
+    memoryTool,
   ]);
 }

@@ -1,7 +1,7 @@
 /**
  * Context assembly (SPEC §4.2): a static system prompt (base + environment + mode),
  * and a per-turn `<system-reminder>` prepended to the first user message (date, goal,
- * AGENTS.md, enabled skills) so the system prompt stays cacheable.
+ * AGENTS.md, enabled skills, accepted memories) so the system prompt stays cacheable.
  */
 import basePrompt from "./prompts/base.md" with { type: "text" };
 import { join } from "node:path";
@@ -70,6 +70,8 @@ export function reminderBlock(
     goal?: string | null;
     /** The enabled skills (server/skills/reminder.ts), listed last. */
     skills?: string | null;
+    /** The accepted memories' index (memory_reminder.ts), or null. */
+    memory?: string | null;
   },
 ): string {
   const lines = [`Current date: ${opts.now.toISOString().slice(0, 10)}`];
@@ -79,6 +81,7 @@ export function reminderBlock(
     lines.push(`\nProject instructions from ${opts.agents.path}:\n${opts.agents.text}`);
   }
   if (opts.skills) lines.push(`\n${opts.skills}`);
+  if (opts.memory) lines.push(`\n${opts.memory}`);
   return `<system-reminder>\n${lines.join("\n")}\n</system-reminder>`;
 }
 

@@ -19,6 +19,7 @@ import { attachmentMasks, commandPolicy } from "./command_policy.ts";
 import type { ToolCall } from "./loop.ts";
 import type { SubagentControl } from "../../tools/agent.ts";
 import { enabledSkillsCached, skillRoots } from "../skills/reminder.ts";
+import type { MemoryAccess } from "../../tools/memory.ts";
 
 export interface TaskToolsDeps {
   repos: Repos;
@@ -41,6 +42,8 @@ export interface CallPlace {
   attachments: string[];
   /** For the parent's `agent` tools only (a sub-agent's calls get none: no recursion). */
   subagents?: SubagentControl;
+  /** For the parent's `memory` tool only (sub-agents get none). */
+  memory?: MemoryAccess;
   /** The turn's tools when they differ from the built-ins (MCP servers'). */
   tools?: ToolRegistry;
   /** Progress of a long rewind snapshot (null when it is done), for the run state. */
@@ -125,6 +128,7 @@ export class TaskTools {
         onOutput,
         jobOwner: { taskId, recapture: () => cp.afterShell(taskId, turn, workspace) },
         ...(at.subagents ? { subagents: at.subagents } : {}),
+        ...(at.memory ? { memory: at.memory } : {}),
       },
       beforeWrite: (abs) => cp.beforeWrite(taskId, turn, abs),
       afterWrite: (abs) => cp.afterWrite(taskId, turn, abs),

@@ -10,6 +10,7 @@ import type {
   ApprovalMode,
   Effort,
   Entry,
+  MemoryScope,
   ModelRef,
   RunEnd,
   RunState,
@@ -55,6 +56,8 @@ import type { TaskTools } from "./task_tools.ts";
 import { microcompact } from "./compaction/microcompact.ts";
 import { Compactor, type CompactResult, type SummaryModel } from "./compaction/compactor.ts";
 import type { SubagentRunner } from "./subagents/runner.ts";
+import { memorySection } from "./memory_reminder.ts";
+import { memoryAccess, memoryFilesOf } from "./memory_access.ts";
 import {
   loadSubagentCatalog,
   prepareSubagents,
@@ -106,6 +109,8 @@ export interface TurnDeps {
   closing: AbortSignal;
   /** Runs the turn's sub-agents (the `agent` tool); absent = the tool says it cannot. */
   subagents?: SubagentRunner;
+  /** The memory tool changed a bucket (the Memory pages reload). */
+  memoryChanged?(scope: MemoryScope, projectPath: string | null): void;
 }
 
 /** What the registry lends a turn: its stop signal, its writer and its published state. */
@@ -208,6 +213,7 @@ export class Turns {
       agents: await readAgentsFile(workspace),
       goal: goalSection(task.settings.goal),
       skills: skillsSection(skills),
+      memory: await memorySection(memoryFilesOf(this.d.home, repos), workspace),
     });
     const tools = await this.toolsOf(signal, task.settings.mcpServers);
     const vision = resolved.model.vision === true;
@@ -329,6 +335,13 @@ export class Turns {
       const tools = ctx.tools;
       const maxSteps = stepBudget(effort, approval);
       const place = { taskId: task.id, workspace, turn: thisTurn, attachments };
+      // The memory tool of this turn (sub-agents get none: their calls have no access).
+      const memory = memoryAccess(
+        memoryFilesOf(this.d.home, repos),
+        workspace,
+        history,
+        this.d.memoryChanged,
+      );
       const subagents = this.d.subagents
         ? await prepareSubagents(this.d.subagents, this.d.home, {
           taskId: task.id,
@@ -352,6 +365,7 @@ export class Turns {
             signal,
             callId: call.id,
             subagents: subagents?.control(call.id),
+            memory,
             tools,
             onSnapshot: (snapshot) => {
               run.state = { ...run.state, snapshot };

@@ -32,6 +32,7 @@ import { NOTIFY_HANDLERS } from "./notify_ops.ts";
 import { SKILL_HANDLERS } from "./skills_ops.ts";
 import { ENHANCE_HANDLERS } from "./enhance_ops.ts";
 import { ASSISTANT_HANDLERS } from "./assistant_ops.ts";
+import { MEMORY_HANDLERS } from "./memory_ops.ts";
 
 const HANDLERS: OpHandlers<OpName> = {
   ...TASK_HANDLERS,
@@ -55,6 +56,7 @@ const HANDLERS: OpHandlers<OpName> = {
   ...SKILL_HANDLERS,
   ...ENHANCE_HANDLERS,
   ...ASSISTANT_HANDLERS,
+  ...MEMORY_HANDLERS,
 };
 
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };

@@ -22,6 +22,8 @@ import { skillsSection } from "../skills/reminder.ts";
 import { toConversation } from "../agent/history.ts";
 import { goalSection } from "../agent/goal.ts";
 import { personaOfTask } from "../agent/assistants/apply.ts";
+import { memorySection } from "../agent/memory_reminder.ts";
+import { memoryFilesOf } from "../agent/memory_access.ts";
 import { loadSubagentCatalog, withSubagentTypes } from "../agent/subagents/turn_bridge.ts";
 import { getSettings, resolveModel } from "../providers/catalog.ts";
 import { defaultTools } from "../../tools/registry.ts";
@@ -68,6 +70,7 @@ export async function contextPieces(
     now: opts.now ?? new Date(),
     agents,
     goal: goalSection(task.settings.goal),
+    memory: await memorySection(memoryFilesOf(home, repos), workspace),
   });
   const messages: LlmMessage[] = microcompact(
     toConversation(repos.entries.latest(task.id, Number.MAX_SAFE_INTEGER)),

@@ -11,6 +11,7 @@ import {
   type JOB_OP_ARGS,
   LIMITS,
   type MCP_OP_ARGS,
+  type MEMORY_OP_ARGS,
   type MENTION_OP_ARGS,
   type NOTIFY_OP_ARGS,
   type OpName,
@@ -78,6 +79,7 @@ type TaskOpName = Exclude<
   | keyof typeof SKILL_OP_ARGS
   | keyof typeof ENHANCE_OP_ARGS
   | keyof typeof ASSISTANT_OP_ARGS
+  | keyof typeof MEMORY_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */

@@ -230,7 +230,13 @@ export class RunManager {
     this.tools.close();
   }
 
-  private track(p: Promise<void>): void {
+  /** Aborted at shutdown: side work (titles, memory extraction) stops. */
+  get closingSignal(): AbortSignal {
+    return this.closing.signal;
+  }
+
+  /** Side work that shutdown waits for (after `closingSignal` aborted it). */
+  track(p: Promise<void>): void {
     const tracked = p.catch((e) => console.error("background work failed:", e)).finally(() =>
       this.background.delete(tracked)
     );

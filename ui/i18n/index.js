@@ -46,6 +46,8 @@ import skillsEn from "./skills.en-US.js";
 import skillsZh from "./skills.zh-CN.js";
 import assistantsEn from "./assistants.en-US.js";
 import assistantsZh from "./assistants.zh-CN.js";
+import memoryEn from "./memory.en-US.js";
+import memoryZh from "./memory.zh-CN.js";
 
 const en = {
   ...baseEn,
@@ -68,6 +70,7 @@ const en = {
   ...notifyEn,
   ...skillsEn,
   ...assistantsEn,
+  ...memoryEn,
 };
 const zh = {
   ...baseZh,
@@ -90,6 +93,7 @@ const zh = {
   ...notifyZh,
   ...skillsZh,
   ...assistantsZh,
+  ...memoryZh,
 };
 
 /** @typedef {keyof typeof en} MsgKey a message key (every key has an English text) */

@@ -1,7 +1,7 @@
 /**
  * The tools a sub-agent gets: the type's list, resolved against the registry. Never
  * `agent` or `subagent_output` (no recursion), nor the tools that act on the parent
- * task's conversation (plan review, questions to the user, the todo list). Claude
+ * task's conversation (plan review, questions to the user, the todo list, memory). Claude
  * Code's tool names (Read, Bash, …) map to ours, so `.claude/agents` files work.
  * Names that match no tool, or a tool a sub-agent may not have, are reported.
  */
@@ -15,6 +15,7 @@ export const PARENT_ONLY = new Set([
   "exit_plan_mode",
   "ask_user_question",
   "todo_write",
+  "memory",
 ]);
 
 /** Claude Code's tool names (lower case) → ours. */

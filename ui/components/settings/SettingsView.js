@@ -1,5 +1,5 @@
 /**
- * The Settings view: a header with Back, tabs (Providers, MCP, Assistants, Skills, Remote access, General, About) and the tab's
+ * The Settings view: a header with Back, tabs (Providers, MCP, Assistants, Skills, Memory, Remote access, General, About) and the tab's
  * content. It replaces the conversation in the main column on desktop and phone.
  */
 import { useEffect } from "preact/hooks";
@@ -15,12 +15,14 @@ import { McpPane } from "../mcp/McpPane.js";
 import { SkillsPane } from "../skills/SkillsPane.js";
 import { RemoteAccess } from "./RemoteAccess.js";
 import { AssistantsPane } from "../assistants/AssistantsPane.js";
+import { MemoryPane } from "../memory/MemoryPane.js";
 
 const TABS = /** @type {const} */ ([
   "providers",
   "mcp",
   "assistants",
   "skills",
+  "memory",
   "remote",
   "general",
   "about",
@@ -76,6 +78,8 @@ export function SettingsView() {
             ? html`<${McpPane} />`
             : tab === "skills"
             ? html`<${SkillsPane} />`
+            : tab === "memory"
+            ? html`<${MemoryPane} />`
             : tab === "remote"
             ? html`<${RemoteAccess} />`
             : tab === "assistants"

@@ -23,6 +23,7 @@ import { TodoCard } from "./TodoCard.js";
 import { WebCard } from "./WebCard.js";
 import { SubagentCard } from "../subagents/SubagentCard.js";
 import { McpCard } from "./McpCard.js";
+import { MemoryCard } from "./MemoryCard.js";
 import { RefusalContext } from "./RefusalNote.js";
 import { refusalOf } from "../../state/interact_model.js";
 
@@ -43,6 +44,7 @@ const BY_NAME = {
   todo_write: TodoCard,
   agent: SubagentCard,
   subagent_output: SubagentCard,
+  memory: MemoryCard,
 };
 
 /** @param {{part: Part, result?: Entry, live: boolean}} props */
