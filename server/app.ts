@@ -17,6 +17,7 @@ import type { StoreHealth } from "../protocol/index.ts";
 import { type HomeLock, tryLockHome } from "./instance/lock.ts";
 import { startControl, type WindowReply } from "./instance/control.ts";
 import { tuneMalloc } from "./malloc_tuning.ts";
+import { sandboxStatus } from "../tools/exec/bwrap.ts";
 
 export interface AppOptions {
   home: string;
@@ -69,7 +70,7 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
   if (!lock) {
     throw new Error(`another ReinAgent process owns the data dir ${opts.home}`);
   }
-  const services = createServices({ home: opts.home, now, watchMcp: true, probeSandbox: true });
+  const services = createServices({ home: opts.home, now, watchMcp: true });
   const { store, hub, runs } = services;
   let trimmedAt = hub.lastSeq;
   const malloc = tuneMalloc(() => {
@@ -114,6 +115,10 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
     onListen: () => {},
   }, handler);
   port = server.addr.port;
+  // Bubblewrap is probed once, after listening (two child processes off the start path), so
+  // the first settings snapshot and command do not wait; a headless run probes it when a
+  // command first needs it.
+  sandboxStatus().catch((e) => console.error("probing bubblewrap failed:", e));
   const scheme = opts.tls ? "https" : "http";
   const base = `${scheme}://${displayHost(host)}:${port}`;
 

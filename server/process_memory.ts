@@ -3,14 +3,18 @@
  * peak since start as the kernel counts it (getrusage's max RSS, which needs no
  * permission — /proc/self would need --allow-all). A sampled maximum would miss spikes.
  */
-import process from "node:process";
 
 export interface ProcessMemory {
   rssBytes: number;
   peakRssBytes: number | null;
 }
 
-export function processMemory(): ProcessMemory {
+/**
+ * Async: `node:process` is imported on first use — importing it boots Node's process
+ * object (console, streams…), which cost tens of ms on every start.
+ */
+export async function processMemory(): Promise<ProcessMemory> {
+  const { default: process } = await import("node:process");
   const rssBytes = Deno.memoryUsage().rss;
   let peak: number | null = null;
   try {

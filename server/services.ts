@@ -32,8 +32,6 @@ export interface ServiceOptions {
   tools?: ToolRegistry;
   /** Database path; default `<home>/reinagent.db`. */
   db?: string;
-  /** Probe the shell sandbox at once (the server; a headless run waits until a command). */
-  probeSandbox?: boolean;
   /** Watch mcp_servers.json for outside edits (the CLI); the app turns it on. */
   watchMcp?: boolean;
 }
@@ -123,11 +121,6 @@ export function createServices(opts: ServiceOptions): ServerDeps {
   // The steering queue hooks into run ends from the start (queued messages survive restarts).
   composerOf({ home: opts.home, store, hub, tasks, runs });
   const safety = new SafetyLog(hub, repos?.kv ?? null, now);
-  // A server probes bubblewrap once now, so the first settings snapshot and command do not
-  // wait; a headless run probes it when a command first needs it (two processes saved).
-  if (opts.probeSandbox) {
-    sandboxStatus().catch((e) => console.error("probing bubblewrap failed:", e));
-  }
   // Notifications when a task waits or ends: every page (the notify topic) and Web Push.
   const notify = repos
     ? new NotifyCenter({ home: opts.home, repos, hub, approvals, newId, now })

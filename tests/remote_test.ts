@@ -14,11 +14,11 @@ import { Auth } from "../server/http/auth.ts";
 import { EventHub, type HubClient } from "../server/sessions/hub.ts";
 import {
   clientAddress,
-  qrCode,
   RemoteAccess,
   remoteSettingsPath,
   requestHost,
 } from "../server/sessions/remote_access.ts";
+import { qrCode } from "../server/sessions/qr_code.ts";
 import { TOKEN_RESET_CLOSE } from "../protocol/index.ts";
 import { shownUrl, tokenFromLink } from "../ui/state/remote_model.js";
 
@@ -87,7 +87,7 @@ Deno.test("remote access: URLs per address, clients, reset drops every other cli
     port: () => 4567,
     tls: false,
   });
-  const urls = local.urls();
+  const urls = local.urls(qrCode);
   assertEquals(urls.map((u) => [u.kind, u.url]), [[
     "local",
     `http://127.0.0.1:4567/?token=${encodeURIComponent(auth.token)}`,
@@ -100,7 +100,7 @@ Deno.test("remote access: URLs per address, clients, reset drops every other cli
     port: () => 4567,
     tls: true,
   });
-  const net = all.urls().filter((u) => u.kind === "network");
+  const net = all.urls(qrCode).filter((u) => u.kind === "network");
   if (LAN) assert(net.some((u) => u.url.startsWith(`https://${LAN}:4567/?token=`)), "LAN URL");
   assert(net.every((u) => u.iface !== "" && u.qr.size > 20));
 
@@ -108,7 +108,7 @@ Deno.test("remote access: URLs per address, clients, reset drops every other cli
   const me = fakeClient("me", closes), other = fakeClient("other", closes);
   hub.add(me);
   hub.add(other);
-  const info = all.info(me);
+  const info = await all.info(me);
   assertEquals(info.clients.map((c) => [c.id, c.you, c.ip, c.since]), [
     ["me", true, "192.0.2.50", 1000],
     ["other", false, "192.0.2.50", 1000],
@@ -119,7 +119,7 @@ Deno.test("remote access: URLs per address, clients, reset drops every other cli
   assert(fresh !== old && auth.verify(fresh) && !auth.verify(old));
   assertEquals(closes, [["other", 4001]], "every client but the caller is dropped");
   assertEquals(TOKEN_RESET_CLOSE, 4001);
-  assert(all.urls()[0].url.endsWith(encodeURIComponent(fresh)), "the QR shows the new token");
+  assert(all.urls(qrCode)[0].url.endsWith(encodeURIComponent(fresh)), "the QR shows the new token");
 });
 
 Deno.test("trusted proxy switch: stored in remote.json; a damaged file is left as it is", async () => {
@@ -142,7 +142,7 @@ Deno.test("trusted proxy switch: stored in remote.json; a damaged file is left a
   await Deno.writeTextFile(remoteSettingsPath(home), "{not json");
   const bad = await RemoteAccess.load(o);
   assertEquals(bad.trustProxy, false, "a damaged file means off");
-  assert(bad.info().settingsError);
+  assert((await bad.info()).settingsError);
   let code = "";
   try {
     await bad.setTrustProxy(true);

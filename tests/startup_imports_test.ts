@@ -1,7 +1,8 @@
 /**
  * Start-up stays light (issue 15): the modules `main.ts` loads before it does anything
  * (static imports, followed through the project) reach no heavy npm package. The MCP
- * SDK (+ zod, ~20 MB), the OpenAI SDK and Playwright load only when their path runs.
+ * SDK (+ zod, ~20 MB), Playwright, `node:process` and the QR code library load only when
+ * their path runs (the OpenAI SDK is not used at all).
  */
 import { assertEquals } from "./helpers/assert.ts";
 import { dirname, join, normalize } from "node:path";
@@ -10,7 +11,18 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 /** `import … from "x"` / `export … from "x"` / `import "x"`, not `import type` nor `import(`. */
 const STATIC = /^\s*(?:import|export)\s+(?!type\b)(?:[^"'();]*?\s+from\s+)?["']([^"']+)["']/gm;
-const HEAVY = ["@modelcontextprotocol/sdk", "openai", "playwright-core", "zod"];
+/**
+ * `node:process` boots Node's process object (console, streams: tens of ms) and
+ * `qrcode-generator` is only for Settings → Remote access / `serve --host`.
+ */
+const HEAVY = [
+  "@modelcontextprotocol/sdk",
+  "openai",
+  "playwright-core",
+  "zod",
+  "node:process",
+  "qrcode-generator",
+];
 
 function staticGraph(entry: string): { files: Set<string>; bare: Set<string> } {
   const files = new Set<string>();
@@ -24,7 +36,7 @@ function staticGraph(entry: string): { files: Set<string>; bare: Set<string> } {
       if (spec.startsWith(".")) {
         const next = normalize(join(dirname(file), spec));
         if (/\.(ts|js)$/.test(next)) visit(next);
-      } else if (!spec.startsWith("node:")) bare.add(spec.replace(/^npm:/, ""));
+      } else bare.add(spec.replace(/^npm:/, ""));
     }
   };
   visit(join(ROOT, entry));

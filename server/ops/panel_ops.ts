@@ -356,7 +356,7 @@ export const PANEL_HANDLERS: OpHandlers<keyof typeof PANEL_OP_ARGS> = {
           "(no network, environment or programs; symlinks leading out are refused).",
       },
       checkpoints: ctx.runs?.checkpoints.storeInfo() ?? null,
-      memory: processMemory(),
+      memory: await processMemory(),
     };
   },
 };

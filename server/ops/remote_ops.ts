@@ -16,11 +16,11 @@ export const REMOTE_HANDLERS: OpHandlers<keyof typeof REMOTE_OP_ARGS> = {
   "remote.resetToken": async (ctx) => {
     const remote = remoteOf(ctx);
     const token = await remote.resetToken(ctx.client);
-    return { info: remote.info(ctx.client), token };
+    return { info: await remote.info(ctx.client), token };
   },
   "remote.setTrustProxy": async (ctx, a) => {
     const remote = remoteOf(ctx);
     await remote.setTrustProxy(a.enabled);
-    return remote.info(ctx.client);
+    return await remote.info(ctx.client);
   },
 };

@@ -6,7 +6,6 @@
  * off and cannot be changed until the file is fixed or removed.
  */
 import { join } from "node:path";
-import qrcode from "qrcode-generator";
 import {
   type ConnectedClient,
   type QrCode,
@@ -22,19 +21,6 @@ import type { EventHub, HubClient } from "./hub.ts";
 import { CLI_CLIENT } from "./clients.ts";
 
 export const remoteSettingsPath = (home: string) => join(home, "remote.json");
-
-/** A QR code as one SVG path (a unit square per dark module, a 2-module quiet zone). */
-export function qrCode(text: string): QrCode {
-  const qr = qrcode(0, "L");
-  qr.addData(text);
-  qr.make();
-  const n = qr.getModuleCount();
-  let path = "";
-  for (let r = 0; r < n; r++) {
-    for (let c = 0; c < n; c++) if (qr.isDark(r, c)) path += `M${c + 2} ${r + 2}h1v1h-1z`;
-  }
-  return { size: n + 4, path };
-}
 
 /**
  * The address a request comes from. Behind a reverse proxy on this machine every peer
@@ -109,14 +95,16 @@ export class RemoteAccess {
     return requestHost(peer, h.get("host"), h.get("x-forwarded-host"), this.#trustProxy);
   }
 
-  info(caller?: HubClient): RemoteInfo {
+  /** Async: the QR code library loads on first use, not at every start. */
+  async info(caller?: HubClient): Promise<RemoteInfo> {
+    const { qrCode } = await import("./qr_code.ts");
     const { host, tls } = this.o;
     return {
       host,
       port: this.o.port(),
       tls,
       allInterfaces: host === "0.0.0.0" || host === "::",
-      urls: this.urls(),
+      urls: this.urls(qrCode),
       clients: this.o.hub.list().map((c): ConnectedClient => ({
         ...(c.info ?? CLI_CLIENT),
         id: c.id,
@@ -130,7 +118,7 @@ export class RemoteAccess {
   }
 
   /** This computer's URL, then one per IPv4 interface address when bound to all of them. */
-  urls(): RemoteUrl[] {
+  urls(qrCode: (text: string) => QrCode): RemoteUrl[] {
     const { host, tls } = this.o;
     const scheme = tls ? "https" : "http";
     const port = this.o.port();
