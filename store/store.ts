@@ -9,6 +9,7 @@ import { CheckpointRepo } from "./checkpoints.ts";
 import { ProjectRepo } from "./projects.ts";
 import { SubagentRepo } from "./subagents.ts";
 import { PushSubscriptionRepo } from "./push_subscriptions.ts";
+import { ImportRepo } from "./imports.ts";
 import type { StoreHealth } from "../protocol/index.ts";
 import type { DatabaseSync } from "node:sqlite";
 
@@ -22,6 +23,7 @@ export interface Repos {
   projects: ProjectRepo;
   subagents: SubagentRepo;
   push: PushSubscriptionRepo;
+  imports: ImportRepo;
 }
 
 export class Store {
@@ -45,6 +47,7 @@ export class Store {
         projects: new ProjectRepo(db, now),
         subagents: new SubagentRepo(db, now),
         push: new PushSubscriptionRepo(db, now),
+        imports: new ImportRepo(db),
       }
       : null;
   }

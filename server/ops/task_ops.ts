@@ -1,5 +1,6 @@
 /** Handlers for task, timeline, kv, events and server ops. */
 import {
+  type CARRY_OP_ARGS,
   type COMMAND_OP_ARGS,
   type COMPACTION_OP_ARGS,
   type COMPOSER_OP_ARGS,
@@ -71,6 +72,7 @@ type TaskOpName = Exclude<
   | keyof typeof GIT_OP_ARGS
   | keyof typeof FILES_OP_ARGS
   | keyof typeof NOTIFY_OP_ARGS
+  | keyof typeof CARRY_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */
