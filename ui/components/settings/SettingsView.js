@@ -1,5 +1,6 @@
 /**
- * The Settings view: a header with Back, tabs (Providers, MCP, Remote access, General, About) and the tab's
+ * The Settings view: a header with Back, tabs (Providers, MCP, Remote access, General,
+ * Import & backup, About) and the tab's
  * content. It replaces the conversation in the main column on desktop and phone.
  */
 import { useEffect } from "preact/hooks";
@@ -13,8 +14,9 @@ import { AboutSettings } from "./AboutSettings.js";
 import { ProvidersPane } from "./ProvidersPane.js";
 import { McpPane } from "../mcp/McpPane.js";
 import { RemoteAccess } from "./RemoteAccess.js";
+import { CarrySettings } from "../carry/CarrySettings.js";
 
-const TABS = /** @type {const} */ (["providers", "mcp", "remote", "general", "about"]);
+const TABS = /** @type {const} */ (["providers", "mcp", "remote", "general", "data", "about"]);
 
 export function SettingsView() {
   const tab = settingsTab.value;
@@ -66,6 +68,8 @@ export function SettingsView() {
             ? html`<${McpPane} />`
             : tab === "remote"
             ? html`<${RemoteAccess} />`
+            : tab === "data"
+            ? html`<${CarrySettings} />`
             : tab === "about"
             ? html`<${AboutSettings} />`
             : html`<${GeneralSettings} />`}
