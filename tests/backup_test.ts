@@ -11,6 +11,7 @@ import { ROOT, RUN_FLAGS } from "./helpers/server.ts";
 import { mockProvider } from "./helpers/seed.ts";
 import { Store } from "../store/store.ts";
 import { SETTINGS_KEYS } from "../server/providers/catalog.ts";
+import { NOTICES_TOPIC } from "../protocol/safety.ts";
 
 async function cli(args: string[], env: Record<string, string> = {}) {
   const r = await new Deno.Command(Deno.execPath(), {
@@ -209,5 +210,37 @@ Deno.test("backup: WebDAV upload (CLI) and restore, with Basic auth; a refused l
   } finally {
     await server.shutdown();
     for (const d of [home, fresh, project]) await Deno.remove(d, { recursive: true });
+  }
+});
+
+Deno.test("backup: a restore that turns the sandbox off or adds an MCP server is announced; bad setting values are refused", async () => {
+  const { home, project } = await seededHome();
+  try {
+    const h = await opHarness({ home });
+    const doc = JSON.parse((await h.op("backup.export", {})).content);
+    const bad = await h.fail("backup.restore", {
+      text: JSON.stringify({ ...doc, settings: { "settings.sandboxLevel": "nonsense" } }),
+    });
+    assertMatch(bad.message, /sandboxLevel/);
+    h.topics.add(NOTICES_TOPIC);
+    h.events();
+    const lowered = {
+      ...doc,
+      settings: { ...doc.settings, "settings.sandboxLevel": "off" },
+      mcpServers: [...doc.mcpServers, {
+        id: "new-one",
+        enabled: true,
+        transport: "stdio",
+        command: "true",
+        args: [],
+      }],
+    };
+    await h.op("backup.restore", { text: JSON.stringify(lowered) });
+    const notices = JSON.stringify(h.events());
+    assertMatch(notices, /"what":"sandboxLevel"/);
+    assertMatch(notices, /new-one/);
+    await h.close();
+  } finally {
+    for (const d of [home, project]) await Deno.remove(d, { recursive: true });
   }
 });

@@ -165,6 +165,8 @@ Deno.test("carry: hostile export files are refused or reported, and the good res
         ["{}", /not a ReinAgent export/],
         [bundle([task("tnew")], 99), /version 99, made by a newer ReinAgent/],
         ["{not json", /not JSON/],
+        // The parser's quote of the text is not passed on (a path may name any file).
+        ["root:x:0:0:secret-line", /^not JSON$/],
       ] as const
     ) {
       let msg = "";

@@ -23,6 +23,9 @@ import { readServers, saveServers, serversProblems } from "../mcp/config.ts";
 import { masked, unmasked } from "../mcp/secrets.ts";
 import { VERSION } from "../version.ts";
 import { makeIdGenerator } from "../../store/ids.ts";
+import { PROVIDER_OP_ARGS } from "../../protocol/providers.ts";
+import { jsonWhere } from "./bundle_check.ts";
+import { SETTINGS_KEYS } from "../providers/catalog.ts";
 
 /** Settings keys a backup carries (trust decisions and server-owned state are not). */
 export const BACKUP_KEY_PREFIXES = ["settings.", "ui.", "notify.events"] as const;
@@ -90,6 +93,29 @@ function providerProblems(p: unknown, where: string): string[] {
   return out;
 }
 
+const KEY_FIELDS = Object.fromEntries(
+  Object.entries(SETTINGS_KEYS).map(([field, key]) => [key, field]),
+) as Record<string, string>;
+
+/**
+ * Problems of the known system settings, checked as `settings.set` checks them (the
+ * default model as a model reference); other keys are only bounded in size.
+ */
+function settingsProblems(settings: Record<string, unknown>): string[] {
+  const patch: Record<string, unknown> = {};
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(settings)) {
+    const field = KEY_FIELDS[k];
+    if (!field) continue;
+    if (field === "defaultModel") {
+      if (!isObj(v) || typeof v.providerId !== "string" || typeof v.modelId !== "string") {
+        out.push(`settings.${k} must be {providerId, modelId}`);
+      }
+    } else patch[field] = v;
+  }
+  return [...out, ...PROVIDER_OP_ARGS["settings.set"].check(patch, "settings")];
+}
+
 /** Parses and checks a backup; throws `BackupError` listing every problem. */
 export function checkBackup(text: string): BackupDoc {
   if (text.length > CARRY_LIMITS.backupBytes) {
@@ -99,7 +125,7 @@ export function checkBackup(text: string): BackupDoc {
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    throw new BackupError(`not JSON: ${(e as Error).message}`);
+    throw new BackupError(`not JSON${jsonWhere(e)}`);
   }
   if (!isObj(doc) || !isObj(doc.manifest) || doc.manifest.kind !== BACKUP_KIND) {
     throw new BackupError(`not a ReinAgent backup (no manifest with "kind": "${BACKUP_KIND}")`);
@@ -123,6 +149,7 @@ export function checkBackup(text: string): BackupDoc {
         problems.push(`settings.${k}: too large`);
       }
     }
+    problems.push(...settingsProblems(doc.settings));
   }
   for (const name of ["providers", "mcpServers", "projects"] as const) {
     if (!Array.isArray(doc[name])) problems.push(`${name} must be a list`);

@@ -36,6 +36,15 @@ const isTime = (v: unknown): v is number =>
 
 export class BundleError extends Error {}
 
+/**
+ * Where a JSON text broke (" at position N"), without the parser's quote of the text:
+ * a file named by path may be anything, and its content is not echoed to a client.
+ */
+export function jsonWhere(e: unknown): string {
+  const m = String((e as Error)?.message).match(/position (\d+)/);
+  return m ? ` (at position ${m[1]})` : "";
+}
+
 /** The checked tasks of an export file, and the problems of what was left out. */
 export interface CheckedBundle {
   tasks: ExportedTask[];
@@ -157,7 +166,7 @@ export function checkBundle(text: string): CheckedBundle {
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    throw new BundleError(`not JSON: ${(e as Error).message}`);
+    throw new BundleError(`not JSON${jsonWhere(e)}`);
   }
   if (!isObj(doc) || doc.kind !== EXPORT_KIND) {
     throw new BundleError(`not a ReinAgent export (expected "kind": "${EXPORT_KIND}")`);

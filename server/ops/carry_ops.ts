@@ -3,7 +3,7 @@ import type { CARRY_OP_ARGS } from "../../protocol/carry.ts";
 import type { ImportReport } from "../../protocol/carry.ts";
 import { CARRY_LIMITS } from "../../protocol/carry.ts";
 import { OpError } from "../errors.ts";
-import { type OpContext, services } from "./context.ts";
+import { type OpContext, services, whoIs } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
 import {
   BundleError,
@@ -15,6 +15,12 @@ import {
 import { BackupError, buildBackup, restoreBackup } from "../carry/backup.ts";
 import { WebdavError, webdavGet, webdavPut } from "../carry/webdav.ts";
 import { readUpload, uploadDataPath } from "../composer/uploads_store.ts";
+import { MCP_TOPIC, SETTINGS_TOPIC } from "../../protocol/index.ts";
+import type { BackupRestoreReport } from "../../protocol/carry.ts";
+import type { McpServerConfig } from "../../protocol/mcp_servers.ts";
+import { getSettings } from "../providers/catalog.ts";
+import { loweredSettings } from "../sessions/safety.ts";
+import { mcpLowered, readServers } from "../mcp/config.ts";
 
 /** Known failures become `invalid_args` (or `upstream` for WebDAV) with their message. */
 async function guarded<T>(fn: () => Promise<T>): Promise<T> {
@@ -64,6 +70,30 @@ async function readBounded(path: string): Promise<string> {
   return await Deno.readTextFile(path);
 }
 
+/**
+ * A restore as any settings change: lowered safety (a sandbox turned off, an MCP server
+ * that now runs) is announced to every client, and their settings and MCP views refresh.
+ */
+async function restoring(
+  ctx: OpContext,
+  restore: () => Promise<BackupRestoreReport>,
+): Promise<BackupRestoreReport> {
+  const { repos } = services(ctx);
+  const settingsBefore = getSettings(repos);
+  const read = await readServers(ctx.home);
+  const mcpBefore: McpServerConfig[] = read.ok ? read.servers : [];
+  const report = await restore();
+  const after = await readServers(ctx.home);
+  ctx.safety.announce(whoIs(ctx), [
+    ...loweredSettings(settingsBefore, getSettings(repos)),
+    ...mcpLowered(mcpBefore, after.ok ? after.servers : []),
+  ]);
+  ctx.hub.publish(SETTINGS_TOPIC, { kind: "providers" });
+  ctx.hub.publish(SETTINGS_TOPIC, { kind: "settings" });
+  if (ctx.mcp) ctx.hub.publish(MCP_TOPIC, { kind: "overview", overview: await ctx.mcp.overview() });
+  return report;
+}
+
 export const CARRY_HANDLERS: OpHandlers<keyof typeof CARRY_OP_ARGS> = {
   "carry.export": (ctx, a) =>
     guarded(async () => {
@@ -98,7 +128,7 @@ export const CARRY_HANDLERS: OpHandlers<keyof typeof CARRY_OP_ARGS> = {
     guarded(async () => {
       const { repos } = services(ctx);
       const text = a.text ?? await readBounded(await sourceFile(ctx, a));
-      return await restoreBackup(repos, ctx.home, text);
+      return await restoring(ctx, () => restoreBackup(repos, ctx.home, text));
     }),
   "backup.webdav": (ctx, a) =>
     guarded(async () => {
@@ -109,7 +139,7 @@ export const CARRY_HANDLERS: OpHandlers<keyof typeof CARRY_OP_ARGS> = {
         return { action: "upload", bytes: await webdavPut(target, JSON.stringify(doc, null, 2)) };
       }
       const text = await webdavGet(target);
-      const restored = await restoreBackup(repos, ctx.home, text);
+      const restored = await restoring(ctx, () => restoreBackup(repos, ctx.home, text));
       return { action: "restore", bytes: text.length, restored };
     }),
 };
