@@ -20,7 +20,7 @@ export const BACKUP_VERSION = 1;
 
 export const CARRY_LIMITS = {
   /** Largest export file an import reads, in bytes. */
-  bundleBytes: 200 * 1024 * 1024,
+  bundleBytes: 100 * 1024 * 1024,
   /** Largest attachment carried in an export (bytes before base64). */
   attachmentBytes: 20 * 1024 * 1024,
   /** Largest session file of another tool that is read, in bytes. */

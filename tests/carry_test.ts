@@ -108,6 +108,9 @@ Deno.test("carry: export → import on a fresh data dir reproduces the task; a s
       /imported 1 new task\(s\), updated 0, 0 already here; 4 entries, 1 attachments/,
     );
     const after = snapshot(homeB);
+    // The approval mode chosen there ("full") is a grant of that machine: not carried.
+    assertEquals(before[0].task.settings.approval, "full");
+    before[0].task.settings = { ...before[0].task.settings, approval: null };
     assertEquals(after, before, "tasks and entries (parts, usage, times) are the same");
     assertEquals(await Deno.readFile(`${homeB}/uploads/${att.id}/data`), PNG_1PX);
     const meta = JSON.parse(await Deno.readTextFile(`${homeB}/uploads/${att.id}/meta.json`));
@@ -218,6 +221,28 @@ Deno.test("carry: hostile export files are refused or reported, and the good res
     const uploads = [...Deno.readDirSync(`${home}/uploads`)].map((d) => d.name);
     assertEquals(uploads, ["u" + "d".repeat(32)], "only the good attachment, inside uploads/");
     assert(!await Deno.stat(`${home}/etc`).then(() => true, () => false));
+
+    // Grants made elsewhere are not carried: approval mode, tool policies, no sandbox.
+    await importExportText(
+      repos,
+      home,
+      bundle([task("tgrants", {
+        settings: {
+          model: { providerId: "p", modelId: "m" },
+          effort: "high",
+          approval: "full",
+          toolPolicies: { exec_command: "allow" },
+          unsandboxedOk: true,
+          goal: { text: "ship it", paused: false, setAt: 5 },
+        },
+      })]),
+    );
+    assertEquals(repos.tasks.get("tgrants")!.settings, {
+      model: { providerId: "p", modelId: "m" },
+      effort: "high",
+      approval: null,
+      goal: { text: "ship it", paused: true, setAt: 5 },
+    });
 
     // An entry id used by another task here is not moved: reported, left out.
     const clash = await importExportText(

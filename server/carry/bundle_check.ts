@@ -13,7 +13,7 @@ import {
 } from "../../protocol/carry.ts";
 import { ATTACHMENT_ID_RE, MIME_RE } from "../../protocol/composer.ts";
 import type { Entry, EntryRole, EntryStatus, Part } from "../../protocol/domain.ts";
-import { LIMITS } from "../../protocol/index.ts";
+import { EFFORT_LEVELS, LIMITS } from "../../protocol/index.ts";
 import { nameProblem } from "../composer/uploads_store.ts";
 
 export const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
@@ -113,6 +113,31 @@ export function checkAttachment(a: unknown, where: string): ExportedAttachment |
   };
 }
 
+/**
+ * The task settings an import keeps: the model, effort, title lock and goal (paused).
+ * Grants made on the other machine — the approval mode, "always allow" tool policies,
+ * running without a sandbox — are not carried: they are decided here.
+ */
+export function safeSettings(v: unknown): Record<string, unknown> {
+  const s = isObj(v) ? v : {};
+  const m = s.model;
+  const model = isObj(m) && typeof m.providerId === "string" && typeof m.modelId === "string" &&
+      m.providerId.length <= 64 && m.modelId.length <= 200
+    ? { providerId: m.providerId, modelId: m.modelId }
+    : null;
+  const out: Record<string, unknown> = {
+    model,
+    effort: (EFFORT_LEVELS as readonly unknown[]).includes(s.effort) ? s.effort : null,
+    approval: null,
+  };
+  if (s.titleLocked === true) out.titleLocked = true;
+  const g = s.goal;
+  if (isObj(g) && typeof g.text === "string" && g.text.length <= LIMITS.messageChars) {
+    out.goal = { text: g.text, paused: true, setAt: isTime(g.setAt) ? g.setAt : 0 };
+  }
+  return out;
+}
+
 function checkTask(t: unknown, where: string, problems: string[]): ExportedTask | null {
   if (!isObj(t)) return problems.push(`${where}: not an object`), null;
   if (typeof t.id !== "string" || !ID_RE.test(t.id)) return problems.push(`${where}: bad id`), null;
@@ -151,7 +176,7 @@ function checkTask(t: unknown, where: string, problems: string[]): ExportedTask 
     projectPath,
     pinned: t.pinned === true,
     lastRun: typeof t.lastRun === "string" ? t.lastRun : null,
-    settings: isObj(t.settings) ? t.settings : { model: null, effort: null, approval: null },
+    settings: safeSettings(t.settings),
     createdAt: isTime(t.createdAt) ? t.createdAt : now,
     updatedAt: isTime(t.updatedAt) ? t.updatedAt : now,
     entries,
