@@ -222,6 +222,30 @@ Deno.test("carry: hostile export files are refused or reported, and the good res
     assertEquals(uploads, ["u" + "d".repeat(32)], "only the good attachment, inside uploads/");
     assert(!await Deno.stat(`${home}/etc`).then(() => true, () => false));
 
+    // An attachment part may not point a run at any file here.
+    const part = (path: string) => ({
+      type: "file",
+      data: { id: "u" + "e".repeat(32), name: "a.txt", mime: "text/plain", size: 3, path },
+    });
+    await importExportText(
+      repos,
+      home,
+      bundle([task("tpaths", {
+        entries: [{
+          ...entry("tpathsm1", 1, "see"),
+          parts: [
+            part("/etc/hostname"),
+            part(`/w/.reinagent/attachments/u${"e".repeat(32)}/a.txt`),
+            part(`/w/.reinagent/attachments/u${"e".repeat(32)}/../../../etc/a.txt`),
+          ],
+        }],
+      })]),
+    );
+    assertEquals(
+      repos.entries.get("tpathsm1")!.parts.map((p) => p.data?.path),
+      [undefined, `/w/.reinagent/attachments/u${"e".repeat(32)}/a.txt`, undefined],
+    );
+
     // Grants made elsewhere are not carried: approval mode, tool policies, no sandbox.
     await importExportText(
       repos,

@@ -58,8 +58,25 @@ function checkPart(p: unknown, where: string): Part | string {
   if (p.data !== undefined && !isObj(p.data)) return `${where}: data is not an object`;
   const part: Part = { type: p.type as Part["type"] };
   if (typeof p.text === "string") part.text = p.text;
-  if (isObj(p.data)) part.data = p.data;
+  if (isObj(p.data)) part.data = attachmentData(part.type, p.data);
   return part;
+}
+
+/**
+ * An attachment part's `path` is where its copy was in the workspace; a run reads it when
+ * the upload is missing. Only the shape ReinAgent writes is kept
+ * (`/…/.reinagent/attachments/<id>/<name>`): a file could name any path here.
+ */
+function attachmentData(type: Part["type"], data: Record<string, unknown>) {
+  if ((type !== "image" && type !== "file") || data.mention === true || data.path === undefined) {
+    return data;
+  }
+  const { path, ...rest } = data;
+  const tail = `/.reinagent/attachments/${String(data.id)}/${String(data.name)}`;
+  const ok = typeof path === "string" && path.startsWith("/") && path.endsWith(tail) &&
+    ATTACHMENT_ID_RE.test(String(data.id)) && !nameProblem(String(data.name)) &&
+    !path.split("/").includes("..");
+  return ok ? data : rest;
 }
 
 export function checkEntry(e: unknown, taskId: string, where: string): Entry | string {
