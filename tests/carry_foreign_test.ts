@@ -99,7 +99,7 @@ for (
     ["codex", "codex", ["exec_command", "exec_command"], /^codex\/bench$/],
   ] as const
 ) {
-  Deno.test(`carry: a ${source} session imports (CLI) as a task with its tool calls; again changes nothing`, async () => {
+  Deno.test(`carry: the ${source} session imports (CLI) as a task with its tool calls; again changes nothing`, async () => {
     const fx = await copyFixture(dir);
     const home = await Deno.makeTempDir({ prefix: "ra-fx-home-" });
     try {
@@ -127,7 +127,7 @@ for (
     ["opencode", "opencode", ["glob", "read"], /^opencode\/bench$/],
   ] as const
 ) {
-  Deno.test(`carry: a ${source} session imports as a task with its tool calls; again changes nothing`, async () => {
+  Deno.test(`carry: the ${source} session imports as a task with its tool calls; again changes nothing`, async () => {
     const fx = await copyFixture(dir);
     const home = await Deno.makeTempDir({ prefix: "ra-fx-home-" });
     const store = new Store(`${home}/reinagent.db`);
@@ -159,14 +159,18 @@ Deno.test("carry: the default folders are found through each tool's own variable
       args: ["-a", `${FIXTURES}/claude/.`, `${root}/claude/projects`],
     })
       .output();
-    const info = await scanSources(["claude-code", "codex", "pi"], {
+    await Deno.mkdir(`${root}/xdg/opencode`, { recursive: true });
+    await Deno.copyFile(`${FIXTURES}/opencode/opencode.db`, `${root}/xdg/opencode/opencode.db`);
+    const info = await scanSources(["claude-code", "codex", "opencode", "pi"], {
       HOME: `${root}/nohome`,
       CODEX_HOME: `${root}/codex`,
       CLAUDE_CONFIG_DIR: `${root}/claude`,
+      XDG_DATA_HOME: `${root}/xdg`,
     });
     assertEquals(info.map((i) => [i.source, i.exists, i.sessions]), [
       ["claude-code", true, 1],
       ["codex", true, 1],
+      ["opencode", true, 1],
       ["pi", false, 0],
     ]);
     // The CLI with no PATH uses the default folder.

@@ -81,6 +81,36 @@ const parseData = (v: unknown): Record<string, unknown> => {
   }
 };
 
+/** How many top-level sessions an opencode database or storage folder holds (0 when unreadable). */
+export async function countOpencodeSessions(path: string): Promise<number> {
+  const st = await Deno.stat(path).catch(() => null);
+  if (st?.isDirectory) {
+    let n = 0;
+    try {
+      for await (const p of Deno.readDir(join(path, "session"))) {
+        if (!p.isDirectory) continue;
+        for await (const f of Deno.readDir(join(path, "session", p.name))) {
+          if (f.isFile && f.name.endsWith(".json")) n++;
+        }
+      }
+    } catch { /* an unreadable folder counts what was seen */ }
+    return n;
+  }
+  try {
+    const db = new DatabaseSync(path, { readOnly: true });
+    try {
+      const r = db.prepare("SELECT count(*) AS n FROM session WHERE parent_id IS NULL").get() as {
+        n: number;
+      };
+      return r.n;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return 0;
+  }
+}
+
 /** Sessions of an opencode database (opened read-only; never written). */
 export function readOpencodeDb(path: string): ReadResult {
   const problems: string[] = [];

@@ -13,7 +13,7 @@ import type { ReadResult } from "./session.ts";
 import { readClaudeCode } from "./claude_code.ts";
 import { readCodex } from "./codex.ts";
 import { readPi } from "./pi.ts";
-import { readOpencodeDb, readOpencodeStorage } from "./opencode.ts";
+import { countOpencodeSessions, readOpencodeDb, readOpencodeStorage } from "./opencode.ts";
 
 export const SOURCE_LABELS: Record<ForeignSource, string> = {
   "claude-code": "Claude Code",
@@ -118,10 +118,7 @@ export async function scanSources(
     if (exists) {
       const files = await findSessionFiles(source, path);
       if (source === "opencode") {
-        for (const f of files) {
-          const r = await readSessionFile(source, f);
-          sessions += r.sessions.length;
-        }
+        for (const f of files) sessions += await countOpencodeSessions(f);
       } else sessions = files.length;
     }
     out.push({ source, label: SOURCE_LABELS[source], path, exists, sessions });
