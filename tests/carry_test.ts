@@ -7,7 +7,7 @@
  */
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { env } from "./helpers/agent_env.ts";
-import { ROOT, RUN_FLAGS } from "./helpers/server.ts";
+import { ROOT, RUN_FLAGS, startTestServer } from "./helpers/server.ts";
 import { runOp } from "../server/ops/dispatch.ts";
 import type { OpContext } from "../server/ops/context.ts";
 import { saveUpload } from "../server/composer/uploads_store.ts";
@@ -310,5 +310,62 @@ Deno.test("carry: an import into a task that grew keeps both timelines (new entr
   } finally {
     store.close();
     await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("carry: with a server running, the CLI exports over GET /api/export (not bounded by a WebSocket message)", async () => {
+  const home = await Deno.makeTempDir({ prefix: "ra-carry-live-" });
+  const out = await Deno.makeTempDir({ prefix: "ra-carry-out-" });
+  const store = new Store(`${home}/reinagent.db`);
+  store.repos!.tasks.create({ id: "tlive1", title: "Live one", projectPath: null });
+  store.repos!.entries.append({
+    id: "mlive1",
+    taskId: "tlive1",
+    role: "user",
+    status: "done",
+    parts: [{ type: "text", text: "x".repeat(70 * 1024 * 1024) }],
+  });
+  store.close();
+  const s = await startTestServer({ home });
+  try {
+    const r = await cli([
+      "export",
+      "tlive1",
+      "--format",
+      "json",
+      "--out",
+      `${out}/live.json`,
+      "--home",
+      home,
+    ]);
+    assertEquals(r.code, 0, r.err);
+    const b = JSON.parse(await Deno.readTextFile(`${out}/live.json`));
+    assertEquals(b.tasks[0].entries[0].parts[0].text.length, 70 * 1024 * 1024);
+
+    const get = (q: string, auth = true) =>
+      fetch(`${s.base}/api/export?${q}`, {
+        headers: auth ? { authorization: `Bearer ${s.token}` } : {},
+      });
+    const md = await get("task=tlive1&format=md");
+    assertEquals(md.status, 200);
+    assertEquals(md.headers.get("content-disposition"), 'attachment; filename="live-one.md"');
+    assertMatch((await md.text()).slice(0, 100), /^## Live one/);
+    for (
+      const [q, status] of [["task=nope", 400], ["task=../x", 400], [
+        "all=1&format=exe",
+        400,
+      ]] as const
+    ) {
+      const res = await get(q);
+      assertEquals(res.status, status, q);
+      await res.body?.cancel();
+    }
+    const anon = await get("all=1", false);
+    assertEquals(anon.status, 401);
+    await anon.body?.cancel();
+  } finally {
+    await s.stop();
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(out, { recursive: true });
   }
 });

@@ -12,6 +12,7 @@
 import { resolve } from "node:path";
 import { parseFlags } from "./flags.ts";
 import { openHomeClient } from "./home_client.ts";
+import { instancePath, tokenPath } from "../home.ts";
 import {
   type BackupRestoreReport,
   EXPORT_FORMATS,
@@ -159,6 +160,26 @@ const webdavArgs = (url: string, user?: string) => ({
     : {}),
 });
 
+/** `GET /api/export` of the running server of `home` (its URL and token from the data dir). */
+async function exportOverHttp(
+  home: string,
+  cmd: Extract<CarryCommand, { kind: "export" }>,
+): Promise<{ content: string; tasks: number }> {
+  const info = JSON.parse(await Deno.readTextFile(instancePath(home))) as { base: string };
+  const token = (await Deno.readTextFile(tokenPath(home))).trim();
+  const q = new URLSearchParams({ format: cmd.format });
+  if (cmd.all) q.set("all", "1");
+  for (const id of cmd.taskIds) q.append("task", id);
+  const res = await fetch(`${info.base}/api/export?${q}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (!res.ok) {
+    const body = await res.json().catch(() => null);
+    throw new Error(body?.error?.message ?? `the server answered ${res.status}`);
+  }
+  return { content: await res.text(), tasks: Number(res.headers.get("x-reinagent-tasks") ?? 0) };
+}
+
 export async function carryCommand(
   cmd: CarryCommand,
   home: string,
@@ -173,10 +194,11 @@ export async function carryCommand(
   try {
     switch (cmd.kind) {
       case "export": {
-        const r = await client.request("carry.export", {
-          ...(cmd.all ? { all: true } : { taskIds: cmd.taskIds }),
-          format: cmd.format,
-        });
+        // A running server sends it over HTTP: a WebSocket message is bounded in size.
+        const r = opened.remote ? await exportOverHttp(home, cmd) : await client.request(
+          "carry.export",
+          { ...(cmd.all ? { all: true } : { taskIds: cmd.taskIds }), format: cmd.format },
+        );
         if (!cmd.out) out.write(r.content);
         else {
           await Deno.writeTextFile(cmd.out, r.content, { mode: 0o600 });

@@ -33,7 +33,15 @@ export const carryOutcome = signal(/** @type {CarryOutcome|null} */ (null));
  * @param {string} content
  */
 export function downloadText(name, mime, content) {
-  const url = URL.createObjectURL(new Blob([content], { type: mime }));
+  saveUrl(URL.createObjectURL(new Blob([content], { type: mime })), name);
+}
+
+/**
+ * Saves an object URL as a file download (then frees it).
+ * @param {string} url
+ * @param {string} name
+ */
+function saveUrl(url, name) {
   const a = document.createElement("a");
   a.href = url;
   a.download = name;
@@ -50,9 +58,20 @@ export function downloadText(name, mime, content) {
  * @param {"md"|"json"} format
  */
 export async function exportTasks(sel, format) {
+  const q = new URLSearchParams({ format });
+  if (sel.all) q.set("all", "1");
+  for (const id of sel.taskIds ?? []) q.append("task", id);
   try {
-    const r = await request("carry.export", { ...sel, format });
-    downloadText(r.fileName, r.mime, r.content);
+    // Over HTTP (not the WebSocket): an export with attachments may be large.
+    const res = await fetch(`/api/export?${q}`);
+    if (!res.ok) {
+      const body = await res.json().catch(() => null);
+      throw new Error(body?.error?.message ?? `HTTP ${res.status}`);
+    }
+    const name = res.headers.get("content-disposition")?.match(/filename="([^"]+)"/)?.[1] ??
+      `reinagent-export.${format}`;
+    const url = URL.createObjectURL(await res.blob());
+    saveUrl(url, name);
   } catch (e) {
     notifyError("carry.exportFailed", e);
   }
