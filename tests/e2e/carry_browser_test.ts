@@ -142,6 +142,13 @@ Deno.test(
         );
         await page.click(tid("carry-from-codex"));
         await page.waitForSelector(`${tid("carry-outcome")} >> text=Codex: 1 new tasks`);
+        // The imported session reads like a conversation here: its tool calls as tool cards.
+        await page.click(`${tid("task-row")} >> text=Read the modules in src/ >> nth=0`);
+        await page.waitForSelector("text=FIXTURE-DONE");
+        await page.click("text=Worked");
+        await page.waitForSelector("text=ls src");
+        await screenshot(page, "desktop-carry-imported-session");
+        await openDataTab(page, false);
         await page.click(tid("carry-from-codex"));
         await page.waitForSelector(
           `${tid("carry-outcome")} >> text=0 new tasks, 0 updated, 1 already here`,
