@@ -116,13 +116,13 @@ export async function importForeign(
     throw new BundleError(`no ${source} sessions at ${where} (the folder does not exist)`);
   }
   const files = await findSessionFiles(source, where);
-  const tasks: ExportedTask[] = [];
-  const problems: string[] = [];
+  // One file at a time: a folder of thousands of sessions is never held in memory whole.
   for (const file of files) {
+    const tasks: ExportedTask[] = [];
     try {
       const read = await readSessionFile(source, file);
       report.filesRead++;
-      problems.push(...read.problems);
+      addProblems(report, read.problems);
       for (const s of read.sessions) {
         // A folder that does not exist on this machine would make the task unusable.
         if (s.cwd && !await Deno.stat(s.cwd).then((st) => st.isDirectory, () => false)) {
@@ -132,11 +132,11 @@ export async function importForeign(
         if (t) tasks.push(t);
       }
     } catch (e) {
-      problems.push(`${file}: ${(e as Error).message}`);
+      addProblems(report, [`${file}: ${(e as Error).message}`]);
     }
+    await importTasks(repos, home, tasks, report);
   }
-  addProblems(report, problems);
-  return await importTasks(repos, home, tasks, report);
+  return report;
 }
 
 export function foreignSources(env?: Record<string, string>): Promise<ForeignSourceInfo[]> {
