@@ -136,12 +136,12 @@ Deno.test(
         await openDataTab(page, false);
         await screenshot(page, "desktop-carry-settings");
         await page.click(tid("carry-from-claude-code"));
-        await page.waitForSelector(`${tid("carry-outcome")} >> text=Claude Code: 1 new tasks`);
+        await page.waitForSelector(`${tid("carry-outcome")} >> text=Claude Code: 1 new,`);
         await page.waitForSelector(
           `${tid("task-row")} >> text=Read the modules in src/ and tell me what each one exports.`,
         );
         await page.click(tid("carry-from-codex"));
-        await page.waitForSelector(`${tid("carry-outcome")} >> text=Codex: 1 new tasks`);
+        await page.waitForSelector(`${tid("carry-outcome")} >> text=Codex: 1 new,`);
         // The imported session reads like a conversation here: its tool calls as tool cards.
         await page.click(`${tid("task-row")} >> text=Read the modules in src/ >> nth=0`);
         await page.waitForSelector("text=FIXTURE-DONE");
@@ -151,7 +151,7 @@ Deno.test(
         await openDataTab(page, false);
         await page.click(tid("carry-from-codex"));
         await page.waitForSelector(
-          `${tid("carry-outcome")} >> text=0 new tasks, 0 updated, 1 already here`,
+          `${tid("carry-outcome")} >> text=0 new, 0 updated, 1 already here`,
         );
 
         await page.setInputFiles(tid("carry-import-file-input"), {
@@ -159,7 +159,7 @@ Deno.test(
           mimeType: "application/json",
           buffer: Buffer.from(otherExport),
         });
-        await page.waitForSelector(`${tid("carry-outcome")} >> text=laptop.json: 1 new tasks`);
+        await page.waitForSelector(`${tid("carry-outcome")} >> text=laptop.json: 1 new,`);
         await page.waitForSelector(`${tid("task-row")} >> text=From the laptop`);
         await page.setInputFiles(tid("carry-import-file-input"), {
           name: "broken.json",
@@ -216,7 +216,7 @@ Deno.test(
         await noHorizontalScroll(page, PHONE.width);
         await screenshot(page, "phone-carry-settings");
         await page.click(tid("carry-from-codex"));
-        await page.waitForSelector(`${tid("carry-outcome")} >> text=Codex: 1 new tasks`);
+        await page.waitForSelector(`${tid("carry-outcome")} >> text=Codex: 1 new,`);
         await noHorizontalScroll(page, PHONE.width);
         await screenshot(page, "phone-carry-imported");
         await page.locator(tid("webdav-url")).scrollIntoViewIfNeeded();

@@ -23,7 +23,7 @@ export default {
   "carry.sessions.one": "1 session",
   "carry.notFound": "not found",
   "carry.imported":
-    "{label}: {created} new tasks, {updated} updated, {skipped} already here ({entries} entries, {attachments} attachments).",
+    "{label}: {created} new, {updated} updated, {skipped} already here — {entries} entries, {attachments} attachments.",
   "carry.importFailed": "Nothing was imported: {message}",
   "carry.restoreFailed": "Nothing was changed: {message}",
   "carry.moreProblems": "… and {n} more",
