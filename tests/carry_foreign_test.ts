@@ -9,6 +9,8 @@
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { ROOT, RUN_FLAGS } from "./helpers/server.ts";
 import { Store } from "../store/store.ts";
+import { env } from "./helpers/agent_env.ts";
+import { runOp } from "../server/ops/dispatch.ts";
 import { importForeign } from "../server/carry/carry_service.ts";
 import { scanSources } from "../server/carry/foreign/sources.ts";
 import type { Entry } from "../protocol/domain.ts";
@@ -297,5 +299,40 @@ Deno.test("carry: an older opencode storage folder (JSON files) imports too", as
     store.close();
     await Deno.remove(root, { recursive: true });
     await Deno.remove(home, { recursive: true });
+  }
+});
+
+Deno.test("carry: an imported Claude Code session can be continued here: its tool calls reach the model as history", async () => {
+  const e = await env();
+  try {
+    const r = await importForeign(
+      e.deps.store.repos!,
+      e.deps.home,
+      "claude-code",
+      `${FIXTURES}/claude`,
+    );
+    const taskId = r.taskIds[0];
+    // The mock picks its turn by the assistant messages so far: the imported ones count.
+    const model = e.scenario(
+      { turns: [{ text: "Continuing. CONTINUED" }], repeatLast: true },
+      "anthropic-messages",
+    );
+    const ctx = { ...e.deps, client: { id: "t", topics: new Set<string>(), deliver: () => {} } };
+    const set = await runOp(ctx, "task.setOptions", { id: taskId, model });
+    assert(set.ok, JSON.stringify(set));
+    const sent = await runOp(ctx, "task.send", { id: taskId, text: "and module 2?" });
+    assert(sent.ok, JSON.stringify(sent));
+    const end = Date.now() + 20_000;
+    while (e.deps.runs!.isRunning(taskId) && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const body = JSON.stringify(e.mock.requests(model.modelId)[0].body);
+    assertMatch(body, /"type":"tool_use","id":"call_list","name":"Bash"/);
+    assertMatch(body, /"type":"tool_result","tool_use_id":"call_list"/);
+    assertMatch(body, /and module 2\?/);
+    const last = e.deps.store.repos!.entries.latest(taskId, 1)[0];
+    assertMatch(last.parts[0].text!, /CONTINUED/);
+  } finally {
+    await e.close();
   }
 });
