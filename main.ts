@@ -6,6 +6,8 @@
  *   reinagent serve           headless server (for a VPS / phones)
  *   reinagent providers …     manage model providers; `models fetch` lists a provider's models
  *   reinagent tasks           every task with its state
+ *   reinagent export|import   carry tasks between machines; import other tools' sessions
+ *   reinagent backup|restore  the configuration as one JSON (optionally over WebDAV)
  *   reinagent mcp serve       ReinAgent as an MCP server over stdio
  *   reinagent mcp …           the MCP servers the agent uses (add, list, remove, test)
  *   reinagent skills …        the skills found and their switches (list, enable, disable)
@@ -51,6 +53,21 @@ async function main(argv: string[]): Promise<number> {
     return await tasksCommand(cmd, resolveHome(cmd.home), {
       line: (s) => console.log(s),
       err: (s) => console.error(s),
+    });
+  }
+  if (
+    cmd.kind === "export" || cmd.kind === "import" || cmd.kind === "backup" ||
+    cmd.kind === "restore"
+  ) {
+    const { carryCommand } = await import("./server/cli/carry_cmd.ts");
+    const enc = new TextEncoder();
+    return await carryCommand(cmd, resolveHome(cmd.home), {
+      line: (s) => console.log(s),
+      err: (s) => console.error(s),
+      write: (s) => {
+        const bytes = enc.encode(s);
+        for (let off = 0; off < bytes.length;) off += Deno.stdout.writeSync(bytes.subarray(off));
+      },
     });
   }
   if (cmd.kind === "mcp-serve") {

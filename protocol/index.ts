@@ -52,6 +52,7 @@ import { SKILL_OP_ARGS, type SkillOpResults } from "./skills.ts";
 import { ENHANCE_OP_ARGS, type EnhanceOpResults } from "./enhance.ts";
 import { ASSISTANT_OP_ARGS, assistantIdSchema, type AssistantOpResults } from "./assistants.ts";
 import { MEMORY_OP_ARGS, type MemoryOpResults } from "./memory.ts";
+import { CARRY_OP_ARGS, type CarryOpResults } from "./carry.ts";
 
 export * from "./providers.ts";
 export * from "./projects.ts";
@@ -76,6 +77,7 @@ export * from "./skills.ts";
 export * from "./enhance.ts";
 export * from "./assistants.ts";
 export * from "./memory.ts";
+export * from "./carry.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
 
@@ -306,6 +308,7 @@ export const OP_ARGS = {
   ...ENHANCE_OP_ARGS,
   ...ASSISTANT_OP_ARGS,
   ...MEMORY_OP_ARGS,
+  ...CARRY_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
@@ -338,7 +341,8 @@ export interface OpResults
     SkillOpResults,
     EnhanceOpResults,
     AssistantOpResults,
-    MemoryOpResults {
+    MemoryOpResults,
+    CarryOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */
   "tasks.create": { task: TaskSummary; entry: Entry | null; command?: CommandReply };

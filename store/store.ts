@@ -10,6 +10,7 @@ import { ProjectRepo } from "./projects.ts";
 import { SubagentRepo } from "./subagents.ts";
 import { PushSubscriptionRepo } from "./push_subscriptions.ts";
 import { MemoryIndexRepo } from "./memory/index_repo.ts";
+import { ImportRepo } from "./imports.ts";
 import type { StoreHealth } from "../protocol/index.ts";
 import type { DatabaseSync } from "node:sqlite";
 
@@ -24,6 +25,7 @@ export interface Repos {
   subagents: SubagentRepo;
   push: PushSubscriptionRepo;
   memoryIndex: MemoryIndexRepo;
+  imports: ImportRepo;
 }
 
 export class Store {
@@ -48,6 +50,7 @@ export class Store {
         subagents: new SubagentRepo(db, now),
         push: new PushSubscriptionRepo(db, now),
         memoryIndex: new MemoryIndexRepo(db),
+        imports: new ImportRepo(db),
       }
       : null;
   }

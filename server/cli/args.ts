@@ -6,6 +6,13 @@ import { parseFlags } from "./flags.ts";
 import { type McpServeArgs, parseMcpServeArgs } from "./mcp_serve_cmd.ts";
 import { type McpCommand, parseMcpArgs } from "./mcp_args.ts";
 import { parseSkillsArgs, type SkillsCommand } from "./skills_args.ts";
+import {
+  type CarryCommand,
+  parseBackupArgs,
+  parseExportArgs,
+  parseImportArgs,
+  parseRestoreArgs,
+} from "./carry_cmd.ts";
 
 export const USAGE = `Usage:
   reinagent [--port N] [--home DIR] [--no-open] [--keep-running]
@@ -48,6 +55,16 @@ export const USAGE = `Usage:
       The skills found (~/.reinagent/skills, the project's .reinagent/skills,
       ~/.claude/skills, ~/.codex/skills, ~/.agents/skills) and their switches; NAME is
       a skill's name or key (claude:pdf). All take --home DIR; works while a server runs.
+  reinagent export TASK_ID... | --all [--format md|json] [--out FILE] [--home DIR]
+      A task (or all) as Markdown (to read) or JSON (to import on another machine).
+  reinagent import FILE [--home DIR]
+  reinagent import --from claude-code|codex|opencode|pi [PATH] [--home DIR]
+      Import a JSON export, or the sessions of another tool (its default folder or
+      PATH; its files are only read). Importing the same again changes nothing.
+  reinagent backup [--include-keys] [--out FILE | --webdav URL [--webdav-user U]]
+  reinagent restore FILE | --webdav URL [--webdav-user U]
+      The configuration (settings, providers, MCP servers, projects) as one JSON;
+      keys only with --include-keys. WebDAV password: $REINAGENT_WEBDAV_PASSWORD.
   reinagent doctor [--home DIR]
       Check the data dir, database, providers, sandboxes and window backend.
   reinagent --version
@@ -83,6 +100,7 @@ export type Command =
   | CatalogCommand
   | McpCommand
   | SkillsCommand
+  | CarryCommand
   | ({ kind: "run" } & RunArgs)
   | ({ kind: "tasks" } & TasksArgs)
   | ({ kind: "mcp-serve" } & McpServeArgs)
@@ -116,6 +134,10 @@ const SUBCOMMANDS: Record<string, (args: string[]) => Parsed> = {
     const r = parseTasksArgs(args);
     return "error" in r ? r : { command: { kind: "tasks", ...r } };
   },
+  export: parseExportArgs,
+  import: parseImportArgs,
+  backup: parseBackupArgs,
+  restore: parseRestoreArgs,
   mcp: (args) => {
     if (args[0] === "serve") {
       const r = parseMcpServeArgs(args.slice(1));

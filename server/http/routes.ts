@@ -9,6 +9,7 @@ import { ASSETS, gzipped, PUBLIC_ASSETS } from "./assets.ts";
 import { attachSocket } from "./ws.ts";
 import { describeClient } from "../sessions/clients.ts";
 import { handleUploads } from "./uploads.ts";
+import { handleExportDownload } from "./carry_download.ts";
 import type { ServerDeps } from "../ops/context.ts";
 import type { McpEndpoint } from "../mcp/server/lazy_endpoint.ts";
 
@@ -193,6 +194,9 @@ export function makeHandler(deps: RouteDeps) {
       return handleUploads(req, url, deps.home, sameOrigin()).then((r) =>
         r ?? json(404, { error: { code: "not_found", message: `no such path ${url.pathname}` } })
       );
+    }
+    if (url.pathname === "/api/export") {
+      return handleExportDownload(req, url, deps).then((r) => r!);
     }
     if (req.method !== "GET" && req.method !== "HEAD") {
       return json(405, {

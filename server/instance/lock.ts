@@ -11,7 +11,7 @@ import { VERSION } from "../version.ts";
 export const lockPath = (home: string) => join(home, "instance.lock");
 
 /** What owns the data dir: a server (answers on its control endpoint) or a CLI. */
-export type LockRole = "server" | "run" | "tasks";
+export type LockRole = "server" | "run" | "tasks" | "export" | "import" | "backup" | "restore";
 
 export interface LockInfo {
   pid: number;
@@ -31,7 +31,8 @@ export function parseLockInfo(text: string): LockInfo | null {
   try {
     const v = JSON.parse(text);
     if (
-      Number.isInteger(v?.pid) && v.pid > 0 && ["server", "run", "tasks"].includes(v.role) &&
+      Number.isInteger(v?.pid) && v.pid > 0 &&
+      ["server", "run", "tasks", "export", "import", "backup", "restore"].includes(v.role) &&
       typeof v.startedAt === "number"
     ) return { pid: v.pid, role: v.role, startedAt: v.startedAt, version: String(v.version) };
   } catch { /* empty or partly written */ }

@@ -33,6 +33,7 @@ import { SKILL_HANDLERS } from "./skills_ops.ts";
 import { ENHANCE_HANDLERS } from "./enhance_ops.ts";
 import { ASSISTANT_HANDLERS } from "./assistant_ops.ts";
 import { MEMORY_HANDLERS } from "./memory_ops.ts";
+import { CARRY_HANDLERS } from "./carry_ops.ts";
 
 const HANDLERS: OpHandlers<OpName> = {
   ...TASK_HANDLERS,
@@ -57,6 +58,7 @@ const HANDLERS: OpHandlers<OpName> = {
   ...ENHANCE_HANDLERS,
   ...ASSISTANT_HANDLERS,
   ...MEMORY_HANDLERS,
+  ...CARRY_HANDLERS,
 };
 
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };

@@ -1,6 +1,7 @@
 /** Handlers for task, timeline, kv, events and server ops. */
 import {
   type ASSISTANT_OP_ARGS,
+  type CARRY_OP_ARGS,
   type COMMAND_OP_ARGS,
   type COMPACTION_OP_ARGS,
   type COMPOSER_OP_ARGS,
@@ -80,6 +81,7 @@ type TaskOpName = Exclude<
   | keyof typeof ENHANCE_OP_ARGS
   | keyof typeof ASSISTANT_OP_ARGS
   | keyof typeof MEMORY_OP_ARGS
+  | keyof typeof CARRY_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */

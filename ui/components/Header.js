@@ -17,7 +17,8 @@ export function DrawerButton({ className }) {
 
 /**
  * The bar above the conversation: drawer button (phone), task title, the Demo badge
- * while the Demo model is in use, find, the Git / Files panel buttons, new task (phone).
+ * while the Demo model is in use, find, the Git / Files panel buttons, the task menu
+ * (export), new task (phone).
  */
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
@@ -33,6 +34,7 @@ import { IconMenu, IconPlus } from "./Icons.js";
 import { FindButton } from "./search/FindBar.js";
 import { TerminalButton } from "./terminal/TerminalButton.js";
 import { PanelButtons } from "./panel/PanelTabs.js";
+import { TaskMenu } from "./carry/TaskMenu.js";
 
 export function Header() {
   const task = currentTask.value;
@@ -53,6 +55,7 @@ export function Header() {
       <${FindButton} />
       <${TerminalButton} desktopOnly=${currentId.value !== null} />
       <${PanelButtons} />
+      <${TaskMenu} />
       <button
         type="button"
         class="icon-btn phone-only"

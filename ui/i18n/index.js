@@ -48,6 +48,8 @@ import assistantsEn from "./assistants.en-US.js";
 import assistantsZh from "./assistants.zh-CN.js";
 import memoryEn from "./memory.en-US.js";
 import memoryZh from "./memory.zh-CN.js";
+import carryEn from "./carry.en-US.js";
+import carryZh from "./carry.zh-CN.js";
 
 const en = {
   ...baseEn,
@@ -71,6 +73,7 @@ const en = {
   ...skillsEn,
   ...assistantsEn,
   ...memoryEn,
+  ...carryEn,
 };
 const zh = {
   ...baseZh,
@@ -94,6 +97,7 @@ const zh = {
   ...skillsZh,
   ...assistantsZh,
   ...memoryZh,
+  ...carryZh,
 };
 
 /** @typedef {keyof typeof en} MsgKey a message key (every key has an English text) */

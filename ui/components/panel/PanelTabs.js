@@ -15,6 +15,7 @@ import { closePanel, openTab, PANEL_TABS, tabOf, viewOfTab } from "../../state/p
 import { currentId } from "../../state/tasks.js";
 import { Menu } from "../Menu.js";
 import { MenuItem } from "../MenuItem.js";
+import { exportItems } from "../carry/TaskMenu.js";
 
 /** i18n key of each tab's name (also its accessible name). */
 export const TAB_LABEL = /** @type {const} */ ({
@@ -132,7 +133,7 @@ export function PanelButtons() {
               openTerminalDock();
             }}
           />
-        `)}
+        `).concat(exportItems(id, close))}
     <//>
   `;
 }

@@ -1,5 +1,6 @@
 /**
- * The Settings view: a header with Back, tabs (Providers, MCP, Assistants, Skills, Memory, Remote access, General, About) and the tab's
+ * The Settings view: a header with Back, tabs (Providers, MCP, Assistants, Skills, Memory, Remote access,
+ * General, Import & backup, About) and the tab's
  * content. It replaces the conversation in the main column on desktop and phone.
  */
 import { useEffect } from "preact/hooks";
@@ -16,6 +17,7 @@ import { SkillsPane } from "../skills/SkillsPane.js";
 import { RemoteAccess } from "./RemoteAccess.js";
 import { AssistantsPane } from "../assistants/AssistantsPane.js";
 import { MemoryPane } from "../memory/MemoryPane.js";
+import { CarrySettings } from "../carry/CarrySettings.js";
 
 const TABS = /** @type {const} */ ([
   "providers",
@@ -25,6 +27,7 @@ const TABS = /** @type {const} */ ([
   "memory",
   "remote",
   "general",
+  "data",
   "about",
 ]);
 
@@ -84,6 +87,8 @@ export function SettingsView() {
             ? html`<${RemoteAccess} />`
             : tab === "assistants"
             ? html`<${AssistantsPane} />`
+            : tab === "data"
+            ? html`<${CarrySettings} />`
             : tab === "about"
             ? html`<${AboutSettings} />`
             : html`<${GeneralSettings} />`}

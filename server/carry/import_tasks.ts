@@ -1,0 +1,116 @@
+/**
+ * Writes checked tasks into the store, idempotently: ids are kept, so a task or entry
+ * already here is left as it is and only what is missing is added (a second import of
+ * the same file changes nothing). Each task is one transaction. Attachments are written
+ * into the upload store under their own ids (`uploads/<id>/data` + `meta.json`).
+ */
+import { Buffer } from "node:buffer";
+import { join } from "node:path";
+import type { Repos } from "../../store/store.ts";
+import type { ExportedAttachment, ExportedTask, ImportReport } from "../../protocol/carry.ts";
+import { CARRY_LIMITS } from "../../protocol/carry.ts";
+import type { Attachment } from "../../protocol/composer.ts";
+import { isImageMime, uploadDir } from "../composer/uploads_store.ts";
+
+export function emptyReport(): ImportReport {
+  return {
+    tasksCreated: 0,
+    tasksUpdated: 0,
+    tasksSkipped: 0,
+    entriesAdded: 0,
+    attachmentsAdded: 0,
+    filesRead: 0,
+    problems: [],
+    moreProblems: 0,
+    taskIds: [],
+  };
+}
+
+/** Adds problems to a report, keeping at most `CARRY_LIMITS.problems` listed. */
+export function addProblems(report: ImportReport, problems: string[]): void {
+  for (const p of problems) {
+    if (report.problems.length < CARRY_LIMITS.problems) report.problems.push(p);
+    else report.moreProblems++;
+  }
+}
+
+/** Writes one attachment unless it is there already; true when written. */
+async function writeAttachment(home: string, a: ExportedAttachment): Promise<boolean | string> {
+  const dir = uploadDir(home, a.id);
+  if (!dir) return `attachment ${a.name}: bad id`;
+  if (await Deno.stat(join(dir, "meta.json")).then(() => true, () => false)) return false;
+  const bytes = new Uint8Array(Buffer.from(a.data, "base64"));
+  if (bytes.length === 0) return `attachment ${a.name}: empty`;
+  if (bytes.length > CARRY_LIMITS.attachmentBytes) return `attachment ${a.name}: too large`;
+  await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  await Deno.writeFile(join(dir, "data"), bytes, { mode: 0o600 });
+  const meta: Attachment = {
+    id: a.id,
+    name: a.name,
+    mime: a.mime,
+    size: bytes.length,
+    kind: isImageMime(a.mime) ? "image" : "file",
+    createdAt: a.createdAt || Date.now(),
+  };
+  // meta.json last: an upload without it does not exist, so a crash leaves nothing half-made.
+  await Deno.writeTextFile(join(dir, "meta.json"), JSON.stringify(meta), { mode: 0o600 });
+  return true;
+}
+
+/** Imports the tasks into `repos`; adds to `report` (returned) what it did. */
+export async function importTasks(
+  repos: Repos,
+  home: string,
+  tasks: ExportedTask[],
+  report: ImportReport = emptyReport(),
+): Promise<ImportReport> {
+  const problems: string[] = [];
+  for (const t of tasks) {
+    let added = 0;
+    const created = !repos.imports.taskExists(t.id);
+    try {
+      added = repos.imports.tx(() => {
+        if (created) repos.imports.insertTask(t);
+        const used = repos.imports.positions(t.id);
+        let next = Math.max(0, ...used) + 1;
+        let n = 0;
+        for (const e of t.entries) {
+          const owner = repos.imports.entryTask(e.id);
+          if (owner === t.id) continue; // already imported
+          if (owner !== null) {
+            problems.push(`${t.title}: entry ${e.id} belongs to another task here; left out`);
+            continue;
+          }
+          const pos = used.has(e.pos) ? next : e.pos;
+          used.add(pos);
+          next = Math.max(next, pos + 1);
+          repos.entries.upsert({ ...e, taskId: t.id, pos });
+          n++;
+        }
+        return n;
+      });
+    } catch (e) {
+      problems.push(`${t.title}: not imported (${(e as Error).message})`);
+      continue;
+    }
+    let attachments = 0;
+    for (const a of t.attachments) {
+      try {
+        const w = await writeAttachment(home, a);
+        if (typeof w === "string") problems.push(`${t.title}: ${w}`);
+        else if (w) attachments++;
+      } catch (e) {
+        problems.push(`${t.title}: attachment ${a.name} not written (${(e as Error).message})`);
+      }
+    }
+    report.entriesAdded += added;
+    report.attachmentsAdded += attachments;
+    if (created) report.tasksCreated++;
+    else if (added > 0 || attachments > 0) report.tasksUpdated++;
+    else report.tasksSkipped++;
+    if (created || added > 0) report.taskIds.push(t.id);
+  }
+  repos.entries.flushSearchIndex();
+  addProblems(report, problems);
+  return report;
+}

@@ -1,0 +1,51 @@
+/** Export / import of history and the configuration backup (English). */
+export default {
+  "settings.tab.data": "Import & backup",
+  "carry.taskMenu": "Task actions",
+  "carry.exportMd": "Export as Markdown",
+  "carry.exportMdDesc": "To read or share",
+  "carry.exportJson": "Export as JSON",
+  "carry.exportJsonDesc": "To import on another machine",
+  "carry.exportFailed": "Export failed: {message}",
+  "carry.sourcesFailed": "Could not look for other tools' sessions: {message}",
+  "carry.backupFailed": "The backup failed: {message}",
+  "carry.importTitle": "Import history",
+  "carry.importHelp":
+    "A JSON export of ReinAgent from another machine (up to 20 MB here; larger ones with “reinagent import FILE”). Importing the same again changes nothing.",
+  "carry.importFile": "Import an export file…",
+  "carry.importing": "Importing…",
+  "carry.import": "Import",
+  "carry.fromTools": "From other coding agents",
+  "carry.fromToolsHelp":
+    "Sessions found on the server's machine. Their files are only read; a session imported again is skipped.",
+  "carry.looking": "Looking for sessions…",
+  "carry.sessions": "{n} sessions",
+  "carry.sessions.one": "1 session",
+  "carry.notFound": "not found",
+  "carry.imported":
+    "{label}: {created} new, {updated} updated, {skipped} already here — {entries} entries, {attachments} attachments.",
+  "carry.importFailed": "Nothing was imported: {message}",
+  "carry.restoreFailed": "Nothing was changed: {message}",
+  "carry.moreProblems": "… and {n} more",
+  "carry.exportTitle": "Export",
+  "carry.exportHelp":
+    "Every task with its timeline and attachments. One task: the ⋯ menu above a conversation (on a phone: the Workbench menu).",
+  "carry.exportAllJson": "Export all (JSON)",
+  "carry.exportAllMd": "Export all (Markdown)",
+  "carry.backupTitle": "Configuration backup",
+  "carry.backupHelp":
+    "Settings, providers, MCP servers and the projects list in one file. A restore checks the file first, keeps what it does not name and saves the current configuration in backups/ first.",
+  "carry.includeKeys": "Include API keys and MCP secrets (keep that file safe)",
+  "carry.backupDownload": "Download backup",
+  "carry.restoreFile": "Restore from a file…",
+  "carry.restoring": "Restoring…",
+  "carry.restored":
+    "Restored {settings} settings, {providers} providers, {mcp} MCP servers and {projects} new projects.",
+  "carry.savedBefore": "The configuration before the restore is saved in {path}",
+  "carry.webdavUrl": "WebDAV file URL",
+  "carry.webdavUser": "User name",
+  "carry.webdavPassword": "Password",
+  "carry.webdavUpload": "Upload backup",
+  "carry.webdavRestore": "Restore from WebDAV",
+  "carry.uploaded": "Uploaded the backup ({size}).",
+};
