@@ -6,6 +6,7 @@
  *   reinagent serve           headless server (for a VPS / phones)
  *   reinagent providers …     manage model providers; `models fetch` lists a provider's models
  *   reinagent tasks           every task with its state
+ *   reinagent automations …   scheduled prompts (list, add, remove, run-now)
  *   reinagent mcp serve       ReinAgent as an MCP server over stdio
  *   reinagent mcp …           the MCP servers the agent uses (add, list, remove, test)
  *   reinagent --version | --help
@@ -48,6 +49,13 @@ async function main(argv: string[]): Promise<number> {
   if (cmd.kind === "tasks") {
     const { tasksCommand } = await import("./server/cli/tasks_cmd.ts");
     return await tasksCommand(cmd, resolveHome(cmd.home), {
+      line: (s) => console.log(s),
+      err: (s) => console.error(s),
+    });
+  }
+  if (cmd.kind === "automations") {
+    const { automationsCommand } = await import("./server/cli/automations_cmd.ts");
+    return await automationsCommand(cmd, resolveHome(cmd.home), {
       line: (s) => console.log(s),
       err: (s) => console.error(s),
     });

@@ -9,6 +9,8 @@ import { CheckpointRepo } from "./checkpoints.ts";
 import { ProjectRepo } from "./projects.ts";
 import { SubagentRepo } from "./subagents.ts";
 import { PushSubscriptionRepo } from "./push_subscriptions.ts";
+import { AutomationRepo } from "./automations.ts";
+import { UsageRepo } from "./usage.ts";
 import type { StoreHealth } from "../protocol/index.ts";
 import type { DatabaseSync } from "node:sqlite";
 
@@ -22,6 +24,8 @@ export interface Repos {
   projects: ProjectRepo;
   subagents: SubagentRepo;
   push: PushSubscriptionRepo;
+  automations: AutomationRepo;
+  usage: UsageRepo;
 }
 
 export class Store {
@@ -45,6 +49,8 @@ export class Store {
         projects: new ProjectRepo(db, now),
         subagents: new SubagentRepo(db, now),
         push: new PushSubscriptionRepo(db, now),
+        automations: new AutomationRepo(db, now),
+        usage: new UsageRepo(db),
       }
       : null;
   }

@@ -29,6 +29,8 @@ import { REMOTE_HANDLERS } from "./remote_ops.ts";
 import { GIT_HANDLERS } from "./git_ops.ts";
 import { FILES_HANDLERS } from "./files_ops.ts";
 import { NOTIFY_HANDLERS } from "./notify_ops.ts";
+import { AUTOMATION_HANDLERS } from "./automation_ops.ts";
+import { USAGE_HANDLERS } from "./usage_ops.ts";
 
 const HANDLERS: OpHandlers<OpName> = {
   ...TASK_HANDLERS,
@@ -49,6 +51,8 @@ const HANDLERS: OpHandlers<OpName> = {
   ...GIT_HANDLERS,
   ...FILES_HANDLERS,
   ...NOTIFY_HANDLERS,
+  ...AUTOMATION_HANDLERS,
+  ...USAGE_HANDLERS,
 };
 
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };

@@ -1,5 +1,6 @@
 /** Handlers for task, timeline, kv, events and server ops. */
 import {
+  type AUTOMATION_OP_ARGS,
   type COMMAND_OP_ARGS,
   type COMPACTION_OP_ARGS,
   type COMPOSER_OP_ARGS,
@@ -23,6 +24,7 @@ import {
   type SUBAGENT_OP_ARGS,
   taskTopic,
   type TERMINAL_OP_ARGS,
+  type USAGE_OP_ARGS,
 } from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
 import { type OpContext, services, startRun, whoIs } from "./context.ts";
@@ -71,6 +73,8 @@ type TaskOpName = Exclude<
   | keyof typeof GIT_OP_ARGS
   | keyof typeof FILES_OP_ARGS
   | keyof typeof NOTIFY_OP_ARGS
+  | keyof typeof AUTOMATION_OP_ARGS
+  | keyof typeof USAGE_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */
