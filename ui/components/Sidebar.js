@@ -29,10 +29,12 @@ import {
   closeSettings,
   openMcp,
   openSettings,
+  openSettingsTab,
   settingsOpen,
   settingsTab,
 } from "../state/settings.js";
 import { IconGear, IconPlug } from "./settings/controls.js";
+import { IconChart, IconClock } from "./automations/icons.js";
 import { mcpFailing } from "../state/mcp.js";
 import { TaskRow } from "./TaskRow.js";
 import { SectionHead } from "./sidebar/SectionHead.js";
@@ -256,6 +258,20 @@ export function Sidebar() {
           <${IconPlug} />${mcpFailing.value > 0 &&
             html`<span class="mcp-dot" data-testid="mcp-failing-dot" aria-hidden="true"></span>`}
         </button>
+        ${["automations", "usage"].map((tab) =>
+          html`
+            <button
+              type="button"
+              class=${`icon-btn${settingsOpen.value && settingsTab.value === tab ? " on" : ""}`}
+              data-testid=${`open-${tab}`}
+              aria-label=${t(tab === "usage" ? "usage.sidebar" : "automations.sidebar")}
+              title=${t(tab === "usage" ? "usage.sidebar" : "automations.sidebar")}
+              onClick=${() => openSettingsTab(/** @type {"automations"|"usage"} */ (tab))}
+            >
+              ${tab === "usage" ? html`<${IconChart} />` : html`<${IconClock} />`}
+            </button>
+          `
+        )}
         <${ThemeToggle} />
         <${LangToggle} />
         ${serverVersion.value &&

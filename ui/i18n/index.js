@@ -42,6 +42,10 @@ import gitEn from "./git.en-US.js";
 import gitZh from "./git.zh-CN.js";
 import notifyEn from "./notify.en-US.js";
 import notifyZh from "./notify.zh-CN.js";
+import automationsEn from "./automations.en-US.js";
+import automationsZh from "./automations.zh-CN.js";
+import usageEn from "./usage.en-US.js";
+import usageZh from "./usage.zh-CN.js";
 
 const en = {
   ...baseEn,
@@ -62,6 +66,8 @@ const en = {
   ...remoteEn,
   ...gitEn,
   ...notifyEn,
+  ...automationsEn,
+  ...usageEn,
 };
 const zh = {
   ...baseZh,
@@ -82,6 +88,8 @@ const zh = {
   ...remoteZh,
   ...gitZh,
   ...notifyZh,
+  ...automationsZh,
+  ...usageZh,
 };
 
 /** @typedef {keyof typeof en} MsgKey a message key (every key has an English text) */

@@ -45,7 +45,7 @@ export const settingsLoaded = signal(false);
 export const settingsOpen = signal(false);
 /** The Settings tab shown. */
 export const settingsTab = signal(
-  /** @type {"providers"|"mcp"|"remote"|"general"|"about"} */ ("providers"),
+  /** @type {"providers"|"mcp"|"automations"|"usage"|"remote"|"general"|"about"} */ ("providers"),
 );
 /** Provider shown in the detail pane (null = the list, on phones). */
 export const selectedProviderId = signal(/** @type {string|null} */ (null));
@@ -145,6 +145,15 @@ let pushed = false;
 /** Opens Settings on its MCP tab (the sidebar's MCP entry). */
 export function openMcp() {
   settingsTab.value = "mcp";
+  openSettings();
+}
+
+/**
+ * Opens Settings on another tab (the sidebar's Automations and Usage entries).
+ * @param {"automations"|"usage"} tab
+ */
+export function openSettingsTab(tab) {
+  settingsTab.value = tab;
   openSettings();
 }
 

@@ -1,5 +1,6 @@
 /**
- * The Settings view: a header with Back, tabs (Providers, MCP, Remote access, General, About) and the tab's
+ * The Settings view: a header with Back, tabs (Providers, MCP, Automations, Usage, Remote access,
+ * General, About) and the tab's
  * content. It replaces the conversation in the main column on desktop and phone.
  */
 import { useEffect } from "preact/hooks";
@@ -13,8 +14,18 @@ import { AboutSettings } from "./AboutSettings.js";
 import { ProvidersPane } from "./ProvidersPane.js";
 import { McpPane } from "../mcp/McpPane.js";
 import { RemoteAccess } from "./RemoteAccess.js";
+import { AutomationsPane } from "../automations/AutomationsPane.js";
+import { UsagePane } from "../usage/UsagePane.js";
 
-const TABS = /** @type {const} */ (["providers", "mcp", "remote", "general", "about"]);
+const TABS = /** @type {const} */ ([
+  "providers",
+  "mcp",
+  "automations",
+  "usage",
+  "remote",
+  "general",
+  "about",
+]);
 
 export function SettingsView() {
   const tab = settingsTab.value;
@@ -64,6 +75,10 @@ export function SettingsView() {
             ? html`<${ProvidersPane} />`
             : tab === "mcp"
             ? html`<${McpPane} />`
+            : tab === "automations"
+            ? html`<${AutomationsPane} />`
+            : tab === "usage"
+            ? html`<${UsagePane} />`
             : tab === "remote"
             ? html`<${RemoteAccess} />`
             : tab === "about"
