@@ -16,6 +16,7 @@ import {
   type Automation,
   type AutomationRun,
   type EvtMsg,
+  NOTICES_TOPIC,
   NOTIFY_TOPIC,
   presetRule,
   type ScheduleRule,
@@ -353,4 +354,47 @@ Deno.test("CLI: automations add, list, run-now (in this process, waits for the e
   const removed = await cli("remove", a.id);
   assertEquals(removed.code, 0, removed.err);
   assert((await cli("list")).out.includes("No automations yet."));
+});
+
+Deno.test("an automation in full mode is announced as lowered safety; deleting its running task ends the run as stopped", async () => {
+  const mock = startMockLlm({ quiet: true });
+  mock.register("auto-4", { turns: [{ text: "slow answer", chunk: 1, delayMs: 30 }] });
+  const home = await homeWithMock(mock, "auto-4");
+  const r = rig(home);
+  try {
+    const { automation } = await r.ops.request<{ automation: Automation }>("automations.create", {
+      name: "Unattended",
+      prompt: "go",
+      rule: rule({}),
+      model: { providerId: "mock", modelId: "auto-4" },
+      approval: "full",
+    });
+    const { run } = await r.ops.request<{ run: AutomationRun }>("automations.runNow", {
+      id: automation.id,
+    });
+    const task = r.deps.store.repos!.tasks.get(run.taskId!)!;
+    assertEquals(task.settings.approval, "full");
+    const notice = await until(
+      "a safety notice",
+      () =>
+        r.events.find((e) =>
+          e.topic === NOTICES_TOPIC &&
+          JSON.stringify(e.data).includes(`"taskId":"${task.id}"`) &&
+          JSON.stringify(e.data).includes('"to":"full"')
+        ),
+    );
+    assert(notice);
+    assertEquals((notice.data as { by: { browser: string } }).by.browser, "Automation");
+    // The task is deleted while it runs: its run record ends, it does not stay "running".
+    await until("the run to start", () => r.deps.runs!.isRunning(task.id));
+    await r.ops.request("tasks.delete", { id: task.id });
+    const ended = await until("the run to end", () => {
+      const x = r.deps.store.repos!.automations.getRun(run.id)!;
+      return x.status !== "running" ? x : null;
+    });
+    assertEquals(ended.status, "stopped");
+  } finally {
+    await r.close();
+    await mock.close();
+  }
 });
