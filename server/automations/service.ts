@@ -192,8 +192,11 @@ export class AutomationService {
     this.timer = undefined;
     const at = this.d.now();
     try {
-      for (const a of this.d.repos.automations.due(at)) {
-        const due = a.nextRunAt ?? at;
+      for (const listed of this.d.repos.automations.due(at)) {
+        // Read again: a run started meanwhile (another tick, a change) may have moved it.
+        const a = this.d.repos.automations.get(listed.id);
+        if (!a?.enabled || a.nextRunAt === null || a.nextRunAt > at) continue;
+        const due = a.nextRunAt;
         if (at - due > LATE_MS) {
           this.skipMissed(a, due, at);
           continue;
