@@ -20,6 +20,15 @@ import { DESKTOP, newPage, PHONE } from "./approval_helpers.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 
+/** The sidebar's footer (with the Automations entry) holds its buttons and version. */
+async function footFits(page: import("playwright-core").Page): Promise<void> {
+  const [scroll, client] = await page.evaluate(() => {
+    const f = document.querySelector(".sidebar-foot")!;
+    return [f.scrollWidth, f.clientWidth];
+  });
+  assert(scroll <= client, `the sidebar footer overflows: ${scroll} > ${client}`);
+}
+
 Deno.test(
   "Automations page: create, run now into a task, history link, custom rule (desktop and phone)",
   opts,
@@ -101,6 +110,10 @@ Deno.test(
       await phone.page.click("[data-testid=open-automations]");
       await phone.page.locator("[data-testid=automation-row]").nth(1).waitFor();
       await phone.page.locator("[data-testid=automation-run]").first().waitFor();
+      // The drawer has slid away (the screenshot shows the page alone).
+      await phone.page.waitForFunction(() =>
+        document.querySelector("[data-testid=sidebar]")!.getBoundingClientRect().right <= 0
+      );
       await noHorizontalScroll(phone.page, PHONE.width);
       await screenshot(phone.page, "phone-automations");
       await phone.page.locator("[data-testid=automation-edit]").nth(1).click();

@@ -39,7 +39,8 @@ Deno.test(
 
       const { page, errors } = await newPage(browser, DESKTOP);
       await openApp(page, server.url);
-      await page.click("[data-testid=open-usage]");
+      await page.click("[data-testid=open-settings]");
+      await page.click("[data-testid=settings-tab-usage]");
       await page.locator("[data-testid=usage-totals]").waitFor();
       const value = (id: string) => page.locator(`[data-testid=${id}-value]`).innerText();
       assertEquals(await value("usage-total"), fmt(want.total));
@@ -73,8 +74,13 @@ Deno.test(
       await openApp(phone.page, server.url);
       await phone.page.click("[data-testid=open-drawer]");
       await drawerShown(phone.page);
-      await phone.page.click("[data-testid=open-usage]");
+      await phone.page.click("[data-testid=open-settings]");
+      await phone.page.click("[data-testid=settings-tab-usage]");
       await phone.page.locator("[data-testid=usage-totals]").waitFor();
+      // The drawer has slid away (the screenshot shows the page alone).
+      await phone.page.waitForFunction(() =>
+        document.querySelector("[data-testid=sidebar]")!.getBoundingClientRect().right <= 0
+      );
       await noHorizontalScroll(phone.page, PHONE.width);
       await screenshot(phone.page, "phone-usage");
       await phone.page.locator("[data-testid=usage-reset]").scrollIntoViewIfNeeded();

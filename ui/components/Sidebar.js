@@ -34,7 +34,7 @@ import {
   settingsTab,
 } from "../state/settings.js";
 import { IconGear, IconPlug } from "./settings/controls.js";
-import { IconChart, IconClock } from "./automations/icons.js";
+import { IconClock } from "./automations/icons.js";
 import { mcpFailing } from "../state/mcp.js";
 import { TaskRow } from "./TaskRow.js";
 import { SectionHead } from "./sidebar/SectionHead.js";
@@ -258,20 +258,18 @@ export function Sidebar() {
           <${IconPlug} />${mcpFailing.value > 0 &&
             html`<span class="mcp-dot" data-testid="mcp-failing-dot" aria-hidden="true"></span>`}
         </button>
-        ${["automations", "usage"].map((tab) =>
-          html`
-            <button
-              type="button"
-              class=${`icon-btn${settingsOpen.value && settingsTab.value === tab ? " on" : ""}`}
-              data-testid=${`open-${tab}`}
-              aria-label=${t(tab === "usage" ? "usage.sidebar" : "automations.sidebar")}
-              title=${t(tab === "usage" ? "usage.sidebar" : "automations.sidebar")}
-              onClick=${() => openSettingsTab(/** @type {"automations"|"usage"} */ (tab))}
-            >
-              ${tab === "usage" ? html`<${IconChart} />` : html`<${IconClock} />`}
-            </button>
-          `
-        )}
+        <button
+          type="button"
+          class=${`icon-btn${
+            settingsOpen.value && settingsTab.value === "automations" ? " on" : ""
+          }`}
+          data-testid="open-automations"
+          aria-label=${t("automations.sidebar")}
+          title=${t("automations.sidebar")}
+          onClick=${() => openSettingsTab("automations")}
+        >
+          <${IconClock} />
+        </button>
         <${ThemeToggle} />
         <${LangToggle} />
         ${serverVersion.value &&

@@ -1,7 +1,6 @@
 /** The Usage page (Settings → Usage). */
 export default {
   "settings.tab.usage": "Usage",
-  "usage.sidebar": "Usage statistics",
   "usage.title": "Usage",
   "usage.intro":
     "Tokens as the providers reported them on each model reply (tasks and their sub-agents). Total = input + output; cache reads and writes are shown apart. Replies that stored no usage are counted as such, never estimated.",

@@ -1,7 +1,6 @@
 /** 用量统计页面（设置 → 用量）。 */
 export default {
   "settings.tab.usage": "用量",
-  "usage.sidebar": "用量统计",
   "usage.title": "用量",
   "usage.intro":
     "按服务商在每条模型回复上报告的 token 统计（任务及其子智能体）。总计 = 输入 + 输出；缓存读写单独列出。未存储用量的回复如实计为“无用量”，从不估算。",

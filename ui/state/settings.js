@@ -149,7 +149,7 @@ export function openMcp() {
 }
 
 /**
- * Opens Settings on another tab (the sidebar's Automations and Usage entries).
+ * Opens Settings on another tab (the sidebar's Automations entry).
  * @param {"automations"|"usage"} tab
  */
 export function openSettingsTab(tab) {

@@ -1,4 +1,4 @@
-/** The sidebar's Automations (clock) and Usage (bar chart) icons; stroke = currentColor. */
+/** The sidebar's Automations icon (a clock); stroke = currentColor. */
 import { html } from "../../html.js";
 
 /** @param {{d: string[], size?: number}} props */
@@ -15,5 +15,3 @@ function Icon({ d, size = 18 }) {
 /** @typedef {{size?: number}} P */
 export const IconClock = (/** @type {P} */ p) =>
   html`<${Icon} ...${p} d=${["M12 3a9 9 0 100 18 9 9 0 000-18z", "M12 7v5l3 2"]} />`;
-export const IconChart = (/** @type {P} */ p) =>
-  html`<${Icon} ...${p} d=${["M4 20h16", "M7 16v-5", "M12 16V6", "M17 16v-8"]} />`;
