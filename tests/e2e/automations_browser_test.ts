@@ -39,6 +39,7 @@ Deno.test(
     await withBrowserServer({ home }, async (browser, server) => {
       const { page, errors } = await newPage(browser, DESKTOP);
       await openApp(page, server.url);
+      await footFits(page);
       await page.click("[data-testid=open-automations]");
       await page.locator("[data-testid=automations-pane]").waitFor();
       assertMatch(
@@ -107,6 +108,7 @@ Deno.test(
       await openApp(phone.page, server.url);
       await phone.page.click("[data-testid=open-drawer]");
       await drawerShown(phone.page);
+      await footFits(phone.page);
       await phone.page.click("[data-testid=open-automations]");
       await phone.page.locator("[data-testid=automation-row]").nth(1).waitFor();
       await phone.page.locator("[data-testid=automation-run]").first().waitFor();
