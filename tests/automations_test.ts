@@ -172,6 +172,10 @@ Deno.test("a due automation: the timer fires, a task is created with its model a
       model: { providerId: "mock", modelId: "auto-1" },
     });
     assertEquals(automation.approval, "edit", "default mode is edit, not full");
+    assert(
+      !r.deps.hub.list().some((c) => c.id === "automations"),
+      "the scheduler listens without counting as a connected client",
+    );
     assert(automation.nextRunAt! > now(), "next run in the future");
     // Nothing ran yet.
     assertEquals(r.deps.store.repos!.automations.runs(automation.id, 10), []);

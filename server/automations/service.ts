@@ -85,7 +85,7 @@ export class AutomationService {
       info: AUTOMATION_CLIENT,
       deliver: (events) => this.onEvents(events),
     };
-    d.hub.add(this.client);
+    d.hub.observe(this.client); // a listener, not a connected client (Remote access lists those)
   }
 
   /** How ops are run (set by the composition root, which knows the dispatcher). */
