@@ -321,6 +321,17 @@ export class AutomationService {
 
   /** A task's run ended (it is idle with an outcome): its automation run ends with it. */
   private onEvents(events: EvtMsg[]): void {
+    try {
+      this.settleEnded(events);
+    } catch (e) {
+      // A harness may close the store before the hub's last flush: nothing to settle then.
+      if (!/database is not open/.test(String((e as Error)?.message))) {
+        console.error("automations: settling a run failed:", e);
+      }
+    }
+  }
+
+  private settleEnded(events: EvtMsg[]): void {
     for (const e of events) {
       if (e.topic !== "tasks") continue;
       const ev = e.data as TasksEvent;
