@@ -67,6 +67,17 @@ Deno.test(
         utcOffsetMin: offset,
       });
       assertEquals(opAll.totals.total, all.total);
+      // zh-CN: the same page in Chinese.
+      await page.click("[data-testid=lang-toggle]");
+      await page.locator("#usage-title", { hasText: "用量" }).waitFor();
+      await page.click("[data-testid=settings-tab-automations]");
+      await page.locator("[data-testid=automations-missed-note]", { hasText: "不会补跑" })
+        .waitFor();
+      await screenshot(page, "desktop-automations-zh");
+      await page.click("[data-testid=settings-tab-usage]");
+      await page.locator("[data-testid=usage-totals]").waitFor();
+      await screenshot(page, "desktop-usage-zh");
+      await page.click("[data-testid=lang-toggle]");
       assertEquals(errors, [], "the page logged errors");
 
       // Phone: from the drawer, nothing wider than the screen (the heatmap scrolls in its card).
