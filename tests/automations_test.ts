@@ -21,7 +21,8 @@ import {
   presetRule,
   type ScheduleRule,
 } from "../protocol/index.ts";
-import { ROOT, RUN_FLAGS } from "./helpers/server.ts";
+import { ROOT, RUN_FLAGS, startTestServer } from "./helpers/server.ts";
+import { TestClient } from "./helpers/ws_client.ts";
 
 const rule = (r: Partial<ScheduleRule>): ScheduleRule => ({
   unit: "daily",
@@ -400,5 +401,46 @@ Deno.test("an automation in full mode is announced as lowered safety; deleting i
   } finally {
     await r.close();
     await mock.close();
+  }
+});
+
+Deno.test("CLI against a running server: the automation is added there (its windows hear it) and run-now runs in the server", async () => {
+  const server = await startTestServer();
+  const ws = await TestClient.connect(server.base, server.token);
+  try {
+    await ws.request("automations.list"); // this client hears the automations topic
+    const cli = async (...args: string[]) => {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: [...RUN_FLAGS, `${ROOT}main.ts`, "automations", ...args, "--home", server.home],
+        env: { NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      return { code: out.code, out: new TextDecoder().decode(out.stdout) };
+    };
+    const added = await cli("add", "Say hello", "--schedule", "every 30m", "--json");
+    assertEquals(added.code, 0);
+    const a = JSON.parse(added.out) as Automation;
+    await ws.until(
+      () =>
+        ws.events.some((e) => e.topic === "automations" && JSON.stringify(e.data).includes(a.id)),
+      "the server's clients hear the new automation",
+    );
+    const ran = await cli("run-now", a.id, "--json");
+    assertEquals(ran.code, 0);
+    const run = JSON.parse(ran.out) as AutomationRun;
+    assert(run.taskId, "the server created the task");
+    await ws.until(
+      () =>
+        ws.events.some((e) =>
+          e.topic === "automations" && (e.data as { run?: AutomationRun }).run?.id === run.id &&
+          (e.data as { run: AutomationRun }).run.status === "done"
+        ),
+      "the run ends in the server",
+      20_000,
+    );
+  } finally {
+    await ws.close();
+    await server.stop();
   }
 });
