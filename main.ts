@@ -8,6 +8,7 @@
  *   reinagent tasks           every task with its state
  *   reinagent export|import   carry tasks between machines; import other tools' sessions
  *   reinagent backup|restore  the configuration as one JSON (optionally over WebDAV)
+ *   reinagent automations …   scheduled prompts (list, add, remove, run-now)
  *   reinagent mcp serve       ReinAgent as an MCP server over stdio
  *   reinagent mcp …           the MCP servers the agent uses (add, list, remove, test)
  *   reinagent skills …        the skills found and their switches (list, enable, disable)
@@ -68,6 +69,13 @@ async function main(argv: string[]): Promise<number> {
         const bytes = enc.encode(s);
         for (let off = 0; off < bytes.length;) off += Deno.stdout.writeSync(bytes.subarray(off));
       },
+    });
+  }
+  if (cmd.kind === "automations") {
+    const { automationsCommand } = await import("./server/cli/automations_cmd.ts");
+    return await automationsCommand(cmd, resolveHome(cmd.home), {
+      line: (s) => console.log(s),
+      err: (s) => console.error(s),
     });
   }
   if (cmd.kind === "mcp-serve") {

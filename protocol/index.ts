@@ -53,6 +53,8 @@ import { ENHANCE_OP_ARGS, type EnhanceOpResults } from "./enhance.ts";
 import { ASSISTANT_OP_ARGS, assistantIdSchema, type AssistantOpResults } from "./assistants.ts";
 import { MEMORY_OP_ARGS, type MemoryOpResults } from "./memory.ts";
 import { CARRY_OP_ARGS, type CarryOpResults } from "./carry.ts";
+import { AUTOMATION_OP_ARGS, type AutomationOpResults } from "./automations.ts";
+import { USAGE_OP_ARGS, type UsageOpResults } from "./usage.ts";
 
 export * from "./providers.ts";
 export * from "./projects.ts";
@@ -78,6 +80,8 @@ export * from "./enhance.ts";
 export * from "./assistants.ts";
 export * from "./memory.ts";
 export * from "./carry.ts";
+export * from "./automations.ts";
+export * from "./usage.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
 
@@ -309,6 +313,8 @@ export const OP_ARGS = {
   ...ASSISTANT_OP_ARGS,
   ...MEMORY_OP_ARGS,
   ...CARRY_OP_ARGS,
+  ...AUTOMATION_OP_ARGS,
+  ...USAGE_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
@@ -342,7 +348,9 @@ export interface OpResults
     EnhanceOpResults,
     AssistantOpResults,
     MemoryOpResults,
-    CarryOpResults {
+    CarryOpResults,
+    AutomationOpResults,
+    UsageOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */
   "tasks.create": { task: TaskSummary; entry: Entry | null; command?: CommandReply };

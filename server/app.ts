@@ -78,6 +78,7 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
     trimmedAt = hub.lastSeq;
     return busy;
   });
+  services.automations?.start(); // the scheduler runs only in a server
   if (!store.health.ok) {
     console.error(
       `ReinAgent: database problem: ${store.health.error}\n  file: ${store.health.path} (left untouched)`,
@@ -138,6 +139,7 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
     windows: null,
     async close() {
       await control.close();
+      services.automations?.stop();
       await mcpEndpoint.closeAll(); // open MCP event streams would hold the shutdown
       await runs?.stopAll();
       await services.mcp?.close();

@@ -23,6 +23,9 @@ import { MCP_TOPIC } from "../protocol/mcp_servers.ts";
 import { NotifyCenter } from "./notify/notify_center.ts";
 import { extractorOf } from "./agent/memory_extraction.ts";
 import { MEMORY_TOPIC } from "../protocol/memory.ts";
+import { AUTOMATION_CLIENT, AutomationService } from "./automations/service.ts";
+import { runOp } from "./ops/dispatch.ts";
+import { realFolder } from "./ops/projects_ops.ts";
 
 export interface ServiceOptions {
   home: string;
@@ -125,7 +128,11 @@ export function createServices(opts: ServiceOptions): ServerDeps {
   const notify = repos
     ? new NotifyCenter({ home: opts.home, repos, hub, approvals, newId, now })
     : null;
-  return {
+  // Scheduled prompts: ops run as the automation client (the timer starts with the server).
+  const automations = repos && tasks && runs
+    ? new AutomationService({ repos, hub, newId, now, checkFolder: realFolder })
+    : null;
+  const deps: ServerDeps = {
     version: VERSION,
     home: opts.home,
     store,
@@ -136,7 +143,13 @@ export function createServices(opts: ServiceOptions): ServerDeps {
     safety,
     mcp,
     notify,
+    automations,
   };
+  const client = { id: "automation-ops", topics: new Set<string>(), info: AUTOMATION_CLIENT };
+  automations?.bind((op, args) =>
+    runOp({ ...deps, client: { ...client, deliver() {} } }, op, args)
+  );
+  return deps;
 }
 
 export const defaultProjectDir = (home: string) => join(home, "DefaultProject");

@@ -244,4 +244,46 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 11,
+    name: "automations, their runs, and an index for usage statistics",
+    // The rule (JSON) is the schedule's authority; next_run_at is derived from it and
+    // NULL while disabled. A run outlives its task (task_id set NULL when deleted).
+    // The partial index keeps the usage queries to the model replies of a time range.
+    sql: `
+      CREATE TABLE automation (
+        id           TEXT PRIMARY KEY,
+        name         TEXT NOT NULL,
+        prompt       TEXT NOT NULL,
+        rule         TEXT NOT NULL,
+        model        TEXT,
+        project_path TEXT,
+        approval     TEXT NOT NULL DEFAULT 'edit',
+        enabled      INTEGER NOT NULL DEFAULT 1,
+        next_run_at  INTEGER,
+        last_run_at  INTEGER,
+        run_count    INTEGER NOT NULL DEFAULT 0,
+        last_error   TEXT,
+        created_at   INTEGER NOT NULL,
+        updated_at   INTEGER NOT NULL
+      );
+      CREATE INDEX automation_due ON automation(next_run_at) WHERE enabled = 1;
+
+      CREATE TABLE automation_run (
+        id            TEXT PRIMARY KEY,
+        automation_id TEXT NOT NULL REFERENCES automation(id) ON DELETE CASCADE,
+        task_id       TEXT,
+        trigger       TEXT NOT NULL,
+        status        TEXT NOT NULL,
+        error         TEXT,
+        due_at        INTEGER NOT NULL,
+        started_at    INTEGER NOT NULL,
+        ended_at      INTEGER
+      );
+      CREATE INDEX automation_run_by ON automation_run(automation_id, started_at);
+      CREATE INDEX automation_run_task ON automation_run(task_id);
+
+      CREATE INDEX message_replies ON message(created_at) WHERE role = 'assistant';
+    `,
+  },
 ];

@@ -11,6 +11,8 @@ import { SubagentRepo } from "./subagents.ts";
 import { PushSubscriptionRepo } from "./push_subscriptions.ts";
 import { MemoryIndexRepo } from "./memory/index_repo.ts";
 import { ImportRepo } from "./imports.ts";
+import { AutomationRepo } from "./automations.ts";
+import { UsageRepo } from "./usage.ts";
 import type { StoreHealth } from "../protocol/index.ts";
 import type { DatabaseSync } from "node:sqlite";
 
@@ -26,6 +28,8 @@ export interface Repos {
   push: PushSubscriptionRepo;
   memoryIndex: MemoryIndexRepo;
   imports: ImportRepo;
+  automations: AutomationRepo;
+  usage: UsageRepo;
 }
 
 export class Store {
@@ -51,6 +55,8 @@ export class Store {
         push: new PushSubscriptionRepo(db, now),
         memoryIndex: new MemoryIndexRepo(db),
         imports: new ImportRepo(db),
+        automations: new AutomationRepo(db, now),
+        usage: new UsageRepo(db),
       }
       : null;
   }

@@ -13,6 +13,7 @@ import {
   parseImportArgs,
   parseRestoreArgs,
 } from "./carry_cmd.ts";
+import { type AutomationsCommand, parseAutomationsArgs } from "./automations_args.ts";
 
 export const USAGE = `Usage:
   reinagent [--port N] [--home DIR] [--no-open] [--keep-running]
@@ -30,6 +31,15 @@ export const USAGE = `Usage:
   reinagent tasks [--json] [--home DIR]
       Every task with its state (Running, Waiting for you, Message queued, Failed,
       Stopped, Step limit reached, Interrupted, Done), as the sidebar shows it.
+  reinagent automations list [--json]
+  reinagent automations add "<prompt>" --schedule "daily 09:00" [--name NAME]
+      [--project DIR] [--model PROVIDER/MODEL] [--approval plan|ask|edit|full] [--disabled]
+  reinagent automations remove ID
+  reinagent automations run-now ID
+      Scheduled prompts: each run is a new task (approval mode default edit). Schedules:
+      hourly [:MM], daily HH:MM, weekdays HH:MM, weekly mon,fri HH:MM, monthly 1,15 HH:MM,
+      every N m|h|d|w|mo [DAYS] [HH:MM]. They run while a server runs; missed runs are
+      not replayed.
   reinagent providers list [--json]
   reinagent providers add ID --format FORMAT --base-url URL [--name NAME]
       [--api-key-env VAR | --api-key-stdin] [--model MODEL_ID ...]
@@ -101,6 +111,7 @@ export type Command =
   | McpCommand
   | SkillsCommand
   | CarryCommand
+  | AutomationsCommand
   | ({ kind: "run" } & RunArgs)
   | ({ kind: "tasks" } & TasksArgs)
   | ({ kind: "mcp-serve" } & McpServeArgs)
@@ -138,6 +149,7 @@ const SUBCOMMANDS: Record<string, (args: string[]) => Parsed> = {
   import: parseImportArgs,
   backup: parseBackupArgs,
   restore: parseRestoreArgs,
+  automations: parseAutomationsArgs,
   mcp: (args) => {
     if (args[0] === "serve") {
       const r = parseMcpServeArgs(args.slice(1));

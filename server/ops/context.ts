@@ -12,6 +12,7 @@ import { OpError } from "../errors.ts";
 import type { McpManager } from "../mcp/manager.ts";
 import type { RemoteAccess } from "../sessions/remote_access.ts";
 import type { NotifyCenter } from "../notify/notify_center.ts";
+import type { AutomationService } from "../automations/service.ts";
 
 export interface ServerDeps {
   version: string;
@@ -32,6 +33,8 @@ export interface ServerDeps {
   remote?: RemoteAccess;
   /** Notifications and Web Push (null when the store is unavailable; absent in some harnesses). */
   notify?: NotifyCenter | null;
+  /** Scheduled prompts (null when the store is unavailable; absent in some harnesses). */
+  automations?: AutomationService | null;
 }
 
 export interface OpContext extends ServerDeps {

@@ -34,6 +34,8 @@ import { ENHANCE_HANDLERS } from "./enhance_ops.ts";
 import { ASSISTANT_HANDLERS } from "./assistant_ops.ts";
 import { MEMORY_HANDLERS } from "./memory_ops.ts";
 import { CARRY_HANDLERS } from "./carry_ops.ts";
+import { AUTOMATION_HANDLERS } from "./automation_ops.ts";
+import { USAGE_HANDLERS } from "./usage_ops.ts";
 
 const HANDLERS: OpHandlers<OpName> = {
   ...TASK_HANDLERS,
@@ -59,6 +61,8 @@ const HANDLERS: OpHandlers<OpName> = {
   ...ASSISTANT_HANDLERS,
   ...MEMORY_HANDLERS,
   ...CARRY_HANDLERS,
+  ...AUTOMATION_HANDLERS,
+  ...USAGE_HANDLERS,
 };
 
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };

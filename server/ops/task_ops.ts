@@ -1,6 +1,7 @@
 /** Handlers for task, timeline, kv, events and server ops. */
 import {
   type ASSISTANT_OP_ARGS,
+  type AUTOMATION_OP_ARGS,
   type CARRY_OP_ARGS,
   type COMMAND_OP_ARGS,
   type COMPACTION_OP_ARGS,
@@ -28,6 +29,7 @@ import {
   type SUBAGENT_OP_ARGS,
   taskTopic,
   type TERMINAL_OP_ARGS,
+  type USAGE_OP_ARGS,
 } from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
 import { type OpContext, services, startRun, whoIs } from "./context.ts";
@@ -82,6 +84,8 @@ type TaskOpName = Exclude<
   | keyof typeof ASSISTANT_OP_ARGS
   | keyof typeof MEMORY_OP_ARGS
   | keyof typeof CARRY_OP_ARGS
+  | keyof typeof AUTOMATION_OP_ARGS
+  | keyof typeof USAGE_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */

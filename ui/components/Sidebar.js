@@ -29,6 +29,7 @@ import {
   closeSettings,
   openMcp,
   openSettings,
+  openSettingsTab,
   openSkills,
   settingsOpen,
   settingsTab,
@@ -37,6 +38,7 @@ import { IconGear, IconPlug } from "./settings/controls.js";
 import { mcpFailing } from "../state/mcp.js";
 import { IconSkills } from "./skills/SkillIcons.js";
 import { AssistantsButton } from "./assistants/AssistantsButton.js";
+import { IconClock } from "./automations/icons.js";
 import { TaskRow } from "./TaskRow.js";
 import { SectionHead } from "./sidebar/SectionHead.js";
 import { ProjectGroup } from "./sidebar/ProjectGroup.js";
@@ -270,6 +272,18 @@ export function Sidebar() {
           <${IconSkills} />
         </button>
         <${AssistantsButton} />
+        <button
+          type="button"
+          class=${`icon-btn${
+            settingsOpen.value && settingsTab.value === "automations" ? " on" : ""
+          }`}
+          data-testid="open-automations"
+          aria-label=${t("automations.sidebar")}
+          title=${t("automations.sidebar")}
+          onClick=${() => openSettingsTab("automations")}
+        >
+          <${IconClock} />
+        </button>
         <${ThemeToggle} />
         <${LangToggle} />
         ${serverVersion.value &&

@@ -50,6 +50,10 @@ import memoryEn from "./memory.en-US.js";
 import memoryZh from "./memory.zh-CN.js";
 import carryEn from "./carry.en-US.js";
 import carryZh from "./carry.zh-CN.js";
+import automationsEn from "./automations.en-US.js";
+import automationsZh from "./automations.zh-CN.js";
+import usageEn from "./usage.en-US.js";
+import usageZh from "./usage.zh-CN.js";
 
 const en = {
   ...baseEn,
@@ -74,6 +78,8 @@ const en = {
   ...assistantsEn,
   ...memoryEn,
   ...carryEn,
+  ...automationsEn,
+  ...usageEn,
 };
 const zh = {
   ...baseZh,
@@ -98,6 +104,8 @@ const zh = {
   ...assistantsZh,
   ...memoryZh,
   ...carryZh,
+  ...automationsZh,
+  ...usageZh,
 };
 
 /** @typedef {keyof typeof en} MsgKey a message key (every key has an English text) */

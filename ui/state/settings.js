@@ -45,7 +45,7 @@ export const settingsLoaded = signal(false);
 export const settingsOpen = signal(false);
 /** The Settings tab shown. */
 export const settingsTab = signal(
-  /** @type {"providers"|"mcp"|"assistants"|"skills"|"memory"|"remote"|"general"|"data"|"about"} */ ("providers"),
+  /** @type {"providers"|"mcp"|"assistants"|"skills"|"memory"|"automations"|"usage"|"remote"|"general"|"data"|"about"} */ ("providers"),
 );
 /** Provider shown in the detail pane (null = the list, on phones). */
 export const selectedProviderId = signal(/** @type {string|null} */ (null));
@@ -150,7 +150,15 @@ export function openMcp() {
 
 /** Opens Settings on its Skills tab (the sidebar's Skills entry). */
 export function openSkills() {
-  settingsTab.value = "skills";
+  openSettingsTab("skills");
+}
+
+/**
+ * Opens Settings on another tab (the sidebar's entries).
+ * @param {"skills"|"automations"|"usage"} tab
+ */
+export function openSettingsTab(tab) {
+  settingsTab.value = tab;
   openSettings();
 }
 

@@ -1,6 +1,6 @@
 /**
- * The Settings view: a header with Back, tabs (Providers, MCP, Assistants, Skills, Memory, Remote access,
- * General, Import & backup, About) and the tab's
+ * The Settings view: a header with Back, tabs (Providers, MCP, Assistants, Skills, Memory, Automations,
+ * Usage, Remote access, General, Import & backup, About) and the tab's
  * content. It replaces the conversation in the main column on desktop and phone.
  */
 import { useEffect } from "preact/hooks";
@@ -18,6 +18,8 @@ import { RemoteAccess } from "./RemoteAccess.js";
 import { AssistantsPane } from "../assistants/AssistantsPane.js";
 import { MemoryPane } from "../memory/MemoryPane.js";
 import { CarrySettings } from "../carry/CarrySettings.js";
+import { AutomationsPane } from "../automations/AutomationsPane.js";
+import { UsagePane } from "../usage/UsagePane.js";
 
 const TABS = /** @type {const} */ ([
   "providers",
@@ -25,6 +27,8 @@ const TABS = /** @type {const} */ ([
   "assistants",
   "skills",
   "memory",
+  "automations",
+  "usage",
   "remote",
   "general",
   "data",
@@ -83,6 +87,10 @@ export function SettingsView() {
             ? html`<${SkillsPane} />`
             : tab === "memory"
             ? html`<${MemoryPane} />`
+            : tab === "automations"
+            ? html`<${AutomationsPane} />`
+            : tab === "usage"
+            ? html`<${UsagePane} />`
             : tab === "remote"
             ? html`<${RemoteAccess} />`
             : tab === "assistants"

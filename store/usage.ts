@@ -1,0 +1,95 @@
+/**
+ * Usage aggregation over the stored model replies: `meta.usage` of assistant entries of
+ * tasks and of their sub-agents, summed in SQL (the partial index `message_replies`
+ * keeps a range to its rows; entries are never loaded into JS). A reply that stored no
+ * usage object counts as `unknown`, its tokens as nothing.
+ */
+import type { DatabaseSync } from "node:sqlite";
+
+const DAY_MS = 86_400_000;
+
+/**
+ * `select` over the finished replies since `:since` (ms) of both sources, each arm
+ * aggregated by `group` on its own (a UNION ALL under one GROUP BY would be
+ * materialised first), then summed again by the caller's outer query.
+ */
+function replies(select: string, group: string): string {
+  return `
+    SELECT ${select} FROM message m
+      WHERE m.role = 'assistant' AND m.created_at >= :since AND m.status <> 'streaming'
+      ${group}
+    UNION ALL
+    SELECT ${select} FROM subagent_entry m JOIN subagent_run s ON s.id = m.run_id
+      WHERE m.role = 'assistant' AND m.created_at >= :since AND m.status <> 'streaming'
+      ${group}`;
+}
+
+const day = `CAST((m.created_at + :off) / ${DAY_MS} AS INTEGER)`;
+const known = "(json_type(m.meta, '$.usage') IS 'object')";
+/** Provider-reported numbers; anything else in the field counts as 0 (SUM coerces). */
+const tokens = (field: string) => `COALESCE(SUM(m.meta ->> '$.usage.${field}'), 0)`;
+const counts = `SUM(${known}) AS requests, SUM(NOT ${known}) AS unknown`;
+const taskOf = (arm: "m" | "s") => (arm === "m" ? "m.task_id" : "s.task_id");
+
+/** Day and model sums. `day` = local day number (days since 1970-01-01 in the client's zone). */
+export interface UsageRow {
+  day: number;
+  model: string;
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  requests: number;
+  unknown: number;
+}
+
+export class UsageRepo {
+  constructor(private db: DatabaseSync) {}
+
+  /** Sums per local day and model of the replies since `since`. */
+  byDayAndModel(since: number, offsetMs: number): UsageRow[] {
+    const select = `${day} AS day,
+      COALESCE(CAST(m.meta ->> '$.model' AS TEXT), 'unknown') AS model,
+      ${tokens("input")} AS input, ${tokens("output")} AS output,
+      ${tokens("cacheRead")} AS cacheRead, ${tokens("cacheWrite")} AS cacheWrite, ${counts}`;
+    return this.db.prepare(`
+      SELECT day, model, SUM(input) AS input, SUM(output) AS output, SUM(cacheRead) AS cacheRead,
+             SUM(cacheWrite) AS cacheWrite, SUM(requests) AS requests, SUM(unknown) AS unknown
+        FROM (${replies(select, "GROUP BY 1, 2")}) GROUP BY day, model ORDER BY day, model`).all({
+      since,
+      off: offsetMs,
+    }) as unknown as UsageRow[];
+  }
+
+  /** Tasks with a reply since `since`. */
+  taskCount(since: number): number {
+    const sql = `SELECT COUNT(*) AS n FROM (
+      SELECT m.task_id FROM message m
+        WHERE m.role = 'assistant' AND m.created_at >= :since AND m.status <> 'streaming'
+      UNION
+      SELECT s.task_id FROM subagent_entry m JOIN subagent_run s ON s.id = m.run_id
+        WHERE m.role = 'assistant' AND m.created_at >= :since AND m.status <> 'streaming')`;
+    return (this.db.prepare(sql).get({ since }) as { n: number }).n;
+  }
+
+  /** The task whose replies since `since` span the longest time (first start → last end). */
+  longestTask(since: number): { taskId: string; title: string; durationMs: number } | null {
+    const span = (arm: "m" | "s") =>
+      `${taskOf(arm)} AS task_id, MIN(m.created_at) AS first, MAX(m.updated_at) AS last`;
+    const row = this.db.prepare(`
+      SELECT x.task_id AS taskId, t.title AS title, MAX(x.last) - MIN(x.first) AS durationMs
+        FROM (
+          SELECT ${span("m")} FROM message m
+            WHERE m.role = 'assistant' AND m.created_at >= :since AND m.status <> 'streaming'
+            GROUP BY m.task_id
+          UNION ALL
+          SELECT ${span("s")} FROM subagent_entry m JOIN subagent_run s ON s.id = m.run_id
+            WHERE m.role = 'assistant' AND m.created_at >= :since AND m.status <> 'streaming'
+            GROUP BY s.task_id
+        ) x JOIN task t ON t.id = x.task_id
+        GROUP BY x.task_id ORDER BY durationMs DESC, x.task_id LIMIT 1`).get({ since }) as
+      | { taskId: string; title: string; durationMs: number }
+      | undefined;
+    return row ?? null;
+  }
+}

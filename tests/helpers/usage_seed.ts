@@ -1,0 +1,124 @@
+/**
+ * Tasks and model replies with known usage (and one without) written straight into a
+ * data dir's database, for the usage statistics tests and the Usage page's browser test.
+ */
+import { Store } from "../../store/store.ts";
+
+const DAY = 86_400_000;
+
+export interface SeededReply {
+  task: string;
+  daysAgo: number;
+  model: string | null;
+  usage: { input: number; output: number; cacheRead?: number; cacheWrite?: number } | null;
+  subagent?: boolean;
+}
+
+/** Replies of the usage tests (and the Usage page's browser test). */
+export const REPLIES: SeededReply[] = [
+  {
+    task: "Refactor parser",
+    daysAgo: 0,
+    model: "mock/alpha",
+    usage: { input: 1200, output: 300, cacheRead: 800 },
+  },
+  { task: "Refactor parser", daysAgo: 0, model: "mock/alpha", usage: { input: 900, output: 250 } },
+  {
+    task: "Refactor parser",
+    daysAgo: 0,
+    model: "mock/beta",
+    usage: { input: 400, output: 100, cacheWrite: 50 },
+    subagent: true,
+  },
+  { task: "Fix login", daysAgo: 1, model: "mock/beta", usage: { input: 5000, output: 700 } },
+  { task: "Fix login", daysAgo: 1, model: "mock/beta", usage: null },
+  { task: "Write docs", daysAgo: 3, model: "mock/alpha", usage: { input: 300, output: 2000 } },
+  { task: "Old work", daysAgo: 40, model: "mock/gamma", usage: { input: 10_000, output: 1000 } },
+];
+
+/**
+ * Writes tasks and replies with usage into the data dir's database, each reply at
+ * noon of its day (local time of this process).
+ */
+export function seedUsage(home: string, replies: SeededReply[] = REPLIES): void {
+  let at = 0;
+  const store = new Store(`${home}/reinagent.db`, () => at);
+  const repos = store.repos!;
+  const tasks = new Map<string, string>();
+  let n = 0;
+  const today = new Date();
+  today.setHours(12, 0, 0, 0);
+  for (const r of replies) {
+    at = today.getTime() - r.daysAgo * DAY + n * 60_000;
+    let taskId = tasks.get(r.task);
+    if (!taskId) {
+      taskId = `tseed${tasks.size}`;
+      repos.tasks.create({ id: taskId, title: r.task, projectPath: null });
+      tasks.set(r.task, taskId);
+      repos.entries.append({
+        id: `mu${n}`,
+        taskId,
+        role: "user",
+        status: "done",
+        parts: [{ type: "text", text: "go" }],
+      });
+    }
+    const meta = {
+      ...(r.model ? { model: r.model } : {}),
+      ...(r.usage ? { usage: { cacheRead: 0, cacheWrite: 0, ...r.usage } } : {}),
+    };
+    if (r.subagent) {
+      insertSubagentReply(store, `sa${n}`, taskId, `se${n}`, meta, at);
+    } else {
+      repos.entries.append({
+        id: `ma${n}`,
+        taskId,
+        role: "assistant",
+        status: "done",
+        parts: [{ type: "text", text: "ok" }],
+        meta,
+      });
+    }
+    n++;
+  }
+  store.close();
+}
+
+/** A sub-agent run with one reply, written as its repository does (raw SQL, stable shape). */
+function insertSubagentReply(
+  store: Store,
+  runId: string,
+  taskId: string,
+  entryId: string,
+  meta: Record<string, unknown>,
+  at: number,
+): void {
+  // deno-lint-ignore no-explicit-any
+  const db = (store as any).db as import("node:sqlite").DatabaseSync;
+  db.prepare(
+    "INSERT INTO subagent_run (id, task_id, status, payload, started_at) VALUES (?, ?, 'done', '{}', ?)",
+  )
+    .run(runId, taskId, at);
+  db.prepare(
+    "INSERT INTO subagent_entry (id, run_id, pos, role, status, parts, meta, created_at, updated_at) VALUES (?, ?, 1, 'assistant', 'done', '[]', ?, ?, ?)",
+  ).run(entryId, runId, JSON.stringify(meta), at, at);
+}
+
+/** What the snapshot must say for replies at most `days` old (all when null). */
+export function expected(replies: SeededReply[], days: number | null) {
+  const inRange = replies.filter((r) => days === null || r.daysAgo < days);
+  const known = inRange.filter((r) => r.usage);
+  const sum = (f: (u: NonNullable<SeededReply["usage"]>) => number) =>
+    known.reduce((s, r) => s + f(r.usage!), 0);
+  return {
+    input: sum((u) => u.input),
+    output: sum((u) => u.output),
+    cacheRead: sum((u) => u.cacheRead ?? 0),
+    cacheWrite: sum((u) => u.cacheWrite ?? 0),
+    total: sum((u) => u.input + u.output),
+    requests: known.length,
+    unknownRequests: inRange.length - known.length,
+    tasks: new Set(inRange.map((r) => r.task)).size,
+    activeDays: new Set(inRange.map((r) => r.daysAgo)).size,
+  };
+}
