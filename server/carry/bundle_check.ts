@@ -13,7 +13,7 @@ import {
 } from "../../protocol/carry.ts";
 import { ATTACHMENT_ID_RE, MIME_RE } from "../../protocol/composer.ts";
 import type { Entry, EntryRole, EntryStatus, Part } from "../../protocol/domain.ts";
-import { EFFORT_LEVELS, LIMITS } from "../../protocol/index.ts";
+import { ASSISTANT_ID_RE, EFFORT_LEVELS, LIMITS } from "../../protocol/index.ts";
 import { nameProblem } from "../composer/uploads_store.ts";
 
 export const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
@@ -131,8 +131,9 @@ export function checkAttachment(a: unknown, where: string): ExportedAttachment |
 }
 
 /**
- * The task settings an import keeps: the model, effort, title lock and goal (paused).
- * Grants made on the other machine — the approval mode, "always allow" tool policies,
+ * The task settings an import keeps: the model, effort, title lock, goal (paused), the
+ * assistant and its MCP server binding (a restriction, never a grant: a name unknown
+ * here offers no tools). Grants made on the other machine — the approval mode, "always allow" tool policies,
  * running without a sandbox — are not carried: they are decided here.
  */
 export function safeSettings(v: unknown): Record<string, unknown> {
@@ -148,6 +149,14 @@ export function safeSettings(v: unknown): Record<string, unknown> {
     approval: null,
   };
   if (s.titleLocked === true) out.titleLocked = true;
+  if (typeof s.assistantId === "string" && ASSISTANT_ID_RE.test(s.assistantId)) {
+    out.assistantId = s.assistantId;
+  }
+  const servers = s.mcpServers;
+  if (
+    Array.isArray(servers) && servers.length <= 64 &&
+    servers.every((n) => typeof n === "string" && n.length > 0 && n.length <= 64)
+  ) out.mcpServers = servers;
   const g = s.goal;
   if (isObj(g) && typeof g.text === "string" && g.text.length <= LIMITS.messageChars) {
     out.goal = { text: g.text, paused: true, setAt: isTime(g.setAt) ? g.setAt : 0 };

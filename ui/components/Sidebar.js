@@ -8,7 +8,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
-import { serverVersion, storeHealth } from "../state/connection.js";
+import { storeHealth } from "../state/connection.js";
 import { currentId, sortedTasks, tasksLoaded } from "../state/tasks.js";
 import { drawerOpen, setDrawer } from "../state/ui.js";
 import { searchOpen } from "../state/overlays.js";
@@ -286,10 +286,6 @@ export function Sidebar() {
         </button>
         <${ThemeToggle} />
         <${LangToggle} />
-        ${serverVersion.value &&
-          html`<span class="version" title=${t("footer.version", { version: serverVersion.value })}>
-            v${serverVersion.value}
-          </span>`}
       </footer>
       ${browsing &&
         html`
