@@ -48,6 +48,7 @@ import { REMOTE_OP_ARGS, type RemoteOpResults } from "./remote.ts";
 import { GIT_OP_ARGS, type GitOpResults } from "./git.ts";
 import { FILES_OP_ARGS, type FilesOpResults } from "./files.ts";
 import { NOTIFY_OP_ARGS, type NotifyOpResults } from "./notify.ts";
+import { HOOK_OP_ARGS, type HookOpResults } from "./hooks.ts";
 
 export * from "./providers.ts";
 export * from "./projects.ts";
@@ -68,6 +69,7 @@ export * from "./remote.ts";
 export * from "./git.ts";
 export * from "./files.ts";
 export * from "./notify.ts";
+export * from "./hooks.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
 
@@ -292,6 +294,7 @@ export const OP_ARGS = {
   ...GIT_OP_ARGS,
   ...FILES_OP_ARGS,
   ...NOTIFY_OP_ARGS,
+  ...HOOK_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
@@ -320,7 +323,8 @@ export interface OpResults
     RemoteOpResults,
     GitOpResults,
     FilesOpResults,
-    NotifyOpResults {
+    NotifyOpResults,
+    HookOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */
   "tasks.create": { task: TaskSummary; entry: Entry | null; command?: CommandReply };

@@ -21,6 +21,7 @@ import { McpManager } from "./mcp/manager.ts";
 import { commandPolicy } from "./agent/command_policy.ts";
 import { MCP_TOPIC } from "../protocol/mcp_servers.ts";
 import { NotifyCenter } from "./notify/notify_center.ts";
+import { hookEngineFor } from "./hooks/wiring.ts";
 
 export interface ServiceOptions {
   home: string;
@@ -77,6 +78,8 @@ export function createServices(opts: ServiceOptions): ServerDeps {
     now,
     watch: opts.watchMcp,
   });
+  // Hooks run as commands do (same sandbox and environment policy), asked by the gate too.
+  const hooks = repos && approvals ? hookEngineFor(opts.home, repos, hub, approvals) : undefined;
   const runs = repos && tasks
     ? new RunManager({
       repos,
@@ -100,6 +103,7 @@ export function createServices(opts: ServiceOptions): ServerDeps {
       gate: (taskId, call, kind, signal, policy, origin) =>
         approvals!.check(taskId, call, kind, signal, policy, origin),
       extraTools: (signal) => mcp.toolsForTurn(signal),
+      hooks,
     })
     : null;
   // The steering queue hooks into run ends from the start (queued messages survive restarts).

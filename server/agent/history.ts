@@ -59,6 +59,11 @@ function userContent(e: Entry, attachments: AttachmentData): (TextBlock | ImageB
     }
   }
   content.push(...mentionBlocks(e.parts));
+  // What the user's hooks added when the prompt was submitted (UserPromptSubmit, SessionStart).
+  const hookContext = e.meta.hookContext;
+  if (typeof hookContext === "string" && hookContext) {
+    content.push({ type: "text", text: hookContext });
+  }
   return content;
 }
 

@@ -51,6 +51,8 @@ import type { TaskTools } from "./task_tools.ts";
 import { microcompact } from "./compaction/microcompact.ts";
 import { Compactor, type CompactResult, type SummaryModel } from "./compaction/compactor.ts";
 import type { SubagentRunner } from "./subagents/runner.ts";
+import type { HookEngine } from "../hooks/engine.ts";
+import { TurnHooks } from "../hooks/turn_hooks.ts";
 import {
   loadSubagentCatalog,
   prepareSubagents,
@@ -101,6 +103,8 @@ export interface TurnDeps {
   closing: AbortSignal;
   /** Runs the turn's sub-agents (the `agent` tool); absent = the tool says it cannot. */
   subagents?: SubagentRunner;
+  /** The user's and the workspace's hooks (SPEC §4.9); absent = none run. */
+  hooks?: HookEngine;
 }
 
 /** What the registry lends a turn: its stop signal, its writer and its published state. */
@@ -179,6 +183,10 @@ function lastContextTokens(history: Entry[]): number {
   }
   return 0;
 }
+
+/** The gate with the turn's PreToolUse hooks in front (none: the gate as it is). */
+const withHooks = (hooks: TurnHooks | null, gate: Gate | undefined): Gate | undefined =>
+  hooks ? hooks.gate(gate) : gate;
 
 export class Turns {
   constructor(private d: TurnDeps) {}
@@ -288,6 +296,7 @@ export class Turns {
     // The turn and its workspace, once known: its net file change is recorded at the end.
     let turn: Turn | null = null;
     let ws: string | null = null;
+    let hooks: TurnHooks | null = null;
     try {
       let ctx: TurnContext;
       try {
@@ -305,6 +314,18 @@ export class Turns {
       turn = latestTurn(history);
       const thisTurn = turn ?? NO_TURN;
       ws = workspace;
+      if (this.d.hooks) {
+        hooks = new TurnHooks(this.d.hooks, {
+          taskId: task.id,
+          workspace,
+          approval: () => repos.tasks.get(task.id)?.settings.approval ?? approval,
+          signal: run.signal,
+          writer,
+          repos,
+        });
+        // Before anything reads the prompt (the title request too): a hook may refuse it.
+        if (await hooks.beforePrompt(history) !== null) return { outcome: null, end: "stopped" };
+      }
       if (history.filter((e) => e.role === "user").length === 1) {
         this.d.track(
           maybeGenerateTitle(task, history, {
@@ -336,8 +357,8 @@ export class Turns {
         messages: await ctx.conversation(history),
         context: await this.compactor(task, ctx, run),
         tools,
-        runTool: (call, signal) =>
-          taskTools.run(call, {
+        runTool: async (call, signal) => {
+          const result = await taskTools.run(call, {
             ...place,
             signal,
             callId: call.id,
@@ -347,13 +368,18 @@ export class Turns {
               run.state = { ...run.state, snapshot };
               run.stateChanged();
             },
-          }),
-        gate: gate
-          ? (call, signal) => {
-            const tool = tools.get(call.name);
-            return gate(task.id, call, tool?.kind ?? "write", signal, tool?.policy);
-          }
-          : undefined,
+          });
+          return hooks ? await hooks.afterTool(call, result) : result;
+        },
+        gate: withHooks(
+          hooks,
+          gate
+            ? (call, signal) => {
+              const tool = tools.get(call.name);
+              return gate(task.id, call, tool?.kind ?? "write", signal, tool?.policy);
+            }
+            : undefined,
+        ),
         workspace,
         maxSteps,
         vision: resolved.model.vision === true,
@@ -371,6 +397,7 @@ export class Turns {
           run.stateChanged();
         },
       });
+      await hooks?.stop(outcome);
       end = outcome.kind === "error" ? "failed" : outcome.kind;
       // A stop that came after the model's last word still counts as a stop.
       if (end === "done" && run.signal.aborted) end = "stopped";
@@ -387,6 +414,7 @@ export class Turns {
       }));
       return { outcome: null, end };
     } finally {
+      hooks?.close();
       if (turn && ws) await this.d.afterTurn(task.id, turn, ws);
     }
   }

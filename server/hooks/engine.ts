@@ -1,0 +1,223 @@
+/**
+ * Runs the configured hooks of an event for a task's turn (SPEC §4.9). A run opens a
+ * {@link HookSession} for its task; each event re-reads the config files (small; an
+ * edit applies at the next event), keeps the workspace's hooks out unless they are trusted
+ * for exactly what they are now, runs the matching hooks side by side and folds their
+ * answers into one verdict. Everything that goes wrong — an untrusted or broken config, a
+ * hook that timed out, crashed or answered nonsense — is reported to the turn, never
+ * dropped.
+ */
+import type { ApprovalMode } from "../../protocol/constants.ts";
+import type { HookEvent, HooksEvent, HookSource, HookView } from "../../protocol/hooks.ts";
+import { matcherRegExp } from "./config.ts";
+import { type HookOutcome, type HookSandbox, runHook } from "./run_hook.ts";
+import { userSource, workspaceSource } from "./sources.ts";
+import type { ToolCall } from "../agent/loop.ts";
+import type { Verdict } from "../sessions/approvals.ts";
+
+/** A notice for the turn's timeline. */
+export interface HookNotice {
+  event: HookEvent | null;
+  level: "failure" | "untrusted" | "invalid" | "blocked" | "message";
+  text: string;
+  command?: string;
+  source?: "user" | "workspace";
+}
+
+/** What the hooks of one event decided together. */
+export interface HookVerdict {
+  decision: "block" | "approve" | null;
+  reason: string;
+  /** Additional context for the model (joined). */
+  context: string;
+  /** How many hooks ran. */
+  ran: number;
+}
+
+export interface HookEngineDeps {
+  home: string;
+  /** The command sandbox as the settings say now. */
+  sandbox(): HookSandbox;
+  /** Tells clients that a workspace's hooks need the user (the trust banner). */
+  publish(e: HooksEvent): void;
+}
+
+/** Claude Code's names for our tools, so its matchers (`Bash`, `Edit|Write`) work here. */
+const CLAUDE_TOOL_NAMES: Record<string, string> = {
+  exec_command: "Bash",
+  background_bash: "Bash",
+  read_file: "Read",
+  write_file: "Write",
+  edit_file: "Edit",
+  list_dir: "LS",
+  glob: "Glob",
+  grep: "Grep",
+  webfetch: "WebFetch",
+  websearch: "WebSearch",
+  agent: "Task",
+  todo_write: "TodoWrite",
+};
+
+/** Our approval modes as Claude Code's `permission_mode`. */
+const PERMISSION_MODES: Record<ApprovalMode, string> = {
+  ask: "default",
+  edit: "acceptEdits",
+  full: "bypassPermissions",
+  plan: "plan",
+};
+
+const NONE: HookVerdict = { decision: null, reason: "", context: "", ran: 0 };
+
+/** Whether `hook` runs for a call of `names` (empty `names`: an event without a matcher). */
+function matches(hook: HookView, names: string[]): boolean {
+  const re = matcherRegExp(hook.matcher);
+  if (!re || names.length === 0) return true;
+  return names.some((n) => re.test(n));
+}
+
+export interface SessionOptions {
+  taskId: string;
+  workspace: string;
+  mode: () => ApprovalMode;
+  signal: AbortSignal;
+  report(n: HookNotice): void;
+}
+
+export class HookEngine {
+  private sessions = new Map<string, HookSession>();
+  /** Calls a PreToolUse hook approved (their approval is not asked). */
+  private approvedCalls = new WeakSet<object>();
+
+  constructor(readonly d: HookEngineDeps) {}
+
+  /** Opens the hooks of a task's turn; `close()` it when the turn ends. */
+  open(o: SessionOptions): HookSession {
+    const s = new HookSession(this, o, () => {
+      if (this.sessions.get(o.taskId) === s) this.sessions.delete(o.taskId);
+    });
+    this.sessions.set(o.taskId, s);
+    return s;
+  }
+
+  /** The open session of a task's turn (the approval gate asks it), if any. */
+  of(taskId: string): HookSession | undefined {
+    return this.sessions.get(taskId);
+  }
+
+  markApproved(call: object): void {
+    this.approvedCalls.add(call);
+  }
+
+  wasApproved(call: object): boolean {
+    return this.approvedCalls.has(call);
+  }
+}
+
+export class HookSession {
+  /** Config problems already reported in this turn (once each). */
+  private reported = new Set<string>();
+  /** What the approval gate asks before the user (set by the turn: PermissionRequest). */
+  permission?: (call: ToolCall) => Promise<Verdict | null>;
+
+  constructor(
+    private engine: HookEngine,
+    readonly o: SessionOptions,
+    readonly close: () => void,
+  ) {}
+
+  /** Names a tool call matches: its own and Claude Code's. */
+  static toolNames(name: string): string[] {
+    const alias = CLAUDE_TOOL_NAMES[name];
+    return alias ? [name, alias] : [name];
+  }
+
+  /**
+   * Runs the hooks of `event` that match `names` with `fields` added to the common
+   * payload (Claude Code's field names), and folds their answers.
+   */
+  async fire(
+    event: HookEvent,
+    fields: Record<string, unknown>,
+    names: string[] = [],
+  ): Promise<HookVerdict> {
+    const { home } = this.engine.d;
+    const sources = [await userSource(home), await workspaceSource(home, this.o.workspace)];
+    const todo: { hook: HookView; source: "user" | "workspace" }[] = [];
+    for (const s of sources) {
+      if (!s || !this.usable(s)) continue;
+      for (const hook of s.hooks) {
+        if (hook.event === event && matches(hook, names)) todo.push({ hook, source: s.kind });
+      }
+    }
+    if (todo.length === 0) return NONE;
+    const payload = {
+      session_id: this.o.taskId,
+      transcript_path: "",
+      cwd: this.o.workspace,
+      permission_mode: PERMISSION_MODES[this.o.mode()] ?? "default",
+      hook_event_name: event,
+      ...fields,
+    };
+    const sandbox = this.engine.d.sandbox();
+    const outcomes = await Promise.all(
+      todo.map((t) =>
+        runHook(t.hook, t.source, payload, {
+          workspace: this.o.workspace,
+          signal: this.o.signal,
+          sandbox,
+        })
+      ),
+    );
+    for (const r of outcomes) this.reportOutcome(event, r);
+    return fold(outcomes);
+  }
+
+  private reportOutcome(event: HookEvent, r: HookOutcome): void {
+    const who = { event, command: r.hook.command, source: r.source };
+    if (r.failure) {
+      this.o.report({ ...who, level: "failure", text: `${event} hook failed: ${r.failure}` });
+    }
+    if (r.message) this.o.report({ ...who, level: "message", text: r.message });
+  }
+
+  /** Whether a source's hooks may run; reports once per turn why not. */
+  private usable(s: HookSource): boolean {
+    if (s.state === "user" || s.state === "trusted") return true;
+    const key = `${s.path}:${s.state}:${s.fingerprint}`;
+    if (this.reported.has(key)) return false;
+    this.reported.add(key);
+    if (s.state === "invalid") {
+      this.o.report({
+        event: null,
+        level: "invalid",
+        source: s.kind,
+        text: `Hooks not run: ${s.error}`,
+      });
+      return false;
+    }
+    const why = s.state === "changed" ? "changed since you trusted them" : "not trusted yet";
+    this.o.report({
+      event: null,
+      level: "untrusted",
+      source: "workspace",
+      text: `${s.hooks.length} workspace hook(s) in ${s.path} did not run: they are ${why}. ` +
+        "Review and trust them in the banner or Settings → Hooks, or run `reinagent hooks trust`.",
+    });
+    this.engine.d.publish({ kind: "changed", project: s.project });
+    return false;
+  }
+}
+
+/** Block wins over approve; reasons and contexts are joined in config order. */
+function fold(outcomes: HookOutcome[]): HookVerdict {
+  const blocks = outcomes.filter((r) => r.decision === "block");
+  const approves = outcomes.filter((r) => r.decision === "approve");
+  const decision = blocks.length ? "block" : approves.length ? "approve" : null;
+  const reasons = (blocks.length ? blocks : approves).map((r) => r.reason).filter(Boolean);
+  return {
+    decision,
+    reason: reasons.join("\n"),
+    context: outcomes.map((r) => r.context).filter(Boolean).join("\n"),
+    ran: outcomes.length,
+  };
+}
