@@ -6,6 +6,7 @@
  *   reinagent serve           headless server (for a VPS / phones)
  *   reinagent providers …     manage model providers; `models fetch` lists a provider's models
  *   reinagent tasks           every task with its state
+ *   reinagent hooks list|trust a workspace's hooks and their trust
  *   reinagent mcp serve       ReinAgent as an MCP server over stdio
  *   reinagent mcp …           the MCP servers the agent uses (add, list, remove, test)
  *   reinagent --version | --help
@@ -48,6 +49,13 @@ async function main(argv: string[]): Promise<number> {
   if (cmd.kind === "tasks") {
     const { tasksCommand } = await import("./server/cli/tasks_cmd.ts");
     return await tasksCommand(cmd, resolveHome(cmd.home), {
+      line: (s) => console.log(s),
+      err: (s) => console.error(s),
+    });
+  }
+  if (cmd.kind === "hooks") {
+    const { hooksCommand } = await import("./server/cli/hooks_cmd.ts");
+    return await hooksCommand(cmd, resolveHome(cmd.home), {
       line: (s) => console.log(s),
       err: (s) => console.error(s),
     });

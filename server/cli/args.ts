@@ -2,6 +2,7 @@
 import { type CatalogCommand, parseModelsArgs, parseProvidersArgs } from "./providers_args.ts";
 import { parseRunArgs, type RunArgs } from "./run_cmd.ts";
 import { parseTasksArgs, type TasksArgs } from "./tasks_cmd.ts";
+import { type HooksArgs, parseHooksArgs } from "./hooks_cmd.ts";
 import { parseFlags } from "./flags.ts";
 import { type McpServeArgs, parseMcpServeArgs } from "./mcp_serve_cmd.ts";
 import { type McpCommand, parseMcpArgs } from "./mcp_args.ts";
@@ -22,6 +23,9 @@ export const USAGE = `Usage:
   reinagent tasks [--json] [--home DIR]
       Every task with its state (Running, Waiting for you, Message queued, Failed,
       Stopped, Step limit reached, Interrupted, Done), as the sidebar shows it.
+  reinagent hooks list|trust [--project DIR] [--json] [--home DIR]
+      The hooks of a workspace (default: this folder) and their trust state; trust
+      lets the workspace's hooks run as they are now (a change asks again).
   reinagent providers list [--json]
   reinagent providers add ID --format FORMAT --base-url URL [--name NAME]
       [--api-key-env VAR | --api-key-stdin] [--model MODEL_ID ...]
@@ -78,6 +82,7 @@ export type Command =
   | McpCommand
   | ({ kind: "run" } & RunArgs)
   | ({ kind: "tasks" } & TasksArgs)
+  | ({ kind: "hooks" } & HooksArgs)
   | ({ kind: "mcp-serve" } & McpServeArgs)
   | { kind: "doctor"; home?: string }
   | { kind: "help" }
@@ -108,6 +113,10 @@ const SUBCOMMANDS: Record<string, (args: string[]) => Parsed> = {
   tasks: (args) => {
     const r = parseTasksArgs(args);
     return "error" in r ? r : { command: { kind: "tasks", ...r } };
+  },
+  hooks: (args) => {
+    const r = parseHooksArgs(args);
+    return "error" in r ? r : { command: { kind: "hooks", ...r } };
   },
   mcp: (args) => {
     if (args[0] === "serve") {

@@ -29,6 +29,7 @@ import { REMOTE_HANDLERS } from "./remote_ops.ts";
 import { GIT_HANDLERS } from "./git_ops.ts";
 import { FILES_HANDLERS } from "./files_ops.ts";
 import { NOTIFY_HANDLERS } from "./notify_ops.ts";
+import { HOOK_HANDLERS } from "./hooks_ops.ts";
 
 const HANDLERS: OpHandlers<OpName> = {
   ...TASK_HANDLERS,
@@ -49,6 +50,7 @@ const HANDLERS: OpHandlers<OpName> = {
   ...GIT_HANDLERS,
   ...FILES_HANDLERS,
   ...NOTIFY_HANDLERS,
+  ...HOOK_HANDLERS,
 };
 
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };

@@ -6,6 +6,7 @@ import {
   type FILES_OP_ARGS,
   type GIT_OP_ARGS,
   type HISTORY_OP_ARGS,
+  type HOOK_OP_ARGS,
   type JOB_OP_ARGS,
   LIMITS,
   type MCP_OP_ARGS,
@@ -71,6 +72,7 @@ type TaskOpName = Exclude<
   | keyof typeof GIT_OP_ARGS
   | keyof typeof FILES_OP_ARGS
   | keyof typeof NOTIFY_OP_ARGS
+  | keyof typeof HOOK_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */
