@@ -42,6 +42,8 @@ import gitEn from "./git.en-US.js";
 import gitZh from "./git.zh-CN.js";
 import notifyEn from "./notify.en-US.js";
 import notifyZh from "./notify.zh-CN.js";
+import hooksEn from "./hooks.en-US.js";
+import hooksZh from "./hooks.zh-CN.js";
 
 const en = {
   ...baseEn,
@@ -62,6 +64,7 @@ const en = {
   ...remoteEn,
   ...gitEn,
   ...notifyEn,
+  ...hooksEn,
 };
 const zh = {
   ...baseZh,
@@ -82,6 +85,7 @@ const zh = {
   ...remoteZh,
   ...gitZh,
   ...notifyZh,
+  ...hooksZh,
 };
 
 /** @typedef {keyof typeof en} MsgKey a message key (every key has an English text) */

@@ -1,5 +1,5 @@
 /**
- * The Settings view: a header with Back, tabs (Providers, MCP, Remote access, General, About) and the tab's
+ * The Settings view: a header with Back, tabs (Providers, MCP, Hooks, Remote access, General, About) and the tab's
  * content. It replaces the conversation in the main column on desktop and phone.
  */
 import { useEffect } from "preact/hooks";
@@ -13,8 +13,9 @@ import { AboutSettings } from "./AboutSettings.js";
 import { ProvidersPane } from "./ProvidersPane.js";
 import { McpPane } from "../mcp/McpPane.js";
 import { RemoteAccess } from "./RemoteAccess.js";
+import { HooksSettings } from "../hooks/HooksSettings.js";
 
-const TABS = /** @type {const} */ (["providers", "mcp", "remote", "general", "about"]);
+const TABS = /** @type {const} */ (["providers", "mcp", "hooks", "remote", "general", "about"]);
 
 export function SettingsView() {
   const tab = settingsTab.value;
@@ -64,6 +65,8 @@ export function SettingsView() {
             ? html`<${ProvidersPane} />`
             : tab === "mcp"
             ? html`<${McpPane} />`
+            : tab === "hooks"
+            ? html`<${HooksSettings} />`
             : tab === "remote"
             ? html`<${RemoteAccess} />`
             : tab === "about"
