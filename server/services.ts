@@ -100,8 +100,10 @@ export function createServices(opts: ServiceOptions): ServerDeps {
         };
       },
       taskChanged: (t) => tasks.publish(t),
-      gate: (taskId, call, kind, signal, policy, origin) =>
-        approvals!.check(taskId, call, kind, signal, policy, origin),
+      // PreToolUse hooks first (a sub-agent's calls too), then the approval gate.
+      gate: async (taskId, call, kind, signal, policy, origin) =>
+        await hooks?.beforeGate(taskId, call) ??
+          await approvals!.check(taskId, call, kind, signal, policy, origin),
       extraTools: (signal) => mcp.toolsForTurn(signal),
       hooks,
     })

@@ -116,6 +116,10 @@ export function toConversation(
           known.add(b.id);
         }
       }
+    } else if (e.role === "system" && typeof e.meta.hookFeedback === "string") {
+      // A Stop hook's reason sent the model back to work: the model read it as a message.
+      closeOpen();
+      out.push({ role: "user", content: [{ type: "text", text: e.meta.hookFeedback }] });
     } else if (e.role === "tool") {
       for (const p of e.parts) {
         if (p.type !== "tool_result" || !p.data) continue;

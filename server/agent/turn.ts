@@ -44,7 +44,7 @@ import {
   systemPrompt,
   withReminder,
 } from "./prompt.ts";
-import { type Gate, type LoopOutcome, runLoop, type ToolCall } from "./loop.ts";
+import { type Gate, type LoopHost, type LoopOutcome, runLoop, type ToolCall } from "./loop.ts";
 import { maybeGenerateTitle } from "./title.ts";
 import { goalSection } from "./goal.ts";
 import type { TaskTools } from "./task_tools.ts";
@@ -60,6 +60,9 @@ import {
 } from "./subagents/turn_bridge.ts";
 
 type Turn = { id: string; pos: number };
+
+/** How many times Stop hooks may send a finished run back to work. */
+const MAX_STOP_CONTINUATIONS = 3;
 
 export interface TurnDeps {
   repos: Repos;
@@ -183,10 +186,6 @@ function lastContextTokens(history: Entry[]): number {
   }
   return 0;
 }
-
-/** The gate with the turn's PreToolUse hooks in front (none: the gate as it is). */
-const withHooks = (hooks: TurnHooks | null, gate: Gate | undefined): Gate | undefined =>
-  hooks ? hooks.gate(gate) : gate;
 
 export class Turns {
   constructor(private d: TurnDeps) {}
@@ -351,7 +350,7 @@ export class Turns {
           planMode: approval === "plan",
         })
         : null;
-      const outcome = await runLoop({
+      const host: LoopHost = {
         adapter,
         buildRequest: ctx.buildRequest,
         messages: await ctx.conversation(history),
@@ -371,15 +370,12 @@ export class Turns {
           });
           return hooks ? await hooks.afterTool(call, result) : result;
         },
-        gate: withHooks(
-          hooks,
-          gate
-            ? (call, signal) => {
-              const tool = tools.get(call.name);
-              return gate(task.id, call, tool?.kind ?? "write", signal, tool?.policy);
-            }
-            : undefined,
-        ),
+        gate: gate
+          ? (call, signal) => {
+            const tool = tools.get(call.name);
+            return gate(task.id, call, tool?.kind ?? "write", signal, tool?.policy);
+          }
+          : undefined,
         workspace,
         maxSteps,
         vision: resolved.model.vision === true,
@@ -396,8 +392,15 @@ export class Turns {
           run.state = { ...run.state, retry };
           run.stateChanged();
         },
-      });
-      await hooks?.stop(outcome);
+      };
+      let outcome = await runLoop(host);
+      // A Stop hook may send the model back to work with its reason (a few times at most).
+      for (let again = 0; hooks && again < MAX_STOP_CONTINUATIONS; again++) {
+        const feedback = await hooks.stop(outcome, again > 0);
+        if (!feedback) break;
+        host.messages.push({ role: "user", content: [{ type: "text", text: feedback }] });
+        outcome = await runLoop(host);
+      }
       end = outcome.kind === "error" ? "failed" : outcome.kind;
       // A stop that came after the model's last word still counts as a stop.
       if (end === "done" && run.signal.aborted) end = "stopped";
@@ -414,7 +417,6 @@ export class Turns {
       }));
       return { outcome: null, end };
     } finally {
-      hooks?.close();
       if (turn && ws) await this.d.afterTurn(task.id, turn, ws);
     }
   }

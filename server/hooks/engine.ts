@@ -18,7 +18,7 @@ import type { Verdict } from "../sessions/approvals.ts";
 /** A notice for the turn's timeline. */
 export interface HookNotice {
   event: HookEvent | null;
-  level: "failure" | "untrusted" | "invalid" | "blocked" | "message";
+  level: "failure" | "untrusted" | "invalid" | "blocked" | "message" | "continue";
   text: string;
   command?: string;
   source?: "user" | "workspace";
@@ -83,25 +83,42 @@ export interface SessionOptions {
   report(n: HookNotice): void;
 }
 
+/** Sessions kept (the latest turn of this many tasks). */
+const MAX_SESSIONS = 200;
+
 export class HookEngine {
+  /**
+   * The latest turn's session of each task: kept after the turn, because its background
+   * sub-agents may still call tools (their PreToolUse hooks run and report there).
+   */
   private sessions = new Map<string, HookSession>();
   /** Calls a PreToolUse hook approved (their approval is not asked). */
   private approvedCalls = new WeakSet<object>();
 
   constructor(readonly d: HookEngineDeps) {}
 
-  /** Opens the hooks of a task's turn; `close()` it when the turn ends. */
+  /** Opens the hooks of a task's turn. */
   open(o: SessionOptions): HookSession {
-    const s = new HookSession(this, o, () => {
-      if (this.sessions.get(o.taskId) === s) this.sessions.delete(o.taskId);
-    });
+    const s = new HookSession(this, o);
+    this.sessions.delete(o.taskId);
     this.sessions.set(o.taskId, s);
+    if (this.sessions.size > MAX_SESSIONS) {
+      this.sessions.delete(this.sessions.keys().next().value!);
+    }
     return s;
   }
 
-  /** The open session of a task's turn (the approval gate asks it), if any. */
+  /** The latest session of a task's turns, if any. */
   of(taskId: string): HookSession | undefined {
     return this.sessions.get(taskId);
+  }
+
+  /**
+   * In front of the approval gate, for every call of a task (its sub-agents' too): the
+   * PreToolUse hooks' refusal, or null to go on to the gate.
+   */
+  async beforeGate(taskId: string, call: ToolCall): Promise<Verdict | null> {
+    return await this.sessions.get(taskId)?.preToolUse(call) ?? null;
   }
 
   markApproved(call: object): void {
@@ -119,11 +136,30 @@ export class HookSession {
   /** What the approval gate asks before the user (set by the turn: PermissionRequest). */
   permission?: (call: ToolCall) => Promise<Verdict | null>;
 
-  constructor(
-    private engine: HookEngine,
-    readonly o: SessionOptions,
-    readonly close: () => void,
-  ) {}
+  /** PreToolUse context waiting for the call's result (PostToolUse adds it). */
+  readonly pending = new WeakMap<ToolCall, string>();
+
+  constructor(private engine: HookEngine, readonly o: SessionOptions) {}
+
+  /** PreToolUse: block refuses the call, approve spares it the user's approval. */
+  async preToolUse(call: ToolCall): Promise<Verdict | null> {
+    const v = await this.fire("PreToolUse", {
+      tool_name: call.name,
+      tool_input: call.args,
+      tool_use_id: call.id,
+    }, HookSession.toolNames(call.name));
+    if (v.decision === "block") {
+      const reason = v.reason || "no reason given";
+      return {
+        allow: false,
+        reason: `A PreToolUse hook blocked this ${call.name} call: ${reason}`,
+        refusal: { code: "hook_blocked", params: { event: "PreToolUse", reason } },
+      };
+    }
+    if (v.decision === "approve") this.engine.markApproved(call);
+    if (v.context) this.pending.set(call, v.context);
+    return null;
+  }
 
   /** Names a tool call matches: its own and Claude Code's. */
   static toolNames(name: string): string[] {

@@ -31,6 +31,10 @@ export async function trustSource(
       message: `${src.path} changed since it was shown; review its hooks again`,
     };
   }
-  await trust(home, workspace, src.fingerprint);
+  try {
+    await trust(home, workspace, src.fingerprint);
+  } catch (e) {
+    return { ok: false, code: "conflict", message: (e as Error).message };
+  }
   return { ok: true, source: { ...src, state: "trusted" } };
 }

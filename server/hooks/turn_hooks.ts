@@ -1,7 +1,8 @@
 /**
  * Where a turn meets its hooks: SessionStart and UserPromptSubmit before the first
  * request (their context stored on the user's message, so later requests carry it too),
- * PreToolUse around the approval gate, PostToolUse after a tool ran, PermissionRequest
+ * PostToolUse after a tool ran (PreToolUse is in front of the approval gate, see
+ * HookEngine.beforeGate), PermissionRequest
  * and Notification when the gate would ask the user, Stop when the run ended. Hook
  * notices become `system` entries of the turn (`meta.kind: "hook"`).
  */
@@ -9,7 +10,7 @@ import type { ApprovalMode } from "../../protocol/constants.ts";
 import type { Entry } from "../../protocol/index.ts";
 import type { Repos } from "../../store/store.ts";
 import type { ToolResult } from "../../tools/types.ts";
-import type { Gate, LoopOutcome, ToolCall } from "../agent/loop.ts";
+import type { LoopOutcome, ToolCall } from "../agent/loop.ts";
 import type { TimelineWriter } from "../agent/timeline_writer.ts";
 import type { Verdict } from "../sessions/approvals.ts";
 import { type HookEngine, type HookNotice, HookSession } from "./engine.ts";
@@ -35,8 +36,6 @@ const tagged = (event: string, text: string) =>
 
 export class TurnHooks {
   private session: HookSession;
-  /** PreToolUse context waiting for the call's result. */
-  private pending = new WeakMap<ToolCall, string>();
 
   constructor(private engine: HookEngine, private o: TurnHookOptions) {
     this.session = engine.open({
@@ -91,33 +90,10 @@ export class TurnHooks {
     return null;
   }
 
-  /** The approval gate with PreToolUse first: block refuses, approve skips the question. */
-  gate(inner: Gate | undefined): Gate {
-    return async (call, signal) => {
-      const v = await this.session.fire("PreToolUse", {
-        tool_name: call.name,
-        tool_input: call.args,
-        tool_use_id: call.id,
-      }, HookSession.toolNames(call.name));
-      if (v.decision === "block") {
-        const reason = v.reason || "no reason given";
-        return {
-          allow: false,
-          reason: `A PreToolUse hook blocked this ${call.name} call: ${reason}`,
-          refusal: { code: "hook_blocked", params: { event: "PreToolUse", reason } },
-        };
-      }
-      if (v.decision === "approve") this.engine.markApproved(call);
-      const verdict = inner ? await inner(call, signal) : { allow: true as const };
-      if (verdict.allow && v.context) this.pending.set(call, v.context);
-      return verdict;
-    };
-  }
-
   /** Runs a tool, then its PostToolUse hooks (their reason/context follow the result). */
   async afterTool(call: ToolCall, result: ToolResult): Promise<ToolResult> {
     const notes: string[] = [];
-    const pre = this.pending.get(call);
+    const pre = this.session.pending.get(call);
     if (pre) notes.push(`PreToolUse hook context: ${pre}`);
     const v = await this.session.fire("PostToolUse", {
       tool_name: call.name,
@@ -161,21 +137,23 @@ export class TurnHooks {
     return null;
   }
 
-  /** After the run: the Stop hooks (observational here). */
-  async stop(outcome: LoopOutcome | null): Promise<void> {
-    if (!outcome || outcome.kind !== "done" || this.o.signal.aborted) return;
-    const v = await this.session.fire("Stop", { stop_hook_active: false });
-    if (v.decision === "block") {
-      this.note({
-        event: "Stop",
-        level: "message",
-        text: `A Stop hook asked to keep going: ${v.reason || "no reason given"} ` +
-          "(ReinAgent does not resume a finished run from a Stop hook; send it as a message).",
-      });
-    }
-  }
-
-  close(): void {
-    this.session.close();
+  /**
+   * After the run ended by itself: the Stop hooks. When one blocks, its reason is what
+   * the model reads next (returned, and kept in the timeline as `meta.hookFeedback` so
+   * later requests carry it); `active`: this run is already such a continuation.
+   */
+  async stop(outcome: LoopOutcome | null, active: boolean): Promise<string | null> {
+    if (!outcome || outcome.kind !== "done" || this.o.signal.aborted) return null;
+    const v = await this.session.fire("Stop", { stop_hook_active: active });
+    if (v.decision !== "block") return null;
+    const reason = v.reason || "Keep going: the task is not finished.";
+    const feedback = `Stop hook feedback:\n${reason}`;
+    this.o.writer.notice(`A Stop hook sent the agent back to work: ${reason}`, {
+      kind: "hook",
+      level: "continue",
+      event: "Stop",
+      hookFeedback: feedback,
+    });
+    return feedback;
   }
 }
