@@ -223,6 +223,13 @@ Deno.test("a UserPromptSubmit hook that blocks keeps the prompt from the model",
     assertEquals(e.mock.requests(model.modelId).length, 0, "nothing reached the model");
     const notes = hookNotes(entries(e, task.id));
     assertMatch(notes.at(-1)!.parts[0].text!, /blocked this prompt: no secrets in prompts/);
+    // Not later either: the next message's request does not carry the blocked one.
+    await userHooks(e, []);
+    e.deps.tasks!.send(task.id, "what is 2+2?");
+    await e.deps.runs!.start(task.id);
+    const [req] = agentRequests(e, model.modelId);
+    assertStringIncludes(req, "what is 2+2?");
+    assert(!req.includes("hunter2"), "the blocked prompt never reached the model");
   } finally {
     await e.close();
     await Deno.remove(ws, { recursive: true });

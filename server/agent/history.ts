@@ -103,6 +103,7 @@ export function toConversation(
   for (const e of list) {
     if (e.role === "user") {
       closeOpen();
+      if (e.meta.hookBlocked === true) continue; // a UserPromptSubmit hook kept it from the model
       const content = userContent(e, attachments);
       if (content.length) out.push({ role: "user", content });
     } else if (e.role === "assistant") {

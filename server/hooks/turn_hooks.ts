@@ -74,11 +74,17 @@ export class TurnHooks {
     }
     const v = await this.session.fire("UserPromptSubmit", { prompt: promptOf(last) });
     if (v.context) contexts.push(tagged("UserPromptSubmit", v.context));
-    if (contexts.length) {
-      last.meta = { ...last.meta, hookContext: contexts.join("\n") };
+    const blocked = v.decision === "block";
+    if (contexts.length || blocked) {
+      // Blocked: the message stays in the timeline but never reaches a model.
+      last.meta = {
+        ...last.meta,
+        ...(contexts.length ? { hookContext: contexts.join("\n") } : {}),
+        ...(blocked ? { hookBlocked: true } : {}),
+      };
       this.o.repos.entries.upsert(last);
     }
-    if (v.decision === "block") {
+    if (blocked) {
       const reason = v.reason || "no reason given";
       this.note({
         event: "UserPromptSubmit",
