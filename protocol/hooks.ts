@@ -19,6 +19,8 @@ export const HOOK_EVENTS = [
   "SessionStart",
   "Stop",
   "Notification",
+  "SubagentStop",
+  "PreCompact",
 ] as const;
 export type HookEvent = typeof HOOK_EVENTS[number];
 

@@ -392,7 +392,7 @@ Deno.test("a sub-agent's tool calls pass the PreToolUse hooks too", async () => 
       event: "PreToolUse",
       matcher: "list_dir",
       command: "echo 'listing is off-limits' >&2; exit 2",
-    }]);
+    }, { event: "SubagentStop", command: "cat > subagent-stop.json" }]);
     const model = e.scenario({
       turns: [
         {
@@ -417,6 +417,27 @@ Deno.test("a sub-agent's tool calls pass the PreToolUse hooks too", async () => 
     assertEquals(sub.length, 1, "the sub-agent's request after its call");
     assertStringIncludes(sub[0], "A PreToolUse hook blocked this list_dir call");
     assertStringIncludes(sub[0], "listing is off-limits");
+    const stop = await waitJson(join(ws, "subagent-stop.json"));
+    assertEquals([stop.hook_event_name, stop.agent_type], ["SubagentStop", "explorer"]);
+  } finally {
+    await e.close();
+    await Deno.remove(ws, { recursive: true });
+  }
+});
+
+Deno.test("PreCompact hooks hear a compaction", async () => {
+  const e = await env();
+  const ws = await workspace();
+  try {
+    await userHooks(e, [{ event: "PreCompact", matcher: "manual", command: "cat > compact.json" }]);
+    const model = e.scenario({
+      turns: [{ text: "a long answer ".repeat(50) }, { text: "Summary of the work." }],
+      repeatLast: true,
+    });
+    const { task } = await run(e, model, ws, "start");
+    await e.deps.runs!.compact(task.id);
+    const payload = await waitJson(join(ws, "compact.json"));
+    assertEquals([payload.hook_event_name, payload.trigger], ["PreCompact", "manual"]);
   } finally {
     await e.close();
     await Deno.remove(ws, { recursive: true });
@@ -466,6 +487,19 @@ Deno.test("config: both shapes, Claude Code's timeout in seconds, problems repor
     { decision: "block", reason: "m", context: "", message: "", failure: null },
   );
 });
+
+/** A file a hook writes (observational hooks are not waited for), parsed once complete. */
+async function waitJson(path: string): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      return JSON.parse(await Deno.readTextFile(path));
+    } catch (e) {
+      if (Date.now() > deadline) throw e;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
 
 async function exists(p: string): Promise<boolean> {
   try {

@@ -235,7 +235,12 @@ export class Turns {
   }
 
   /** The compactor of a task's run: summaries by the compaction model (default: the task's). */
-  private async compactor(task: TaskSummary, ctx: TurnContext, run: TurnRun): Promise<Compactor> {
+  private async compactor(
+    task: TaskSummary,
+    ctx: TurnContext,
+    run: TurnRun,
+    trigger: "auto" | "manual",
+  ): Promise<Compactor> {
     return new Compactor({
       taskId: task.id,
       entries: this.d.repos.entries,
@@ -249,6 +254,7 @@ export class Turns {
       onActive: (active) => {
         run.state = { ...run.state, phase: active ? "compacting" : "model" };
         run.stateChanged();
+        if (active) this.d.hooks?.observe(task.id, "PreCompact", { trigger }, [trigger]);
       },
     }, lastContextTokens(ctx.history));
   }
@@ -282,7 +288,7 @@ export class Turns {
     } catch (e) {
       return { ok: false, reason: "failed", error: errorInfo((e as Error).message) };
     }
-    const compactor = await this.compactor(task, ctx, run);
+    const compactor = await this.compactor(task, ctx, run, "manual");
     return await compactor.compact("manual", run.signal, focus);
   }
 
@@ -354,7 +360,7 @@ export class Turns {
         adapter,
         buildRequest: ctx.buildRequest,
         messages: await ctx.conversation(history),
-        context: await this.compactor(task, ctx, run),
+        context: await this.compactor(task, ctx, run, "auto"),
         tools,
         runTool: async (call, signal) => {
           const result = await taskTools.run(call, {

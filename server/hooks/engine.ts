@@ -121,6 +121,15 @@ export class HookEngine {
     return await this.sessions.get(taskId)?.preToolUse(call) ?? null;
   }
 
+  /**
+   * Runs an observational event's hooks in the task's latest session without waiting
+   * (PreCompact, SubagentStop); their failures are noted there like any other.
+   */
+  observe(taskId: string, event: HookEvent, fields: Record<string, unknown>, names?: string[]) {
+    this.sessions.get(taskId)?.fire(event, fields, names)
+      .catch((e) => console.error(`${event} hooks failed:`, e));
+  }
+
   markApproved(call: object): void {
     this.approvedCalls.add(call);
   }
