@@ -48,8 +48,9 @@ export interface HookView {
 
 /**
  * How a config's hooks stand: `user` (the user's own file: runs), `trusted`, `untrusted`
- * (never trusted: does not run), `changed` (trusted once, edited since: does not run),
- * `invalid` (the file cannot be read as hooks: nothing of it runs).
+ * (never trusted: does not run), `changed` (trusted once, edited or removed since: the
+ * new hooks do not run, the trusted ones still do), `invalid` (the file cannot be read as
+ * hooks: none of it runs; a workspace's trusted hooks still do).
  */
 export type HookTrustState = "user" | "trusted" | "untrusted" | "changed" | "invalid";
 
@@ -65,6 +66,11 @@ export interface HookSource {
   fingerprint: string;
   error?: string;
   hooks: HookView[];
+  /**
+   * A workspace's hooks as last trusted, when the file changed, broke or went away since:
+   * these keep running until the change is reviewed (trusted).
+   */
+  trustedHooks?: HookView[];
 }
 
 /** Topic `hooks`: a workspace's hooks were trusted, or found untrusted by a run. */

@@ -151,25 +151,46 @@ Deno.test("an untrusted workspace hook does not run until trusted; a config chan
     // Trusted for exactly these hooks: they run.
     const src = await workspaceSource(e.deps.home, ws);
     assertEquals(src?.state, "untrusted");
-    await trust(e.deps.home, ws, src!.fingerprint);
+    await trust(e.deps.home, ws, src!.fingerprint, src!.hooks);
     assertEquals((await workspaceSource(e.deps.home, ws))?.state, "trusted");
     const model2 = e.scenario(execScenario("touch ran-2.txt"));
     await run(e, model2, ws, "two");
     assert(await exists(join(ws, "hook-ran")), "trusted hook ran");
     assert(!(await exists(join(ws, "ran-2.txt"))), "and blocked");
 
-    // The config changes (e.g. the agent edits it): trust no longer holds.
+    // The config changes (e.g. the agent edits it to get rid of the hook): the new hooks
+    // do not run, the trusted ones still do until the change is reviewed.
     await Deno.remove(join(ws, "hook-ran"));
-    await workspaceHooks(ws, [{ ...blocker, command: blocker.command + " # edited" }]);
-    assertEquals((await workspaceSource(e.deps.home, ws))?.state, "changed");
+    await workspaceHooks(ws, [{ event: "PreToolUse", command: "touch new-hook-ran" }]);
+    const changed = await workspaceSource(e.deps.home, ws);
+    assertEquals(changed?.state, "changed");
+    assertEquals(changed?.trustedHooks?.map((h) => h.command), [blocker.command]);
     const model3 = e.scenario(execScenario("touch ran-3.txt"));
     const third = await run(e, model3, ws, "three");
-    assert(!(await exists(join(ws, "hook-ran"))), "changed hook did not run");
-    assert(await exists(join(ws, "ran-3.txt")));
+    assert(!(await exists(join(ws, "new-hook-ran"))), "the changed hooks did not run");
+    assert(await exists(join(ws, "hook-ran")), "the trusted copy still ran");
+    assert(!(await exists(join(ws, "ran-3.txt"))), "and still blocked");
     assertMatch(
       hookNotes(entries(e, third.task.id))[0].parts[0].text!,
-      /changed since you trusted/,
+      /changed since you trusted them \(1 now\); the new ones did not run\. The 1 hook\(s\) you trusted before still run/,
     );
+
+    // Broken or removed: the trusted copy keeps running too.
+    for (const spoil of ["{ broken", null]) {
+      await Deno.remove(join(ws, "hook-ran"));
+      if (spoil) await Deno.writeTextFile(join(ws, ".reinagent", "config.json"), spoil);
+      else await Deno.remove(join(ws, ".reinagent", "config.json"));
+      const m = e.scenario(execScenario("touch spoiled.txt"));
+      await run(e, m, ws, "again");
+      assert(await exists(join(ws, "hook-ran")), `trusted copy ran (${spoil ?? "removed"})`);
+      assert(!(await exists(join(ws, "spoiled.txt"))));
+    }
+
+    // Reviewing the removal (trusting "no hooks") forgets the copy.
+    const removed = (await workspaceSource(e.deps.home, ws))!;
+    assertEquals([removed.state, removed.hooks.length], ["changed", 0]);
+    await trust(e.deps.home, ws, removed.fingerprint, removed.hooks);
+    assertEquals(await workspaceSource(e.deps.home, ws), null);
   } finally {
     await e.close();
     await Deno.remove(ws, { recursive: true });

@@ -5,7 +5,7 @@
  * server reads the trust at its next hook.
  */
 import { resolve } from "node:path";
-import type { HookSource } from "../../protocol/hooks.ts";
+import type { HookSource, HookView } from "../../protocol/hooks.ts";
 import { listSources } from "../hooks/sources.ts";
 import { trustSource } from "../hooks/trust_source.ts";
 import { parseFlags } from "./flags.ts";
@@ -37,16 +37,23 @@ const STATES: Record<HookSource["state"], string> = {
   user: "your own (runs)",
   trusted: "trusted (runs)",
   untrusted: "not trusted (does not run)",
-  changed: "changed since trusted (does not run)",
+  changed: "changed since trusted (the new hooks do not run)",
   invalid: "invalid (does not run)",
 };
 
 function describe(s: HookSource, line: (s: string) => void): void {
   line(`${s.path} — ${STATES[s.state]}`);
   if (s.error) line(`  ${s.error}`);
-  for (const h of s.hooks) {
-    const m = h.matcher ? ` [${h.matcher}]` : "";
-    line(`  ${h.event}${m} (${h.timeoutMs / 1000} s): ${h.command}`);
+  const list = (hooks: HookView[]) => {
+    for (const h of hooks) {
+      const m = h.matcher ? ` [${h.matcher}]` : "";
+      line(`  ${h.event}${m} (${h.timeoutMs / 1000} s): ${h.command}`);
+    }
+  };
+  list(s.hooks);
+  if (s.trustedHooks?.length) {
+    line("  still running until the change is trusted (trusted before):");
+    list(s.trustedHooks);
   }
 }
 

@@ -11,7 +11,7 @@ import type { ApprovalMode } from "../../protocol/constants.ts";
 import type { HookEvent, HooksEvent, HookSource, HookView } from "../../protocol/hooks.ts";
 import { matcherRegExp } from "./config.ts";
 import { type HookOutcome, type HookSandbox, runHook } from "./run_hook.ts";
-import { userSource, workspaceSource } from "./sources.ts";
+import { hooksToRun, userSource, workspaceSource } from "./sources.ts";
 import type { ToolCall } from "../agent/loop.ts";
 import type { Verdict } from "../sessions/approvals.ts";
 
@@ -189,8 +189,9 @@ export class HookSession {
     const sources = [await userSource(home), await workspaceSource(home, this.o.workspace)];
     const todo: { hook: HookView; source: "user" | "workspace" }[] = [];
     for (const s of sources) {
-      if (!s || !this.usable(s)) continue;
-      for (const hook of s.hooks) {
+      if (!s) continue;
+      this.tellWhyNot(s);
+      for (const hook of hooksToRun(s)) {
         if (hook.event === event && matches(hook, names)) todo.push({ hook, source: s.kind });
       }
     }
@@ -225,31 +226,28 @@ export class HookSession {
     if (r.message) this.o.report({ ...who, level: "message", text: r.message });
   }
 
-  /** Whether a source's hooks may run; reports once per turn why not. */
-  private usable(s: HookSource): boolean {
-    if (s.state === "user" || s.state === "trusted") return true;
+  /** Says once per turn why a source's hooks (or some of them) do not run. */
+  private tellWhyNot(s: HookSource): void {
+    if (s.state === "user" || s.state === "trusted") return;
     const key = `${s.path}:${s.state}:${s.fingerprint}`;
-    if (this.reported.has(key)) return false;
+    if (this.reported.has(key)) return;
     this.reported.add(key);
-    if (s.state === "invalid") {
-      this.o.report({
-        event: null,
-        level: "invalid",
-        source: s.kind,
-        text: `Hooks not run: ${s.error}`,
-      });
-      return false;
+    const kept = s.trustedHooks?.length
+      ? ` The ${s.trustedHooks.length} hook(s) you trusted before still run until you review it.`
+      : "";
+    const review = "Review them in the banner or Settings → Hooks, or run `reinagent hooks trust`.";
+    let text: string;
+    if (s.state === "invalid") text = `Hooks not run: ${s.error}.${kept}`;
+    else if (s.state === "changed") {
+      text = `The hooks in ${s.path} changed since you trusted them (${s.hooks.length} now); ` +
+        `the new ones did not run.${kept} ${review}`;
+    } else {
+      text = `${s.hooks.length} workspace hook(s) in ${s.path} did not run: they are not ` +
+        `trusted yet. ${review}`;
     }
-    const why = s.state === "changed" ? "changed since you trusted them" : "not trusted yet";
-    this.o.report({
-      event: null,
-      level: "untrusted",
-      source: "workspace",
-      text: `${s.hooks.length} workspace hook(s) in ${s.path} did not run: they are ${why}. ` +
-        "Review and trust them in the banner or Settings → Hooks, or run `reinagent hooks trust`.",
-    });
-    this.engine.d.publish({ kind: "changed", project: s.project });
-    return false;
+    const level = s.state === "invalid" ? "invalid" : "untrusted";
+    this.o.report({ event: null, level, source: s.kind, text });
+    if (s.kind === "workspace") this.engine.d.publish({ kind: "changed", project: s.project });
   }
 }
 

@@ -1,59 +1,86 @@
 /**
  * The hooks that apply to a workspace: the user's file and the workspace's, each with its
- * trust state (what `hooks.list`, `reinagent hooks list` and a run all read).
+ * trust state (what `hooks.list`, `reinagent hooks list` and a run all read). A workspace
+ * whose trusted hooks were changed, broken or removed since keeps running the trusted
+ * copy (`trustedHooks`) until the user reviews the change.
  */
-import type { HookSource, HookTrustState } from "../../protocol/hooks.ts";
-import { type HookFile, readHookFile, userConfigPath, workspaceConfigPath } from "./config.ts";
-import { trustedFingerprint, workspaceKey } from "./trust.ts";
+import type { HookSource, HookView } from "../../protocol/hooks.ts";
+import { fingerprintOf, readHookFile, userConfigPath, workspaceConfigPath } from "./config.ts";
+import { trustRecord, workspaceKey } from "./trust.ts";
 
-/** A source as listed, or null when its file has no hooks. */
-async function sourceOf(
-  file: HookFile | null,
-  kind: "user" | "workspace",
-  project: string | null,
-  home: string,
-): Promise<HookSource | null> {
+/** The user's hooks source (null: none configured). */
+export async function userSource(home: string): Promise<HookSource | null> {
+  const file = await readHookFile(userConfigPath(home));
   if (!file) return null;
-  if (!file.ok) {
-    return {
-      kind,
-      path: file.path,
-      project,
-      state: "invalid",
-      fingerprint: "",
-      error: `${file.path} ${file.error}`,
-      hooks: [],
-    };
-  }
-  let state: HookTrustState = "user";
-  if (kind === "workspace") {
-    const trusted = await trustedFingerprint(home, project!);
-    state = trusted === file.fingerprint ? "trusted" : trusted ? "changed" : "untrusted";
-  }
+  if (!file.ok) return invalid("user", file.path, null, file.error);
   return {
-    kind,
+    kind: "user",
     path: file.path,
-    project,
-    state,
+    project: null,
+    state: "user",
     fingerprint: file.fingerprint,
     hooks: file.hooks,
   };
 }
 
-/** The user's hooks source (null: none configured). */
-export async function userSource(home: string): Promise<HookSource | null> {
-  return await sourceOf(await readHookFile(userConfigPath(home)), "user", null, home);
+function invalid(
+  kind: "user" | "workspace",
+  path: string,
+  project: string | null,
+  error: string,
+): HookSource {
+  return {
+    kind,
+    path,
+    project,
+    state: "invalid",
+    fingerprint: "",
+    error: `${path} ${error}`,
+    hooks: [],
+  };
 }
 
-/** A workspace's hooks source (null: none configured). */
+/** A workspace's hooks source (null: none configured and none trusted). */
 export async function workspaceSource(home: string, workspace: string): Promise<HookSource | null> {
   const project = await workspaceKey(workspace);
-  return await sourceOf(
-    await readHookFile(workspaceConfigPath(project)),
-    "workspace",
+  const path = workspaceConfigPath(project);
+  const [file, rec] = await Promise.all([readHookFile(path), trustRecord(home, project)]);
+  const kept: Partial<HookSource> = rec?.hooks?.length ? { trustedHooks: rec.hooks } : {};
+  if (!file) {
+    if (!kept.trustedHooks) return null;
+    // Removed since trusted: trusting "no hooks" is what forgets the copy.
+    const none: HookView[] = [];
+    return {
+      kind: "workspace",
+      path,
+      project,
+      state: "changed",
+      fingerprint: await fingerprintOf(none),
+      hooks: none,
+      ...kept,
+    };
+  }
+  if (!file.ok) return { ...invalid("workspace", path, project, file.error), ...kept };
+  const state = rec?.fingerprint === file.fingerprint
+    ? "trusted"
+    : kept.trustedHooks
+    ? "changed"
+    : "untrusted";
+  return {
+    kind: "workspace",
+    path,
     project,
-    home,
-  );
+    state,
+    fingerprint: file.fingerprint,
+    hooks: file.hooks,
+    ...(state === "trusted" ? {} : kept),
+  };
+}
+
+/** The hooks of a source that run now (a workspace's trusted copy while it is not reviewed). */
+export function hooksToRun(s: HookSource): HookView[] {
+  if (s.state === "user" || s.state === "trusted") return s.hooks;
+  return s.trustedHooks ?? [];
 }
 
 /** The user's source and each workspace's that has hooks, in that order. */

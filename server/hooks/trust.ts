@@ -1,16 +1,22 @@
 /**
  * Which workspaces' hooks the user trusted, bound to the fingerprint of the hooks they
- * saw: `<data dir>/hooks-trust.json` (`{"<real workspace path>": {fingerprint, at}}`).
+ * saw, with those hooks themselves: `<data dir>/hooks-trust.json`
+ * (`{"<real workspace path>": {fingerprint, at, hooks}}`). The copy is what keeps running
+ * while the file is changed, broken or removed (by the agent, say) until the user reviews
+ * the change: editing the config never switches trusted hooks off unseen.
  * Read at every use, so `reinagent hooks trust` in a terminal applies to a running server
  * at once. Lives in the data dir, which commands (and so the agent) cannot reach.
  */
 import { join } from "node:path";
+import type { HookView } from "../../protocol/hooks.ts";
 
 export const trustPath = (home: string) => join(home, "hooks-trust.json");
 
-interface TrustRecord {
+export interface TrustRecord {
   fingerprint: string;
   at: number;
+  /** The hooks as trusted (absent in records of an older version: nothing kept). */
+  hooks?: HookView[];
 }
 
 /** The real path of a workspace (trust is per folder, whatever path reached it). */
@@ -37,23 +43,28 @@ async function readAll(home: string): Promise<Record<string, TrustRecord>> {
   return json as Record<string, TrustRecord>;
 }
 
-/** The fingerprint trusted for `workspace`, or null (a damaged file trusts nothing). */
-export async function trustedFingerprint(home: string, workspace: string): Promise<string | null> {
+/** What was trusted for `workspace`, or null (a damaged file trusts nothing). */
+export async function trustRecord(home: string, workspace: string): Promise<TrustRecord | null> {
   try {
     const all = await readAll(home);
     const rec = all[await workspaceKey(workspace)];
-    return typeof rec?.fingerprint === "string" ? rec.fingerprint : null;
+    if (typeof rec?.fingerprint !== "string") return null;
+    return { ...rec, hooks: Array.isArray(rec.hooks) ? rec.hooks : [] };
   } catch (e) {
     console.error(`reading hook trust failed: ${(e as Error).message}`);
     return null;
   }
 }
 
-/** Trusts `fingerprint` for `workspace`; a damaged trust file is refused, never overwritten. */
+/**
+ * Trusts `hooks` (of `fingerprint`) for `workspace`; no hooks forgets the workspace. A
+ * damaged trust file is refused, never overwritten.
+ */
 export async function trust(
   home: string,
   workspace: string,
   fingerprint: string,
+  hooks: HookView[],
   now = Date.now(),
 ): Promise<void> {
   let all: Record<string, TrustRecord>;
@@ -64,7 +75,9 @@ export async function trust(
       `cannot read ${trustPath(home)} (${(e as Error).message}); fix or remove it first`,
     );
   }
-  all[await workspaceKey(workspace)] = { fingerprint, at: now };
+  const key = await workspaceKey(workspace);
+  if (hooks.length) all[key] = { fingerprint, at: now, hooks };
+  else delete all[key];
   // Written beside and renamed: a crash never leaves half a file.
   const tmp = `${trustPath(home)}.${crypto.randomUUID()}.tmp`;
   await Deno.writeTextFile(tmp, JSON.stringify(all, null, 2) + "\n", { mode: 0o600 });

@@ -22,6 +22,7 @@ export async function trustSource(
     return { ok: false, code: "not_found", message: `${workspace} has no hooks to trust` };
   }
   if (src.state === "invalid") {
+    // Broken: what is trusted stays as it was.
     return { ok: false, code: "invalid_args", message: `not trusted: ${src.error}` };
   }
   if (fingerprint !== null && src.fingerprint !== fingerprint) {
@@ -32,9 +33,10 @@ export async function trustSource(
     };
   }
   try {
-    await trust(home, workspace, src.fingerprint);
+    await trust(home, workspace, src.fingerprint, src.hooks);
   } catch (e) {
     return { ok: false, code: "conflict", message: (e as Error).message };
   }
-  return { ok: true, source: { ...src, state: "trusted" } };
+  const { trustedHooks: _, ...rest } = src;
+  return { ok: true, source: { ...rest, state: "trusted" } };
 }

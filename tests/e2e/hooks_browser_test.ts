@@ -4,8 +4,9 @@
  * (the turn says so); Trust makes them run (a PreToolUse hook blocks exec_command, the
  * card says why); a user hook that times out is noted on the turn; Settings → Hooks lists
  * both sources with their trust state. Desktop and phone.
+ * Then the config is edited: asked again, with the trusted hooks that keep running shown.
  * Screenshots: {desktop,phone}-hooks-trust-prompt.png, {desktop,phone}-hooks-turn.png,
- * {desktop,phone}-hooks-settings.png.
+ * {desktop,phone}-hooks-changed.png, {desktop,phone}-hooks-settings.png.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { homeWithProvider } from "../helpers/seed.ts";
@@ -105,6 +106,22 @@ async function scenario(viewport: typeof DESKTOP, name: "desktop" | "phone") {
     await noHorizontalScroll(page, viewport.width);
     await screenshot(page, `${name}-hooks-turn`);
 
+    // The config is edited (by the agent, say): asked again, the trusted hook still runs.
+    await Deno.writeTextFile(
+      `${project}/.reinagent/config.json`,
+      JSON.stringify({ hooks: [{ event: "PreToolUse", command: "true" }] }),
+    );
+    await page.reload();
+    await prompt.waitFor();
+    assertEquals(await prompt.getAttribute("data-state"), "changed");
+    assertMatch(await prompt.innerText(), /changed since you trusted them \(1 now\)/);
+    assertMatch(
+      await prompt.locator("[data-testid=hooks-kept] + [data-testid=hook-list]").innerText(),
+      /commands need review in this repo/,
+    );
+    await noHorizontalScroll(page, viewport.width);
+    await screenshot(page, `${name}-hooks-changed`);
+
     // Settings → Hooks: both files, their state and commands.
     if (name === "phone") {
       await page.click("[data-testid=open-drawer]");
@@ -114,9 +131,14 @@ async function scenario(viewport: typeof DESKTOP, name: "desktop" | "phone") {
     await page.click("[data-testid=settings-tab-hooks]");
     const sources = page.locator("[data-testid=hook-source]");
     await sources.nth(1).waitFor();
+    if (name === "phone") {
+      await page.waitForFunction(() =>
+        document.querySelector("[data-testid=sidebar]")!.getBoundingClientRect().right <= 0
+      );
+    }
     assertEquals(
       await sources.evaluateAll((l) => l.map((e) => (e as HTMLElement).dataset.state)),
-      ["user", "trusted"],
+      ["user", "changed"],
     );
     await noHorizontalScroll(page, viewport.width);
     await screenshot(page, `${name}-hooks-settings`);

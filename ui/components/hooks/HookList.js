@@ -9,6 +9,7 @@ import { t } from "../../i18n/index.js";
 
 /** @param {{hooks: HookView[]}} props */
 export function HookList({ hooks }) {
+  if (hooks.length === 0) return html`<p class="hook-none">${t("hooks.none")}</p>`;
   return html`
     <ul class="hook-list" data-testid="hook-list">
       ${hooks.map((h, i) =>
@@ -24,5 +25,21 @@ export function HookList({ hooks }) {
         `
       )}
     </ul>
+  `;
+}
+
+/**
+ * A source's hooks: as they are now and, while a change waits for review, the trusted
+ * ones that still run.
+ * @param {{source: import("../../../protocol/index.ts").HookSource}} props
+ */
+export function SourceHooks({ source }) {
+  const kept = source.trustedHooks;
+  if (!kept?.length) return html`<${HookList} hooks=${source.hooks} />`;
+  return html`
+    <p class="hook-list-label">${t("hooks.now")}</p>
+    <${HookList} hooks=${source.hooks} />
+    <p class="hook-list-label" data-testid="hooks-kept">${t("hooks.kept")}</p>
+    <${HookList} hooks=${kept} />
   `;
 }

@@ -7,12 +7,14 @@ import { useState } from "preact/hooks";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { dismissHookOffer, hookOffer, trustHooks } from "../../state/hooks.js";
-import { HookList } from "./HookList.js";
+import { settingsOpen, settingsTab } from "../../state/settings.js";
+import { SourceHooks } from "./HookList.js";
 
 export function HooksBanner() {
   const offer = hookOffer.value;
   const [error, setError] = useState(/** @type {string|null} */ (null));
-  if (!offer) return null;
+  // Settings → Hooks lists the same with its own Trust button.
+  if (!offer || (settingsOpen.value && settingsTab.value === "hooks")) return null;
   const key = offer.state === "changed" ? "hooks.offer.changed" : "hooks.offer.text";
   return html`
     <div class="banner banner-warn hook-offer" role="region" data-testid="hooks-trust-prompt"
@@ -20,7 +22,7 @@ export function HooksBanner() {
       <div class="hook-offer-body">
         <p class="banner-strong">${t(key, { file: offer.path, n: offer.hooks.length })}</p>
         <p class="hook-offer-why">${t("hooks.offer.why")}</p>
-        <${HookList} hooks=${offer.hooks} />
+        <${SourceHooks} source=${offer} />
         ${error && html`<p class="form-error" role="alert">${error}</p>`}
         <div class="field-row">
           <button type="button" class="btn btn-accent btn-small" data-testid="hooks-trust"

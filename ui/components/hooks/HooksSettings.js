@@ -9,7 +9,7 @@ import { useEffect, useState } from "preact/hooks";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { hookSources, loadHookSources, trustHooks } from "../../state/hooks.js";
-import { HookList } from "./HookList.js";
+import { SourceHooks } from "./HookList.js";
 
 /** @param {{source: HookSource}} props */
 function SourceCard({ source }) {
@@ -26,7 +26,7 @@ function SourceCard({ source }) {
         <span class="hook-path" title=${source.path}>${source.path}</span>
       </div>
       ${source.error && html`<p class="form-error" data-testid="hook-error">${source.error}</p>`}
-      <${HookList} hooks=${source.hooks} />
+      <${SourceHooks} source=${source} />
       ${error && html`<p class="form-error" role="alert">${error}</p>`}
       ${canTrust &&
         html`
