@@ -293,6 +293,9 @@ Deno.test({
     try {
       const token = "tok-" + crypto.randomUUID();
       await Deno.writeTextFile(join(e.deps.home, "token"), token);
+      // A secret in the server's environment is withheld as from commands.
+      const secret = "sec-" + crypto.randomUUID();
+      Deno.env.set("RA_HOOKS_TEST_API_TOKEN", secret);
       await userHooks(e, [{
         event: "UserPromptSubmit",
         command:
@@ -305,7 +308,9 @@ Deno.test({
       assert(!seen.includes("reinagent.db"), "the data folder is hidden");
       assert(!seen.includes("UserPromptSubmit"), "the config itself is hidden too");
       assertStringIncludes(seen, `CLAUDE_PROJECT_DIR=${ws}`);
+      assert(!seen.includes(secret), "the secret variable was withheld");
     } finally {
+      Deno.env.delete("RA_HOOKS_TEST_API_TOKEN");
       await e.close();
       await Deno.remove(ws, { recursive: true });
     }
@@ -459,6 +464,32 @@ Deno.test("PreCompact hooks hear a compaction", async () => {
     await e.deps.runs!.compact(task.id);
     const payload = await waitJson(join(ws, "compact.json"));
     assertEquals([payload.hook_event_name, payload.trigger], ["PreCompact", "manual"]);
+  } finally {
+    await e.close();
+    await Deno.remove(ws, { recursive: true });
+  }
+});
+
+Deno.test("file tools' tool_input carries Claude Code's absolute file_path too", async () => {
+  const e = await env();
+  const ws = await workspace();
+  try {
+    await userHooks(e, [{ event: "PostToolUse", matcher: "Write", command: "cat > post.json" }]);
+    const model = e.scenario({
+      turns: [
+        { toolCalls: [{ name: "write_file", args: { path: "sub/b.txt", content: "hi" } }] },
+        { text: "done" },
+      ],
+    });
+    await run(e, model, ws, "write");
+    const payload = await waitJson(join(ws, "post.json"));
+    assertEquals(payload.tool_name, "write_file");
+    assertEquals(payload.tool_input, {
+      path: "sub/b.txt",
+      content: "hi",
+      file_path: join(ws, "sub/b.txt"),
+    });
+    assertEquals((payload.tool_response as { is_error: boolean }).is_error, false);
   } finally {
     await e.close();
     await Deno.remove(ws, { recursive: true });

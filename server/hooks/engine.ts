@@ -7,6 +7,7 @@
  * hook that timed out, crashed or answered nonsense — is reported to the turn, never
  * dropped.
  */
+import { resolve } from "node:path";
 import type { ApprovalMode } from "../../protocol/constants.ts";
 import type { HookEvent, HooksEvent, HookSource, HookView } from "../../protocol/hooks.ts";
 import { matcherRegExp } from "./config.ts";
@@ -152,11 +153,11 @@ export class HookSession {
 
   /** PreToolUse: block refuses the call, approve spares it the user's approval. */
   async preToolUse(call: ToolCall): Promise<Verdict | null> {
-    const v = await this.fire("PreToolUse", {
-      tool_name: call.name,
-      tool_input: call.args,
-      tool_use_id: call.id,
-    }, HookSession.toolNames(call.name));
+    const v = await this.fire(
+      "PreToolUse",
+      this.toolFields(call),
+      HookSession.toolNames(call.name),
+    );
     if (v.decision === "block") {
       const reason = v.reason || "no reason given";
       return {
@@ -168,6 +169,18 @@ export class HookSession {
     if (v.decision === "approve") this.engine.markApproved(call);
     if (v.context) this.pending.set(call, v.context);
     return null;
+  }
+
+  /**
+   * A call as Claude Code's hooks get it: `tool_input` with `file_path` (absolute) beside
+   * our `path`, so scripts that read `.tool_input.file_path` work.
+   */
+  toolFields(call: ToolCall): Record<string, unknown> {
+    const input = { ...call.args };
+    if (typeof input.path === "string" && input.file_path === undefined) {
+      input.file_path = resolve(this.o.workspace, input.path);
+    }
+    return { tool_name: call.name, tool_input: input, tool_use_id: call.id };
   }
 
   /** Names a tool call matches: its own and Claude Code's. */

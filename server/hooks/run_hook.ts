@@ -37,6 +37,13 @@ export interface HookOutcome {
 const clip = (s: string) =>
   s.length > HOOK_LIMITS.textChars ? s.slice(0, HOOK_LIMITS.textChars) + " …(cut)" : s;
 
+/** Longest string of the payload (a written file's content, a long tool result): the rest is cut. */
+const PAYLOAD_STRING_CHARS = 256 * 1024;
+const clipLong = (_key: string, v: unknown) =>
+  typeof v === "string" && v.length > PAYLOAD_STRING_CHARS
+    ? v.slice(0, PAYLOAD_STRING_CHARS) + " …(cut)"
+    : v;
+
 /** Keeps the first bytes of a stream. */
 class Capped {
   private parts: Uint8Array[] = [];
@@ -88,7 +95,7 @@ export async function runHook(
       network: o.sandbox.network,
       envPolicy: o.sandbox.envPolicy,
       hidden: o.sandbox.hidden,
-      stdin: new TextEncoder().encode(JSON.stringify(payload)),
+      stdin: new TextEncoder().encode(JSON.stringify(payload, clipLong)),
       // What Claude Code's hook commands use to find their scripts.
       extraEnv: { CLAUDE_PROJECT_DIR: o.workspace, REINAGENT_PROJECT_DIR: o.workspace },
     });

@@ -102,9 +102,7 @@ export class TurnHooks {
     const pre = this.session.pending.get(call);
     if (pre) notes.push(`PreToolUse hook context: ${pre}`);
     const v = await this.session.fire("PostToolUse", {
-      tool_name: call.name,
-      tool_input: call.args,
-      tool_use_id: call.id,
+      ...this.session.toolFields(call),
       tool_response: {
         content: result.content,
         is_error: result.isError === true,
@@ -121,9 +119,7 @@ export class TurnHooks {
   async permission(call: ToolCall): Promise<Verdict | null> {
     if (this.engine.wasApproved(call)) return { allow: true };
     const v = await this.session.fire("PermissionRequest", {
-      tool_name: call.name,
-      tool_input: call.args,
-      tool_use_id: call.id,
+      ...this.session.toolFields(call),
       permission_suggestions: [],
     }, HookSession.toolNames(call.name));
     if (v.decision === "approve") return { allow: true };

@@ -1,5 +1,6 @@
 /** Handlers for the ops in `protocol/hooks.ts` (the hooks listed, a workspace's trusted). */
 import { type HOOK_OP_ARGS, HOOKS_TOPIC } from "../../protocol/index.ts";
+import { join } from "node:path";
 import { OpError } from "../errors.ts";
 import { listSources } from "../hooks/sources.ts";
 import { trustSource } from "../hooks/trust_source.ts";
@@ -8,9 +9,11 @@ import type { OpHandlers } from "./types.ts";
 export const HOOK_HANDLERS: OpHandlers<keyof typeof HOOK_OP_ARGS> = {
   "hooks.list": async (ctx, a) => {
     ctx.client.topics.add(HOOKS_TOPIC);
-    const projects = a.project
-      ? [a.project]
-      : (ctx.store.repos?.projects.list() ?? []).map((p) => p.path);
+    // Every project, and the folder of tasks without one.
+    const projects = a.project ? [a.project] : [
+      ...(ctx.store.repos?.projects.list() ?? []).map((p) => p.path),
+      join(ctx.home, "DefaultProject"),
+    ];
     return { sources: await listSources(ctx.home, projects), seq: ctx.hub.lastSeq };
   },
   "hooks.trust": async (ctx, a) => {
