@@ -2,68 +2,30 @@
  * Hooks (SPEC §4.9) with the mock LLM: real hook commands (sh), real runs, the requests
  * the model received. Covers blocking, trust bound to the config's fingerprint, context
  * reaching the request, failures noted on the turn and the sandbox around hooks.
+ * (The other events: hooks_events_test.ts.)
  */
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { join } from "node:path";
-import { entries, type Env, env } from "./helpers/agent_env.ts";
+import { entries, env } from "./helpers/agent_env.ts";
+import {
+  agentRequests,
+  assertStringIncludes,
+  execScenario,
+  exists,
+  hookNotes,
+  run,
+  userHooks,
+  workspace,
+  workspaceHooks,
+} from "./helpers/hooks_env.ts";
 import { sandboxStatus } from "../tools/exec/bwrap.ts";
 import { trust } from "../server/hooks/trust.ts";
 import { workspaceSource } from "../server/hooks/sources.ts";
 import { parseHooks, readHookFile } from "../server/hooks/config.ts";
 import { readAnswer } from "../server/hooks/run_hook.ts";
-import type { Entry, EvtMsg } from "../protocol/index.ts";
+import type { EvtMsg } from "../protocol/index.ts";
 
 const bwrap = await sandboxStatus();
-
-function assertStringIncludes(actual: string, part: string, msg?: string): void {
-  assert(actual.includes(part), msg ?? `expected to include ${JSON.stringify(part)}`);
-}
-
-async function workspace(): Promise<string> {
-  return await Deno.realPath(await Deno.makeTempDir({ prefix: "ra-hooks-ws-" }));
-}
-
-async function writeJson(path: string, value: unknown): Promise<void> {
-  await Deno.mkdir(join(path, ".."), { recursive: true });
-  await Deno.writeTextFile(path, JSON.stringify(value, null, 2));
-}
-
-const userHooks = (e: Env, hooks: unknown[]) =>
-  writeJson(join(e.deps.home, "config.json"), { hooks });
-const workspaceHooks = (ws: string, hooks: unknown[]) =>
-  writeJson(join(ws, ".reinagent", "config.json"), { theme: "kept", hooks });
-
-/** Runs a task in `ws` in full mode (the hooks are under test, not the approval gate). */
-async function run(
-  e: Env,
-  model: { providerId: string; modelId: string },
-  ws: string,
-  text: string,
-  approval: "full" | "ask" = "full",
-) {
-  const { task } = e.deps.tasks!.create({
-    message: text,
-    title: "hooks",
-    projectPath: ws,
-    options: { model, approval },
-  });
-  const outcome = await e.deps.runs!.start(task.id);
-  return { task, outcome };
-}
-
-/** The requests of the agent (not of a title). */
-const agentRequests = (e: Env, modelId: string) =>
-  e.mock.requests(modelId).map((r) => JSON.stringify(r.body));
-
-const hookNotes = (list: Entry[]) =>
-  list.filter((x) => x.role === "system" && x.meta.kind === "hook");
-
-const execScenario = (command: string) => ({
-  turns: [
-    { toolCalls: [{ name: "exec_command", args: { command } }] },
-    { text: "done" },
-  ],
-});
 
 Deno.test("a PreToolUse hook blocks exec_command and its reason reaches the model", async () => {
   const e = await env();
@@ -317,185 +279,6 @@ Deno.test({
   },
 });
 
-Deno.test("PermissionRequest hooks answer the approval; PreToolUse approve spares it", async () => {
-  const e = await env();
-  const ws = await workspace();
-  try {
-    const allow = `echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest",` +
-      `"decision":{"behavior":"allow"}}}'`;
-    await userHooks(e, [{ event: "PermissionRequest", matcher: "Bash", command: allow }]);
-    const model = e.scenario(execScenario("touch allowed.txt"));
-    const { task } = await run(e, model, ws, "go", "ask"); // ends without anyone answering
-    assert(await exists(join(ws, "allowed.txt")), "the hook approved it");
-    assertEquals(e.deps.approvals!.list().filter((p) => p.taskId === task.id), []);
-
-    await userHooks(e, [{
-      event: "PermissionRequest",
-      command:
-        `echo '{"hookSpecificOutput":{"decision":{"behavior":"deny","message":"not on Fridays"}}}'`,
-    }]);
-    const denied = e.scenario(execScenario("touch denied.txt"));
-    await run(e, denied, ws, "go", "ask");
-    assert(!(await exists(join(ws, "denied.txt"))));
-    assertStringIncludes(agentRequests(e, denied.modelId)[1], "not on Fridays");
-
-    await userHooks(e, [{ event: "PreToolUse", command: `echo '{"decision":"approve"}'` }]);
-    const approved = e.scenario(execScenario("touch pre-approved.txt"));
-    await run(e, approved, ws, "go", "ask");
-    assert(await exists(join(ws, "pre-approved.txt")), "approved by PreToolUse, not asked");
-  } finally {
-    await e.close();
-    await Deno.remove(ws, { recursive: true });
-  }
-});
-
-Deno.test("Notification hooks hear that the user is asked", async () => {
-  const e = await env();
-  const ws = await workspace();
-  try {
-    await userHooks(e, [{ event: "Notification", command: "cat > notified.json" }]);
-    const model = e.scenario(execScenario("touch never.txt"));
-    const { task } = e.deps.tasks!.create({
-      message: "go",
-      title: "hooks",
-      projectPath: ws,
-      options: { model, approval: "ask" },
-    });
-    const running = e.deps.runs!.start(task.id);
-    const deadline = Date.now() + 10_000;
-    while (!(await exists(join(ws, "notified.json")))) {
-      assert(Date.now() < deadline, "the Notification hook ran");
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    await new Promise((r) => setTimeout(r, 100)); // the hook finishes writing
-    await e.deps.runs!.stop(task.id);
-    await running;
-    const payload = JSON.parse(await Deno.readTextFile(join(ws, "notified.json")));
-    assertEquals(payload.hook_event_name, "Notification");
-    assertMatch(payload.message, /needs your permission to use exec_command/);
-    assert(!(await exists(join(ws, "never.txt"))));
-  } finally {
-    await e.close();
-    await Deno.remove(ws, { recursive: true });
-  }
-});
-
-Deno.test("a Stop hook that blocks sends the model back to work with its reason", async () => {
-  const e = await env();
-  const ws = await workspace();
-  try {
-    await userHooks(e, [{
-      event: "Stop",
-      // Claude Code's loop guard: only when not already continuing.
-      command: `if grep -q '"stop_hook_active":false'; then ` +
-        `echo '{"decision":"block","reason":"run the tests too"}'; fi`,
-    }]);
-    const model = e.scenario({
-      turns: [{ text: "first answer" }, { text: "tests run" }, { text: "later" }],
-    });
-    const { task } = await run(e, model, ws, "do it");
-    const reqs = agentRequests(e, model.modelId);
-    assertEquals(reqs.length, 2, "one continuation, then the guard let it stop");
-    assertStringIncludes(reqs[1], "Stop hook feedback:\\nrun the tests too");
-    const list = entries(e, task.id);
-    assertEquals(list.at(-1)!.parts[0].text, "tests run");
-    assertEquals(hookNotes(list)[0].meta.level, "continue");
-    // Kept in the conversation: the next turn's request still has it in place.
-    e.deps.tasks!.send(task.id, "next");
-    await e.deps.runs!.start(task.id);
-    assertStringIncludes(agentRequests(e, model.modelId).at(-1)!, "run the tests too");
-  } finally {
-    await e.close();
-    await Deno.remove(ws, { recursive: true });
-  }
-});
-
-Deno.test("a sub-agent's tool calls pass the PreToolUse hooks too", async () => {
-  const e = await env();
-  const ws = await workspace();
-  try {
-    await userHooks(e, [{
-      event: "PreToolUse",
-      matcher: "list_dir",
-      command: "echo 'listing is off-limits' >&2; exit 2",
-    }, { event: "SubagentStop", command: "cat > subagent-stop.json" }]);
-    const model = e.scenario({
-      turns: [
-        {
-          toolCalls: [{
-            name: "agent",
-            args: { description: "Look", prompt: "List the workspace.", subagent_type: "explorer" },
-          }],
-        },
-        { text: "parent done" },
-      ],
-      branches: [{
-        when: "type: explorer)",
-        turns: [{ toolCalls: [{ name: "list_dir", args: { path: "." } }] }, { text: "report" }],
-      }],
-    });
-    await run(e, model, ws, "delegate");
-    // The sub-agent's second request carries the refusal of its list_dir call.
-    const sub = agentRequests(e, model.modelId).filter((r) =>
-      r.includes('"tool_call_id"') &&
-      !r.includes('"name":"agent"')
-    );
-    assertEquals(sub.length, 1, "the sub-agent's request after its call");
-    assertStringIncludes(sub[0], "A PreToolUse hook blocked this list_dir call");
-    assertStringIncludes(sub[0], "listing is off-limits");
-    const stop = await waitJson(join(ws, "subagent-stop.json"));
-    assertEquals([stop.hook_event_name, stop.agent_type], ["SubagentStop", "explorer"]);
-  } finally {
-    await e.close();
-    await Deno.remove(ws, { recursive: true });
-  }
-});
-
-Deno.test("PreCompact hooks hear a compaction", async () => {
-  const e = await env();
-  const ws = await workspace();
-  try {
-    await userHooks(e, [{ event: "PreCompact", matcher: "manual", command: "cat > compact.json" }]);
-    const model = e.scenario({
-      turns: [{ text: "a long answer ".repeat(50) }, { text: "Summary of the work." }],
-      repeatLast: true,
-    });
-    const { task } = await run(e, model, ws, "start");
-    await e.deps.runs!.compact(task.id);
-    const payload = await waitJson(join(ws, "compact.json"));
-    assertEquals([payload.hook_event_name, payload.trigger], ["PreCompact", "manual"]);
-  } finally {
-    await e.close();
-    await Deno.remove(ws, { recursive: true });
-  }
-});
-
-Deno.test("file tools' tool_input carries Claude Code's absolute file_path too", async () => {
-  const e = await env();
-  const ws = await workspace();
-  try {
-    await userHooks(e, [{ event: "PostToolUse", matcher: "Write", command: "cat > post.json" }]);
-    const model = e.scenario({
-      turns: [
-        { toolCalls: [{ name: "write_file", args: { path: "sub/b.txt", content: "hi" } }] },
-        { text: "done" },
-      ],
-    });
-    await run(e, model, ws, "write");
-    const payload = await waitJson(join(ws, "post.json"));
-    assertEquals(payload.tool_name, "write_file");
-    assertEquals(payload.tool_input, {
-      path: "sub/b.txt",
-      content: "hi",
-      file_path: join(ws, "sub/b.txt"),
-    });
-    assertEquals((payload.tool_response as { is_error: boolean }).is_error, false);
-  } finally {
-    await e.close();
-    await Deno.remove(ws, { recursive: true });
-  }
-});
-
 Deno.test("config: both shapes, Claude Code's timeout in seconds, problems reported whole", async () => {
   const claude = parseHooks({
     PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "x", timeout: 5 }] }],
@@ -539,25 +322,3 @@ Deno.test("config: both shapes, Claude Code's timeout in seconds, problems repor
     { decision: "block", reason: "m", context: "", message: "", failure: null },
   );
 });
-
-/** A file a hook writes (observational hooks are not waited for), parsed once complete. */
-async function waitJson(path: string): Promise<Record<string, unknown>> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      return JSON.parse(await Deno.readTextFile(path));
-    } catch (e) {
-      if (Date.now() > deadline) throw e;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
-
-async function exists(p: string): Promise<boolean> {
-  try {
-    await Deno.stat(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
