@@ -20,7 +20,11 @@ import type { Verdict } from "../sessions/approvals.ts";
 export interface HookNotice {
   event: HookEvent | null;
   level: "failure" | "untrusted" | "invalid" | "blocked" | "message" | "continue";
+  /** English (the CLI, the API); the UI says it from `code` and `params`. */
   text: string;
+  /** `failure.<why>`, `untrusted`, `changed`, `invalid`, `blocked`, `continue`, `message`. */
+  code: string;
+  params: Record<string, string | number>;
   command?: string;
   source?: "user" | "workspace";
 }
@@ -234,9 +238,23 @@ export class HookSession {
   private reportOutcome(event: HookEvent, r: HookOutcome): void {
     const who = { event, command: r.hook.command, source: r.source };
     if (r.failure) {
-      this.o.report({ ...who, level: "failure", text: `${event} hook failed: ${r.failure}` });
+      this.o.report({
+        ...who,
+        level: "failure",
+        text: `${event} hook failed: ${r.failure.text}`,
+        code: `failure.${r.failure.code}`,
+        params: { ...r.failure.params, event },
+      });
     }
-    if (r.message) this.o.report({ ...who, level: "message", text: r.message });
+    if (r.message) {
+      this.o.report({
+        ...who,
+        level: "message",
+        text: r.message,
+        code: "message",
+        params: { text: r.message },
+      });
+    }
   }
 
   /** Says once per turn why a source's hooks (or some of them) do not run. */
@@ -259,7 +277,14 @@ export class HookSession {
         `trusted yet. ${review}`;
     }
     const level = s.state === "invalid" ? "invalid" : "untrusted";
-    this.o.report({ event: null, level, source: s.kind, text });
+    const code = s.state === "untrusted" ? "untrusted" : s.state;
+    const params = {
+      path: s.path,
+      n: s.hooks.length,
+      kept: s.trustedHooks?.length ?? 0,
+      error: s.error ?? "",
+    };
+    this.o.report({ event: null, level, source: s.kind, text, code, params });
     if (s.kind === "workspace") this.engine.d.publish({ kind: "changed", project: s.project });
   }
 }

@@ -19,6 +19,19 @@ export interface HookSandbox {
   hidden: string[];
 }
 
+/** A hook that decided nothing: English text, and a code + params the UI translates. */
+export interface HookFailure {
+  code: "start" | "timeout" | "stopped" | "signal" | "exit" | "json";
+  params: Record<string, string | number>;
+  text: string;
+}
+
+const failed = (
+  code: HookFailure["code"],
+  text: string,
+  params: HookFailure["params"] = {},
+): HookFailure => ({ code, params, text });
+
 export interface HookOutcome {
   hook: HookView;
   source: "user" | "workspace";
@@ -30,7 +43,7 @@ export interface HookOutcome {
   /** A message for the user (Claude Code's `systemMessage`). */
   message: string;
   /** Why the hook failed (timeout, exit code, crash, bad output), or null. */
-  failure: string | null;
+  failure: HookFailure | null;
   durationMs: number;
 }
 
@@ -100,21 +113,32 @@ export async function runHook(
       extraEnv: { CLAUDE_PROJECT_DIR: o.workspace, REINAGENT_PROJECT_DIR: o.workspace },
     });
   } catch (e) {
-    return { ...base, failure: `could not start: ${(e as Error).message}` };
+    const message = (e as Error).message;
+    return { ...base, failure: failed("start", `could not start: ${message}`, { message }) };
   }
   const durationMs = r.durationMs;
   const stderr = err.text().trim();
   if (r.timedOut) {
-    return { ...base, durationMs, failure: `timed out after ${hook.timeoutMs / 1000} s` };
+    const s = hook.timeoutMs / 1000;
+    return { ...base, durationMs, failure: failed("timeout", `timed out after ${s} s`, { s }) };
   }
-  if (r.stopped) return { ...base, durationMs, failure: "stopped with the run" };
-  if (r.signal) return { ...base, durationMs, failure: `killed by ${r.signal}` };
+  if (r.stopped) return { ...base, durationMs, failure: failed("stopped", "stopped with the run") };
+  if (r.signal) {
+    const signal = r.signal;
+    return { ...base, durationMs, failure: failed("signal", `killed by ${signal}`, { signal }) };
+  }
   if (r.exitCode === 2) {
     return { ...base, durationMs, decision: "block", reason: clip(stderr || "blocked by a hook") };
   }
   if (r.exitCode !== 0) {
-    const tail = stderr ? `: ${clip(stderr)}` : "";
-    return { ...base, durationMs, failure: `exited with code ${r.exitCode}${tail}` };
+    const said = clip(stderr);
+    const tail = said ? `: ${said}` : "";
+    const text = `exited with code ${r.exitCode}${tail}`;
+    return {
+      ...base,
+      durationMs,
+      failure: failed("exit", text, { code: r.exitCode ?? "?", stderr: said }),
+    };
   }
   return { ...base, durationMs, ...readAnswer(hook.event, out.text()) };
 }
@@ -135,7 +159,11 @@ export function readAnswer(event: HookEvent, stdout: string): Answer {
   try {
     j = JSON.parse(text);
   } catch (e) {
-    return { ...none, failure: `printed JSON that does not parse: ${(e as Error).message}` };
+    const message = (e as Error).message;
+    return {
+      ...none,
+      failure: failed("json", `printed JSON that does not parse: ${message}`, { message }),
+    };
   }
   const specific = (j.hookSpecificOutput ?? {}) as Record<string, unknown>;
   let decision: Answer["decision"] = null;

@@ -53,6 +53,8 @@ export class TurnHooks {
       kind: "hook",
       level: n.level,
       event: n.event,
+      code: n.code,
+      params: n.params,
       ...(n.command ? { command: n.command } : {}),
       ...(n.source ? { source: n.source } : {}),
     });
@@ -90,6 +92,8 @@ export class TurnHooks {
         event: "UserPromptSubmit",
         level: "blocked",
         text: `A UserPromptSubmit hook blocked this prompt: ${reason}`,
+        code: "blocked",
+        params: { reason },
       });
       return reason;
     }
@@ -154,6 +158,8 @@ export class TurnHooks {
       kind: "hook",
       level: "continue",
       event: "Stop",
+      code: "continue",
+      params: { reason },
       hookFeedback: feedback,
     });
     return feedback;

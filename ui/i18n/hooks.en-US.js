@@ -26,5 +26,21 @@ export default {
   "hooks.now": "Now in the file:",
   "hooks.none": "(none: the file has no hooks now)",
   "hooks.note": "Hook",
+  "hooks.note.failure.timeout": "{event} hook failed: timed out after {s} s",
+  "hooks.note.failure.exit": "{event} hook failed: exited with code {code}",
+  "hooks.note.failure.start": "{event} hook failed: could not start: {message}",
+  "hooks.note.failure.json": "{event} hook failed: printed JSON that does not parse: {message}",
+  "hooks.note.failure.signal": "{event} hook failed: killed by {signal}",
+  "hooks.note.failure.stopped": "{event} hook was stopped with the run",
+  "hooks.note.untrusted": "{n} workspace hook(s) in {path} did not run: they are not trusted yet.",
+  "hooks.note.changed":
+    "The hooks in {path} changed since you trusted them ({n} now); the new ones did not run.",
+  "hooks.note.invalid": "Hooks not run: {error}.",
+  "hooks.note.kept": "The {kept} hook(s) you trusted before still run until you review the change.",
+  "hooks.note.review":
+    "Review them in the banner or Settings → Hooks, or run `reinagent hooks trust`.",
+  "hooks.note.blocked": "A UserPromptSubmit hook blocked this prompt: {reason}",
+  "hooks.note.continue": "A Stop hook sent the agent back to work: {reason}",
+  "hooks.note.message": "{text}",
   "hooks.error": "Hooks: {message}",
 };
