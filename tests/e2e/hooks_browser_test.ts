@@ -98,10 +98,11 @@ async function scenario(viewport: typeof DESKTOP, name: "desktop" | "phone") {
     const second = lastTurn(page);
     await strip(second).and(page.locator("[data-state=done]")).waitFor({ timeout: 30_000 });
     await second.locator("[data-testid=turn-status] button").click();
-    await second.locator("text=/PreToolUse hook blocked/").first().waitFor();
-    assertMatch(
-      await second.innerText(),
-      /A PreToolUse hook blocked this exec_command call: commands need review in this repo/,
+    const refusal = second.locator("[data-testid=tool-refusal][data-code=hook_blocked]");
+    await refusal.waitFor();
+    assertEquals(
+      await refusal.innerText(),
+      "Blocked by a PreToolUse hook: commands need review in this repo",
     );
     await noHorizontalScroll(page, viewport.width);
     await screenshot(page, `${name}-hooks-turn`);
