@@ -21,7 +21,7 @@ import { McpManager } from "./mcp/manager.ts";
 import { commandPolicy } from "./agent/command_policy.ts";
 import { MCP_TOPIC } from "../protocol/mcp_servers.ts";
 import { NotifyCenter } from "./notify/notify_center.ts";
-import { hookEngineFor } from "./hooks/wiring.ts";
+import { hookEngineFor } from "./sessions/hook_wiring.ts";
 
 export interface ServiceOptions {
   home: string;

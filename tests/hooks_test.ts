@@ -19,10 +19,10 @@ import {
   workspaceHooks,
 } from "./helpers/hooks_env.ts";
 import { sandboxStatus } from "../tools/exec/bwrap.ts";
-import { trust } from "../server/hooks/trust.ts";
-import { workspaceSource } from "../server/hooks/sources.ts";
-import { parseHooks, readHookFile } from "../server/hooks/config.ts";
-import { readAnswer } from "../server/hooks/run_hook.ts";
+import { trust } from "../server/agent/hooks/trust.ts";
+import { workspaceSource } from "../server/agent/hooks/sources.ts";
+import { parseHooks, readHookFile } from "../server/agent/hooks/config.ts";
+import { readAnswer } from "../server/agent/hooks/run_hook.ts";
 import type { EvtMsg } from "../protocol/index.ts";
 
 const bwrap = await sandboxStatus();

@@ -1,6 +1,6 @@
 /**
  * Hook notices read in the reader's language: every code the server writes
- * (server/hooks/engine.ts, turn_hooks.ts, run_hook.ts) has a text in both languages,
+ * (server/agent/hooks/engine.ts, turn_hooks.ts, run_hook.ts) has a text in both languages,
  * with the trusted copy and the way to review added where they apply.
  */
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";

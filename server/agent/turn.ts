@@ -51,8 +51,8 @@ import type { TaskTools } from "./task_tools.ts";
 import { microcompact } from "./compaction/microcompact.ts";
 import { Compactor, type CompactResult, type SummaryModel } from "./compaction/compactor.ts";
 import type { SubagentRunner } from "./subagents/runner.ts";
-import type { HookEngine } from "../hooks/engine.ts";
-import { TurnHooks } from "../hooks/turn_hooks.ts";
+import type { HookEngine } from "./hooks/engine.ts";
+import { TurnHooks } from "./hooks/turn_hooks.ts";
 import {
   loadSubagentCatalog,
   prepareSubagents,

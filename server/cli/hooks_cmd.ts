@@ -6,8 +6,8 @@
  */
 import { resolve } from "node:path";
 import type { HookSource, HookView } from "../../protocol/hooks.ts";
-import { listSources } from "../hooks/sources.ts";
-import { trustSource } from "../hooks/trust_source.ts";
+import { listSources } from "../agent/hooks/sources.ts";
+import { trustSource } from "../agent/hooks/trust_source.ts";
 import { parseFlags } from "./flags.ts";
 
 export interface HooksArgs {

@@ -2,8 +2,8 @@
 import { type HOOK_OP_ARGS, HOOKS_TOPIC } from "../../protocol/index.ts";
 import { join } from "node:path";
 import { OpError } from "../errors.ts";
-import { listSources } from "../hooks/sources.ts";
-import { trustSource } from "../hooks/trust_source.ts";
+import { listSources } from "../agent/hooks/sources.ts";
+import { trustSource } from "../agent/hooks/trust_source.ts";
 import type { OpHandlers } from "./types.ts";
 
 export const HOOK_HANDLERS: OpHandlers<keyof typeof HOOK_OP_ARGS> = {

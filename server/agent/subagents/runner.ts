@@ -7,7 +7,7 @@
  * the `agent` call; background runs answer at once with an id and are read with
  * `subagent_output`. Stopping the task stops them all.
  */
-import type { HookEngine } from "../../hooks/engine.ts";
+import type { HookEngine } from "../hooks/engine.ts";
 import {
   SUBAGENT_LIMITS,
   type SubagentOrigin,

@@ -8,7 +8,7 @@
  * at once. Lives in the data dir, which commands (and so the agent) cannot reach.
  */
 import { join } from "node:path";
-import type { HookView } from "../../protocol/hooks.ts";
+import type { HookView } from "../../../protocol/hooks.ts";
 
 export const trustPath = (home: string) => join(home, "hooks-trust.json");
 

@@ -11,7 +11,7 @@ import { commandPolicy } from "../agent/command_policy.ts";
 import { getSettings } from "../providers/catalog.ts";
 import type { ApprovalCenter } from "../sessions/approvals.ts";
 import type { EventHub } from "../sessions/hub.ts";
-import { HookEngine } from "./engine.ts";
+import { HookEngine } from "../agent/hooks/engine.ts";
 
 export function hookEngineFor(
   home: string,

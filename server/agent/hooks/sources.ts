@@ -4,7 +4,7 @@
  * whose trusted hooks were changed, broken or removed since keeps running the trusted
  * copy (`trustedHooks`) until the user reviews the change.
  */
-import type { HookSource, HookView } from "../../protocol/hooks.ts";
+import type { HookSource, HookView } from "../../../protocol/hooks.ts";
 import { fingerprintOf, readHookFile, userConfigPath, workspaceConfigPath } from "./config.ts";
 import { trustRecord, workspaceKey } from "./trust.ts";
 

@@ -6,10 +6,10 @@
  * with JSON on stdout decides (`decision`, `reason`, `hookSpecificOutput` …); any other
  * exit, a timeout or a crash is a failure that is reported, never a decision.
  */
-import { runCommand } from "../../tools/exec/exec_command.ts";
-import type { SandboxLevel } from "../../tools/exec/bwrap.ts";
-import type { EnvPolicy } from "../../tools/exec/env_policy.ts";
-import { HOOK_LIMITS, type HookEvent, type HookView } from "../../protocol/hooks.ts";
+import { runCommand } from "../../../tools/exec/exec_command.ts";
+import type { SandboxLevel } from "../../../tools/exec/bwrap.ts";
+import type { EnvPolicy } from "../../../tools/exec/env_policy.ts";
+import { HOOK_LIMITS, type HookEvent, type HookView } from "../../../protocol/hooks.ts";
 
 /** What commands may see, as for `exec_command` (read at each hook). */
 export interface HookSandbox {

@@ -7,7 +7,12 @@
  * any problem is reported whole and none of its hooks runs; the file is never written.
  */
 import { join } from "node:path";
-import { HOOK_EVENTS, HOOK_LIMITS, type HookEvent, type HookView } from "../../protocol/hooks.ts";
+import {
+  HOOK_EVENTS,
+  HOOK_LIMITS,
+  type HookEvent,
+  type HookView,
+} from "../../../protocol/hooks.ts";
 
 /** The workspace's hooks file. */
 export const workspaceConfigPath = (workspace: string) =>

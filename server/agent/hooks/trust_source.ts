@@ -3,7 +3,7 @@
  * must still be the config's, so an edit between showing and trusting is never trusted
  * unseen. Shared by the `hooks.trust` op and `reinagent hooks trust`.
  */
-import type { HookSource } from "../../protocol/hooks.ts";
+import type { HookSource } from "../../../protocol/hooks.ts";
 import { workspaceSource } from "./sources.ts";
 import { trust } from "./trust.ts";
 

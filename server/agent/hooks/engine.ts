@@ -8,13 +8,17 @@
  * dropped.
  */
 import { resolve } from "node:path";
-import type { ApprovalMode } from "../../protocol/constants.ts";
-import type { HookEvent, HooksEvent, HookSource, HookView } from "../../protocol/hooks.ts";
+import type { ApprovalMode } from "../../../protocol/constants.ts";
+import type { HookEvent, HooksEvent, HookSource, HookView } from "../../../protocol/hooks.ts";
 import { matcherRegExp } from "./config.ts";
 import { type HookOutcome, type HookSandbox, runHook } from "./run_hook.ts";
 import { hooksToRun, userSource, workspaceSource } from "./sources.ts";
-import type { ToolCall } from "../agent/loop.ts";
-import type { Verdict } from "../sessions/approvals.ts";
+import type { ToolCall } from "../loop.ts";
+import type { Refusal } from "../../../protocol/index.ts";
+
+/** What the approval gate answers for a call (the shape of sessions/approvals.ts's Verdict). */
+export type GateVerdict = { allow: true } | { allow: false; reason: string; refusal: Refusal };
+type Verdict = GateVerdict;
 
 /** A notice for the turn's timeline. */
 export interface HookNotice {

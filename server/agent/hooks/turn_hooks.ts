@@ -6,13 +6,13 @@
  * and Notification when the gate would ask the user, Stop when the run ended. Hook
  * notices become `system` entries of the turn (`meta.kind: "hook"`).
  */
-import type { ApprovalMode } from "../../protocol/constants.ts";
-import type { Entry } from "../../protocol/index.ts";
-import type { Repos } from "../../store/store.ts";
-import type { ToolResult } from "../../tools/types.ts";
-import type { LoopOutcome, ToolCall } from "../agent/loop.ts";
-import type { TimelineWriter } from "../agent/timeline_writer.ts";
-import type { Verdict } from "../sessions/approvals.ts";
+import type { ApprovalMode } from "../../../protocol/constants.ts";
+import type { Entry } from "../../../protocol/index.ts";
+import type { Repos } from "../../../store/store.ts";
+import type { ToolResult } from "../../../tools/types.ts";
+import type { LoopOutcome, ToolCall } from "../loop.ts";
+import type { TimelineWriter } from "../timeline_writer.ts";
+import type { GateVerdict as Verdict } from "./engine.ts";
 import { type HookEngine, type HookNotice, HookSession } from "./engine.ts";
 
 export interface TurnHookOptions {
