@@ -14,7 +14,7 @@ export default {
   "hooks.state.changed": "Changed since trusted",
   "hooks.state.invalid": "Invalid",
   "hooks.timeout": "{s} s",
-  "hooks.trust": "Trust and run",
+  "hooks.trust": "Trust these hooks",
   "hooks.offer.title": "Project hooks",
   "hooks.offer.text": "{file} defines {n} hook(s) that are not trusted yet. They did not run.",
   "hooks.offer.changed":

@@ -14,7 +14,7 @@ export default {
   "hooks.state.changed": "信任后已改动",
   "hooks.state.invalid": "无效",
   "hooks.timeout": "{s} 秒",
-  "hooks.trust": "信任并运行",
+  "hooks.trust": "信任这些钩子",
   "hooks.offer.title": "项目钩子",
   "hooks.offer.text": "{file} 定义了 {n} 个尚未信任的钩子，它们没有运行。",
   "hooks.offer.changed":
