@@ -9,6 +9,7 @@
  *   reinagent export|import   carry tasks between machines; import other tools' sessions
  *   reinagent backup|restore  the configuration as one JSON (optionally over WebDAV)
  *   reinagent automations …   scheduled prompts (list, add, remove, run-now)
+ *   reinagent hooks list|trust a workspace's hooks and their trust
  *   reinagent mcp serve       ReinAgent as an MCP server over stdio
  *   reinagent mcp …           the MCP servers the agent uses (add, list, remove, test)
  *   reinagent skills …        the skills found and their switches (list, enable, disable)
@@ -74,6 +75,13 @@ async function main(argv: string[]): Promise<number> {
   if (cmd.kind === "automations") {
     const { automationsCommand } = await import("./server/cli/automations_cmd.ts");
     return await automationsCommand(cmd, resolveHome(cmd.home), {
+      line: (s) => console.log(s),
+      err: (s) => console.error(s),
+    });
+  }
+  if (cmd.kind === "hooks") {
+    const { hooksCommand } = await import("./server/cli/hooks_cmd.ts");
+    return await hooksCommand(cmd, resolveHome(cmd.home), {
       line: (s) => console.log(s),
       err: (s) => console.error(s),
     });

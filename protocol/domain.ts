@@ -106,6 +106,7 @@ export const REFUSAL_CODES = [
   "sandbox", // the sandbox denied an operation
   "hidden_path", // params.path: inside ReinAgent's data folder or a credential folder
   "unsandboxed", // commands would run without a sandbox and the user did not agree
+  "hook_blocked", // params.event, params.reason: a configured hook refused the call
 ] as const;
 export type RefusalCode = typeof REFUSAL_CODES[number];
 export interface Refusal {

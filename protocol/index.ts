@@ -55,6 +55,7 @@ import { MEMORY_OP_ARGS, type MemoryOpResults } from "./memory.ts";
 import { CARRY_OP_ARGS, type CarryOpResults } from "./carry.ts";
 import { AUTOMATION_OP_ARGS, type AutomationOpResults } from "./automations.ts";
 import { USAGE_OP_ARGS, type UsageOpResults } from "./usage.ts";
+import { HOOK_OP_ARGS, type HookOpResults } from "./hooks.ts";
 
 export * from "./providers.ts";
 export * from "./projects.ts";
@@ -82,6 +83,7 @@ export * from "./memory.ts";
 export * from "./carry.ts";
 export * from "./automations.ts";
 export * from "./usage.ts";
+export * from "./hooks.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
 
@@ -315,6 +317,7 @@ export const OP_ARGS = {
   ...CARRY_OP_ARGS,
   ...AUTOMATION_OP_ARGS,
   ...USAGE_OP_ARGS,
+  ...HOOK_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
@@ -350,7 +353,8 @@ export interface OpResults
     MemoryOpResults,
     CarryOpResults,
     AutomationOpResults,
-    UsageOpResults {
+    UsageOpResults,
+    HookOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */
   "tasks.create": { task: TaskSummary; entry: Entry | null; command?: CommandReply };

@@ -26,6 +26,7 @@ import { MEMORY_TOPIC } from "../protocol/memory.ts";
 import { AUTOMATION_CLIENT, AutomationService } from "./automations/service.ts";
 import { runOp } from "./ops/dispatch.ts";
 import { realFolder } from "./ops/projects_ops.ts";
+import { hookEngineFor } from "./sessions/hook_wiring.ts";
 
 export interface ServiceOptions {
   home: string;
@@ -80,6 +81,8 @@ export function createServices(opts: ServiceOptions): ServerDeps {
     now,
     watch: opts.watchMcp,
   });
+  // Hooks run as commands do (same sandbox and environment policy), asked by the gate too.
+  const hooks = repos && approvals ? hookEngineFor(opts.home, repos, hub, approvals) : undefined;
   const runs = repos && tasks
     ? new RunManager({
       repos,
@@ -100,11 +103,14 @@ export function createServices(opts: ServiceOptions): ServerDeps {
         };
       },
       taskChanged: (t) => tasks.publish(t),
-      gate: (taskId, call, kind, signal, policy, origin) =>
-        approvals!.check(taskId, call, kind, signal, policy, origin),
+      // PreToolUse hooks first (a sub-agent's calls too), then the approval gate.
+      gate: async (taskId, call, kind, signal, policy, origin) =>
+        await hooks?.beforeGate(taskId, call) ??
+          await approvals!.check(taskId, call, kind, signal, policy, origin),
       extraTools: (signal, only) => mcp.toolsForTurn(signal, only),
       memoryChanged: (scope, projectPath) =>
         hub.publish(MEMORY_TOPIC, { kind: "changed", scope, projectPath }),
+      hooks,
     })
     : null;
   // Post-turn memory extraction (off unless the memory setting is on).

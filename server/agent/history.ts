@@ -59,6 +59,11 @@ function userContent(e: Entry, attachments: AttachmentData): (TextBlock | ImageB
     }
   }
   content.push(...mentionBlocks(e.parts));
+  // What the user's hooks added when the prompt was submitted (UserPromptSubmit, SessionStart).
+  const hookContext = e.meta.hookContext;
+  if (typeof hookContext === "string" && hookContext) {
+    content.push({ type: "text", text: hookContext });
+  }
   return content;
 }
 
@@ -98,6 +103,7 @@ export function toConversation(
   for (const e of list) {
     if (e.role === "user") {
       closeOpen();
+      if (e.meta.hookBlocked === true) continue; // a UserPromptSubmit hook kept it from the model
       const content = userContent(e, attachments);
       if (content.length) out.push({ role: "user", content });
     } else if (e.role === "assistant") {
@@ -111,6 +117,10 @@ export function toConversation(
           known.add(b.id);
         }
       }
+    } else if (e.role === "system" && typeof e.meta.hookFeedback === "string") {
+      // A Stop hook's reason sent the model back to work: the model read it as a message.
+      closeOpen();
+      out.push({ role: "user", content: [{ type: "text", text: e.meta.hookFeedback }] });
     } else if (e.role === "tool") {
       for (const p of e.parts) {
         if (p.type !== "tool_result" || !p.data) continue;

@@ -232,6 +232,19 @@ export class TimelineWriter {
     this.publishEntry(entry);
   }
 
+  /** A notice of ReinAgent's own (a hook that failed …): shown on the turn, never sent to the model. */
+  notice(text: string, meta: Record<string, unknown>): void {
+    const entry = this.entries.append({
+      id: this.newId("m"),
+      taskId: this.taskId,
+      role: "system",
+      status: "done",
+      parts: [{ type: "text", text }],
+      meta,
+    });
+    this.publishEntry(entry);
+  }
+
   /** Records a compaction: the summary that stands for the entries before `meta.keepFrom`. */
   compaction(summary: string, meta: CompactMeta): Entry {
     const entry = this.entries.append({

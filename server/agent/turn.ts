@@ -45,7 +45,7 @@ import {
   systemPrompt,
   withReminder,
 } from "./prompt.ts";
-import { type Gate, type LoopOutcome, runLoop, type ToolCall } from "./loop.ts";
+import { type Gate, type LoopHost, type LoopOutcome, runLoop, type ToolCall } from "./loop.ts";
 import { maybeGenerateTitle } from "./title.ts";
 import { goalSection } from "./goal.ts";
 import { commandPolicy } from "./command_policy.ts";
@@ -58,6 +58,8 @@ import { Compactor, type CompactResult, type SummaryModel } from "./compaction/c
 import type { SubagentRunner } from "./subagents/runner.ts";
 import { memorySection } from "./memory_reminder.ts";
 import { memoryAccess, memoryFilesOf } from "./memory_access.ts";
+import type { HookEngine } from "./hooks/engine.ts";
+import { TurnHooks } from "./hooks/turn_hooks.ts";
 import {
   loadSubagentCatalog,
   prepareSubagents,
@@ -65,6 +67,9 @@ import {
 } from "./subagents/turn_bridge.ts";
 
 type Turn = { id: string; pos: number };
+
+/** How many times Stop hooks may send a finished run back to work. */
+const MAX_STOP_CONTINUATIONS = 3;
 
 export interface TurnDeps {
   repos: Repos;
@@ -111,6 +116,8 @@ export interface TurnDeps {
   subagents?: SubagentRunner;
   /** The memory tool changed a bucket (the Memory pages reload). */
   memoryChanged?(scope: MemoryScope, projectPath: string | null): void;
+  /** The user's and the workspace's hooks (SPEC §4.9); absent = none run. */
+  hooks?: HookEngine;
 }
 
 /** What the registry lends a turn: its stop signal, its writer and its published state. */
@@ -244,7 +251,12 @@ export class Turns {
   }
 
   /** The compactor of a task's run: summaries by the compaction model (default: the task's). */
-  private async compactor(task: TaskSummary, ctx: TurnContext, run: TurnRun): Promise<Compactor> {
+  private async compactor(
+    task: TaskSummary,
+    ctx: TurnContext,
+    run: TurnRun,
+    trigger: "auto" | "manual",
+  ): Promise<Compactor> {
     return new Compactor({
       taskId: task.id,
       entries: this.d.repos.entries,
@@ -258,6 +270,7 @@ export class Turns {
       onActive: (active) => {
         run.state = { ...run.state, phase: active ? "compacting" : "model" };
         run.stateChanged();
+        if (active) this.d.hooks?.observe(task.id, "PreCompact", { trigger }, [trigger]);
       },
     }, lastContextTokens(ctx.history));
   }
@@ -291,7 +304,7 @@ export class Turns {
     } catch (e) {
       return { ok: false, reason: "failed", error: errorInfo((e as Error).message) };
     }
-    const compactor = await this.compactor(task, ctx, run);
+    const compactor = await this.compactor(task, ctx, run, "manual");
     return await compactor.compact("manual", run.signal, focus);
   }
 
@@ -304,6 +317,7 @@ export class Turns {
     // The turn and its workspace, once known: its net file change is recorded at the end.
     let turn: Turn | null = null;
     let ws: string | null = null;
+    let hooks: TurnHooks | null = null;
     try {
       let ctx: TurnContext;
       try {
@@ -321,6 +335,18 @@ export class Turns {
       turn = latestTurn(history);
       const thisTurn = turn ?? NO_TURN;
       ws = workspace;
+      if (this.d.hooks) {
+        hooks = new TurnHooks(this.d.hooks, {
+          taskId: task.id,
+          workspace,
+          approval: () => repos.tasks.get(task.id)?.settings.approval ?? approval,
+          signal: run.signal,
+          writer,
+          repos,
+        });
+        // Before anything reads the prompt (the title request too): a hook may refuse it.
+        if (await hooks.beforePrompt(history) !== null) return { outcome: null, end: "stopped" };
+      }
       if (history.filter((e) => e.role === "user").length === 1) {
         this.d.track(
           maybeGenerateTitle(task, history, {
@@ -353,14 +379,14 @@ export class Turns {
           planMode: approval === "plan",
         })
         : null;
-      const outcome = await runLoop({
+      const host: LoopHost = {
         adapter,
         buildRequest: ctx.buildRequest,
         messages: await ctx.conversation(history),
-        context: await this.compactor(task, ctx, run),
+        context: await this.compactor(task, ctx, run, "auto"),
         tools,
-        runTool: (call, signal) =>
-          taskTools.run(call, {
+        runTool: async (call, signal) => {
+          const result = await taskTools.run(call, {
             ...place,
             signal,
             callId: call.id,
@@ -371,7 +397,9 @@ export class Turns {
               run.state = { ...run.state, snapshot };
               run.stateChanged();
             },
-          }),
+          });
+          return hooks ? await hooks.afterTool(call, result) : result;
+        },
         gate: gate
           ? (call, signal) => {
             const tool = tools.get(call.name);
@@ -394,7 +422,15 @@ export class Turns {
           run.state = { ...run.state, retry };
           run.stateChanged();
         },
-      });
+      };
+      let outcome = await runLoop(host);
+      // A Stop hook may send the model back to work with its reason (a few times at most).
+      for (let again = 0; hooks && again < MAX_STOP_CONTINUATIONS; again++) {
+        const feedback = await hooks.stop(outcome, again > 0);
+        if (!feedback) break;
+        host.messages.push({ role: "user", content: [{ type: "text", text: feedback }] });
+        outcome = await runLoop(host);
+      }
       end = outcome.kind === "error" ? "failed" : outcome.kind;
       // A stop that came after the model's last word still counts as a stop.
       if (end === "done" && run.signal.aborted) end = "stopped";

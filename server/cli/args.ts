@@ -2,6 +2,7 @@
 import { type CatalogCommand, parseModelsArgs, parseProvidersArgs } from "./providers_args.ts";
 import { parseRunArgs, type RunArgs } from "./run_cmd.ts";
 import { parseTasksArgs, type TasksArgs } from "./tasks_cmd.ts";
+import { type HooksArgs, parseHooksArgs } from "./hooks_cmd.ts";
 import { parseFlags } from "./flags.ts";
 import { type McpServeArgs, parseMcpServeArgs } from "./mcp_serve_cmd.ts";
 import { type McpCommand, parseMcpArgs } from "./mcp_args.ts";
@@ -40,6 +41,9 @@ export const USAGE = `Usage:
       hourly [:MM], daily HH:MM, weekdays HH:MM, weekly mon,fri HH:MM, monthly 1,15 HH:MM,
       every N m|h|d|w|mo [DAYS] [HH:MM]. They run while a server runs; missed runs are
       not replayed.
+  reinagent hooks list|trust [--project DIR] [--json] [--home DIR]
+      The hooks of a workspace (default: this folder) and their trust state; trust
+      lets the workspace's hooks run as they are now (a change asks again).
   reinagent providers list [--json]
   reinagent providers add ID --format FORMAT --base-url URL [--name NAME]
       [--api-key-env VAR | --api-key-stdin] [--model MODEL_ID ...]
@@ -114,6 +118,7 @@ export type Command =
   | AutomationsCommand
   | ({ kind: "run" } & RunArgs)
   | ({ kind: "tasks" } & TasksArgs)
+  | ({ kind: "hooks" } & HooksArgs)
   | ({ kind: "mcp-serve" } & McpServeArgs)
   | { kind: "doctor"; home?: string }
   | { kind: "help" }
@@ -150,6 +155,10 @@ const SUBCOMMANDS: Record<string, (args: string[]) => Parsed> = {
   backup: parseBackupArgs,
   restore: parseRestoreArgs,
   automations: parseAutomationsArgs,
+  hooks: (args) => {
+    const r = parseHooksArgs(args);
+    return "error" in r ? r : { command: { kind: "hooks", ...r } };
+  },
   mcp: (args) => {
     if (args[0] === "serve") {
       const r = parseMcpServeArgs(args.slice(1));

@@ -36,6 +36,7 @@ import { MEMORY_HANDLERS } from "./memory_ops.ts";
 import { CARRY_HANDLERS } from "./carry_ops.ts";
 import { AUTOMATION_HANDLERS } from "./automation_ops.ts";
 import { USAGE_HANDLERS } from "./usage_ops.ts";
+import { HOOK_HANDLERS } from "./hooks_ops.ts";
 
 const HANDLERS: OpHandlers<OpName> = {
   ...TASK_HANDLERS,
@@ -63,6 +64,7 @@ const HANDLERS: OpHandlers<OpName> = {
   ...CARRY_HANDLERS,
   ...AUTOMATION_HANDLERS,
   ...USAGE_HANDLERS,
+  ...HOOK_HANDLERS,
 };
 
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };

@@ -10,6 +10,7 @@ import {
   type FILES_OP_ARGS,
   type GIT_OP_ARGS,
   type HISTORY_OP_ARGS,
+  type HOOK_OP_ARGS,
   type JOB_OP_ARGS,
   LIMITS,
   type MCP_OP_ARGS,
@@ -86,6 +87,7 @@ type TaskOpName = Exclude<
   | keyof typeof CARRY_OP_ARGS
   | keyof typeof AUTOMATION_OP_ARGS
   | keyof typeof USAGE_OP_ARGS
+  | keyof typeof HOOK_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */

@@ -108,6 +108,11 @@ const originPrefix = (o: SubagentOrigin | undefined) => o ? `${o.type} sub-agent
 
 export class ApprovalCenter {
   private waiting = new Map<string, Waiter>();
+  /**
+   * Asked before the user is (the PermissionRequest hooks): a verdict settles the call,
+   * null asks the user as usual.
+   */
+  beforeAsk?: (taskId: string, call: ToolCall, signal: AbortSignal) => Promise<Verdict | null>;
   /** Which sub-agent made a call being judged (the call objects are the loop's). */
   private origins = new WeakMap<ToolCall, SubagentOrigin | undefined>();
 
@@ -169,6 +174,8 @@ export class ApprovalCenter {
       if (!bare || task.settings.unsandboxedOk) return { allow: true };
       return await this.confirmUnsandboxed(task.id, task.title, call, bare, signal);
     }
+    const settled = await this.beforeAsk?.(task.id, call, signal);
+    if (settled) return settled;
     const answer = await this.wait(task.id, task.title, call, kind, summarise(call), signal, bare);
     if (!answer) {
       return refuse("stopped", "The run was stopped while this call waited for approval.");

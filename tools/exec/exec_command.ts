@@ -82,6 +82,10 @@ export interface RunOptions {
   /** Masked inside the sandbox (resolved here; missing ones are skipped). */
   hidden?: string[];
   visible?: string[];
+  /** Bytes written to the command's stdin, then closed (hooks' JSON payload); default none. */
+  stdin?: Uint8Array;
+  /** Variables added after the policy was applied (ReinAgent's own, never secrets). */
+  extraEnv?: Record<string, string>;
 }
 
 /** A command that cannot start as asked (reported to the model, nothing ran). */
@@ -173,8 +177,8 @@ export async function runCommand(o: RunOptions): Promise<RunResult> {
     args,
     cwd: o.cwd,
     clearEnv: true,
-    env: env.env,
-    stdin: "null",
+    env: { ...env.env, ...o.extraEnv },
+    stdin: o.stdin ? "piped" : "null",
     stdout: "piped",
     stderr: "piped",
     detached: Deno.build.os !== "windows",
@@ -194,6 +198,7 @@ export async function runCommand(o: RunOptions): Promise<RunResult> {
     } catch { /* a listener error must not break the command */ }
   };
   const pumps = [pumpBytes(child.stdout, sink("out")), pumpBytes(child.stderr, sink("err"))];
+  if (o.stdin) feedStdin(child.stdin, o.stdin);
 
   let reason: "timeout" | "stop" | null = null;
   let killing: Promise<"gone" | "terminated" | "killed"> | null = null;
@@ -241,6 +246,12 @@ export async function runCommand(o: RunOptions): Promise<RunResult> {
     shell: shell.path,
     envWithheld: env.withheld.length,
   };
+}
+
+/** Writes `bytes` and closes stdin; a command that exits without reading it is fine. */
+function feedStdin(stdin: WritableStream<Uint8Array>, bytes: Uint8Array): void {
+  const w = stdin.getWriter();
+  w.write(bytes).then(() => w.close()).catch(() => {/* the command closed its stdin */});
 }
 
 function statusLine(r: RunResult, timeoutS: number): string {

@@ -13,6 +13,7 @@ import { IconClose } from "./Icons.js";
 import { RecoveryBanner } from "./RecoveryBanner.js";
 import { SafetyBanner } from "./SafetyBanner.js";
 import { McpWorkspaceBanner } from "./mcp/McpWorkspaceBanner.js";
+import { HooksBanner } from "./hooks/HooksBanner.js";
 import { NotifyBanner } from "./notify/NotifyBanner.js";
 
 export function Banners() {
@@ -44,6 +45,7 @@ export function Banners() {
       <${ApprovalBanner} />
       <${NotifyBanner} />
       <${McpWorkspaceBanner} />
+      <${HooksBanner} />
       ${notices.value.map((n) =>
         html`
           <div class="banner banner-error" role="alert" data-testid="error-notice" key=${n.id}>

@@ -12,6 +12,7 @@
  * @typedef {{turn: TurnData, live: boolean, run: RunState|null, waiting: boolean,
  *   canAct: boolean, lang: string}} Props
  */
+import { HookNotes } from "./hooks/HookNotes.js";
 import { Component } from "preact";
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
@@ -154,6 +155,7 @@ export class Turn extends Component {
               <//>
             </div>
           `}
+        ${view.hookNotes.length > 0 && html`<${HookNotes} entries=${view.hookNotes} />`}
         ${view.final && html`<${FinalAnswer} final=${view.final} />`}
         ${changes && changes.files.length > 0 && html`<${FileChanges} changes=${changes} />`}
         ${view.errors.map((e, i) =>

@@ -54,6 +54,8 @@ import automationsEn from "./automations.en-US.js";
 import automationsZh from "./automations.zh-CN.js";
 import usageEn from "./usage.en-US.js";
 import usageZh from "./usage.zh-CN.js";
+import hooksEn from "./hooks.en-US.js";
+import hooksZh from "./hooks.zh-CN.js";
 
 const en = {
   ...baseEn,
@@ -80,6 +82,7 @@ const en = {
   ...carryEn,
   ...automationsEn,
   ...usageEn,
+  ...hooksEn,
 };
 const zh = {
   ...baseZh,
@@ -106,6 +109,7 @@ const zh = {
   ...carryZh,
   ...automationsZh,
   ...usageZh,
+  ...hooksZh,
 };
 
 /** @typedef {keyof typeof en} MsgKey a message key (every key has an English text) */

@@ -107,6 +107,7 @@ export default {
   "refusal.plan_mode": "Blocked: plan mode is read-only, so {tool} may not run",
   "refusal.policy_deny": "Blocked: {tool} is denied for this task",
   "refusal.rejected": "You rejected this call",
+  "refusal.hook_blocked": "Blocked by a {event} hook: {reason}",
   "refusal.rejected.feedback": "You rejected this call — your feedback: {feedback}",
   "refusal.mode_changed": "Refused: the approval mode changed to {mode} while it waited",
   "refusal.plan_rejected": "You did not approve the plan",

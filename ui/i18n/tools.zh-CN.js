@@ -93,6 +93,7 @@ export default {
   "refusal.plan_mode": "已阻止：计划模式为只读，不能运行 {tool}",
   "refusal.policy_deny": "已阻止：本任务禁止使用 {tool}",
   "refusal.rejected": "你拒绝了这次调用",
+  "refusal.hook_blocked": "被 {event} 钩子阻止：{reason}",
   "refusal.rejected.feedback": "你拒绝了这次调用 — 你的反馈：{feedback}",
   "refusal.mode_changed": "已拒绝：等待期间审批模式改为了“{mode}”",
   "refusal.plan_rejected": "你未批准该计划",

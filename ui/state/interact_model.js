@@ -156,6 +156,7 @@ export const REFUSAL_CODES = new Set([
   "sandbox",
   "hidden_path",
   "unsandboxed",
+  "hook_blocked",
 ]);
 
 /**

@@ -158,6 +158,7 @@ export function groupTurns(entries) {
  *   endedAt: number,
  *   rewinds: Entry[],
  *   clears: Entry[],
+ *   hookNotes: Entry[],
  * }} TurnView
  */
 
@@ -167,6 +168,13 @@ export function groupTurns(entries) {
  * @param {Entry} e
  */
 export const isRewindEntry = (e) => e.role === "system" && e.meta?.kind === "rewind";
+
+/**
+ * What a hook reported on the turn (`system` entry, `meta.kind === "hook"`): shown with
+ * the turn, outside its folded steps, and never taken for its answer.
+ * @param {Entry} e
+ */
+export const isHookNote = (e) => e.role === "system" && e.meta?.kind === "hook";
 
 /** @param {Part} p */
 const callId = (p) => p.type === "tool_call" ? String(p.data?.id ?? "") : "";
@@ -188,8 +196,9 @@ export function analyseTurn(turn, live) {
   const rewinds = turn.items.filter(isRewindEntry);
   // A `/clear` marker is a band too (shown after the turn it followed).
   const clears = turn.items.filter(isClearMarker);
-  const items = rewinds.length || clears.length
-    ? turn.items.filter((e) => !isRewindEntry(e) && !isClearMarker(e))
+  const hookNotes = turn.items.filter(isHookNote);
+  const items = rewinds.length || clears.length || hookNotes.length
+    ? turn.items.filter((e) => !isRewindEntry(e) && !isClearMarker(e) && !isHookNote(e))
     : turn.items;
   // A result belongs to the latest earlier call with its id that has no result yet:
   // providers may reuse ids (e.g. "call_1" in every response).
@@ -289,6 +298,7 @@ export function analyseTurn(turn, live) {
     endedAt,
     rewinds,
     clears,
+    hookNotes,
   };
 }
 

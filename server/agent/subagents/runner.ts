@@ -7,6 +7,7 @@
  * the `agent` call; background runs answer at once with an id and are read with
  * `subagent_output`. Stopping the task stops them all.
  */
+import type { HookEngine } from "../hooks/engine.ts";
 import {
   SUBAGENT_LIMITS,
   type SubagentOrigin,
@@ -53,6 +54,8 @@ export interface SubagentDeps {
   ): ReturnType<Gate>;
   /** Aborted at shutdown. */
   closing: AbortSignal;
+  /** The hooks (SubagentStop is told when a sub-agent ends). */
+  hooks?: HookEngine;
 }
 
 /** What the parent's turn lends its sub-agents. */
@@ -306,6 +309,11 @@ export class SubagentRunner {
     run.endedAt = now();
     repos.subagents.putRun(run);
     this.changed(run);
+    this.d.hooks?.observe(parent.taskId, "SubagentStop", {
+      stop_hook_active: false,
+      agent_id: run.id,
+      agent_type: def.name,
+    });
   }
 
   private async output(taskId: string, args: OutputArgs, signal: AbortSignal): Promise<ToolResult> {

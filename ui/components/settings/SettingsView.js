@@ -1,6 +1,6 @@
 /**
- * The Settings view: a header with Back, tabs (Providers, MCP, Assistants, Skills, Memory, Automations,
- * Usage, Remote access, General, Import & backup, About) and the tab's
+ * The Settings view: a header with Back, tabs (Providers, MCP, Assistants, Skills, Memory, Hooks,
+ * Automations, Usage, Remote access, General, Import & backup, About) and the tab's
  * content. It replaces the conversation in the main column on desktop and phone.
  */
 import { useEffect } from "preact/hooks";
@@ -20,6 +20,7 @@ import { MemoryPane } from "../memory/MemoryPane.js";
 import { CarrySettings } from "../carry/CarrySettings.js";
 import { AutomationsPane } from "../automations/AutomationsPane.js";
 import { UsagePane } from "../usage/UsagePane.js";
+import { HooksSettings } from "../hooks/HooksSettings.js";
 
 const TABS = /** @type {const} */ ([
   "providers",
@@ -27,6 +28,7 @@ const TABS = /** @type {const} */ ([
   "assistants",
   "skills",
   "memory",
+  "hooks",
   "automations",
   "usage",
   "remote",
@@ -91,6 +93,8 @@ export function SettingsView() {
             ? html`<${AutomationsPane} />`
             : tab === "usage"
             ? html`<${UsagePane} />`
+            : tab === "hooks"
+            ? html`<${HooksSettings} />`
             : tab === "remote"
             ? html`<${RemoteAccess} />`
             : tab === "assistants"
