@@ -89,6 +89,8 @@ export const memoryTool = defineTool<MemoryArgs>({
   // the user asked (checked below), so no approval is needed.
   kind: "read",
   placement: "main",
+  // Its calls count against a per-turn cap and may touch the same file: in the model's order.
+  traits: { sequential: true },
   async execute(args, ctx) {
     const access = accessOf(ctx);
     if (!access) {

@@ -35,6 +35,11 @@ export interface ToolTraits {
   deletesPath?: boolean;
   /** Successful results are file changes (`meta.changesFiles`): the turn's change card. */
   changesFiles?: boolean;
+  /**
+   * Changes state although it needs no approval (`kind: "read"`), e.g. the memory tool: its
+   * calls run one by one, in the model's order, never in a concurrent batch of reads.
+   */
+  sequential?: boolean;
 }
 
 /** What a file tool saw or left, so the main process can track stale reads. */

@@ -185,13 +185,14 @@ const unexpected = (e: unknown): ProviderErrorInfo => errorInfo((e as Error)?.me
 async function runCalls(h: LoopHost, calls: ToolCall[]): Promise<void> {
   let i = 0;
   const images: { name: string; images: ImageBlock[] }[] = [];
+  const concurrent = (c: ToolCall) => {
+    const t = h.tools.get(c.name);
+    return t?.kind === "read" && !t.traits?.sequential;
+  };
   while (i < calls.length) {
     const batch = [calls[i]];
-    if (h.tools.get(calls[i].name)?.kind === "read") {
-      while (
-        i + batch.length < calls.length &&
-        h.tools.get(calls[i + batch.length].name)?.kind === "read"
-      ) {
+    if (concurrent(calls[i])) {
+      while (i + batch.length < calls.length && concurrent(calls[i + batch.length])) {
         batch.push(calls[i + batch.length]);
       }
     }
