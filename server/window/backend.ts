@@ -206,14 +206,15 @@ export function chooseWindowBackend(home: string): BackendChoice {
   const [chosen, ...rest] = list;
   // Only a native window can fail to open and hand over; a browser is the last word.
   const fallbacks = chosen.native ? rest : [];
-  for (const r of chosen.native ? [] : rest) {
-    notUsed.push({
-      label: r.label.replace(/ \(.*/, ""),
-      why: "an app window comes first (its closing can be seen; a browser tab's cannot)",
-    });
-  }
+  for (const r of chosen.native ? [] : rest) notUsed.push(comesFirst(r));
   return { chosen, notUsed, fallbacks, exhausted };
 }
+
+/** Why a browser after the chosen backend is not used. */
+const comesFirst = (b: WindowBackend) => ({
+  label: b.label.replace(/ \(.*/, ""),
+  why: "an app window comes first (its closing can be seen; a browser tab's cannot)",
+});
 
 function appWindow(home: string): { backend: WindowBackend } | { why: string } {
   const tried = APP_BROWSERS[Deno.build.os] ?? [];
@@ -274,9 +275,10 @@ export async function describeBackend(
   const queue = chosen?.native ? [chosen, ...c.fallbacks] : [];
   if (queue.length) {
     chosen = null;
-    for (const b of queue) {
+    for (const [i, b] of queue.entries()) {
       if (!b.native) {
         chosen = b;
+        for (const r of queue.slice(i + 1)) notUsed.push(comesFirst(r));
         break;
       }
       const r = await probe(b);

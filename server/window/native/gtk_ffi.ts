@@ -71,6 +71,11 @@ const webkitSymbols = {
     result: "pointer",
   },
   webkit_web_view_new_with_user_content_manager: { parameters: ["pointer"], result: "pointer" },
+  webkit_web_view_get_settings: { parameters: ["pointer"], result: "pointer" },
+  webkit_settings_set_hardware_acceleration_policy: {
+    parameters: ["pointer", "i32"],
+    result: "void",
+  },
   webkit_web_view_load_uri: { parameters: ["pointer", "buffer"], result: "void" },
   webkit_javascript_result_get_js_value: { parameters: ["pointer"], result: "pointer" },
   webkit_notification_permission_request_get_type: { parameters: [], result: "usize" },

@@ -22,6 +22,7 @@ const GTK_WIN_POS_CENTER = 1;
 const INJECT_TOP_FRAME = 1;
 const INJECT_AT_DOCUMENT_END = 1;
 const LOAD_FINISHED = 3;
+const HW_ACCELERATION_NEVER = 2;
 /** Pump often while GTK has work (input, painting), less when it has been idle a while. */
 const PUMP_BUSY_MS = 8;
 const PUMP_IDLE_MS = 40;
@@ -109,6 +110,14 @@ export async function runGtkWindow(s: NativeStart): Promise<string> {
   );
   const view = webkit.webkit_web_view_new_with_user_content_manager(ucm);
   if (!view) return "webkit_web_view_new failed";
+  // A text UI needs no GPU compositing, and without it WebKit's page process takes about
+  // 100 MB less; REINAGENT_WINDOW_GPU=1 turns it back on (WebKit's own choice).
+  if (Deno.env.get("REINAGENT_WINDOW_GPU") !== "1") {
+    webkit.webkit_settings_set_hardware_acceleration_policy(
+      webkit.webkit_web_view_get_settings(view),
+      HW_ACCELERATION_NEVER,
+    );
+  }
   const notificationType = webkit.webkit_notification_permission_request_get_type();
   connect(
     view,
