@@ -274,7 +274,7 @@ desktopTest(
       const win = await until(() => appWindow(d.name), "the window again");
       assertEquals([win.width, win.height, win.x, win.y], [900, 640, 40, 30]);
       await sleep(1000); // its task list loaded
-    await shotOf(d.name, "window-native-restored", win);
+      await shotOf(d.name, "window-native-restored", win);
     } finally {
       await second.stop();
     }
