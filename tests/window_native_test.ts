@@ -14,6 +14,7 @@ import { TestClient } from "./helpers/ws_client.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
 import type { TaskSummary } from "../protocol/index.ts";
 import {
+  clickAt,
   cmdline,
   desktopToolsMissing,
   listWindows,
@@ -29,6 +30,7 @@ import {
 } from "./helpers/xvfb.ts";
 import { findChromium } from "./e2e/browser.ts";
 import { which } from "../server/window/backend.ts";
+import { startWindowChild } from "../server/window/native/spawn.ts";
 
 const MISSING = desktopToolsMissing();
 
@@ -407,6 +409,77 @@ desktopTest(
       );
     } finally {
       await main.stop();
+    }
+  },
+);
+
+desktopTest(
+  "window: in the native window a page may notify but not ask for the location; a link to another site goes to the browser, the app's own target=_blank link opens a window of its own",
+  async (d) => {
+    const reports: Record<string, string> = {};
+    const page = `<!doctype html><title>app</title>
+<a id="app" href="/popup" target="_blank" style="display:block;position:fixed;inset:0">open</a>
+<script>
+const report = (k, v) => fetch("/report?" + k + "=" + encodeURIComponent(v));
+// As the app does it: on the user's click (WebKit refuses an unasked request).
+document.getElementById("app").onclick = () =>
+  Notification.requestPermission().then((p) => report("notifications", p));
+navigator.geolocation.getCurrentPosition(() => report("location", "allowed"),
+  (e) => report("location", "refused " + e.code));
+setTimeout(() => { location.href = "https://example.com/keys?from=app"; }, 300);
+</script>`;
+    const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (req) => {
+      const u = new URL(req.url);
+      if (u.pathname === "/report") {
+        for (const [k, v] of u.searchParams) reports[k] = v;
+        return new Response("ok");
+      }
+      if (u.pathname === "/popup") {
+        return new Response("<script>fetch('/report?popup=loaded')</script>", {
+          headers: { "content-type": "text/html" },
+        });
+      }
+      return new Response(page, { headers: { "content-type": "text/html" } });
+    });
+    const home = await Deno.makeTempDir({ prefix: "ra-home-" });
+    const events: unknown[] = [];
+    const oldDisplay = Deno.env.get("DISPLAY");
+    Deno.env.set("DISPLAY", d.name);
+    const r = await startWindowChild(
+      { kind: "webkitgtk", url: `http://127.0.0.1:${server.addr.port}/`, home },
+      (e) => events.push(e),
+    );
+    try {
+      assert(r.ok, r.ok ? "" : r.reason);
+      await until(async () => reports.location, "the page's location report");
+      assertMatch(reports.location, /^refused/, "any permission but notifications is refused");
+      await until(
+        async () => events.some((e) => (e as { event: string }).event === "open-external"),
+        "the link to another site",
+      );
+      assertEquals(
+        events.find((e) => (e as { event: string }).event === "open-external"),
+        { event: "open-external", url: "https://example.com/keys?from=app" },
+      );
+      const main = await until(() => appWindow(d.name), "the window");
+      assertEquals(reports.popup, undefined);
+      // A user's click on the app's own target=_blank link.
+      clickAt(d.name, main.x + 200, main.y + 200);
+      await until(async () => reports.popup === "loaded", "the app's page in a new window");
+      await until(async () => reports.notifications, "the notification permission");
+      assertEquals(reports.notifications, "granted", "system notifications are allowed");
+      await until(
+        async () => (await listWindows(d.name)).filter((w) => w.title === "ReinAgent").length >= 2,
+        "a second ReinAgent window",
+      );
+    } finally {
+      if (oldDisplay === undefined) Deno.env.delete("DISPLAY");
+      else Deno.env.set("DISPLAY", oldDisplay);
+      if (r.ok) {
+        r.close();
+        await r.exited;
+      }
+      await server.shutdown();
     }
   },
 );

@@ -23,6 +23,8 @@ import { chooseWindowBackend } from "../server/window/backend.ts";
 import { findSystemLibrary } from "../server/window/native/lib_paths.ts";
 import { webviewCandidate, webviewFileName } from "../server/window/native/webview_ffi.ts";
 import { startWindowChild } from "../server/window/native/spawn.ts";
+import { externalUrlToOpen, linkTarget } from "../server/window/native/navigation.ts";
+import { openExternal } from "../server/window/open_external.ts";
 
 Deno.test("window geometry: whole numbers in range, x and y together, nothing else", () => {
   assertEquals(parseGeometry({ width: 900, height: 640, x: -20, y: 30 }), {
@@ -229,4 +231,65 @@ Deno.test("window process: a bad start message or a library that is not one ends
   const r = await startWindowChild({ kind: "webview", lib, url: "http://127.0.0.1:9/", home });
   assert(!r.ok);
   assertMatch(r.reason, new RegExp(`^${lib}: .+`), "names the file and what dlopen said");
+});
+
+Deno.test("window links: the app's own pages stay, other sites go to the browser, other schemes are WebKit's; the server opens only http(s)/mailto, as one argument", async () => {
+  const app = "http://127.0.0.1:4321/?token=t";
+  assertEquals(linkTarget("http://127.0.0.1:4321/settings", app), "app");
+  assertEquals(linkTarget("http://127.0.0.1:4322/", app), "external", "another port");
+  assertEquals(linkTarget("http://localhost:4321/", app), "external", "another host name");
+  assertEquals(linkTarget("https://platform.deepseek.com/api_keys", app), "external");
+  assertEquals(linkTarget("mailto:someone@example.com", app), "external");
+  for (
+    const t of [
+      "about:blank",
+      "blob:http://127.0.0.1:4321/x",
+      "data:text/html,hi",
+      "file:///etc/passwd",
+      "javascript:alert(1)",
+      "not a url",
+    ]
+  ) {
+    assertEquals(linkTarget(t, app), "webkit", t);
+  }
+  assertEquals(externalUrlToOpen("https://example.com/a b"), "https://example.com/a%20b");
+  for (
+    const bad of [
+      "file:///etc/passwd",
+      "javascript:alert(1)",
+      "https://x/" + "a".repeat(5000),
+      42,
+      "http://",
+    ]
+  ) {
+    assertEquals(externalUrlToOpen(bad), null, String(bad).slice(0, 30));
+  }
+  // A child's event with a URL the server would not open is no event.
+  assertEquals(parseChildEvent('{"event":"open-external","url":"file:///etc/passwd"}'), null);
+
+  const dir = await Deno.makeTempDir();
+  const opened = `${dir}/opened.txt`;
+  await Deno.writeTextFile(
+    `${dir}/xdg-open`,
+    `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a" >> ${opened}; done\n`,
+    { mode: 0o755 },
+  );
+  const r = withEnv(
+    { PATH: `${dir}:${Deno.env.get("PATH")}` },
+    () => openExternal("https://example.com/keys?a=1&b=$(touch /tmp/x)"),
+  );
+  assertEquals(r, { ok: true });
+  const deadline = Date.now() + 5000;
+  while (Date.now() < deadline && !(await Deno.readTextFile(opened).catch(() => ""))) {
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  assertEquals(
+    await Deno.readTextFile(opened),
+    "https://example.com/keys?a=1&b=$(touch%20/tmp/x)\n",
+    "one argument, no shell",
+  );
+  assertEquals(openExternal("file:///etc/passwd"), {
+    ok: false,
+    reason: "not an http(s) or mailto link",
+  });
 });

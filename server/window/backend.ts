@@ -243,7 +243,7 @@ function appWindow(home: string): { backend: WindowBackend } | { why: string } {
   };
 }
 
-function defaultBrowser(): { backend: WindowBackend } | { why: string } {
+export function defaultBrowser(): { backend: WindowBackend } | { why: string } {
   const opener = Deno.build.os === "darwin"
     ? ["open"]
     : Deno.build.os === "windows"

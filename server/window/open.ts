@@ -9,6 +9,7 @@
 import { chooseWindowBackend, type WindowBackend } from "./backend.ts";
 import { startWindowChild } from "./native/spawn.ts";
 import type { ChildEvent } from "./native/protocol.ts";
+import { openExternal } from "./open_external.ts";
 
 export interface WindowExit {
   code: number;
@@ -53,6 +54,10 @@ async function openNative(
 ): Promise<OpenResult> {
   const onEvent = (e: ChildEvent) => {
     if (e.event === "note") log(`  window: ${e.text}`);
+    if (e.event === "open-external") {
+      const r = openExternal(e.url);
+      if (!r.ok) log(`  window: could not open ${e.url} in the browser (${r.reason})`);
+    }
     // performance.now() counts from this process's start: the time to a usable window.
     if (e.event === "painted") {
       log(`  window: the app painted ${Math.round(performance.now())} ms after start`);

@@ -200,3 +200,29 @@ export function cmdline(pid: number): string {
     return "";
   }
 }
+
+/** A real mouse click at screen coordinates (XTest), as a user's. */
+export function clickAt(display: string, x: number, y: number): void {
+  const x11 = Deno.dlopen("libX11.so.6", {
+    XOpenDisplay: { parameters: ["buffer"], result: "pointer" },
+    XSync: { parameters: ["pointer", "i32"], result: "i32" },
+    XCloseDisplay: { parameters: ["pointer"], result: "i32" },
+  });
+  const xtst = Deno.dlopen("libXtst.so.6", {
+    XTestFakeMotionEvent: { parameters: ["pointer", "i32", "i32", "i32", "u64"], result: "i32" },
+    XTestFakeButtonEvent: { parameters: ["pointer", "u32", "i32", "u64"], result: "i32" },
+  });
+  try {
+    const d = x11.symbols.XOpenDisplay(new TextEncoder().encode(display + "\0"));
+    if (!d) throw new Error(`cannot open display ${display}`);
+    xtst.symbols.XTestFakeMotionEvent(d, -1, x, y, 0n);
+    x11.symbols.XSync(d, 0);
+    xtst.symbols.XTestFakeButtonEvent(d, 1, 1, 0n);
+    xtst.symbols.XTestFakeButtonEvent(d, 1, 0, 50n);
+    x11.symbols.XSync(d, 0);
+    x11.symbols.XCloseDisplay(d);
+  } finally {
+    xtst.close();
+    x11.close();
+  }
+}

@@ -16,6 +16,7 @@ import {
 import { appIconPng } from "./icon.ts";
 import { PAGE_BRIDGE_SCRIPT, parsePageMessage } from "./page_bridge.ts";
 import type { ChildEvent } from "./protocol.ts";
+import { linkTarget } from "./navigation.ts";
 
 const GTK_WINDOW_TOPLEVEL = 0;
 const GTK_WIN_POS_CENTER = 1;
@@ -23,6 +24,8 @@ const INJECT_TOP_FRAME = 1;
 const INJECT_AT_DOCUMENT_END = 1;
 const LOAD_FINISHED = 3;
 const HW_ACCELERATION_NEVER = 2;
+const POLICY_NAVIGATION = 0;
+const POLICY_NEW_WINDOW = 1;
 /** Pump often while GTK has work (input, painting), less when it has been idle a while. */
 const PUMP_BUSY_MS = 8;
 const PUMP_IDLE_MS = 40;
@@ -119,20 +122,72 @@ export async function runGtkWindow(s: NativeStart): Promise<string> {
     );
   }
   const notificationType = webkit.webkit_notification_permission_request_get_type();
-  connect(
-    view,
-    "permission-request",
-    new Deno.UnsafeCallback(
-      { parameters: ["pointer", "pointer", "pointer"], result: "i32" } as const,
-      (_view, request) => {
-        // The app's own system notifications; any other request (camera, location…) no.
-        if (gobject.g_type_check_instance_is_a(request, notificationType)) {
-          webkit.webkit_permission_request_allow(request);
-        } else webkit.webkit_permission_request_deny(request);
-        return 1;
-      },
-    ),
+  const onPermission = new Deno.UnsafeCallback(
+    { parameters: ["pointer", "pointer", "pointer"], result: "i32" } as const,
+    (_view, request) => {
+      // The app's own system notifications; any other request (camera, location…) no.
+      if (gobject.g_type_check_instance_is_a(request, notificationType)) {
+        webkit.webkit_permission_request_allow(request);
+      } else webkit.webkit_permission_request_deny(request);
+      return 1;
+    },
   );
+  const onPolicy = new Deno.UnsafeCallback(
+    { parameters: ["pointer", "pointer", "i32", "pointer"], result: "i32" } as const,
+    (_view, decision, type) => {
+      if (type !== POLICY_NAVIGATION && type !== POLICY_NEW_WINDOW) return 0;
+      const action = webkit.webkit_navigation_policy_decision_get_navigation_action(decision);
+      const request = action ? webkit.webkit_navigation_action_get_request(action) : null;
+      const uri = request ? webkit.webkit_uri_request_get_uri(request) : null;
+      const target = uri ? Deno.UnsafePointerView.getCString(uri) : "";
+      if (linkTarget(target, s.url) !== "external") return 0; // the app's own: WebKit goes on
+      webkit.webkit_policy_decision_ignore(decision);
+      s.emit({ event: "open-external", url: target });
+      return 1;
+    },
+  );
+  // The app's own page in a new window (target=_blank, window.open): a window of its own
+  // sharing the session (cookie), shown once WebKit says it is ready.
+  const popups = new Map<bigint, Deno.PointerValue>();
+  const keyOf = (p: Deno.PointerValue) => Deno.UnsafePointer.value(p) as bigint;
+  const onReadyToShow = new Deno.UnsafeCallback(
+    { parameters: ["pointer", "pointer"], result: "void" } as const,
+    (popupView) => {
+      const w = popups.get(keyOf(popupView));
+      if (w) gtk.gtk_widget_show_all(w);
+    },
+  );
+  const onClose = new Deno.UnsafeCallback(
+    { parameters: ["pointer", "pointer"], result: "void" } as const,
+    (popupView) => {
+      const w = popups.get(keyOf(popupView));
+      popups.delete(keyOf(popupView));
+      if (w) gtk.gtk_widget_destroy(w);
+    },
+  );
+  const onCreate = new Deno.UnsafeCallback(
+    { parameters: ["pointer", "pointer", "pointer"], result: "pointer" } as const,
+    (parentView) => {
+      const popupView = webkit.webkit_web_view_new_with_related_view(parentView);
+      if (!popupView) return null;
+      wire(popupView);
+      const w = gtk.gtk_window_new(GTK_WINDOW_TOPLEVEL);
+      gtk.gtk_window_set_title(w, cstr("ReinAgent"));
+      gtk.gtk_window_set_default_size(w, 1000, 700);
+      setIcon(libs, w, s.emit);
+      gtk.gtk_container_add(w, popupView);
+      popups.set(keyOf(popupView), w);
+      connect(popupView, "ready-to-show", onReadyToShow);
+      connect(popupView, "close", onClose);
+      return popupView;
+    },
+  );
+  const wire = (v: Deno.PointerValue) => {
+    connect(v, "permission-request", onPermission);
+    connect(v, "decide-policy", onPolicy);
+    connect(v, "create", onCreate);
+  };
+  wire(view);
   connect(
     view,
     "load-changed",

@@ -4,6 +4,8 @@
  * token, so it never goes on a command line other users can read).
  */
 
+import { externalUrlToOpen } from "./navigation.ts";
+
 export type NativeKind = "webview" | "webkitgtk";
 
 export interface ChildStart {
@@ -27,6 +29,8 @@ export type ChildEvent =
   | { event: "painted"; ms: number; pageMs?: number; mountedMs?: number }
   /** `probe`: the backend could open a window. */
   | { event: "probed"; backend: string }
+  /** A link to a page outside the app: the server opens it in the default browser. */
+  | { event: "open-external"; url: string }
   /** Something for the server's terminal. */
   | { event: "note"; text: string };
 
@@ -57,6 +61,10 @@ export function parseChildEvent(line: string): ChildEvent | null {
             ...(num(e.mountedMs) ? { mountedMs: e.mountedMs } : {}),
           }
           : null;
+      case "open-external": {
+        const url = externalUrlToOpen(e.url);
+        return url ? { event: "open-external", url } : null;
+      }
       case "note":
         return str(e.text) ? { event: "note", text: e.text } : null;
     }
