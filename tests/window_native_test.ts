@@ -190,7 +190,10 @@ desktopTest(
       await first.waitFor(
         /window: native window \(libwebview \S+not-a-library\.so\) could not open \(.*not-a-library\.so: .+\); trying the next/,
       );
+      await first.waitFor(/running at /);
+      metrics.serverReadyWallMs = Math.round(performance.now() - started);
       const how = await first.waitFor(/window: native window \(WebKitGTK\) — WebKitGTK (\d+\.\d+)/);
+      metrics.windowUpWallMs = Math.round(performance.now() - started);
       assert(Number(how[1]) >= 2.4, `WebKitGTK ${how[1]}`);
       const painted = await first.waitFor(/window: the app painted (\d+) ms after start/);
       metrics.firstPaintAfterStartMs = Number(painted[1]);
@@ -210,6 +213,19 @@ desktopTest(
       const tree = processTree(first.child.pid);
       const kb = (re: RegExp) =>
         tree.filter((p) => re.test(p.name)).reduce((s, p) => s + p.rssKb, 0);
+      // CPU while idle: the GLib pump's timer and WebKit's own (ticks of 10 ms over 5 s).
+      const ticks = () =>
+        processTree(first.child.pid).reduce((sum, p) => {
+          try {
+            const f = Deno.readTextFileSync(`/proc/${p.pid}/stat`).split(") ")[1].split(" ");
+            return sum + Number(f[11]) + Number(f[12]);
+          } catch {
+            return sum;
+          }
+        }, 0);
+      const t0 = ticks();
+      await sleep(5000);
+      metrics.idleCpuPercentAllProcesses = Math.round((ticks() - t0) / 5 * 10) / 10;
       metrics.idleRssMb = {
         server: Math.round((tree.find((p) => p.pid === first.child.pid)?.rssKb ?? 0) / 1024),
         windowProcess: Math.round(
