@@ -21,6 +21,7 @@ import {
   meanBrightness,
   moveResizeWindow,
   processTree,
+  requestClose,
   screenshotScreen,
   sleep,
   startXvfb,
@@ -174,7 +175,7 @@ async function shotOf(display: string, name: string, w: XWindow): Promise<string
 const metrics: Record<string, unknown> = {};
 
 desktopTest(
-  "window: the native WebKitGTK window opens the app (title, icon, size); a bad libwebview falls through with its reason; killing the window leaves the server and a running task alive; the size and place it was given are restored next time",
+  "window: the native WebKitGTK window opens the app (title, icon, size); a bad libwebview falls through with its reason; killing the window leaves the server and a running task alive; the size and place it was given are restored next time; closing it keeps them, stopping the server ends its processes",
   async (d) => {
     const mock = startMockLlm({ quiet: true });
     mock.register("slow", {
@@ -293,11 +294,31 @@ desktopTest(
       assertEquals([win.width, win.height, win.x, win.y], [900, 640, 40, 30]);
       await sleep(1000); // its task list loaded
       await shotOf(d.name, "window-native-restored", win);
+      // The user closes it (the title bar's ×): it keeps where it was, the server stays
+      // (--keep-running) and says so.
+      moveResizeWindow(d.name, win.id, { x: 60, y: 50, width: 1000, height: 720 });
+      requestClose(d.name, win.id);
+      await second.waitFor(/window closed; the server keeps running at/);
+      assertEquals(await geometryFile(home), { width: 1000, height: 720, x: 60, y: 50 });
+      assert(alive(second.child.pid));
     } finally {
       await second.stop();
     }
     // The server's end closes its window, WebKit's helpers with it.
-    await until(async () => !(await appWindow(d.name)), "the window to close with the server");
+    const third = startMain(["--home", home], d.name);
+    try {
+      await third.waitFor(/window: the app painted/);
+      const win = await until(() => appWindow(d.name), "the window a third time");
+      assertEquals([win.width, win.height, win.x, win.y], [1000, 720, 60, 50]);
+      const windowPid = windowChildOf(third.child.pid)!;
+      const helpers = processTree(windowPid).filter((p) => p.pid !== windowPid).map((p) => p.pid);
+      assert(helpers.length >= 1, "WebKit's helper processes");
+      assertEquals((await third.stop()).code, 0);
+      await until(async () => !(await appWindow(d.name)), "the window to close with the server");
+      await until(async () => ![windowPid, ...helpers].some(alive), "its processes to end");
+    } finally {
+      await third.stop();
+    }
     await mock.close();
   },
 );

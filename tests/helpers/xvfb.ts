@@ -226,3 +226,32 @@ export function clickAt(display: string, x: number, y: number): void {
     x11.close();
   }
 }
+
+/** Asks a window to close as a window manager's close button does (WM_DELETE_WINDOW). */
+export function requestClose(display: string, id: string): void {
+  const x11 = Deno.dlopen("libX11.so.6", {
+    XOpenDisplay: { parameters: ["buffer"], result: "pointer" },
+    XInternAtom: { parameters: ["pointer", "buffer", "i32"], result: "u64" },
+    XSendEvent: { parameters: ["pointer", "u64", "i32", "i64", "buffer"], result: "i32" },
+    XSync: { parameters: ["pointer", "i32"], result: "i32" },
+    XCloseDisplay: { parameters: ["pointer"], result: "i32" },
+  });
+  try {
+    const enc = (s: string) => new TextEncoder().encode(s + "\0");
+    const d = x11.symbols.XOpenDisplay(enc(display));
+    if (!d) throw new Error(`cannot open display ${display}`);
+    // XClientMessageEvent in an XEvent (192 bytes) on a 64-bit system.
+    const ev = new ArrayBuffer(192);
+    const v = new DataView(ev);
+    v.setInt32(0, 33, true); // ClientMessage
+    v.setBigUint64(32, BigInt(id), true); // window
+    v.setBigUint64(40, x11.symbols.XInternAtom(d, enc("WM_PROTOCOLS"), 0), true);
+    v.setInt32(48, 32, true); // format
+    v.setBigUint64(56, x11.symbols.XInternAtom(d, enc("WM_DELETE_WINDOW"), 0), true);
+    x11.symbols.XSendEvent(d, BigInt(id), 0, 0n, new Uint8Array(ev));
+    x11.symbols.XSync(d, 0);
+    x11.symbols.XCloseDisplay(d);
+  } finally {
+    x11.close();
+  }
+}
