@@ -25,6 +25,7 @@ import {
   screenshotScreen,
   sleep,
   startXvfb,
+  typeText,
   windowProperty,
   type XDisplay,
   type XWindow,
@@ -509,6 +510,65 @@ setTimeout(() => { location.href = "https://example.com/keys?from=app"; }, 300);
         async () => (await listWindows(d.name)).filter((w) => w.title === "ReinAgent").length >= 2,
         "a second ReinAgent window",
       );
+    } finally {
+      if (oldDisplay === undefined) Deno.env.delete("DISPLAY");
+      else Deno.env.set("DISPLAY", oldDisplay);
+      if (r.ok) {
+        r.close();
+        await r.exited;
+      }
+      await server.shutdown();
+    }
+  },
+);
+
+desktopTest(
+  "window: the native window's folder picker (GTK) answers the page with the folder the user typed, or null when closed",
+  async (d) => {
+    const picks: string[] = [];
+    const page = `<!doctype html><div id="app" style="position:fixed;inset:0">pick</div><script>
+document.getElementById("app").onclick = () => reinagentNative.pickFolder("Pick a test folder")
+  .then((p) => fetch("/report?picked=" + encodeURIComponent(JSON.stringify(p))));
+</script>`;
+    const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (req) => {
+      const u = new URL(req.url);
+      if (u.pathname === "/report") {
+        picks.push(JSON.parse(u.searchParams.get("picked")!));
+        return new Response("ok");
+      }
+      return new Response(page, { headers: { "content-type": "text/html" } });
+    });
+    const home = await Deno.makeTempDir({ prefix: "ra-home-" });
+    const folder = await Deno.makeTempDir({ prefix: "ra-pick-" }); // lowercase: typed below
+    const oldDisplay = Deno.env.get("DISPLAY");
+    Deno.env.set("DISPLAY", d.name);
+    const r = await startWindowChild(
+      { kind: "webkitgtk", url: `http://127.0.0.1:${server.addr.port}/`, home },
+    );
+    try {
+      assert(r.ok, r.ok ? "" : r.reason);
+      const main = await until(() => appWindow(d.name), "the window");
+      await sleep(1000); // the page loaded
+      const dialog = async () =>
+        (await listWindows(d.name)).find((w) => w.title === "Pick a test folder");
+      clickAt(d.name, main.x + 300, main.y + 300);
+      const first = await until(dialog, "the folder picker");
+      requestClose(d.name, first.id);
+      await until(async () => picks.length === 1, "the cancelled pick");
+      assertEquals(picks[0], null);
+
+      clickAt(d.name, main.x + 300, main.y + 300);
+      await until(dialog, "the folder picker again");
+      await sleep(500);
+      typeText(d.name, "/"); // opens the location field
+      await sleep(700);
+      typeText(d.name, folder.slice(1));
+      await sleep(700);
+      await screenshotScreen(d.name, "window-native-folder-picker");
+      typeText(d.name, "\n");
+      await until(async () => picks.length === 2, "the pick");
+      assertEquals(picks[1], folder);
+      await until(async () => !(await dialog()), "the picker to close");
     } finally {
       if (oldDisplay === undefined) Deno.env.delete("DISPLAY");
       else Deno.env.set("DISPLAY", oldDisplay);

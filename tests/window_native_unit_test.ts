@@ -138,6 +138,21 @@ Deno.test("window child protocol: only well-formed events and start messages are
     pageMs: -1,
   });
   assertEquals(parsePageMessage('{"kind":"open","url":"https://evil"}'), null);
+  assertEquals(parsePageMessage('{"kind":"pick-folder","id":3,"title":"Add"}'), {
+    kind: "pick-folder",
+    id: 3,
+    title: "Add",
+  });
+  assertEquals(
+    (parsePageMessage(JSON.stringify({ kind: "pick-folder", id: 1, title: "x".repeat(999) })) as {
+      title: string;
+    }).title.length,
+    200,
+    "a long title is cut",
+  );
+  for (const id of [0, -1, 1.5, "1", 2 ** 60]) {
+    assertEquals(parsePageMessage(JSON.stringify({ kind: "pick-folder", id, title: "" })), null);
+  }
 });
 
 /** Runs `fn` with these environment variables (restored after). */

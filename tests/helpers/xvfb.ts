@@ -255,3 +255,32 @@ export function requestClose(display: string, id: string): void {
     x11.close();
   }
 }
+
+/** Types text as key presses (XTest): lowercase letters, digits, "/", "-", "." and "\n". */
+export function typeText(display: string, text: string): void {
+  if (!/^[a-z0-9/\-.\n]*$/.test(text)) throw new Error(`cannot type ${JSON.stringify(text)}`);
+  const x11 = Deno.dlopen("libX11.so.6", {
+    XOpenDisplay: { parameters: ["buffer"], result: "pointer" },
+    XKeysymToKeycode: { parameters: ["pointer", "u64"], result: "u8" },
+    XSync: { parameters: ["pointer", "i32"], result: "i32" },
+    XCloseDisplay: { parameters: ["pointer"], result: "i32" },
+  });
+  const xtst = Deno.dlopen("libXtst.so.6", {
+    XTestFakeKeyEvent: { parameters: ["pointer", "u32", "i32", "u64"], result: "i32" },
+  });
+  try {
+    const d = x11.symbols.XOpenDisplay(new TextEncoder().encode(display + "\0"));
+    if (!d) throw new Error(`cannot open display ${display}`);
+    for (const ch of text) {
+      const keysym = ch === "\n" ? 0xff0d : ch.charCodeAt(0); // XK_Return; ASCII keysyms
+      const code = x11.symbols.XKeysymToKeycode(d, BigInt(keysym));
+      xtst.symbols.XTestFakeKeyEvent(d, code, 1, 0n);
+      xtst.symbols.XTestFakeKeyEvent(d, code, 0, 0n);
+      x11.symbols.XSync(d, 0);
+    }
+    x11.symbols.XCloseDisplay(d);
+  } finally {
+    xtst.close();
+    x11.close();
+  }
+}

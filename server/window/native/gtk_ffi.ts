@@ -45,6 +45,12 @@ const gtkSymbols = {
   gtk_container_add: { parameters: ["pointer", "pointer"], result: "void" },
   gtk_widget_show_all: { parameters: ["pointer"], result: "void" },
   gtk_widget_destroy: { parameters: ["pointer"], result: "void" },
+  gtk_file_chooser_native_new: {
+    parameters: ["buffer", "pointer", "i32", "buffer", "buffer"],
+    result: "pointer",
+  },
+  gtk_native_dialog_show: { parameters: ["pointer"], result: "void" },
+  gtk_file_chooser_get_filename: { parameters: ["pointer"], result: "pointer" },
   gtk_get_major_version: { parameters: [], result: "u32" },
   gtk_get_minor_version: { parameters: [], result: "u32" },
 } as const;
@@ -74,6 +80,20 @@ const webkitSymbols = {
   webkit_web_view_get_settings: { parameters: ["pointer"], result: "pointer" },
   webkit_settings_set_hardware_acceleration_policy: {
     parameters: ["pointer", "i32"],
+    result: "void",
+  },
+  webkit_web_view_get_uri: { parameters: ["pointer"], result: "pointer" },
+  webkit_web_view_evaluate_javascript: {
+    parameters: [
+      "pointer",
+      "buffer",
+      "isize",
+      "pointer",
+      "pointer",
+      "pointer",
+      "pointer",
+      "pointer",
+    ],
     result: "void",
   },
   webkit_web_view_load_uri: { parameters: ["pointer", "buffer"], result: "void" },

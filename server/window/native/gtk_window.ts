@@ -17,6 +17,7 @@ import { appIconPng } from "./icon.ts";
 import { PAGE_BRIDGE_SCRIPT, parsePageMessage } from "./page_bridge.ts";
 import type { ChildEvent } from "./protocol.ts";
 import { linkTarget } from "./navigation.ts";
+import { FolderPicker } from "./folder_picker.ts";
 
 const GTK_WINDOW_TOPLEVEL = 0;
 const GTK_WIN_POS_CENTER = 1;
@@ -90,6 +91,7 @@ export async function runGtkWindow(s: NativeStart): Promise<string> {
       { parameters: ["pointer", "pointer", "pointer"], result: "void" } as const,
       (_ucm, result) => {
         const msg = parsePageMessage(jsResultText(libs, result));
+        if (msg?.kind === "pick-folder") picker.open(msg.id, msg.title);
         if (msg?.kind === "painted") {
           s.emit({
             event: "painted",
@@ -113,6 +115,7 @@ export async function runGtkWindow(s: NativeStart): Promise<string> {
   );
   const view = webkit.webkit_web_view_new_with_user_content_manager(ucm);
   if (!view) return "webkit_web_view_new failed";
+  const picker = new FolderPicker(libs, win, () => view, s.url);
   // A text UI needs no GPU compositing, and without it WebKit's page process takes about
   // 100 MB less; REINAGENT_WINDOW_GPU=1 turns it back on (WebKit's own choice).
   if (Deno.env.get("REINAGENT_WINDOW_GPU") !== "1") {
