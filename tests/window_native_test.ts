@@ -124,7 +124,11 @@ function startMain(args: string[], display: string, env: Record<string, string> 
   return m;
 }
 
-async function until<T>(f: () => Promise<T | null | undefined | false>, what: string, ms = 20_000) {
+async function until<T>(
+  f: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+  what: string,
+  ms = 20_000,
+) {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     const v = await f();
@@ -316,7 +320,7 @@ desktopTest(
       assert(helpers.length >= 1, "WebKit's helper processes");
       assertEquals((await third.stop()).code, 0);
       await until(async () => !(await appWindow(d.name)), "the window to close with the server");
-      await until(async () => ![windowPid, ...helpers].some(alive), "its processes to end");
+      await until(() => ![windowPid, ...helpers].some(alive), "its processes to end");
     } finally {
       await third.stop();
     }
@@ -489,10 +493,10 @@ setTimeout(() => { location.href = "https://example.com/keys?from=app"; }, 300);
     );
     try {
       assert(r.ok, r.ok ? "" : r.reason);
-      await until(async () => reports.location, "the page's location report");
+      await until(() => reports.location, "the page's location report");
       assertMatch(reports.location, /^refused/, "any permission but notifications is refused");
       await until(
-        async () => events.some((e) => (e as { event: string }).event === "open-external"),
+        () => events.some((e) => (e as { event: string }).event === "open-external"),
         "the link to another site",
       );
       assertEquals(
@@ -503,8 +507,8 @@ setTimeout(() => { location.href = "https://example.com/keys?from=app"; }, 300);
       assertEquals(reports.popup, undefined);
       // A user's click on the app's own target=_blank link.
       clickAt(d.name, main.x + 200, main.y + 200);
-      await until(async () => reports.popup === "loaded", "the app's page in a new window");
-      await until(async () => reports.notifications, "the notification permission");
+      await until(() => reports.popup === "loaded", "the app's page in a new window");
+      await until(() => reports.notifications, "the notification permission");
       assertEquals(reports.notifications, "granted", "system notifications are allowed");
       await until(
         async () => (await listWindows(d.name)).filter((w) => w.title === "ReinAgent").length >= 2,
@@ -554,7 +558,7 @@ document.getElementById("app").onclick = () => reinagentNative.pickFolder("Pick 
       clickAt(d.name, main.x + 300, main.y + 300);
       const first = await until(dialog, "the folder picker");
       requestClose(d.name, first.id);
-      await until(async () => picks.length === 1, "the cancelled pick");
+      await until(() => picks.length === 1, "the cancelled pick");
       assertEquals(picks[0], null);
 
       clickAt(d.name, main.x + 300, main.y + 300);
@@ -566,7 +570,7 @@ document.getElementById("app").onclick = () => reinagentNative.pickFolder("Pick 
       await sleep(700);
       await screenshotScreen(d.name, "window-native-folder-picker");
       typeText(d.name, "\n");
-      await until(async () => picks.length === 2, "the pick");
+      await until(() => picks.length === 2, "the pick");
       assertEquals(picks[1], folder);
       await until(async () => !(await dialog()), "the picker to close");
     } finally {
