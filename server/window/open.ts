@@ -46,6 +46,9 @@ export async function openWindow(
   return { ok: false, reason: exhausted };
 }
 
+/** The server's first window reports its paint since the start; later ones since asked. */
+let firstPaint = true;
+
 async function openNative(
   b: WindowBackend,
   url: string,
@@ -58,19 +61,24 @@ async function openNative(
       const r = openExternal(e.url);
       if (!r.ok) log(`  window: could not open ${e.url} in the browser (${r.reason})`);
     }
-    // performance.now() counts from this process's start: the time to a usable window.
     if (e.event === "painted") {
-      log(`  window: the app painted ${Math.round(performance.now())} ms after start`);
+      // performance.now() counts from this process's start: the time to a usable window.
+      log(
+        firstPaint
+          ? `  window: the app painted ${Math.round(performance.now())} ms after start`
+          : `  window: the app painted ${Date.now() - started} ms after the window was asked for`,
+      );
+      firstPaint = false;
     }
   };
   const started = Date.now();
   const r = await startWindowChild({ ...b.native!, url, home }, onEvent);
   if (!r.ok) return { ok: false, reason: r.reason };
-  const exited = r.exited.then((s) => ({
-    code: s.code,
-    signal: s.signal,
-    afterMs: Date.now() - started,
-  }));
+  const exited = r.exited.then((s) => {
+    const last = s.code !== 0 && !s.signal ? r.lastWords() : "";
+    if (last) log(`  window: its last words: ${last}`); // why it crashed, in GTK's words
+    return { code: s.code, signal: s.signal, afterMs: Date.now() - started };
+  });
   return { ok: true, how: `${b.label} — ${r.backend}`, exited, close: r.close, pid: r.pid };
 }
 

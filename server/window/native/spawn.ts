@@ -17,6 +17,8 @@ export interface NativeStarted {
   pid: number;
   exited: Promise<Deno.CommandStatus>;
   close(): void;
+  /** The last lines the process wrote to stderr (GTK's and WebKit's warnings), for a crash. */
+  lastWords(): string;
 }
 export type NativeStartResult = NativeStarted | { ok: false; reason: string };
 
@@ -70,6 +72,10 @@ export async function startWindowChild(
   await writer.close().catch(() => {});
 
   let stderrTail = "";
+  // JavaScriptCore's note about SIGUSR1 (Deno's) is printed at every start: not a reason.
+  const lastWords = () =>
+    stderrTail.trim().split("\n").filter((l) => l && !/Overriding existing handler/.test(l))
+      .slice(-2).join(" / ");
   // Drained for the whole life of the window: a full pipe would block GTK's warnings.
   const stderrDone = (async () => {
     const dec = new TextDecoder();
@@ -92,7 +98,14 @@ export async function startWindowChild(
         buf = buf.slice(nl + 1);
         if (!e) continue;
         if (e.event === "ready" || e.event === "probed") {
-          settle({ ok: true, backend: e.backend, pid: child.pid, exited: child.status, close });
+          settle({
+            ok: true,
+            backend: e.backend,
+            pid: child.pid,
+            exited: child.status,
+            close,
+            lastWords,
+          });
         } else if (e.event === "failed") failure = e.reason;
         else onEvent(e);
       }
@@ -108,8 +121,7 @@ export async function startWindowChild(
       new Promise((r) => (t = setTimeout(r, 1000))),
     ]);
     clearTimeout(t);
-    const last = stderrTail.trim().split("\n").filter((l) => !/Overriding existing handler/.test(l))
-      .slice(-2).join(" / ");
+    const last = lastWords();
     settle({
       ok: false,
       reason: failure ??
