@@ -184,7 +184,12 @@ desktopTest(
   async (d) => {
     const mock = startMockLlm({ quiet: true });
     mock.register("slow", {
-      turns: [{ text: "one two three four five six seven eight nine ten", chunk: 5, delayMs: 300 }],
+      // ~8 s: still running when the window is killed, on a busy machine too.
+      turns: [{
+        text: "one two three four five six seven eight nine ten eleven twelve thirteen fourteen",
+        chunk: 4,
+        delayMs: 400,
+      }],
     });
     const home = await homeWithProvider(mock.base, ["slow"]);
     const badLib = `${home}/not-a-library.so`;
@@ -546,13 +551,15 @@ document.getElementById("app").onclick = () => reinagentNative.pickFolder("Pick 
     const folder = await Deno.makeTempDir({ prefix: "ra-pick-" }); // lowercase: typed below
     const oldDisplay = Deno.env.get("DISPLAY");
     Deno.env.set("DISPLAY", d.name);
+    let loaded = false;
     const r = await startWindowChild(
       { kind: "webkitgtk", url: `http://127.0.0.1:${server.addr.port}/`, home },
+      (e) => void (e.event === "loaded" && (loaded = true)),
     );
     try {
       assert(r.ok, r.ok ? "" : r.reason);
       const main = await until(() => appWindow(d.name), "the window");
-      await sleep(1000); // the page loaded
+      await until(() => loaded, "the page to load");
       const dialog = async () =>
         (await listWindows(d.name)).find((w) => w.title === "Pick a test folder");
       clickAt(d.name, main.x + 300, main.y + 300);
@@ -565,9 +572,9 @@ document.getElementById("app").onclick = () => reinagentNative.pickFolder("Pick 
       await until(dialog, "the folder picker again");
       await sleep(500);
       typeText(d.name, "/"); // opens the location field
-      await sleep(700);
+      await sleep(1500);
       typeText(d.name, folder.slice(1));
-      await sleep(700);
+      await sleep(1500);
       await screenshotScreen(d.name, "window-native-folder-picker");
       typeText(d.name, "\n");
       await until(() => picks.length === 2, "the pick");

@@ -139,6 +139,24 @@ export async function windowProperty(display: string, id: string, prop: string) 
   return await run("xprop", ["-display", display, "-id", id, prop]);
 }
 
+/**
+ * Xlib's default error handler ends the process (a window that closed meanwhile would end
+ * the test runner): one that ignores errors, installed once, kept for the process.
+ */
+let quietErrors: { pointer: Deno.PointerObject } | null = null;
+function ignoreXErrors(): void {
+  if (quietErrors) return;
+  const x11 = Deno.dlopen("libX11.so.6", {
+    XSetErrorHandler: { parameters: ["function"], result: "pointer" },
+  });
+  const handler = new Deno.UnsafeCallback(
+    { parameters: ["pointer", "pointer"], result: "i32" } as const,
+    () => 0,
+  );
+  quietErrors = handler; // and the library stays open: Xlib keeps the handler's address
+  x11.symbols.XSetErrorHandler(handler.pointer);
+}
+
 /** Moves and resizes a window as a window manager (or the user's drag) would. */
 export function moveResizeWindow(
   display: string,
@@ -155,6 +173,7 @@ export function moveResizeWindow(
     XCloseDisplay: { parameters: ["pointer"], result: "i32" },
   });
   try {
+    ignoreXErrors();
     const d = x11.symbols.XOpenDisplay(new TextEncoder().encode(display + "\0"));
     if (!d) throw new Error(`cannot open display ${display}`);
     x11.symbols.XMoveResizeWindow(d, BigInt(id), g.x, g.y, g.width, g.height);
@@ -238,6 +257,7 @@ export function requestClose(display: string, id: string): void {
   });
   try {
     const enc = (s: string) => new TextEncoder().encode(s + "\0");
+    ignoreXErrors();
     const d = x11.symbols.XOpenDisplay(enc(display));
     if (!d) throw new Error(`cannot open display ${display}`);
     // XClientMessageEvent in an XEvent (192 bytes) on a 64-bit system.
