@@ -356,6 +356,24 @@ desktopTest(
 );
 
 desktopTest(
+  "window: a place saved on a screen that is gone is not used: the window opens centred, at its size",
+  async (d) => {
+    const home = await Deno.makeTempDir({ prefix: "ra-home-" });
+    await Deno.writeTextFile(
+      `${home}/window.json`,
+      JSON.stringify({ width: 900, height: 600, x: 5000, y: 3000 }),
+    );
+    const main = startMain(["--home", home, "--keep-running"], d.name);
+    try {
+      const win = await until(() => appWindow(d.name), "the window");
+      assertEquals([win.width, win.height, win.x, win.y], [900, 600, 350, 200]);
+    } finally {
+      await main.stop();
+    }
+  },
+);
+
+desktopTest(
   "window: REINAGENT_WINDOW=chromium gives the Chromium app window (native not used, said why); doctor names the backend and why the others are not",
   async (d) => {
     const home = await Deno.makeTempDir({ prefix: "ra-home-" });

@@ -10,6 +10,7 @@ import {
   clampGeometry,
   DEFAULT_GEOMETRY,
   loadGeometry,
+  onScreen,
   parseGeometry,
   saveGeometry,
 } from "../server/window/native/geometry.ts";
@@ -60,6 +61,17 @@ Deno.test("window geometry: whole numbers in range, x and y together, nothing el
     x: 32000,
     y: -5,
   });
+});
+
+Deno.test("window geometry: a place off the screen (a monitor gone) is not used", () => {
+  const screen = { width: 1600, height: 1000 };
+  assert(onScreen({ width: 900, height: 600, x: 40, y: 30 }, screen));
+  assert(onScreen({ width: 900, height: 600, x: -700, y: 30 }, screen), "mostly left, grabbable");
+  assert(onScreen({ width: 900, height: 600 }, screen), "no place saved");
+  assert(onScreen({ width: 900, height: 600, x: 5000, y: 3000 }, { width: 0, height: 0 }));
+  for (const [x, y] of [[5000, 30], [40, 3000], [-880, 30], [40, -200]]) {
+    assert(!onScreen({ width: 900, height: 600, x, y }, screen), `${x},${y}`);
+  }
 });
 
 Deno.test("window geometry: saved through a rename and read back; a broken or huge file is reported and kept", async () => {

@@ -119,6 +119,18 @@ export function clampGeometry(g: WindowGeometry): WindowGeometry {
   return out;
 }
 
+/**
+ * Whether enough of the window's title bar would be on the screen to grab it. (Screen
+ * size 0, as Wayland may say: assume it is.)
+ */
+export function onScreen(g: WindowGeometry, screen: { width: number; height: number }): boolean {
+  if (g.x === undefined || g.y === undefined) return true;
+  if (screen.width <= 0 || screen.height <= 0) return true;
+  const grab = 100;
+  return g.x + g.width >= grab && g.x <= screen.width - grab && g.y >= -10 &&
+    g.y <= screen.height - 40;
+}
+
 /** Same geometry (what is saved): saves only when something changed. */
 export const sameGeometry = (a: WindowGeometry, b: WindowGeometry) =>
   JSON.stringify(parseGeometry(a)) === JSON.stringify(parseGeometry(b));

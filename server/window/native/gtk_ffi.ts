@@ -9,6 +9,7 @@ export const GTK_LIBS = {
   glib: "libglib-2.0.so.0",
   gobject: "libgobject-2.0.so.0",
   gtk: "libgtk-3.so.0",
+  gdk: "libgdk-3.so.0",
   pixbuf: "libgdk_pixbuf-2.0.so.0",
   webkit: "libwebkit2gtk-4.1.so.0",
   jsc: "libjavascriptcoregtk-4.1.so.0",
@@ -53,6 +54,11 @@ const gtkSymbols = {
   gtk_file_chooser_get_filename: { parameters: ["pointer"], result: "pointer" },
   gtk_get_major_version: { parameters: [], result: "u32" },
   gtk_get_minor_version: { parameters: [], result: "u32" },
+} as const;
+
+const gdkSymbols = {
+  gdk_screen_width: { parameters: [], result: "i32" },
+  gdk_screen_height: { parameters: [], result: "i32" },
 } as const;
 
 const pixbufSymbols = {
@@ -119,6 +125,7 @@ export interface GtkLibs {
   glib: Deno.DynamicLibrary<typeof glibSymbols>["symbols"];
   gobject: Deno.DynamicLibrary<typeof gobjectSymbols>["symbols"];
   gtk: Deno.DynamicLibrary<typeof gtkSymbols>["symbols"];
+  gdk: Deno.DynamicLibrary<typeof gdkSymbols>["symbols"];
   pixbuf: Deno.DynamicLibrary<typeof pixbufSymbols>["symbols"];
   webkit: Deno.DynamicLibrary<typeof webkitSymbols>["symbols"];
   jsc: Deno.DynamicLibrary<typeof jscSymbols>["symbols"];
@@ -138,6 +145,7 @@ export function openGtkLibs(): GtkLibs | { error: string } {
       glib: open(GTK_LIBS.glib, glibSymbols),
       gobject: open(GTK_LIBS.gobject, gobjectSymbols),
       gtk: open(GTK_LIBS.gtk, gtkSymbols),
+      gdk: open(GTK_LIBS.gdk, gdkSymbols),
       pixbuf: open(GTK_LIBS.pixbuf, pixbufSymbols),
       webkit: open(GTK_LIBS.webkit, webkitSymbols),
       jsc: open(GTK_LIBS.jsc, jscSymbols),

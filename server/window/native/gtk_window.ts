@@ -9,6 +9,7 @@ import {
   clampGeometry,
   type GeometryLoad,
   loadGeometry,
+  onScreen,
   sameGeometry,
   saveGeometry,
   type WindowGeometry,
@@ -259,8 +260,11 @@ export async function runGtkWindow(s: NativeStart): Promise<string> {
 
 function placeWindow(l: GtkLibs, win: Deno.PointerValue, g: WindowGeometry) {
   l.gtk.gtk_window_set_default_size(win, g.width, g.height);
-  if (g.x !== undefined && g.y !== undefined) l.gtk.gtk_window_move(win, g.x, g.y);
-  else l.gtk.gtk_window_set_position(win, GTK_WIN_POS_CENTER);
+  const screen = { width: l.gdk.gdk_screen_width(), height: l.gdk.gdk_screen_height() };
+  // A place saved on a screen that is gone (a monitor unplugged) would hide the window.
+  if (g.x !== undefined && g.y !== undefined && onScreen(g, screen)) {
+    l.gtk.gtk_window_move(win, g.x, g.y);
+  } else l.gtk.gtk_window_set_position(win, GTK_WIN_POS_CENTER);
   if (g.maximized) l.gtk.gtk_window_maximize(win);
 }
 
