@@ -23,6 +23,11 @@ import { type InstanceFile, requestWindow } from "./server/instance/client.ts";
 import type { InstanceInfo } from "./server/instance/control.ts";
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === "__window") {
+    // Internal: the native desktop window's own process (started by the server).
+    const { windowChildMain } = await import("./server/window/native/child.ts");
+    return await windowChildMain();
+  }
   const parsed = parseCli(argv);
   if ("error" in parsed) {
     console.error(`reinagent: ${parsed.error}\n\n${USAGE}`);
@@ -145,7 +150,7 @@ async function serverCommand(cmd: ServerCommand): Promise<number> {
     Deno.exit(0);
   };
   const windows = new WindowSupervisor({
-    open: () => openWindow(app.url, app.home),
+    open: () => openWindow(app.url, app.home, (s) => console.log(s)),
     activeRuns: () => app.runs?.activeCount ?? 0,
     // Only the desktop mode ends with its window; `serve` and `--keep-running` stay.
     exitWhenClosed: cmd.kind === "window" && !cmd.noOpen && !cmd.keepRunning,

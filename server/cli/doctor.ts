@@ -9,6 +9,7 @@ import { sandboxStatus } from "../../tools/exec/bwrap.ts";
 import { describeCommandEnv } from "../agent/command_policy.ts";
 import { SandboxPool } from "../../tools/sandbox/pool.ts";
 import { describeBackend } from "../window/backend.ts";
+import { probeNative } from "../window/native/spawn.ts";
 import { instanceInfo } from "../instance/client.ts";
 import { readLockInfo } from "../instance/lock.ts";
 import { VERSION } from "../version.ts";
@@ -158,7 +159,11 @@ export async function runDoctor(home: string, print: (s: string) => void): Promi
   store.close();
   checks.push(await mcpServers(home));
   checks.push(await toolSandbox(home));
-  checks.push({ name: "window", ok: true, detail: describeBackend(home) });
+  checks.push({
+    name: "window",
+    ok: true,
+    detail: await describeBackend(home, (b) => probeNative(b.native!, home)),
+  });
   checks.push(await instanceCheck(home));
   print(`reinagent ${VERSION} doctor`);
   for (const c of checks) print(`  ${c.ok ? "✓" : "✗"} ${c.name}: ${c.detail}`);

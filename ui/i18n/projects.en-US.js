@@ -31,6 +31,7 @@ export default {
   "projects.go": "Open",
   "projects.up": "Parent folder",
   "projects.home": "Home folder",
+  "projects.systemPicker": "Choose with the system dialog",
   "projects.showHidden": "Hidden ({n})",
   "projects.noSubfolders": "No sub-folders here.",
   "projects.truncated": "Too many folders: only the first 2000 are shown. Type a path instead.",

@@ -29,6 +29,7 @@ export default {
   "projects.go": "打开",
   "projects.up": "上级文件夹",
   "projects.home": "主目录",
+  "projects.systemPicker": "用系统对话框选择",
   "projects.showHidden": "隐藏项（{n}）",
   "projects.noSubfolders": "这里没有子文件夹。",
   "projects.truncated": "文件夹过多：只显示前 2000 个。请直接输入路径。",

@@ -1,7 +1,7 @@
 /**
  * "Add project": a folder browser over the server's file system (the server may be
  * another machine than this browser). A path field (Enter opens it; `~` = home), Up,
- * Home, a hidden-folders toggle and the sub-folders of the folder shown; "Add this
+ * Home, the system's folder picker in the desktop window, a hidden-folders toggle and the sub-folders of the folder shown; "Add this
  * folder" adds it. Every server error is shown in the dialog as written.
  *
  * @typedef {import("../../../protocol/index.ts").DirEntry} DirEntry
@@ -15,6 +15,19 @@ import { IconFolder, IconHome, IconUp } from "./icons.js";
 
 /** @typedef {{path: string, parent: string|null, home: string, dirs: DirEntry[], truncated: boolean}} Listing */
 
+/**
+ * The desktop window's own folder picker, when the page runs in the native window (it
+ * is on the server's machine there); null in a browser.
+ * @returns {((title: string) => Promise<string|null>)|null}
+ */
+function nativeFolderPicker() {
+  const native =
+    /** @type {{reinagentNative?: {pickFolder?: (t: string) => Promise<string|null>}}} */ (
+      /** @type {unknown} */ (globalThis)
+    ).reinagentNative;
+  return typeof native?.pickFolder === "function" ? native.pickFolder : null;
+}
+
 /** @param {{onClose: () => void, onAdded?: (path: string) => void}} props */
 export function FolderBrowser({ onClose, onAdded }) {
   const [listing, setListing] = useState(/** @type {Listing|null} */ (null));
@@ -26,6 +39,7 @@ export function FolderBrowser({ onClose, onAdded }) {
   /** Typed into the path field while a listing loads: the listing must not overwrite it. */
   const typed = useRef(false);
   const inputRef = useRef(/** @type {HTMLInputElement|null} */ (null));
+  const pickNative = nativeFolderPicker();
 
   /** `navigate`: the user chose where to go, so the listing's path replaces what was typed. */
   const open = async (/** @type {string} */ path, navigate = true) => {
@@ -140,6 +154,23 @@ export function FolderBrowser({ onClose, onAdded }) {
         >
           <${IconHome} size=${16} />
         </button>
+        ${pickNative &&
+          html`
+            <button
+              type="button"
+              class="icon-btn"
+              data-testid="folder-native-pick"
+              aria-label=${t("projects.systemPicker")}
+              title=${t("projects.systemPicker")}
+              disabled=${busy}
+              onClick=${async () => {
+                const path = await pickNative(t("projects.browserTitle"));
+                if (path) open(path); // listed (and checked) by the server like a typed path
+              }}
+            >
+              <${IconFolder} size=${16} />
+            </button>
+          `}
         <span class="fb-current" title=${listing?.path ?? ""}>
           ${listing ? `\u200e${listing.path}\u200e` : ""}
         </span>
