@@ -5,10 +5,8 @@ import {
   AUTOMATION_LIMITS,
   type AutomationRun,
   type AutomationRunStatus,
-  type ScheduleRule,
 } from "../protocol/automations.ts";
 import type { ApprovalMode } from "../protocol/constants.ts";
-import type { ModelRef } from "../protocol/domain.ts";
 
 interface AutomationRow {
   id: string;
@@ -68,17 +66,11 @@ const toRun = (r: RunRow): AutomationRun => ({
   endedAt: r.ended_at,
 });
 
-export interface NewAutomation {
-  id: string;
-  name: string;
-  prompt: string;
-  rule: ScheduleRule;
-  model: ModelRef | null;
-  projectPath: string | null;
-  approval: ApprovalMode;
-  enabled: boolean;
-  nextRunAt: number | null;
-}
+/** What a new row needs: the automation as the user defined it, and its first due time. */
+export type NewAutomation = Pick<
+  Automation,
+  "id" | "name" | "prompt" | "rule" | "model" | "projectPath" | "approval" | "enabled" | "nextRunAt"
+>;
 
 export type AutomationPatch = Partial<
   Omit<NewAutomation, "id"> & { lastError: string | null; lastRunAt: number; runCount: number }

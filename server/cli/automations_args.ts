@@ -4,19 +4,12 @@
  */
 import { parseFlags } from "./flags.ts";
 import { parseSchedule } from "../automations/schedule_text.ts";
-import type { ScheduleRule } from "../../protocol/automations.ts";
 import { APPROVAL_MODES, type ApprovalMode } from "../../protocol/constants.ts";
 import type { ModelRef } from "../../protocol/domain.ts";
+import type { NewAutomation } from "../../store/automations.ts";
 
-export interface AutomationAdd {
-  name: string;
-  prompt: string;
-  rule: ScheduleRule;
-  model: ModelRef | null;
-  projectPath: string | null;
-  approval: ApprovalMode;
-  enabled: boolean;
-}
+/** `automations add`: a new automation as the user defined it (the id and due time come later). */
+export type AutomationAdd = Omit<NewAutomation, "id" | "nextRunAt">;
 
 export type AutomationsCommand =
   | { kind: "automations"; action: "list"; home?: string; json: boolean }

@@ -5,18 +5,8 @@
 import { useDismiss } from "../useDismiss.js";
 import { useRef } from "preact/hooks";
 import { html } from "../../html.js";
+import { Icon } from "../Icons.js";
 import { t } from "../../i18n/index.js";
-
-/** @param {{d: string[], size?: number}} props */
-function Icon({ d, size = 18 }) {
-  return html`
-    <svg class="icon" width=${size} height=${size} viewBox="0 0 24 24" fill="none"
-      stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"
-      aria-hidden="true" focusable="false">
-      ${d.map((p) => html`<path d=${p} />`)}
-    </svg>
-  `;
-}
 
 /** @typedef {{size?: number}} P */
 export const IconGear = (/** @type {P} */ p) =>

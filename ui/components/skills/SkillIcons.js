@@ -1,16 +1,6 @@
 /** Icons of skills and prompt enhancement (stroke, `currentColor`). */
 import { html } from "../../html.js";
-
-/** @param {{d: string[], size?: number}} props */
-function Icon({ d, size = 18 }) {
-  return html`
-    <svg class="icon" width=${size} height=${size} viewBox="0 0 24 24" fill="none"
-      stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"
-      aria-hidden="true" focusable="false">
-      ${d.map((p) => html`<path d=${p} />`)}
-    </svg>
-  `;
-}
+import { Icon } from "../Icons.js";
 
 /** @typedef {{size?: number}} P */
 /** A book with a bookmark: a skill's instructions. */
