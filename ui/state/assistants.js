@@ -42,12 +42,19 @@ export async function loadAssistants() {
   try {
     assistantList.value = await request("assistants.list");
   } catch (e) {
-    if (errorCode(e) !== "disconnected") notifyError("assistants.error", e);
+    // A damaged database is already told by the store banner; without a list the chip hides.
+    const code = errorCode(e);
+    if (code !== "disconnected" && code !== "store_unavailable") {
+      notifyError("assistants.error", e);
+    }
   }
 }
 
-// Each connection subscribes by listing (the topic is not one every client gets).
-onSync(() => void loadAssistants(), () => [ASSISTANTS_TOPIC]);
+// The first connection subscribes by listing (the topic is not one every client gets); a
+// resumed one is subscribed again by `events.resume` and replays what it missed.
+onSync((replayed) => {
+  if (!replayed || !assistantList.value) void loadAssistants();
+}, () => (assistantList.value ? [ASSISTANTS_TOPIC] : []));
 onEvent((topic, data) => {
   if (topic !== ASSISTANTS_TOPIC) return;
   const ev = /** @type {AssistantsEvent} */ (data);
