@@ -318,7 +318,7 @@ Deno.test({
     await withServer(async (_s, a) => {
       const t = await openShell(a);
       await a.type(t.id, "exit 7\r");
-      await a.waitFor(t.id, /process exited with code 7/, "the exit note");
+      await a.waitFor(t.id, /process exited with code 7/, "the exit note", 20_000);
       await a.c.until(
         () =>
           a.c.events.some((e) =>

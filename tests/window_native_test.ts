@@ -141,6 +141,28 @@ async function until<T>(
 const appWindow = async (display: string) =>
   (await listWindows(display)).find((w) => w.title === "ReinAgent" && w.width > 100);
 
+type Geometry = Partial<Pick<XWindow, "width" | "height" | "x" | "y">>;
+
+/**
+ * The app's window once it has the geometry `want`: a window just mapped (no window
+ * manager, a loaded machine) may first show GTK's 200×200 at 0,0. A timeout says what it
+ * last had.
+ */
+async function windowWith(display: string, want: Geometry, what: string): Promise<XWindow> {
+  let last: XWindow | undefined;
+  const fits = (w: XWindow) =>
+    (Object.keys(want) as (keyof Geometry)[]).every((k) => w[k] === want[k]);
+  try {
+    return await until(async () => {
+      last = await appWindow(display);
+      return last && fits(last) ? last : null;
+    }, what);
+  } catch (e) {
+    const had = last ? `${last.width}×${last.height}+${last.x}+${last.y}` : "no window";
+    throw new Error(`${(e as Error).message} at ${JSON.stringify(want)}; it last had ${had}`);
+  }
+}
+
 /** The window's child process of a server (the one running the window's module). */
 function windowChildOf(serverPid: number): number | undefined {
   return processTree(serverPid).find((p) =>
@@ -209,7 +231,11 @@ desktopTest(
       const painted = await first.waitFor(/window: the app painted (\d+) ms after start/);
       metrics.firstPaintAfterStartMs = Number(painted[1]);
       metrics.firstPaintWallMs = Math.round(performance.now() - started);
-      const win = await until(() => appWindow(d.name), "the ReinAgent window");
+      const win = await windowWith(
+        d.name,
+        { width: 1280, height: 800, x: 160, y: 100 },
+        "the ReinAgent window",
+      );
       assertEquals(win.wmClass, ["reinagent", "Reinagent"], "its WM_CLASS (docks group by it)");
       assertEquals([win.width, win.height], [1280, 800], "the default size");
       // Centred on the 1600×1000 screen the first time.
@@ -300,7 +326,11 @@ desktopTest(
     try {
       await second.waitFor(/window: native window \(WebKitGTK\)/);
       await second.waitFor(/window: the app painted/);
-      const win = await until(() => appWindow(d.name), "the window again");
+      const win = await windowWith(
+        d.name,
+        { width: 900, height: 640, x: 40, y: 30 },
+        "the window again",
+      );
       assertEquals([win.width, win.height, win.x, win.y], [900, 640, 40, 30]);
       await sleep(1000); // its task list loaded
       await shotOf(d.name, "window-native-restored", win);
@@ -318,7 +348,11 @@ desktopTest(
     const third = startMain(["--home", home], d.name);
     try {
       await third.waitFor(/window: the app painted/);
-      const win = await until(() => appWindow(d.name), "the window a third time");
+      const win = await windowWith(
+        d.name,
+        { width: 1000, height: 720, x: 60, y: 50 },
+        "the window a third time",
+      );
       assertEquals([win.width, win.height, win.x, win.y], [1000, 720, 60, 50]);
       const windowPid = windowChildOf(third.child.pid)!;
       const helpers = processTree(windowPid).filter((p) => p.pid !== windowPid).map((p) => p.pid);
@@ -344,7 +378,7 @@ desktopTest(
       await main.waitFor(
         /window: \S+window\.json: width must be a whole number 320–16384: default size, and not saved over/,
       );
-      const win = await until(() => appWindow(d.name), "the window");
+      const win = await windowWith(d.name, { width: 1280, height: 800 }, "the window");
       assertEquals([win.width, win.height], [1280, 800]);
       moveResizeWindow(d.name, win.id, { x: 10, y: 10, width: 700, height: 500 });
       await sleep(1500); // more than the window's save interval
@@ -365,7 +399,11 @@ desktopTest(
     );
     const main = startMain(["--home", home, "--keep-running"], d.name);
     try {
-      const win = await until(() => appWindow(d.name), "the window");
+      const win = await windowWith(
+        d.name,
+        { width: 900, height: 600, x: 350, y: 200 },
+        "the window",
+      );
       assertEquals([win.width, win.height, win.x, win.y], [900, 600, 350, 200]);
     } finally {
       await main.stop();

@@ -70,7 +70,12 @@ export async function pickModel(page: Page, value: string, label: string): Promi
   await page.locator("[data-testid=model-select-menu]").waitFor();
   await page.click(`[data-testid=model-option][data-value="${value}"]`);
   await page.locator("[data-testid=model-select-menu]").waitFor({ state: "detached" });
-  assertEquals(await page.locator("[data-testid=model-label]").innerText(), label);
+  // In a task the label follows the server's answer to the settings change (a loaded
+  // machine may take a moment): wait for it, then say what it shows if it never came.
+  const shown = page.locator("[data-testid=model-label]");
+  await page.locator("[data-testid=model-label]", { hasText: label }).waitFor({ timeout: 5000 })
+    .catch(() => {});
+  assertEquals(await shown.innerText(), label);
 }
 
 export async function send(page: Page, text: string): Promise<void> {

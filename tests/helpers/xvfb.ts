@@ -117,7 +117,17 @@ export interface XWindow {
 
 /** The named top-level windows on the display (xwininfo's tree). */
 export async function listWindows(display: string): Promise<XWindow[]> {
-  const text = await run("xwininfo", ["-display", display, "-root", "-tree"]);
+  // A window that closes while the tree is read makes xwininfo fail ("Bad Window"): ask again.
+  let text = "";
+  for (let attempt = 1;; attempt++) {
+    try {
+      text = await run("xwininfo", ["-display", display, "-root", "-tree"]);
+      break;
+    } catch (e) {
+      if (attempt >= 5 || !/Bad (Window|Drawable)/.test((e as Error).message)) throw e;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
   const list: XWindow[] = [];
   const re = /^\s*(0x[0-9a-f]+) "([^"]*)": \(([^)]*)\)\s+(\d+)x(\d+)\+(-?\d+)\+(-?\d+)/gm;
   for (const m of text.matchAll(re)) {
