@@ -1,0 +1,31 @@
+/**
+ * "Organise into a note" in a task's menu (the header's ⋯ on wide screens, the
+ * Workbench sheet on phones): the model turns the conversation into a note, which is
+ * then opened on the Notes page.
+ */
+import { html } from "../../html.js";
+import { t } from "../../i18n/index.js";
+import { organiseTask, organising } from "../../state/notes.js";
+import { MenuItem } from "../MenuItem.js";
+import { Icon } from "../Icons.js";
+
+const IconNote = () =>
+  html`<${Icon} d=${["M6 3h9l4 4v14H6z", "M14 3v5h5", "M9 13h7", "M9 17h5"]} />`;
+
+/** @param {string} taskId @param {() => void} close closes the menu */
+export function organiseItem(taskId, close) {
+  return html`
+    <${MenuItem}
+      role="menuitem"
+      checked=${false}
+      testid="organise-note"
+      title=${t("notes.organise")}
+      desc=${organising.value ? t("notes.organising") : t("notes.organiseDesc")}
+      icon=${html`<${IconNote} />`}
+      onSelect=${() => {
+        close();
+        void organiseTask(taskId);
+      }}
+    />
+  `;
+}
