@@ -28,6 +28,8 @@ export interface NotesEvent {
   kind: "changed";
   notebook: string | null;
   note: string | null;
+  /** The note's version after a save (a client holding it need not read again). */
+  version?: string;
 }
 
 export const NOTES_LIMITS = {

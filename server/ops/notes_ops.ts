@@ -46,8 +46,18 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-function changed(ctx: OpContext, notebook: string | null, note: string | null = null): void {
-  ctx.hub.publish(NOTES_TOPIC, { kind: "changed", notebook, note });
+function changed(
+  ctx: OpContext,
+  notebook: string | null,
+  note: string | null = null,
+  version?: string,
+): void {
+  ctx.hub.publish(NOTES_TOPIC, {
+    kind: "changed",
+    notebook,
+    note,
+    ...(version ? { version } : {}),
+  });
 }
 
 async function notebooks(f: NotesFiles): Promise<NotebooksView> {
@@ -108,7 +118,7 @@ export const NOTES_HANDLERS: OpHandlers<keyof typeof NOTES_OP_ARGS> = {
   "notes.save": (ctx, a) =>
     guarded(async () => {
       const r = await filesOf(ctx).save(a.notebook, a.note, a.body, a.baseVersion);
-      changed(ctx, a.notebook, a.note);
+      changed(ctx, a.notebook, a.note, r.version);
       return r;
     }),
   "notes.rename": (ctx, a) =>

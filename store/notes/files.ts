@@ -7,6 +7,7 @@
  * reported and left alone. Deletes move to `<root>/.trash/`.
  */
 import { join } from "node:path";
+import { plainMarkdown } from "../plain_text.ts";
 import {
   DEFAULT_NOTEBOOK,
   NOTE_NAME,
@@ -64,8 +65,9 @@ function titleOf(name: string, body: string): string {
 }
 
 function previewOf(body: string): string {
-  return body.replace(/^\s{0,3}#{1,6}\s+.*$/m, "").replace(/[#>*_`\-]+/g, " ")
-    .replace(/\s+/g, " ").trim().slice(0, NOTES_LIMITS.previewChars);
+  // The title is shown apart; the rest as the words a reader sees.
+  const rest = body.slice(0, 4000).replace(/^\s{0,3}#{1,6}\s+.*$/m, "");
+  return plainMarkdown(rest).replace(/\s+/g, " ").trim().slice(0, NOTES_LIMITS.previewChars);
 }
 
 export class NotesFiles {

@@ -2,6 +2,7 @@
 export default {
   "settings.tab.notes": "Notes",
   "notes.title": "Notes",
+  "notes.sidebar": "Notes",
   "notes.intro":
     "Notebooks are folders and notes are Markdown files on this computer — edit them here or with any editor. Changes are saved a second after you stop typing.",
   "notes.notebook": "Notebook",

@@ -2,6 +2,7 @@
 export default {
   "settings.tab.notes": "笔记",
   "notes.title": "笔记",
+  "notes.sidebar": "笔记",
   "notes.intro":
     "笔记本是文件夹，笔记是本机上的 Markdown 文件——可在此处或任何编辑器中编辑。停止输入一秒后自动保存。",
   "notes.notebook": "笔记本",

@@ -331,6 +331,8 @@ onEvent((topic, data) => {
   void request("notes.list", {}).then((v) => notebooksView.value = v).catch(() => {});
   if (ev.notebook === notebookName.value) void loadNotebook();
   const doc = openNote.value;
+  // A save's event names its version: the editor that made it (or holds it) reads nothing.
+  if (ev.version && ev.version === doc?.version) return;
   if (doc && ev.note === doc.name && saveState.value === "saved" && !saving) {
     void request("notes.read", { notebook: doc.notebook, note: doc.name }).then((fresh) => {
       if (openNote.value === doc && saveState.value === "saved" && fresh.version !== doc.version) {

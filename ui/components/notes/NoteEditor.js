@@ -27,6 +27,7 @@ import {
   undoAssist,
 } from "../../state/notes.js";
 import { Markdown } from "../Markdown.js";
+import { IconSparkles, IconUndo } from "../skills/SkillIcons.js";
 import { IconBack, IconTrash, InlineConfirm } from "../settings/controls.js";
 
 const MODES = /** @type {const} */ (["edit", "preview", "split"]);
@@ -119,15 +120,17 @@ export function NoteEditor({ onBack }) {
               <button type="button" class="btn btn-small" data-testid=${`notes-assist-${a}`}
                 disabled=${busy !== null || !noteText.value.trim()}
                 title=${t(/** @type {const} */ (`notes.assist.${a}Help`))}
-                onClick=${() => void assist(a)}>${busy === a ? "…" : "✨"} ${t(
-                  /** @type {const} */ (`notes.assist.${a}`),
-                )}</button>
+                onClick=${() => void assist(a)}><${IconSparkles} size=${14} /> ${busy === a
+                  ? "…"
+                  : ""}${t(
+                    /** @type {const} */ (`notes.assist.${a}`),
+                  )}</button>
             `
           )}
           ${assistUndo.value !== null &&
             html`
               <button type="button" class="btn btn-small" data-testid="notes-assist-undo"
-                onClick=${undoAssist}>${t("notes.assist.undo")}</button>
+                onClick=${undoAssist}><${IconUndo} size=${14} /> ${t("notes.assist.undo")}</button>
             `}
         </div>
       </div>

@@ -7,10 +7,7 @@ import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { organiseTask, organising } from "../../state/notes.js";
 import { MenuItem } from "../MenuItem.js";
-import { Icon } from "../Icons.js";
-
-const IconNote = () =>
-  html`<${Icon} d=${["M6 3h9l4 4v14H6z", "M14 3v5h5", "M9 13h7", "M9 17h5"]} />`;
+import { IconNote } from "./NoteIcons.js";
 
 /** @param {string} taskId @param {() => void} close closes the menu */
 export function organiseItem(taskId, close) {
