@@ -78,6 +78,15 @@ Deno.test("notes: notebooks and notes live as folders and .md files through thei
       { notebook: "Work 2026", note: "Ideas", to: "Plan" },
     );
     assert(!clash.ok && clash.error.code === "conflict", "a rename never replaces a note");
+    // Another case is another file on this disk: never replaced either.
+    await op("notes.create", { notebook: "Work 2026", name: "ideas" });
+    const caseClash = await runOp(
+      { ...e.deps, client } as OpContext,
+      "notes.rename",
+      { notebook: "Work 2026", note: "ideas", to: "Ideas" },
+    );
+    assert(!caseClash.ok && caseClash.error.code === "conflict", JSON.stringify(caseClash));
+    await op("notes.delete", { notebook: "Work 2026", note: "ideas" });
 
     const after = await op<NotebookView>("notes.delete", { notebook: "Work 2026", note: "Ideas" });
     assert(!after.notes.some((n) => n.name === "Ideas"));
@@ -153,6 +162,26 @@ Deno.test("notes: hostile names are refused and corrupt or oversize files are re
       baseVersion: "abc",
     });
     assertEquals(tooLong.code, "invalid_args");
+    // Under the character limit but over the byte limit (CJK is 3 bytes each): refused, so
+    // no save can make a note that would then read as corrupt.
+    const fine = await op<NoteDoc>("notes.create", { notebook: "default", name: "wide" });
+    const wide = await fail("notes.save", {
+      notebook: "default",
+      note: "wide",
+      body: "字".repeat(NOTES_LIMITS.bodyChars),
+      baseVersion: fine.version,
+    });
+    assertEquals(wide.code, "too_large");
+    assertEquals(await Deno.readTextFile(`${root}/default/wide.md`), "");
+
+    // A notebook that is a link elsewhere is reported, not listed or followed.
+    await Deno.mkdir(`${e.deps.home}/outside`);
+    await Deno.symlink(`${e.deps.home}/outside`, `${root}/linked`);
+    const books = await op<NotebooksView>("notes.list", {});
+    assert(!books.notebooks.some((b) => b.name === "linked"));
+    assertEquals(books.problems.map((p) => p.file), ["linked"]);
+    assertEquals((await fail("notes.notes", { notebook: "linked" })).code, "not_found");
+
     // The user may still delete a corrupt file (to the trash).
     await op("notes.delete", { notebook: "default", note: "binary" });
   } finally {

@@ -70,6 +70,17 @@ function previewOf(body: string): string {
   return plainMarkdown(rest).replace(/\s+/g, " ").trim().slice(0, NOTES_LIMITS.previewChars);
 }
 
+/** Throws when `body` would make a file too big to read back as a note. */
+function checkSize(body: string): void {
+  const bytes = new TextEncoder().encode(body).length;
+  if (bytes > NOTES_LIMITS.fileBytes) {
+    throw new NotesError(
+      "full",
+      `the note would be ${bytes} bytes, more than the ${NOTES_LIMITS.fileBytes} a note may have`,
+    );
+  }
+}
+
 export class NotesFiles {
   /** Saves of one file run one at a time (check-then-write must not interleave). */
   #locks = new Map<string, Promise<unknown>>();
@@ -114,7 +125,7 @@ export class NotesFiles {
     const problems: NoteProblem[] = [];
     for await (const e of Deno.readDir(this.root)) {
       if (e.name.startsWith(".")) continue;
-      if (!e.isDirectory) continue;
+      if (!e.isDirectory && !e.isSymlink) continue;
       if (e.isSymlink || !NOTE_NAME.test(e.name)) {
         problems.push({ file: e.name, error: "not a valid notebook name; left alone" });
         continue;
@@ -227,6 +238,7 @@ export class NotesFiles {
   async create(notebook: string, name = "Untitled", body = ""): Promise<NoteDoc> {
     const dir = await this.#notebookDir(notebook);
     checkName(name, "note");
+    checkSize(body);
     let count = 0;
     for await (const e of Deno.readDir(dir)) if (e.name.endsWith(".md")) count++;
     if (count >= NOTES_LIMITS.notesPerNotebook) {
@@ -258,6 +270,7 @@ export class NotesFiles {
     baseVersion: string,
   ): Promise<{ version: string; updatedAt: number }> {
     return this.#locked(`${notebook}/${note}`, async () => {
+      checkSize(body);
       let current: NoteDoc;
       try {
         current = await this.read(notebook, note);
@@ -278,8 +291,13 @@ export class NotesFiles {
         await this.#notebookDir(notebook),
         `.${note}.md.${crypto.randomUUID().slice(0, 8)}.tmp`,
       );
-      await Deno.writeTextFile(tmp, body, { createNew: true });
-      await Deno.rename(tmp, path);
+      try {
+        await Deno.writeTextFile(tmp, body, { createNew: true });
+        await Deno.rename(tmp, path);
+      } catch (e) {
+        await Deno.remove(tmp).catch(() => {});
+        throw e;
+      }
       const doc = await this.read(notebook, note);
       return { version: doc.version, updatedAt: doc.updatedAt };
     });
@@ -291,8 +309,10 @@ export class NotesFiles {
     const st = await lstatOrNull(from);
     if (!st || !st.isFile) throw new NotesError("not_found", `there is no note "${note}"`);
     if (from === target) return;
-    // Same name but another case on a case-insensitive disk is a rename too.
-    if (await lstatOrNull(target) && note.toLowerCase() !== to.toLowerCase()) {
+    // A target that exists is another note — unless it is this very file under another
+    // case on a case-insensitive disk (then the rename only changes the case).
+    const there = await lstatOrNull(target);
+    if (there && !(there.ino !== null && there.ino === st.ino && there.dev === st.dev)) {
       throw new NotesError("exists", `a note "${to}" already exists`);
     }
     await Deno.rename(from, target);
