@@ -124,11 +124,20 @@ Deno.test("Notes page (desktop): organise a conversation, autosave, preview, ass
       );
       assertEquals(await page.locator(tid("notes-conflict")).count(), 0);
 
+      // Again, and this time the user keeps their text: it replaces the file, on purpose.
+      await Deno.writeTextFile(`${dir}/Untitled.md`, "# Shopping\n\nchanged again\n");
+      await page.locator(tid("notes-editor")).press("Control+End");
+      await page.locator(tid("notes-editor")).type("- tea\n");
+      await page.locator(tid("notes-conflict")).waitFor();
+      await page.click(tid("notes-keep-mine"));
+      await until(async () => (await status(page)) === "saved", "kept and saved");
+      assertEquals(await readOr(`${dir}/Untitled.md`), "# Shopping\n\nchanged in vim\n- tea\n");
+
       // Rename; a corrupt file appears in the list's report, untouched.
       await page.fill(tid("notes-name"), "Groceries");
       await page.locator(tid("notes-name")).press("Enter");
       await page.locator(`${tid("notes-card")}[data-name=Groceries]`).waitFor();
-      assertEquals(await readOr(`${dir}/Groceries.md`), "# Shopping\n\nchanged in vim\n");
+      assertEquals(await readOr(`${dir}/Groceries.md`), "# Shopping\n\nchanged in vim\n- tea\n");
       await Deno.writeFile(`${dir}/broken.md`, new Uint8Array([0xff, 0xfe, 0xfd]));
       await page.click(tid("notes-new"));
       await page.locator(tid("notes-problems")).waitFor();
