@@ -176,3 +176,43 @@ Deno.test("Notes page (phone): the list, then the open note with Back; no horizo
     await page.locator(tid("notes-list")).waitFor();
   });
 });
+
+Deno.test("Notes (phone): 'Organise into a note' from the Workbench sheet opens the note", async () => {
+  const mock = startMockLlm({ quiet: true });
+  mock.register("notes-phone", {
+    turns: [{ text: "Pack light: two shirts and a charger." }],
+    repeatLast: true,
+    match: [{
+      lastIncludes: "<conversation>",
+      turn: { text: "# Packing list\n\n- two shirts\n- a charger" },
+    }],
+  });
+  const home = await homeWithProvider(mock.base, ["notes-phone"]);
+  try {
+    await withPage(PHONE, async (page, server) => {
+      await openApp(page, server.url);
+      await newDraft(page);
+      await pickModel(page, "mock/notes-phone", "notes-phone");
+      await send(page, "What should I pack?");
+      await strip(lastTurn(page)).and(page.locator("[data-state=done]")).waitFor({
+        timeout: 30_000,
+      });
+      await page.click(tid("open-workbench"));
+      await page.locator(tid("organise-note")).waitFor();
+      await screenshot(page, "phone-notes-organise-menu");
+      await page.click(tid("organise-note"));
+      await page.waitForFunction(() =>
+        (document.querySelector("[data-testid=notes-editor]") as HTMLTextAreaElement | null)
+          ?.value.startsWith("# Packing list")
+      );
+      assertMatch(
+        await readOr(`${server.home}/notebooks/default/Packing list.md`),
+        /two shirts/,
+      );
+      await noHorizontalScroll(page, PHONE.width);
+      await screenshot(page, "phone-notes-organised");
+    }, { home });
+  } finally {
+    await mock.close();
+  }
+});
