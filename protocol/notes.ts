@@ -6,7 +6,8 @@
  *
  * Ops:
  * - `notes.list {}` → the notebooks (the `default` one is made on first use).
- * - `notes.createNotebook {name}`, `notes.deleteNotebook {name}` (moved to the trash).
+ * - `notes.createNotebook {name}`, `notes.renameNotebook {name, to}` (not `default`),
+ *   `notes.deleteNotebook {name}` (moved to the trash).
  * - `notes.notes {notebook}` → its notes (no bodies) and the files that are not notes.
  * - `notes.read {notebook, note}` → the body and its `version` (a hash of the file).
  * - `notes.create {notebook, name?, body?}` → a new note (a free name made from `name`).
@@ -101,6 +102,7 @@ const version = str({ min: 1, max: 80, pattern: /^[a-f0-9]+$/ });
 export const NOTES_OP_ARGS = {
   "notes.list": obj({}),
   "notes.createNotebook": obj({ name }),
+  "notes.renameNotebook": obj({ name, to: name }),
   "notes.deleteNotebook": obj({ name }),
   "notes.notes": obj({ notebook: name }),
   "notes.read": obj({ notebook: name, note: name }),
@@ -143,6 +145,7 @@ export interface NotebookView {
 export interface NotesOpResults {
   "notes.list": NotebooksView;
   "notes.createNotebook": NotebooksView;
+  "notes.renameNotebook": NotebooksView;
   "notes.deleteNotebook": NotebooksView;
   "notes.notes": NotebookView;
   "notes.read": NoteDoc;

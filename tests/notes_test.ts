@@ -34,7 +34,7 @@ async function setup() {
 }
 
 Deno.test("notes: notebooks and notes live as folders and .md files through their lifecycle", async () => {
-  const { e, op, client, root } = await setup();
+  const { e, op, fail, client, root } = await setup();
   try {
     const first = await op<NotebooksView>("notes.list", {});
     assertEquals(first.notebooks, [{ name: "default", notes: 0 }]);
@@ -92,6 +92,24 @@ Deno.test("notes: notebooks and notes live as folders and .md files through thei
     assert(!after.notes.some((n) => n.name === "Ideas"));
     const trash = [...Deno.readDirSync(`${root}/.trash`)].map((x) => x.name);
     assert(trash.some((n) => n.endsWith("Work 2026-Ideas.md")), "deleted notes go to the trash");
+
+    await op("notes.createNotebook", { name: "Home" });
+    assertEquals(
+      (await fail("notes.renameNotebook", { name: "Work 2026", to: "Home" })).code,
+      "conflict",
+    );
+    assertEquals(
+      (await fail("notes.renameNotebook", { name: "default", to: "Other" })).code,
+      "invalid_args",
+    );
+    await op("notes.deleteNotebook", { name: "Home" });
+    const moved = await op<NotebooksView>("notes.renameNotebook", {
+      name: "Work 2026",
+      to: "Work",
+    });
+    assertEquals(moved.notebooks.map((b) => b.name), ["default", "Work"]);
+    assert(await Deno.readTextFile(`${root}/Work/Plan.md`));
+    await op("notes.renameNotebook", { name: "Work", to: "Work 2026" });
 
     const books = await op<NotebooksView>("notes.deleteNotebook", { name: "Work 2026" });
     assertEquals(books.notebooks.map((b) => b.name), ["default"]);

@@ -100,6 +100,13 @@ export const NOTES_HANDLERS: OpHandlers<keyof typeof NOTES_OP_ARGS> = {
       changed(ctx, a.name);
       return notebooks(f);
     }),
+  "notes.renameNotebook": (ctx, a) =>
+    guarded(async () => {
+      const f = filesOf(ctx);
+      await f.renameNotebook(a.name, a.to);
+      changed(ctx, a.to);
+      return notebooks(f);
+    }),
   "notes.deleteNotebook": (ctx, a) =>
     guarded(async () => {
       const f = filesOf(ctx);

@@ -162,6 +162,22 @@ export class NotesFiles {
     }
   }
 
+  async renameNotebook(name: string, to: string): Promise<void> {
+    if (name === DEFAULT_NOTEBOOK) {
+      throw new NotesError("invalid", "the default notebook keeps its name");
+    }
+    const from = await this.#notebookDir(name);
+    const target = join(this.root, checkName(to, "notebook"));
+    if (from === target) return;
+    const st = await Deno.lstat(from);
+    const there = await lstatOrNull(target);
+    // As for notes: only this very folder under another case may be "there" already.
+    if (there && !(there.ino !== null && there.ino === st.ino && there.dev === st.dev)) {
+      throw new NotesError("exists", `a notebook "${to}" already exists`);
+    }
+    await Deno.rename(from, target);
+  }
+
   async #toTrash(path: string, label: string): Promise<void> {
     const trash = join(this.root, ".trash");
     await Deno.mkdir(trash, { recursive: true });

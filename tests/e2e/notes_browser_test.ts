@@ -143,6 +143,30 @@ Deno.test("Notes page (desktop): organise a conversation, autosave, preview, ass
       await page.locator(tid("notes-problems")).waitFor();
       assertMatch(await page.locator(tid("notes-problems")).innerText(), /broken\.md.*UTF-8/);
       assertEquals(await Deno.readFile(`${dir}/broken.md`), new Uint8Array([0xff, 0xfe, 0xfd]));
+
+      // A notebook made, renamed and deleted (to the trash) from the bar.
+      await page.click(tid("notes-notebook-add"));
+      await page.fill(tid("notes-notebook-name"), "Work");
+      await page.click(tid("notes-notebook-create"));
+      await until(async () => (await page.inputValue(tid("notes-notebook"))) === "Work", "shown");
+      await page.locator(tid("notes-empty")).waitFor();
+      await page.click(tid("notes-notebook-rename"));
+      await page.fill(tid("notes-notebook-name"), "Work 2026");
+      await page.click(tid("notes-notebook-create"));
+      await until(
+        async () => (await page.inputValue(tid("notes-notebook"))) === "Work 2026",
+        "renamed",
+      );
+      assert((await Deno.stat(`${server.home}/notebooks/Work 2026`)).isDirectory);
+      await screenshot(page, "desktop-notes-notebook");
+      await page.click(tid("notes-notebook-delete"));
+      await page.click(tid("notes-notebook-delete-confirm"));
+      await until(async () => (await page.inputValue(tid("notes-notebook"))) === "default", "back");
+      assert(
+        [...Deno.readDirSync(`${server.home}/notebooks/.trash`)].some((x) =>
+          x.name.endsWith("Work 2026")
+        ),
+      );
     }, { home });
   } finally {
     await mock.close();
@@ -163,6 +187,14 @@ Deno.test("Notes page (phone): the list, then the open note with Back; no horizo
     await page.locator(`${tid("notes-card")}[data-name="Trip plan"]`).waitFor();
     await noHorizontalScroll(page, PHONE.width);
     await screenshot(page, "phone-notes-list");
+    // The search filters the cards by title and text.
+    await page.fill(tid("notes-search"), "lisbon");
+    await page.waitForFunction(() =>
+      document.querySelectorAll("[data-testid=notes-card]").length === 1
+    );
+    await page.fill(tid("notes-search"), "nothing like this");
+    await page.locator(tid("notes-no-match")).waitFor();
+    await page.fill(tid("notes-search"), "");
     await page.click(`${tid("notes-card")}[data-name="Trip plan"]`);
     await page.locator(tid("notes-editor")).waitFor();
     assert(!(await page.locator(tid("notes-list")).isVisible()), "one column at a time");

@@ -215,6 +215,20 @@ export async function createNotebook(name) {
   }
 }
 
+/** Renames the notebook shown; returns an error message or null. @param {string} to */
+export async function renameNotebook(to) {
+  const name = notebookName.value;
+  if (to === name) return null;
+  await flushSave();
+  try {
+    notebooksView.value = await request("notes.renameNotebook", { name, to });
+    await showNotebook(to);
+    return null;
+  } catch (e) {
+    return messageOf(e);
+  }
+}
+
 /** Returns an error message or null. @param {string} name */
 export async function deleteNotebook(name) {
   try {

@@ -1,7 +1,7 @@
 /**
- * The Notes page's notebook picker: the notebooks (folders), "New notebook" (an inline
- * name field; the server checks the name) and deleting the one shown (to the trash,
- * after a confirmation).
+ * The Notes page's notebook picker: the notebooks (folders), "New notebook" and "Rename"
+ * (an inline name field; the server checks the name) and deleting the one shown (to the
+ * trash, after a confirmation). The default notebook keeps its name and stays.
  */
 import { useState } from "preact/hooks";
 import { html } from "../../html.js";
@@ -12,16 +12,18 @@ import {
   deleteNotebook,
   notebookName,
   notebooksView,
+  renameNotebook,
   showNotebook,
 } from "../../state/notes.js";
-import { IconPlus, IconTrash, InlineConfirm } from "../settings/controls.js";
+import { IconEdit, IconPlus, IconTrash, InlineConfirm } from "../settings/controls.js";
 
 /** @param {string} name */
 const label = (name) => name === DEFAULT_NOTEBOOK ? t("notes.defaultNotebook") : name;
 
 export function NotebookBar() {
   const v = notebooksView.value;
-  const [adding, setAdding] = useState(false);
+  /** The inline name form: a new notebook, or the shown one renamed (null = closed). */
+  const [form, setForm] = useState(/** @type {"add"|"rename"|null} */ (null));
   const [draft, setDraft] = useState("");
   const [confirm, setConfirm] = useState(false);
   const [err, setErr] = useState(/** @type {string|null} */ (null));
@@ -29,10 +31,11 @@ export function NotebookBar() {
   /** @param {Event} e */
   const submit = async (e) => {
     e.preventDefault();
-    const problem = await createNotebook(draft.trim());
+    const name = draft.trim();
+    const problem = form === "rename" ? await renameNotebook(name) : await createNotebook(name);
     setErr(problem);
     if (!problem) {
-      setAdding(false);
+      setForm(null);
       setDraft("");
     }
   };
@@ -48,9 +51,18 @@ export function NotebookBar() {
       </select>
       <button type="button" class="icon-btn" data-testid="notes-notebook-add"
         title=${t("notes.newNotebook")} aria-label=${t("notes.newNotebook")}
-        onClick=${() => setAdding(!adding)}><${IconPlus} size=${16} /></button>
+        onClick=${() => {
+          setForm(form === "add" ? null : "add");
+          setDraft("");
+        }}><${IconPlus} size=${16} /></button>
       ${current !== DEFAULT_NOTEBOOK && !confirm &&
         html`
+          <button type="button" class="icon-btn" data-testid="notes-notebook-rename"
+            title=${t("notes.renameNotebook")} aria-label=${t("notes.renameNotebook")}
+            onClick=${() => {
+              setForm(form === "rename" ? null : "rename");
+              setDraft(current);
+            }}><${IconEdit} size=${16} /></button>
           <button type="button" class="icon-btn" data-testid="notes-notebook-delete"
             title=${t("notes.deleteNotebook")} aria-label=${t("notes.deleteNotebook")}
             onClick=${() => setConfirm(true)}><${IconTrash} size=${16} /></button>
@@ -65,7 +77,7 @@ export function NotebookBar() {
             setErr(await deleteNotebook(current));
           }} />
       `}
-    ${adding &&
+    ${form &&
       html`
         <form class="notes-new-notebook" onSubmit=${submit}>
           <input class="input" data-testid="notes-notebook-name" value=${draft}
@@ -74,7 +86,9 @@ export function NotebookBar() {
             onInput=${(/** @type {Event} */ e) =>
               setDraft(/** @type {HTMLInputElement} */ (e.currentTarget).value)} />
           <button type="submit" class="btn btn-accent" data-testid="notes-notebook-create"
-            disabled=${!draft.trim()}>${t("notes.create")}</button>
+            disabled=${!draft.trim()}>${form === "rename"
+              ? t("notes.rename")
+              : t("notes.create")}</button>
         </form>
       `}
     ${err &&
