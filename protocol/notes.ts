@@ -72,6 +72,7 @@ export interface NoteSummary {
   /** The first heading, else the name. */
   title: string;
   preview: string;
+  /** Bytes on disk. */
   size: number;
   updatedAt: number;
 }

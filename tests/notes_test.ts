@@ -200,6 +200,16 @@ Deno.test("notes: hostile names are refused and corrupt or oversize files are re
     assertEquals(books.problems.map((p) => p.file), ["linked"]);
     assertEquals((await fail("notes.notes", { notebook: "linked" })).code, "not_found");
 
+    // A list reads only the start of each note: a character cut at that window is fine.
+    const big = `# Big one\n${"a".repeat(8192 - 11)}字${"b".repeat(20_000)}`;
+    await Deno.writeTextFile(`${root}/default/big.md`, big);
+    const listed = await op<NotebookView>("notes.notes", { notebook: "default" });
+    const card = listed.notes.find((n) => n.name === "big");
+    assertEquals(card?.title, "Big one");
+    assertEquals(card?.size, new TextEncoder().encode(big).length);
+    assert(!listed.problems.some((p) => p.file === "big.md"));
+    assertEquals((await op<NoteDoc>("notes.read", { notebook: "default", note: "big" })).body, big);
+
     // The user may still delete a corrupt file (to the trash).
     await op("notes.delete", { notebook: "default", note: "binary" });
   } finally {

@@ -59,6 +59,9 @@ async function versionOf(bytes: Uint8Array): Promise<string> {
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
+/** Bytes of each file a notebook's list reads (title and preview come from its start). */
+const HEAD_BYTES = 8192;
+
 function titleOf(name: string, body: string): string {
   const h = body.match(/^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/m);
   return (h?.[1] ?? name).slice(0, 200);
@@ -208,13 +211,13 @@ export class NotesFiles {
         continue;
       }
       try {
-        const doc = await this.read(notebook, name);
+        const head = await this.#head(join(dir, e.name), name);
         notes.push({
           name,
-          title: titleOf(name, doc.body),
-          preview: previewOf(doc.body),
-          size: doc.body.length,
-          updatedAt: doc.updatedAt,
+          title: titleOf(name, head.text),
+          preview: previewOf(head.text),
+          size: head.size,
+          updatedAt: head.updatedAt,
         });
       } catch (err) {
         problems.push({ file: e.name, error: (err as Error).message });
@@ -222,6 +225,46 @@ export class NotesFiles {
     }
     notes.sort((a, b) => b.updatedAt - a.updatedAt || a.name.localeCompare(b.name));
     return { dir, notes, problems };
+  }
+
+  /**
+   * The start of a note for its card: a list reads at most {@link HEAD_BYTES} of each
+   * file, not whole files (a notebook may hold many big notes).
+   */
+  async #head(
+    path: string,
+    note: string,
+  ): Promise<{ text: string; size: number; updatedAt: number }> {
+    const st = await Deno.lstat(path);
+    if (!st.isFile) throw new NotesError("not_found", `there is no note "${note}"`);
+    if (st.size > NOTES_LIMITS.fileBytes) {
+      throw new NotesError(
+        "corrupt",
+        `${note}.md is ${st.size} bytes, more than the ${NOTES_LIMITS.fileBytes} a note may have; left alone`,
+      );
+    }
+    const buf = new Uint8Array(Math.min(st.size, HEAD_BYTES));
+    const file = await Deno.open(path, { read: true });
+    let n = 0;
+    try {
+      while (n < buf.length) {
+        const got = await file.read(buf.subarray(n));
+        if (got === null) break;
+        n += got;
+      }
+    } finally {
+      file.close();
+    }
+    let text: string;
+    try {
+      // `stream`: a character cut at the end of the window is not an error.
+      text = new TextDecoder("utf-8", { fatal: true }).decode(buf.subarray(0, n), {
+        stream: n < st.size,
+      });
+    } catch {
+      throw new NotesError("corrupt", `${note}.md is not UTF-8 text; left alone`);
+    }
+    return { text, size: st.size, updatedAt: st.mtime?.getTime() ?? 0 };
   }
 
   async read(notebook: string, note: string): Promise<NoteDoc> {
