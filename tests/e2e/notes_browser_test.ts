@@ -86,6 +86,18 @@ Deno.test("Notes page (desktop): organise a conversation, autosave, preview, ass
       await until(async () => (await status(page)) === "saved", "autosaved");
       assertEquals(await readOr(`${dir}/Untitled.md`), "# Shopping\n\n- milk\n- **bread**\n");
 
+      // The shortcuts edit around the selection (and autosave like typing).
+      await page.locator(tid("notes-editor")).press("Control+End");
+      await page.locator(tid("notes-editor")).type("eggs");
+      await page.click(tid("notes-format-todo"));
+      assertEquals(
+        await page.inputValue(tid("notes-editor")),
+        "# Shopping\n\n- milk\n- **bread**\n- [ ] eggs",
+      );
+      await until(async () => (await readOr(`${dir}/Untitled.md`)).endsWith("- [ ] eggs"), "saved");
+      await page.fill(tid("notes-editor"), "# Shopping\n\n- milk\n- **bread**\n");
+      await until(async () => (await status(page)) === "saved", "saved again");
+
       // Split: the app's Markdown renderer shows the note.
       await page.click(tid("notes-mode-split"));
       await page.locator(`${tid("notes-preview")} h1 >> text=Shopping`).waitFor();

@@ -5,7 +5,7 @@
  * conflict (the file changed on disk) is shown with the two ways out; nothing is
  * overwritten unless the user picks "Keep mine".
  */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { ASSIST_ACTIONS, NOTES_LIMITS } from "../../../protocol/index.ts";
@@ -27,6 +27,7 @@ import {
   undoAssist,
 } from "../../state/notes.js";
 import { Markdown } from "../Markdown.js";
+import { NoteToolbar } from "./NoteToolbar.js";
 import { IconSparkles, IconUndo } from "../skills/SkillIcons.js";
 import { IconBack, IconTrash, InlineConfirm } from "../settings/controls.js";
 
@@ -39,6 +40,7 @@ export function NoteEditor({ onBack }) {
   const [name, setName] = useState(doc?.name ?? "");
   const [nameErr, setNameErr] = useState(/** @type {string|null} */ (null));
   const [confirm, setConfirm] = useState(false);
+  const area = useRef(/** @type {HTMLTextAreaElement|null} */ (null));
   useEffect(() => {
     setName(doc?.name ?? "");
     setNameErr(null);
@@ -140,10 +142,12 @@ export function NoteEditor({ onBack }) {
         html`<p class="field-help field-error" role="alert" data-testid="notes-assist-error">${
           t("notes.assist.error", { message: assistError.value })
         }</p>`}
+      ${mode !== "preview" &&
+        html`<${NoteToolbar} area=${() => area.current} disabled=${busy !== null} />`}
       <div class="notes-body" data-mode=${mode}>
         ${mode !== "preview" &&
           html`
-            <textarea class="input notes-text" data-testid="notes-editor"
+            <textarea class="input notes-text" data-testid="notes-editor" ref=${area}
               aria-label=${t("notes.text")} maxlength=${NOTES_LIMITS.bodyChars}
               readonly=${busy !== null} value=${noteText.value}
               onInput=${(/** @type {Event} */ e) =>
