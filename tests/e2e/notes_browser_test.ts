@@ -194,6 +194,14 @@ Deno.test("Notes page (phone): the list, then the open note with Back; no horizo
       "# Trip plan\n\nA fairly long first line that must wrap on a phone instead of scrolling sideways.\n\n| day | place |\n|---|---|\n| 1 | Lisbon |\n",
     );
     await Deno.writeTextFile(`${dir}/Ideas.md`, "# Ideas\n\n- a notes page");
+    // The test can drop the connection and hold it down (reconnects are refused meanwhile).
+    let blocked = false;
+    let live: { close(): Promise<void> } | null = null;
+    await page.routeWebSocket(/\/ws$/, (ws) => {
+      if (blocked) return void ws.close();
+      ws.connectToServer();
+      live = ws;
+    });
     await openApp(page, server.url);
     await openNotes(page, true);
     await page.locator(`${tid("notes-card")}[data-name="Trip plan"]`).waitFor();
@@ -216,6 +224,20 @@ Deno.test("Notes page (phone): the list, then the open note with Back; no horizo
     const box = await page.locator(tid("notes-assist-summarise")).boundingBox();
     assert(box && box.height >= 36, `touch target ${box?.height}`);
     await screenshot(page, "phone-notes-editor");
+    // Typed while the connection is down: "Not saved", then saved once it is back.
+    blocked = true;
+    await live!.close();
+    await page.locator(tid("reconnecting")).waitFor();
+    await page.click(tid("notes-mode-edit"));
+    await page.locator(tid("notes-editor")).press("Control+End");
+    await page.locator(tid("notes-editor")).type("Day 2: Porto\n");
+    await until(async () => (await status(page)) === "error", "not saved while offline");
+    await screenshot(page, "phone-notes-offline");
+    blocked = false;
+    await page.locator(tid("reconnecting")).waitFor({ state: "detached", timeout: 15_000 });
+    await until(async () => (await status(page)) === "saved", "saved after reconnecting");
+    assertMatch(await readOr(`${dir}/Trip plan.md`), /Day 2: Porto\n$/);
+
     await page.click(tid("notes-back"));
     await page.locator(tid("notes-list")).waitFor();
   });

@@ -34,7 +34,8 @@ export default {
     "This note changed on disk since you opened it. Your text is kept here and was not saved.",
   "notes.reload": "Load the version on disk",
   "notes.keepMine": "Keep mine (replace the file)",
-  "notes.saveError": "Not saved: {message}. It is tried again at your next change.",
+  "notes.saveError":
+    "Not saved: {message}. It is tried again when the connection is back or at your next change.",
   "notes.mode": "View",
   "notes.mode.edit": "Edit",
   "notes.mode.preview": "Preview",

@@ -33,7 +33,7 @@ export default {
   "notes.conflict": "打开后这篇笔记在磁盘上被修改了。你的文字保留在这里，尚未保存。",
   "notes.reload": "载入磁盘上的版本",
   "notes.keepMine": "保留我的（替换文件）",
-  "notes.saveError": "未保存：{message}。下次修改时会再试。",
+  "notes.saveError": "未保存：{message}。连接恢复或下次修改时会再试。",
   "notes.mode": "视图",
   "notes.mode.edit": "编辑",
   "notes.mode.preview": "预览",

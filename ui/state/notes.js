@@ -335,6 +335,8 @@ export async function organiseTask(taskId) {
 
 onSync(() => {
   if (notebooksView.value) void loadNotebooks();
+  // A save that failed while the connection was down is tried again once it is back.
+  if (saveState.value === "error") void saveNow();
 });
 
 // Another client (or an organise) changed notes: the lists follow; an open note with no
