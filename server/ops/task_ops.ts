@@ -16,6 +16,7 @@ import {
   type MCP_OP_ARGS,
   type MEMORY_OP_ARGS,
   type MENTION_OP_ARGS,
+  type NOTES_OP_ARGS,
   type NOTIFY_OP_ARGS,
   type OpName,
   type PANEL_OP_ARGS,
@@ -88,6 +89,7 @@ type TaskOpName = Exclude<
   | keyof typeof AUTOMATION_OP_ARGS
   | keyof typeof USAGE_OP_ARGS
   | keyof typeof HOOK_OP_ARGS
+  | keyof typeof NOTES_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */

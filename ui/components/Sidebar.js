@@ -37,6 +37,7 @@ import {
 import { IconGear, IconPlug } from "./settings/controls.js";
 import { mcpFailing } from "../state/mcp.js";
 import { IconSkills } from "./skills/SkillIcons.js";
+import { NotesButton } from "./notes/NotesButton.js";
 import { AssistantsButton } from "./assistants/AssistantsButton.js";
 import { IconClock } from "./automations/icons.js";
 import { TaskRow } from "./TaskRow.js";
@@ -272,6 +273,7 @@ export function Sidebar() {
           <${IconSkills} />
         </button>
         <${AssistantsButton} />
+        <${NotesButton} />
         <button
           type="button"
           class=${`icon-btn${

@@ -10,6 +10,7 @@ import { exportTasks } from "../../state/carry.js";
 import { Menu } from "../Menu.js";
 import { MenuItem } from "../MenuItem.js";
 import { IconDownload, IconMore } from "./icons.js";
+import { organiseItem } from "../notes/OrganiseItem.js";
 
 /**
  * The export items of a task's menu.
@@ -46,7 +47,7 @@ export function TaskMenu() {
       wrapClass="task-menu desktop-only"
       button=${html`<${IconMore} />`}
     >
-      ${(/** @type {() => void} */ close) => exportItems(id, close)}
+      ${(/** @type {() => void} */ close) => [...exportItems(id, close), organiseItem(id, close)]}
     <//>
   `;
 }

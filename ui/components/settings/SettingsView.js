@@ -1,5 +1,5 @@
 /**
- * The Settings view: a header with Back, tabs (Providers, MCP, Assistants, Skills, Memory, Hooks,
+ * The Settings view: a header with Back, tabs (Providers, MCP, Assistants, Skills, Memory, Notes, Hooks,
  * Automations, Usage, Remote access, General, Import & backup, About) and the tab's
  * content. It replaces the conversation in the main column on desktop and phone.
  */
@@ -17,6 +17,7 @@ import { SkillsPane } from "../skills/SkillsPane.js";
 import { RemoteAccess } from "./RemoteAccess.js";
 import { AssistantsPane } from "../assistants/AssistantsPane.js";
 import { MemoryPane } from "../memory/MemoryPane.js";
+import { NotesPane } from "../notes/NotesPane.js";
 import { CarrySettings } from "../carry/CarrySettings.js";
 import { AutomationsPane } from "../automations/AutomationsPane.js";
 import { UsagePane } from "../usage/UsagePane.js";
@@ -28,6 +29,7 @@ const TABS = /** @type {const} */ ([
   "assistants",
   "skills",
   "memory",
+  "notes",
   "hooks",
   "automations",
   "usage",
@@ -89,6 +91,8 @@ export function SettingsView() {
             ? html`<${SkillsPane} />`
             : tab === "memory"
             ? html`<${MemoryPane} />`
+            : tab === "notes"
+            ? html`<${NotesPane} />`
             : tab === "automations"
             ? html`<${AutomationsPane} />`
             : tab === "usage"
