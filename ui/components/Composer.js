@@ -16,6 +16,7 @@ import { html } from "../html.js";
 import { t } from "../i18n/index.js";
 import { connState } from "../state/connection.js";
 import { addFiles, attachments, classifyPaste } from "../state/attachments.js";
+import { attachClipboardImage, nativeClipboardImage, pasteIsEmpty } from "../state/native_paste.js";
 import { sendBlock, sendComposer, viewWorkspace } from "../state/composer_send.js";
 import { isBrowsing, navigate, refreshPrompts, stopBrowsing } from "../state/prompt_history.js";
 import { historyKey } from "./composer/keys.js";
@@ -125,7 +126,13 @@ export function Composer() {
 
   const onPaste = (/** @type {ClipboardEvent} */ e) => {
     const got = classifyPaste(e.clipboardData);
-    if (!got) return;
+    if (!got) {
+      // The native window's paste event has no image: it hands over the clipboard's.
+      if (nativeClipboardImage() && pasteIsEmpty(e.clipboardData)) {
+        void attachClipboardImage().then((added) => added && markDraftDirty());
+      }
+      return;
+    }
     e.preventDefault();
     addFiles(got.files);
     markDraftDirty();
