@@ -75,6 +75,17 @@ async function testPng(dir: string): Promise<string> {
   return path;
 }
 
+/** A 2000×2000 PNG of noise: past the 10 MB image limit however it is encoded. */
+async function noisePng(dir: string): Promise<string> {
+  const path = `${dir}/noise.png`;
+  const out = await new Deno.Command("convert", {
+    args: ["-size", "2000x2000", "xc:", "+noise", "Random", "-depth", "8", path],
+  }).output();
+  assert(out.success, new TextDecoder().decode(out.stderr));
+  assert((await Deno.stat(path)).size > COMPOSER_LIMITS.imageBytes);
+  return path;
+}
+
 /** Puts content on the X clipboard; xclip stays as its owner until the display ends. */
 async function toClipboard(display: string, mime: string, file: string) {
   const out = await new Deno.Command("xclip", {
@@ -127,15 +138,18 @@ const report = (k, v) => fetch("/report?" + k, { method: "POST", body: JSON.stri
 // The bridge is injected at the document's end: after this script.
 addEventListener("load", () => reinagentNative.clipboardImage().then((r) => report("unasked", r)));
 const t = document.getElementById("t");
+let pastes = 0;
 t.addEventListener("input", () => report("text", t.value));
 t.addEventListener("paste", async (e) => {
   const d = e.clipboardData;
-  report("event", { types: [...d.types], files: d.files.length });
+  report("event" + (pastes + 1), { types: [...d.types], files: d.files.length });
   if (d.getData("text/plain")) return;
+  e.preventDefault(); // as the composer does: WebKit would work long on a large image for nothing
   const first = await reinagentNative.clipboardImage();
   const second = await reinagentNative.clipboardImage();
-  report("image", first);
-  report("again", second);
+  pastes++;
+  report("image" + pastes, first);
+  report("again" + pastes, second);
 });
 </script>`;
     const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (req) => {
@@ -152,7 +166,9 @@ t.addEventListener("paste", async (e) => {
     let loaded = false;
     const r = await startWindowChild(
       { kind: "webkitgtk", url: `http://127.0.0.1:${server.addr.port}/`, home },
-      (e) => void (e.event === "loaded" && (loaded = true)),
+      (e) => {
+        if (e.event === "loaded") loaded = true;
+      },
     );
     try {
       assert(r.ok, r.ok ? "" : r.reason);
@@ -165,15 +181,21 @@ t.addEventListener("paste", async (e) => {
       clickAt(d.name, win.x + 200, win.y + 200);
       await sleep(300);
       pressChord(d.name, ["Control_L", "v"]);
-      await until(() => reports.again, "the answers after Ctrl+V");
+      await until(() => reports.again1, "the answers after Ctrl+V");
       // WebKitGTK's own paste event has no image: why the window hands it over.
-      assertEquals(JSON.parse(reports.event), { types: [], files: 0 });
-      const image = JSON.parse(reports.image);
-      assert(typeof image?.png === "string", `a PNG: ${reports.image.slice(0, 200)}`);
+      assertEquals(JSON.parse(reports.event1), { types: [], files: 0 });
+      const image = JSON.parse(reports.image1);
+      assert(typeof image?.png === "string", `a PNG: ${reports.image1.slice(0, 200)}`);
       const got = `${home}/got.png`;
       await Deno.writeFile(got, Uint8Array.from(atob(image.png), (c) => c.charCodeAt(0)));
       assertEquals(await describePng(got), "64x48 #FFCC00", "the clipboard's image");
-      assertEquals(JSON.parse(reports.again), { error: "not-now" }, "one read per key press");
+      assertEquals(JSON.parse(reports.again1), { error: "not-now" }, "one read per key press");
+
+      // An image whose PNG is past the composer's limit does not cross (noise: ~12 MB).
+      await toClipboard(d.name, "image/png", await noisePng(home));
+      pressChord(d.name, ["Control_L", "v"]);
+      await until(() => reports.image2, "the answer for the large image");
+      assertEquals(JSON.parse(reports.image2), { error: "too-large" });
 
       await Deno.writeTextFile(`${home}/clip.txt`, "plain words");
       await toClipboard(d.name, "UTF8_STRING", `${home}/clip.txt`);
@@ -247,6 +269,15 @@ desktopTest(
       console.log(`  screenshot: ${shot}`);
       // The chip's thumbnail (the upload as the server serves it) shows the yellow disc.
       assert(await yellowShare(shot, composerArea) > 0.001, `the image chip in ${shot}`);
+
+      // One past the limit: the composer says so at once (the page is not held up),
+      // nothing more is uploaded.
+      await toClipboard(d.name, "image/png", await noisePng(home));
+      pressChord(d.name, ["Control_L", "v"]);
+      await sleep(4000);
+      const tooLarge = await screenshotScreen(d.name, "window-paste-too-large");
+      console.log(`  screenshot: ${tooLarge}`);
+      assertEquals((await Array.fromAsync(Deno.readDir(`${home}/uploads`))).length, 1);
     } finally {
       try {
         main.kill("SIGTERM");

@@ -128,7 +128,10 @@ export function Composer() {
     const got = classifyPaste(e.clipboardData);
     if (!got) {
       // The native window's paste event has no image: it hands over the clipboard's.
+      // WebKit's own go at an image paste (nothing for a text box) takes seconds on a
+      // large one and holds the page meanwhile: not wanted.
       if (nativeClipboardImage() && pasteIsEmpty(e.clipboardData)) {
+        e.preventDefault();
         void attachClipboardImage().then((added) => added && markDraftDirty());
       }
       return;
