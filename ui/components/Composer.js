@@ -2,8 +2,9 @@
  * The message box at the bottom: multiline, grows with its text, Enter sends,
  * Shift+Enter adds a line, Enter while an IME is composing is left to the IME.
  * ↑ on the first line / ↓ on the last line walk the workspace's earlier prompts.
- * Files can be attached with the paperclip, dropped, or pasted (images; text of
- * 15 000 characters or more becomes a `.txt` attachment). While the task runs, a
+ * Files can be attached with the paperclip, dropped, or pasted (images, in the native
+ * window through it: state/native_paste.js; text of 15 000 characters or more becomes
+ * a `.txt` attachment). While the task runs, a
  * message sent waits in the steering queue shown above the box. The text and the
  * attachments are autosaved as the view's draft. Below the text: attach, the task's
  * model, effort and approval selectors, ✨ (the model rewrites the draft; Undo puts it
