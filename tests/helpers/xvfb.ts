@@ -314,3 +314,29 @@ export function typeText(display: string, text: string): void {
     x11.close();
   }
 }
+
+/** Presses keys together and lets them go (XTest), e.g. `["Control_L", "v"]` for Ctrl+V. */
+export function pressChord(display: string, keysyms: ("Control_L" | "Shift_L" | "v")[]): void {
+  const codes = { Control_L: 0xffe3n, Shift_L: 0xffe1n, v: 0x76n };
+  const x11 = Deno.dlopen("libX11.so.6", {
+    XOpenDisplay: { parameters: ["buffer"], result: "pointer" },
+    XKeysymToKeycode: { parameters: ["pointer", "u64"], result: "u8" },
+    XSync: { parameters: ["pointer", "i32"], result: "i32" },
+    XCloseDisplay: { parameters: ["pointer"], result: "i32" },
+  });
+  const xtst = Deno.dlopen("libXtst.so.6", {
+    XTestFakeKeyEvent: { parameters: ["pointer", "u32", "i32", "u64"], result: "i32" },
+  });
+  try {
+    const d = x11.symbols.XOpenDisplay(new TextEncoder().encode(display + "\0"));
+    if (!d) throw new Error(`cannot open display ${display}`);
+    const keys = keysyms.map((k) => x11.symbols.XKeysymToKeycode(d, codes[k]));
+    for (const k of keys) xtst.symbols.XTestFakeKeyEvent(d, k, 1, 0n);
+    for (const k of keys.toReversed()) xtst.symbols.XTestFakeKeyEvent(d, k, 0, 20n);
+    x11.symbols.XSync(d, 0);
+    x11.symbols.XCloseDisplay(d);
+  } finally {
+    xtst.close();
+    x11.close();
+  }
+}

@@ -2,8 +2,9 @@
  * The message box at the bottom: multiline, grows with its text, Enter sends,
  * Shift+Enter adds a line, Enter while an IME is composing is left to the IME.
  * ↑ on the first line / ↓ on the last line walk the workspace's earlier prompts.
- * Files can be attached with the paperclip, dropped, or pasted (images; text of
- * 15 000 characters or more becomes a `.txt` attachment). While the task runs, a
+ * Files can be attached with the paperclip, dropped, or pasted (images, in the native
+ * window through it: state/native_paste.js; text of 15 000 characters or more becomes
+ * a `.txt` attachment). While the task runs, a
  * message sent waits in the steering queue shown above the box. The text and the
  * attachments are autosaved as the view's draft. Below the text: attach, the task's
  * model, effort and approval selectors, ✨ (the model rewrites the draft; Undo puts it
@@ -16,6 +17,7 @@ import { html } from "../html.js";
 import { t } from "../i18n/index.js";
 import { connState } from "../state/connection.js";
 import { addFiles, attachments, classifyPaste } from "../state/attachments.js";
+import { attachClipboardImage, nativeClipboardImage, pasteIsEmpty } from "../state/native_paste.js";
 import { sendBlock, sendComposer, viewWorkspace } from "../state/composer_send.js";
 import { isBrowsing, navigate, refreshPrompts, stopBrowsing } from "../state/prompt_history.js";
 import { historyKey } from "./composer/keys.js";
@@ -125,7 +127,16 @@ export function Composer() {
 
   const onPaste = (/** @type {ClipboardEvent} */ e) => {
     const got = classifyPaste(e.clipboardData);
-    if (!got) return;
+    if (!got) {
+      // The native window's paste event has no image: it hands over the clipboard's.
+      // WebKit's own go at an image paste (nothing for a text box) takes seconds on a
+      // large one and holds the page meanwhile: not wanted.
+      if (nativeClipboardImage() && pasteIsEmpty(e.clipboardData)) {
+        e.preventDefault();
+        void attachClipboardImage().then((added) => added && markDraftDirty());
+      }
+      return;
+    }
     e.preventDefault();
     addFiles(got.files);
     markDraftDirty();

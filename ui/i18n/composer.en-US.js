@@ -11,6 +11,7 @@ export default {
   "attach.failed": "Upload failed: {message}",
   "attach.tooMany": "At most {max} attachments per message.",
   "attach.imageTooLarge": "{name} is too large: images may be at most {max}.",
+  "attach.clipboardImage": "The clipboard's image",
   "attach.fileTooLarge": "{name} is too large: files may be at most {max}.",
   "attach.empty": "{name} is empty.",
   "attach.removeFailed": "Remove the attachments that failed to upload before sending.",

@@ -11,6 +11,7 @@ export default {
   "attach.failed": "上传失败：{message}",
   "attach.tooMany": "每条消息最多 {max} 个附件。",
   "attach.imageTooLarge": "{name} 过大：图片最大 {max}。",
+  "attach.clipboardImage": "剪贴板中的图片",
   "attach.fileTooLarge": "{name} 过大：文件最大 {max}。",
   "attach.empty": "{name} 是空文件。",
   "attach.removeFailed": "发送前请先移除上传失败的附件。",

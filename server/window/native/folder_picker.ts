@@ -6,6 +6,7 @@
  */
 import { cstr, type GtkLibs } from "./gtk_ffi.ts";
 import { linkTarget } from "./navigation.ts";
+import { replyToPage } from "./page_reply.ts";
 
 const ACTION_SELECT_FOLDER = 2;
 const RESPONSE_ACCEPT = -3;
@@ -72,17 +73,6 @@ export class FolderPicker {
   }
 
   private reply(id: number, path: string | null): void {
-    // JSON is a JavaScript literal: the path cannot break out of the call.
-    const script = `window.__reinagentNativeReply?.(${id}, ${JSON.stringify(path)})`;
-    this.l.webkit.webkit_web_view_evaluate_javascript(
-      this.view(),
-      cstr(script),
-      -1n,
-      null,
-      null,
-      null,
-      null,
-      null,
-    );
+    replyToPage(this.l, this.view(), id, path);
   }
 }

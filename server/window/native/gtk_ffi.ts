@@ -52,6 +52,8 @@ const gtkSymbols = {
   },
   gtk_native_dialog_show: { parameters: ["pointer"], result: "void" },
   gtk_file_chooser_get_filename: { parameters: ["pointer"], result: "pointer" },
+  gtk_clipboard_get: { parameters: ["pointer"], result: "pointer" },
+  gtk_clipboard_request_image: { parameters: ["pointer", "function", "pointer"], result: "void" },
   gtk_get_major_version: { parameters: [], result: "u32" },
   gtk_get_minor_version: { parameters: [], result: "u32" },
 } as const;
@@ -59,6 +61,7 @@ const gtkSymbols = {
 const gdkSymbols = {
   gdk_screen_width: { parameters: [], result: "i32" },
   gdk_screen_height: { parameters: [], result: "i32" },
+  gdk_atom_intern: { parameters: ["buffer", "i32"], result: "pointer" },
 } as const;
 
 const pixbufSymbols = {
@@ -66,6 +69,13 @@ const pixbufSymbols = {
   gdk_pixbuf_loader_write: { parameters: ["pointer", "buffer", "usize", "pointer"], result: "i32" },
   gdk_pixbuf_loader_close: { parameters: ["pointer", "pointer"], result: "i32" },
   gdk_pixbuf_loader_get_pixbuf: { parameters: ["pointer"], result: "pointer" },
+  gdk_pixbuf_get_width: { parameters: ["pointer"], result: "i32" },
+  gdk_pixbuf_get_height: { parameters: ["pointer"], result: "i32" },
+  // The non-variadic form: FFI cannot call gdk_pixbuf_save_to_buffer's "..." safely.
+  gdk_pixbuf_save_to_bufferv: {
+    parameters: ["pointer", "buffer", "buffer", "buffer", "pointer", "pointer", "pointer"],
+    result: "i32",
+  },
 } as const;
 
 const webkitSymbols = {

@@ -19,6 +19,7 @@ import { PAGE_BRIDGE_SCRIPT, parsePageMessage } from "./page_bridge.ts";
 import type { ChildEvent } from "./protocol.ts";
 import { linkTarget } from "./navigation.ts";
 import { FolderPicker } from "./folder_picker.ts";
+import { ClipboardImage } from "./clipboard_image.ts";
 
 const GTK_WINDOW_TOPLEVEL = 0;
 const GTK_WIN_POS_CENTER = 1;
@@ -93,6 +94,7 @@ export async function runGtkWindow(s: NativeStart): Promise<string> {
       (_ucm, result) => {
         const msg = parsePageMessage(jsResultText(libs, result));
         if (msg?.kind === "pick-folder") picker.open(msg.id, msg.title);
+        if (msg?.kind === "clipboard-image") clipboard.request(msg.id);
         if (msg?.kind === "painted") {
           s.emit({
             event: "painted",
@@ -117,6 +119,18 @@ export async function runGtkWindow(s: NativeStart): Promise<string> {
   const view = webkit.webkit_web_view_new_with_user_content_manager(ucm);
   if (!view) return "webkit_web_view_new failed";
   const picker = new FolderPicker(libs, win, () => view, s.url);
+  const clipboard = new ClipboardImage(libs, () => view, s.url);
+  connect(
+    view,
+    "key-press-event",
+    new Deno.UnsafeCallback(
+      { parameters: ["pointer", "pointer", "pointer"], result: "i32" } as const,
+      (_view, event) => {
+        clipboard.keyPressed(event);
+        return 0; // WebKit still gets the key (its paste event reaches the page)
+      },
+    ),
+  );
   // A text UI needs no GPU compositing, and without it WebKit's page process takes about
   // 100 MB less; REINAGENT_WINDOW_GPU=1 turns it back on (WebKit's own choice).
   if (Deno.env.get("REINAGENT_WINDOW_GPU") !== "1") {
