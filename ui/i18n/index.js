@@ -54,6 +54,8 @@ import automationsEn from "./automations.en-US.js";
 import automationsZh from "./automations.zh-CN.js";
 import usageEn from "./usage.en-US.js";
 import usageZh from "./usage.zh-CN.js";
+import paletteEn from "./palette.en-US.js";
+import paletteZh from "./palette.zh-CN.js";
 import hooksEn from "./hooks.en-US.js";
 import hooksZh from "./hooks.zh-CN.js";
 
@@ -83,6 +85,7 @@ const en = {
   ...automationsEn,
   ...usageEn,
   ...hooksEn,
+  ...paletteEn,
 };
 const zh = {
   ...baseZh,
@@ -110,6 +113,7 @@ const zh = {
   ...automationsZh,
   ...usageZh,
   ...hooksZh,
+  ...paletteZh,
 };
 
 /** @typedef {keyof typeof en} MsgKey a message key (every key has an English text) */

@@ -56,7 +56,8 @@ export function XtermView({ id }) {
           if (sel) navigator.clipboard?.writeText(sel).catch(() => {});
           return false;
         }
-        return e.code !== "KeyV"; // the browser's paste event then reaches xterm
+        // Ctrl+Shift+P is the command palette: leave it to the page.
+        return e.code !== "KeyV" && e.code !== "KeyP"; // paste: the browser's event reaches xterm
       });
       const refit = () => {
         if (el.clientWidth > 0 && el.clientHeight > 0) fit.fit();
