@@ -63,6 +63,7 @@ export default {
   "palette.traj.noUsage": "usage not recorded",
   "palette.traj.tokens": "{input} in / {output} out",
   "palette.traj.calls": "{n} tool calls",
+  "palette.traj.calls.one": "1 tool call",
   "palette.traj.earlier": "(continued from earlier)",
   "palette.traj.empty": "Nothing has happened in this task yet.",
   "palette.traj.unknownUsage": "{n} replies without usage",

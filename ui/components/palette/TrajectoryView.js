@@ -7,7 +7,7 @@
  */
 import { useRef } from "preact/hooks";
 import { html } from "../../html.js";
-import { t } from "../../i18n/index.js";
+import { t, tn } from "../../i18n/index.js";
 import { entries, entriesTotal } from "../../state/tasks.js";
 import { isRunning } from "../../state/run_actions.js";
 import { loadEarlier, loadingEarlier } from "../../state/history.js";
@@ -49,7 +49,7 @@ function StepRow({ step }) {
       });
     detail = [
       tokens,
-      step.calls ? t("palette.traj.calls", { n: step.calls }) : "",
+      step.calls ? tn("palette.traj.calls", step.calls) : "",
       step.stopReason && step.stopReason !== "end" && step.stopReason !== "tool_use"
         ? step.stopReason
         : "",
@@ -133,10 +133,13 @@ export function TrajectoryView() {
             compactions: tot.compactions,
             subagents: tot.subagents,
           })}
-          ${" · "}${t("palette.traj.tokens", {
-            input: compactTokens(tot.tokensIn),
-            output: compactTokens(tot.tokensOut),
-          })}
+          ${tot.models > tot.unknownUsage &&
+            ` · ${
+              t("palette.traj.tokens", {
+                input: compactTokens(tot.tokensIn),
+                output: compactTokens(tot.tokensOut),
+              })
+            }`}
           ${tot.unknownUsage > 0 && ` · ${t("palette.traj.unknownUsage", { n: tot.unknownUsage })}`}
         </p>
         ${older > 0 &&

@@ -95,18 +95,6 @@ export function paletteActions() {
       run: () => openOverlay("shortcuts"),
     },
   ];
-  for (const tab of SETTINGS_TABS) {
-    out.push({
-      id: `settings:${tab}`,
-      group: g.app,
-      title: t("palette.settingsTab", { tab: t(/** @type {const} */ (`settings.tab.${tab}`)) }),
-      keywords: `settings preferences ${tab}`,
-      run: () => {
-        settingsTab.value = tab;
-        openSettings();
-      },
-    });
-  }
   if (inTask) {
     const hasQuestions = entries.value.some((e) => e.role === "user");
     out.push(
@@ -183,6 +171,18 @@ export function paletteActions() {
         },
       );
     }
+  }
+  for (const tab of SETTINGS_TABS) {
+    out.push({
+      id: `settings:${tab}`,
+      group: g.app,
+      title: t("palette.settingsTab", { tab: t(/** @type {const} */ (`settings.tab.${tab}`)) }),
+      keywords: `settings preferences ${tab}`,
+      run: () => {
+        settingsTab.value = tab;
+        openSettings();
+      },
+    });
   }
   for (const task of sortedTasks.value.slice(0, TASKS_MAX)) {
     if (task.id === id) continue;
