@@ -23,6 +23,14 @@ import {
   withBrowserServer,
 } from "./browser.ts";
 import { DESKTOP, PHONE } from "./approval_helpers.ts";
+import {
+  lastTurn,
+  pickModel,
+  send,
+  startMock as startRichMock,
+  strip,
+  WORKSPACE,
+} from "./run_helpers.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 const LONG = 645; // 107 turns of 6 entries + compactions; 500 entries load first
@@ -302,5 +310,64 @@ Deno.test("palette, navigator, trajectory: desktop 1280×800 and phone 390×844"
       assertEquals(errors, [], "the page logged errors");
       await context.close();
     }
+  });
+});
+
+Deno.test("trajectory of a real run; the palette from inside the terminal", opts, async () => {
+  const mock = startRichMock();
+  const home = await homeWithProvider(mock.base, ["rich"], { workspaceFiles: WORKSPACE });
+  await withBrowserServer({ home }, async (browser, server) => {
+    const context = await browser.newContext({ viewport: DESKTOP, locale: "en-US" });
+    const p = await context.newPage();
+    const errors = watchErrors(p);
+    await openApp(p, server.url);
+    await p.waitForSelector("[data-testid=empty-state]");
+    await pickModel(p, "mock/rich", "rich");
+    await send(p, "What is in this folder?");
+    await strip(lastTurn(p)).and(p.locator("[data-state=done]")).waitFor({ timeout: 15_000 });
+
+    await palette(p, "trajectory");
+    await p.keyboard.press("Enter");
+    await p.locator("[data-testid=trajectory]").waitFor();
+    const steps = p.locator("[data-testid=traj-step]");
+    assertEquals(
+      await steps.evaluateAll((els) =>
+        els.map((e) =>
+          `${(e as HTMLElement).dataset.kind}:${(e as HTMLElement).dataset.outcome ?? ""}`
+        )
+      ),
+      ["model:", "tool:ok", "tool:failed", "model:"],
+      "list_dir ran, read_file of a missing file failed",
+    );
+    const model = await steps.first().innerText();
+    assertMatch(model, /mock\/rich/);
+    assertMatch(model, /\d+ in \/ \d+ out · thought \d+(ms|\.\ds) · 2 tool calls/);
+    assertMatch(model, /\d+(ms|\.\ds)$/, "the stored duration");
+    assertMatch(await steps.nth(1).innerText(), /list_dir \.[\s\S]*done[\s\S]*\d+(ms|\.\ds)$/);
+    assertMatch(await steps.nth(2).innerText(), /read_file missing\.md[\s\S]*failed/);
+    assertMatch(
+      await p.locator("[data-testid=traj-totals]").innerText(),
+      /^2 model calls · 2 tool calls \(1 failed, 0 refused\) · 0 compactions · 0 sub-agents · \d+ in \/ \d+ out$/,
+    );
+    await screenshot(p, "desktop-palette-trajectory-run");
+    await p.keyboard.press("Escape");
+    await p.locator("[data-testid=trajectory]").waitFor({ state: "detached" });
+
+    // The terminal from the palette; inside it Ctrl+Shift+P still opens the palette
+    // (xterm leaves it to the page) and plain keys stay the shell's.
+    await palette(p, "open the terminal");
+    await p.keyboard.press("Enter");
+    await p.locator("[data-testid=terminal-view] .xterm").waitFor();
+    await p.locator("[data-testid=terminal-view] .xterm").click();
+    await p.keyboard.type("?");
+    assertEquals(await p.locator("[data-testid=shortcuts]").count(), 0, "? is typed in the shell");
+    await p.keyboard.press("Control+Shift+P");
+    await p.locator("[data-testid=palette]").waitFor();
+    await p.keyboard.press("Escape");
+    assertEquals(errors, [], "the page logged errors");
+    await context.close();
+  }, async () => {
+    await mock.close();
+    await Deno.remove(home, { recursive: true });
   });
 });

@@ -62,6 +62,7 @@ export default {
   "palette.traj.unknownModel": "model not recorded",
   "palette.traj.noUsage": "usage not recorded",
   "palette.traj.tokens": "{input} in / {output} out",
+  "palette.traj.thought": "thought {d}",
   "palette.traj.calls": "{n} tool calls",
   "palette.traj.calls.one": "1 tool call",
   "palette.traj.earlier": "(continued from earlier)",

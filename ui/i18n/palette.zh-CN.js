@@ -61,6 +61,7 @@ export default {
   "palette.traj.unknownModel": "未记录模型",
   "palette.traj.noUsage": "未记录用量",
   "palette.traj.tokens": "输入 {input} / 输出 {output}",
+  "palette.traj.thought": "思考 {d}",
   "palette.traj.calls": "{n} 次工具调用",
   "palette.traj.earlier": "（接续更早的内容）",
   "palette.traj.empty": "这个任务还没有任何步骤。",

@@ -49,6 +49,9 @@ function StepRow({ step }) {
       });
     detail = [
       tokens,
+      step.thinkingMs !== null
+        ? t("palette.traj.thought", { d: stepDuration(step.thinkingMs) })
+        : "",
       step.calls ? tn("palette.traj.calls", step.calls) : "",
       step.stopReason && step.stopReason !== "end" && step.stopReason !== "tool_use"
         ? step.stopReason
