@@ -6,7 +6,10 @@
  */
 import { assert, assertEquals } from "./helpers/assert.ts";
 import {
+  applyBindings,
+  bindingProblem,
   chordLabels,
+  chordOfEvent,
   conflictsOf,
   fuzzyMatch,
   matchesChord,
@@ -251,4 +254,53 @@ Deno.test("trajectory: durations as shown", () => {
   assertEquals(stepDuration(4270), "4.2s");
   assertEquals(stepDuration(185_000), "3m 5s");
   assertEquals(stepDuration(3_725_000), "1h 2m");
+});
+
+Deno.test("shortcuts: rebinding records a chord and refuses bad or clashing ones", () => {
+  assertEquals(chordOfEvent(key("l", { ctrl: true, shift: true }), false), "Mod+Shift+L");
+  assertEquals(chordOfEvent(key("L", { meta: true, shift: true }), true), "Mod+Shift+L");
+  assertEquals(chordOfEvent(key("Control", { ctrl: true }), false), null, "only a modifier");
+  assertEquals(chordOfEvent(key("?", { shift: true }), false), "?", "Shift belongs to the symbol");
+  assertEquals(chordOfEvent(key("ArrowLeft", { alt: true }), false), "Alt+ArrowLeft");
+  assertEquals(chordOfEvent(key("Enter", { ctrl: true }), false), null);
+  assertEquals(chordOfEvent(key("l", { meta: true }), false), null, "Win key on Linux: no");
+  const list = SHORTCUTS;
+  assertEquals(bindingProblem(list, "palette", "Mod+Shift+L"), null);
+  assertEquals(bindingProblem(list, "search", "Mod+J"), { code: "fixed" });
+  assertEquals(bindingProblem(list, "nope", "Mod+J"), { code: "fixed" });
+  assertEquals(bindingProblem(list, "palette", "Shift+L"), { code: "needsModifier" });
+  assertEquals(bindingProblem(list, "shortcuts", "L"), { code: "needsModifier" }, "typed text");
+  assertEquals(bindingProblem(list, "prevQuestion", "ArrowUp"), { code: "needsModifier" });
+  assertEquals(bindingProblem(list, "shortcuts", "/"), null, "a symbol outside text fields");
+  assertEquals(bindingProblem(list, "palette", "Mod+C"), { code: "reserved" });
+  assertEquals(bindingProblem(list, "palette", "Mod+K"), { code: "conflict", with: "search" });
+  assertEquals(bindingProblem(list, "prevQuestion", "Alt+ArrowDown"), {
+    code: "conflict",
+    with: "nextQuestion",
+  });
+  assertEquals(bindingProblem(list, "palette", "Hyper+P"), { code: "invalid" });
+  assertEquals(bindingProblem(list, "palette", "Mod+Enter"), { code: "invalid" });
+  // Stored bindings: valid ones apply, the rest are ignored (and reported), defaults stay.
+  const r = applyBindings({
+    palette: "Mod+Shift+L",
+    search: "Mod+J",
+    nextQuestion: "Alt+ArrowUp", // clashes with prevQuestion
+    bogus: "Mod+B",
+    shortcuts: 42,
+  });
+  assertEquals(r.list.find((s) => s.id === "palette")!.keys, "Mod+Shift+L");
+  assertEquals(r.list.find((s) => s.id === "search")!.keys, "Mod+K");
+  assertEquals(r.list.find((s) => s.id === "nextQuestion")!.keys, "Alt+ArrowDown");
+  assertEquals(r.ignored.sort(), ["bogus", "nextQuestion", "search", "shortcuts"]);
+  assertEquals(conflictsOf(r.list), []);
+  assertEquals(applyBindings(null).ignored, []);
+  assertEquals(applyBindings([1, 2]).ignored, ["*"]);
+  assertEquals(
+    shortcutFor(key("L", { ctrl: true, shift: true }), { editable: true, mac: false }, r.list),
+    "palette",
+  );
+  assertEquals(
+    shortcutFor(key("P", { ctrl: true, shift: true }), { editable: true, mac: false }, r.list),
+    null,
+  );
 });

@@ -147,8 +147,56 @@ async function desktop(p: Page, url: string) {
   await p.locator("[data-testid=shortcuts]").waitFor();
   assert((await p.locator("[data-testid=shortcut-row]").count()) >= 6);
   await screenshot(p, "desktop-palette-shortcuts");
+  // Rebinding: a clash is refused with the reason; a free chord replaces the old one.
+  const row = (id: string) => p.locator(`[data-testid=shortcut-row][data-shortcut=${id}]`);
+  await row("prevQuestion").locator("[data-testid=bind-change]").click();
+  await row("prevQuestion").locator("[data-testid=bind-recording]").waitFor();
+  await p.keyboard.press("Alt+ArrowDown");
+  assertMatch(
+    await row("prevQuestion").locator("[data-testid=bind-error]").innerText(),
+    /already used by “Next question”/,
+  );
+  await row("palette").locator("[data-testid=bind-change]").click();
+  await row("palette").locator("[data-testid=bind-recording]").waitFor();
+  await p.keyboard.press("Escape"); // cancels the recording, the dialog stays
+  assertEquals(await row("palette").locator("[data-testid=bind-recording]").count(), 0);
+  await row("palette").locator("[data-testid=bind-change]").click();
+  await row("palette").locator("[data-testid=bind-recording]").waitFor();
+  await p.keyboard.press("Control+Shift+L");
+  assertEquals(
+    (await row("palette").locator(".pal-keys").innerText()).replace(/\s+/g, " "),
+    "Ctrl Shift L",
+  );
+  await screenshot(p, "desktop-palette-rebind");
   await p.keyboard.press("Escape");
   await p.locator("[data-testid=shortcuts]").waitFor({ state: "detached" });
+  await p.keyboard.press("Control+Shift+P");
+  await p.waitForTimeout(150);
+  assertEquals(await p.locator("[data-testid=palette]").count(), 0, "the old chord is free");
+  await p.keyboard.press("Control+Shift+L");
+  await p.locator("[data-testid=palette]").waitFor();
+  await p.keyboard.press("Escape");
+  // Kept over a reload; then reset.
+  await p.reload();
+  await p.locator("[data-testid=turn]").first().waitFor();
+  await p.locator("[data-testid=timeline]").click({ position: { x: 5, y: 5 } });
+  await p.keyboard.press("Shift+Slash");
+  await p.locator("[data-testid=shortcuts]").waitFor();
+  assertEquals(
+    (await row("palette").locator(".pal-keys").innerText()).replace(/\s+/g, " "),
+    "Ctrl Shift L",
+  );
+  await p.click("[data-testid=bind-reset]");
+  assertEquals(
+    (await row("palette").locator(".pal-keys").innerText()).replace(/\s+/g, " "),
+    "Ctrl Shift P",
+  );
+  await p.keyboard.press("Escape");
+  await p.locator("[data-testid=shortcuts]").waitFor({ state: "detached" });
+  await p.waitForFunction(() => {
+    const el = document.querySelector("[data-testid=timeline]")!;
+    return el.scrollHeight - el.scrollTop - el.clientHeight < 2;
+  });
 
   // Alt+↑ / Alt+↓ step between questions (the turns are virtualised).
   const last = await questionInView(p);
@@ -280,6 +328,18 @@ async function phone(p: Page, url: string) {
   const q = Number(/Question (\d+):/.exec(await target.innerText())?.[1]);
   await target.click();
   await until(p, async () => (await questionInView(p)) === q, "the tap did not jump");
+
+  // The shortcut list on the phone (from the palette: there is no `?` key).
+  await p.click("[data-testid=open-drawer]");
+  await drawerShown(p);
+  await p.click("[data-testid=open-palette]");
+  await p.fill("[data-testid=palette-input]", "keyboard shortcuts");
+  await p.keyboard.press("Enter");
+  await p.locator("[data-testid=shortcuts]").waitFor();
+  await noHorizontalScroll(p, PHONE.width);
+  await screenshot(p, "phone-palette-shortcuts");
+  await p.click("[data-testid=shortcuts-close]");
+  await p.locator("[data-testid=shortcuts]").waitFor({ state: "detached" });
 
   // Trajectory on the phone.
   await p.click("[data-testid=open-drawer]");

@@ -6,7 +6,7 @@
  * @typedef {{id: string, title: string, keywords?: string, group: string,
  *   shortcut?: string}} PaletteAction
  * @typedef {{score: number, hits: number[]}} FuzzyMatch
- * @typedef {{id: string, keys: string, inEditable: boolean}} Shortcut
+ * @typedef {{id: string, keys: string, inEditable: boolean, fixed?: boolean}} Shortcut
  * @typedef {{key: string, ctrlKey: boolean, metaKey: boolean, altKey: boolean,
  *   shiftKey: boolean}} KeyLike
  */
@@ -115,13 +115,14 @@ export function moveIndex(active, delta, count) {
  * The shortcut registry. `Mod` is Cmd on macOS, Ctrl elsewhere. `inEditable`: the
  * shortcut also works while typing in a text field (only chords with a modifier that
  * no text field uses). Search and find are handled by the search layer; they are
- * listed here so that the help and the palette show them and conflicts are checked.
+ * listed here so that the help and the palette show them and conflicts are checked;
+ * they cannot be rebound (`fixed`).
  * @type {Shortcut[]}
  */
 export const SHORTCUTS = [
   { id: "palette", keys: "Mod+Shift+P", inEditable: true },
-  { id: "search", keys: "Mod+K", inEditable: true },
-  { id: "find", keys: "Mod+F", inEditable: true },
+  { id: "search", keys: "Mod+K", inEditable: true, fixed: true },
+  { id: "find", keys: "Mod+F", inEditable: true, fixed: true },
   { id: "shortcuts", keys: "?", inEditable: false },
   { id: "prevQuestion", keys: "Alt+ArrowUp", inEditable: false },
   { id: "nextQuestion", keys: "Alt+ArrowDown", inEditable: false },
@@ -224,7 +225,96 @@ export function chordLabels(keys, mac) {
   return out;
 }
 
-/** The chord of shortcut `id`, if registered. @param {string} id */
-export function keysOf(id) {
-  return SHORTCUTS.find((s) => s.id === id)?.keys;
+/** Keys a chord may end with: letters, digits, a few symbols, arrows, F1–F12. */
+const CHORD_KEY = /^([a-z0-9]|[/?.,;'\[\]\\=`-]|Arrow(Up|Down|Left|Right)|F([1-9]|1[0-2]))$/;
+/** Chords the browser or text editing own (copy, paste, undo, close tab …). */
+const RESERVED = new Set([
+  "M:a",
+  "M:c",
+  "M:v",
+  "M:x",
+  "M:z",
+  "M:y",
+  "M:w",
+  "M:t",
+  "M:n",
+  "M:q",
+  "M:r",
+  "M:l",
+  "MS:z",
+  "MS:t",
+  "MS:n",
+  "MS:w",
+]);
+
+/**
+ * The chord a keydown makes, for rebinding; null while only modifiers are held or for
+ * a key no chord may use.
+ * @param {KeyLike} e
+ * @param {boolean} mac
+ * @returns {string|null} e.g. "Mod+Shift+P"
+ */
+export function chordOfEvent(e, mac) {
+  if (["Control", "Meta", "Alt", "Shift", "Dead", "Unidentified"].includes(e.key)) return null;
+  const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  if (!CHORD_KEY.test(k)) return null;
+  const mod = mac ? e.metaKey : e.ctrlKey;
+  if ((mac ? e.ctrlKey : e.metaKey)) return null; // the other platform's modifier: not portable
+  const symbol = k.length === 1 && !/[a-z0-9]/.test(k);
+  const parts = [];
+  if (mod) parts.push("Mod");
+  if (e.altKey) parts.push("Alt");
+  if (e.shiftKey && !symbol) parts.push("Shift");
+  parts.push(k.length === 1 ? k.toUpperCase() : k);
+  return parts.join("+");
+}
+
+/**
+ * Why shortcut `id` may not be bound to `keys` in `list`, or null when it may.
+ * @param {Shortcut[]} list the effective registry
+ * @param {string} id
+ * @param {string} keys
+ * @returns {{code: "fixed"|"invalid"|"needsModifier"|"reserved"|"conflict", with?: string}|null}
+ */
+export function bindingProblem(list, id, keys) {
+  const s = list.find((x) => x.id === id);
+  if (!s || s.fixed) return { code: "fixed" };
+  const c = parseChord(keys);
+  if (
+    !CHORD_KEY.test(c.key) ||
+    keys.split("+").some((p, i, a) => i < a.length - 1 && !["Mod", "Alt", "Shift"].includes(p))
+  ) return { code: "invalid" };
+  // Without Ctrl/Cmd or Alt a chord is typed text (or a page key such as arrows).
+  if (!c.mod && !c.alt && (s.inEditable || /^[a-z0-9]$/.test(c.key) || c.key.startsWith("Arrow"))) {
+    return { code: "needsModifier" };
+  }
+  const norm = chordId(keys);
+  if (RESERVED.has(norm)) return { code: "reserved" };
+  const other = list.find((x) => x.id !== id && chordId(x.keys) === norm);
+  return other ? { code: "conflict", with: other.id } : null;
+}
+
+/**
+ * The registry with the user's bindings applied. Bindings that are unknown, for a
+ * fixed shortcut, or invalid are ignored (and reported), never applied.
+ * @param {unknown} saved parsed from storage
+ * @param {Shortcut[]} [base]
+ * @returns {{list: Shortcut[], ignored: string[]}}
+ */
+export function applyBindings(saved, base = SHORTCUTS) {
+  /** @type {Shortcut[]} */
+  let list = base.map((s) => ({ ...s }));
+  /** @type {string[]} */
+  const ignored = [];
+  if (!saved || typeof saved !== "object" || Array.isArray(saved)) {
+    return { list, ignored: saved == null ? [] : ["*"] };
+  }
+  for (const [id, keys] of Object.entries(saved)) {
+    if (typeof keys !== "string" || keys.length > 40 || bindingProblem(list, id, keys)) {
+      ignored.push(id);
+      continue;
+    }
+    list = list.map((s) => (s.id === id ? { ...s, keys } : s));
+  }
+  return { list, ignored };
 }

@@ -8,6 +8,7 @@
 import { useEffect } from "preact/hooks";
 import { html } from "../../html.js";
 import { shortcutFor } from "../../state/palette_model.js";
+import { shortcutList } from "../../state/shortcuts.js";
 import { closeOverlay, isMac, openOverlay, overlay } from "../../state/palette.js";
 import { currentId } from "../../state/tasks.js";
 import { settingsOpen } from "../../state/settings.js";
@@ -30,7 +31,7 @@ export function PaletteLayer() {
   useEffect(() => {
     const onKey = (/** @type {KeyboardEvent} */ e) => {
       if (e.isComposing || e.defaultPrevented) return;
-      const id = shortcutFor(e, { editable: typing(), mac: isMac });
+      const id = shortcutFor(e, { editable: typing(), mac: isMac }, shortcutList.value);
       if (id === "palette") {
         e.preventDefault();
         if (overlay.value === "palette") closeOverlay();

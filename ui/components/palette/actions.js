@@ -17,7 +17,7 @@ import { closeTerminalDock, openTerminalDock, termDockOpen } from "../../state/t
 import { compactNow } from "../../state/context.js";
 import { openRewind } from "../../state/rewind.js";
 import { isRunning } from "../../state/run_actions.js";
-import { keysOf } from "../../state/palette_model.js";
+import { keyOf } from "../../state/shortcuts.js";
 import { openOverlay } from "../../state/palette.js";
 import { jumpQuestion } from "./jump.js";
 import { showFind } from "../search/FindBar.js";
@@ -69,7 +69,7 @@ export function paletteActions() {
       id: "search",
       group: g.app,
       title: t("palette.search"),
-      shortcut: keysOf("search"),
+      shortcut: keyOf("search"),
       run: () => openSearch(),
     },
     {
@@ -91,7 +91,7 @@ export function paletteActions() {
       group: g.app,
       title: t("palette.shortcuts"),
       keywords: "keys keyboard help",
-      shortcut: keysOf("shortcuts"),
+      shortcut: keyOf("shortcuts"),
       run: () => openOverlay("shortcuts"),
     },
   ];
@@ -102,7 +102,7 @@ export function paletteActions() {
         id: "find",
         group: g.task,
         title: t("palette.find"),
-        shortcut: keysOf("find"),
+        shortcut: keyOf("find"),
         run: () => showFind(),
       },
       {
@@ -140,14 +140,14 @@ export function paletteActions() {
           id: "prevQuestion",
           group: g.task,
           title: t("palette.prevQuestion"),
-          shortcut: keysOf("prevQuestion"),
+          shortcut: keyOf("prevQuestion"),
           run: () => jumpQuestion(-1),
         },
         {
           id: "nextQuestion",
           group: g.task,
           title: t("palette.nextQuestion"),
-          shortcut: keysOf("nextQuestion"),
+          shortcut: keyOf("nextQuestion"),
           run: () => jumpQuestion(1),
         },
       );
