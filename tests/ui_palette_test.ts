@@ -18,7 +18,13 @@ import {
   shortcutFor,
   SHORTCUTS,
 } from "../ui/state/palette_model.js";
-import { firstLine, questionsOf, showRail, stepQuestion } from "../ui/state/navigator_model.js";
+import {
+  firstLine,
+  questionsOf,
+  railSlot,
+  showRail,
+  stepQuestion,
+} from "../ui/state/navigator_model.js";
 import { stepDuration, totalsOf, trajectoryOf } from "../ui/state/trajectory_model.js";
 import type { Entry, Part } from "../protocol/index.ts";
 
@@ -155,6 +161,7 @@ Deno.test("navigator: questions with their first line; stepping; when the rail s
   assert(showRail(2, 864));
   assert(!showRail(1, 1200), "one question: no rail");
   assert(!showRail(5, 863), "narrow: no rail");
+  assertEquals([railSlot(2), railSlot(12), railSlot(20), railSlot(200)], [24, 20, 12, 10]);
 });
 
 Deno.test("trajectory: steps from stored entries only, honest about what is missing", () => {

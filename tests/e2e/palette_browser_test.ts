@@ -98,6 +98,16 @@ async function desktop(p: Page, url: string) {
     async () => (await ticks.last().getAttribute("data-here")) === "true",
     "the last tick is not marked as in view",
   );
+  // …and shown: the rail scrolls to it.
+  assert(
+    await p.evaluate(() => {
+      const box = document.querySelector(".q-rail-ticks")!.getBoundingClientRect();
+      const r = document.querySelector("[data-testid=question-tick][data-here=true]")!
+        .getBoundingClientRect();
+      return r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+    }),
+    "the marked tick is scrolled out of the rail",
+  );
   await screenshot(p, "desktop-palette-rail");
 
   // The palette from the composer (the shortcut works while typing), fuzzy "gitp".
@@ -279,6 +289,13 @@ async function desktop(p: Page, url: string) {
   await p.locator("[data-testid=trajectory]").waitFor({ state: "detached" });
   await until(p, async () => (await questionInView(p)) === 0, "the step did not jump to turn 0");
 
+  // The task menu (⋯) opens the questions list too.
+  await p.click("[data-testid=task-menu]");
+  await p.click("[data-testid=menu-questions]");
+  await p.locator("[data-testid=questions]").waitFor();
+  await p.keyboard.press("Escape");
+  await p.locator("[data-testid=questions]").waitFor({ state: "detached" });
+
   // Settings from the palette, and the palette still works there.
   await palette(p, "settings usage");
   await p.keyboard.press("Enter");
@@ -341,12 +358,11 @@ async function phone(p: Page, url: string) {
   await p.click("[data-testid=shortcuts-close]");
   await p.locator("[data-testid=shortcuts]").waitFor({ state: "detached" });
 
-  // Trajectory on the phone.
-  await p.click("[data-testid=open-drawer]");
-  await drawerShown(p);
-  await p.click("[data-testid=open-palette]");
-  await p.fill("[data-testid=palette-input]", "trajectory");
-  await p.keyboard.press("Enter");
+  // Trajectory on the phone, from the header's Workbench sheet.
+  await p.click("[data-testid=open-workbench]");
+  await p.locator("[data-testid=open-workbench-menu]").waitFor();
+  await screenshot(p, "phone-palette-workbench-menu");
+  await p.click("[data-testid=menu-trajectory]");
   await p.locator("[data-testid=trajectory]").waitFor();
   await noHorizontalScroll(p, PHONE.width);
   await screenshot(p, "phone-palette-trajectory");

@@ -55,7 +55,7 @@ export default {
   "palette.questionsOlder": "{n} older entries not loaded — load earlier",
   "palette.questionEmpty": "(no text)",
   "palette.questionsKeys": "↑ ↓ move · Enter jump · Esc close",
-  "palette.jumpTo": "Question {n}: {line}",
+  "palette.jumpTo": "Jump to: {line}",
   "palette.trajOlder": "{n} older entries not loaded — load earlier",
   "palette.trajNote": "From the stored entries only. Select a step to see it in the conversation.",
   "palette.traj.model": "Model",

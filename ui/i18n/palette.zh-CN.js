@@ -54,7 +54,7 @@ export default {
   "palette.questionsOlder": "还有 {n} 条更早的记录未加载 — 加载更早",
   "palette.questionEmpty": "（无文字）",
   "palette.questionsKeys": "↑ ↓ 移动 · Enter 跳转 · Esc 关闭",
-  "palette.jumpTo": "第 {n} 个提问：{line}",
+  "palette.jumpTo": "跳转到：{line}",
   "palette.trajOlder": "还有 {n} 条更早的记录未加载 — 加载更早",
   "palette.trajNote": "仅来自已存储的记录。选择一个步骤可在对话中查看。",
   "palette.traj.model": "模型",

@@ -69,3 +69,18 @@ export function stepQuestion(qs, currentId, dir) {
 export function showRail(count, width) {
   return count >= RAIL_MIN_ITEMS && width >= RAIL_MIN_WIDTH;
 }
+
+/** The rail's target height (px) and the bounds of one tick's slot. */
+export const RAIL_HEIGHT = 240;
+export const SLOT_MIN = 10;
+export const SLOT_MAX = 24;
+
+/**
+ * Height of one tick's slot: the rail's height shared by the ticks, at least 10 px
+ * (then the rail scrolls) and at most 24 px (few questions stay compact).
+ * @param {number} count
+ */
+export function railSlot(count) {
+  if (count <= 0) return SLOT_MAX;
+  return Math.max(SLOT_MIN, Math.min(SLOT_MAX, Math.floor(RAIL_HEIGHT / count)));
+}

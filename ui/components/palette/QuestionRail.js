@@ -9,7 +9,7 @@ import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { entries } from "../../state/tasks.js";
 import { scrollToEntry } from "../../state/overlays.js";
-import { questionsOf, showRail } from "../../state/navigator_model.js";
+import { questionsOf, railSlot, showRail } from "../../state/navigator_model.js";
 import { openOverlay } from "../../state/palette.js";
 import { questionInView } from "./jump.js";
 
@@ -44,6 +44,17 @@ export function QuestionRail() {
   }, []);
 
   const shown = showRail(qs.length, width);
+  const ticksRef = useRef(/** @type {HTMLDivElement|null} */ (null));
+  // Keep the tick of the question in view visible inside the (scrolling) rail; by hand,
+  // as scrollIntoView would move the timeline too.
+  useEffect(() => {
+    const box = ticksRef.current;
+    const el = box?.querySelector("[data-here=true]");
+    if (!box || !el) return;
+    const b = box.getBoundingClientRect(), r = el.getBoundingClientRect();
+    if (r.top < b.top) box.scrollTop -= b.top - r.top;
+    else if (r.bottom > b.bottom) box.scrollTop += r.bottom - b.bottom;
+  }, [here, shown]);
   return html`
     <nav
       ref=${ref}
@@ -63,8 +74,8 @@ export function QuestionRail() {
         >
           ${qs.length}
         </button>
-        <div class="q-rail-ticks">
-          ${qs.map((q, i) =>
+        <div class="q-rail-ticks" ref=${ticksRef} style=${`--q-slot:${railSlot(qs.length)}px`}>
+          ${qs.map((q) =>
             html`
               <button
                 type="button"
@@ -72,10 +83,10 @@ export function QuestionRail() {
                 data-here=${q.id === here ? "true" : undefined}
                 data-testid="question-tick"
                 data-entry=${q.id}
-                aria-label=${t("palette.jumpTo", { n: i + 1, line: q.line })}
+                aria-label=${t("palette.jumpTo", { line: q.line || t("palette.questionEmpty") })}
                 onClick=${() => scrollToEntry(q.id)}
               >
-                <span class="q-tip" aria-hidden="true">${i + 1}. ${q.line ||
+                <span class="q-tip" aria-hidden="true">${q.line ||
                   t("palette.questionEmpty")}</span>
               </button>
             `

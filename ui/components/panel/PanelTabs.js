@@ -16,6 +16,7 @@ import { currentId } from "../../state/tasks.js";
 import { Menu } from "../Menu.js";
 import { MenuItem } from "../MenuItem.js";
 import { exportItems } from "../carry/TaskMenu.js";
+import { paletteMenuItems } from "../palette/menuItems.js";
 
 /** i18n key of each tab's name (also its accessible name). */
 export const TAB_LABEL = /** @type {const} */ ({
@@ -133,7 +134,7 @@ export function PanelButtons() {
               openTerminalDock();
             }}
           />
-        `).concat(exportItems(id, close))}
+        `).concat(exportItems(id, close), paletteMenuItems(close))}
     <//>
   `;
 }
