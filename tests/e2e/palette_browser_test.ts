@@ -140,6 +140,18 @@ async function desktop(p: Page, url: string) {
   // Nothing typed into the composer by the shortcut or the query.
   assertEquals(await p.locator("[data-testid=composer-input]").inputValue(), "");
 
+  // One overlay at a time: Ctrl+K from the palette leaves only the search, and back.
+  await p.keyboard.press("Control+Shift+P");
+  await p.locator("[data-testid=palette]").waitFor();
+  await p.keyboard.press("Control+K");
+  await p.locator("[data-testid=search-dialog]").waitFor();
+  await p.locator("[data-testid=palette]").waitFor({ state: "detached" });
+  await p.keyboard.press("Control+Shift+P");
+  await p.locator("[data-testid=palette]").waitFor();
+  assertEquals(await p.locator("[data-testid=search-dialog]").count(), 0);
+  await p.keyboard.press("Escape");
+  await p.locator("[data-testid=palette]").waitFor({ state: "detached" });
+
   // ↑ / ↓ wrap in the palette; Escape closes it.
   await p.keyboard.press("Control+Shift+P");
   await p.locator("[data-testid=palette]").waitFor();

@@ -5,6 +5,7 @@
  */
 import { signal } from "@preact/signals";
 import { moveIndex, QUERY_MAX } from "./palette_model.js";
+import { searchOpen } from "./overlays.js";
 
 /** @typedef {"palette"|"shortcuts"|"questions"|"trajectory"} PaletteOverlay */
 
@@ -23,6 +24,7 @@ export function openOverlay(which) {
     paletteQuery.value = "";
     paletteActive.value = 0;
   }
+  searchOpen.value = false; // one overlay at a time
   overlay.value = which;
 }
 

@@ -12,6 +12,7 @@ import { shortcutList } from "../../state/shortcuts.js";
 import { closeOverlay, isMac, openOverlay, overlay } from "../../state/palette.js";
 import { currentId } from "../../state/tasks.js";
 import { settingsOpen } from "../../state/settings.js";
+import { searchOpen } from "../../state/overlays.js";
 import { CommandPalette } from "./CommandPalette.js";
 import { ShortcutsHelp } from "./ShortcutsHelp.js";
 import { QuestionList } from "./QuestionList.js";
@@ -48,7 +49,12 @@ export function PaletteLayer() {
       }
     };
     document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
+    // One overlay at a time: the search dialog (Ctrl/Cmd+K) replaces the palette's.
+    const unsub = searchOpen.subscribe((open) => open && closeOverlay());
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      unsub();
+    };
   }, []);
   const which = overlay.value;
   if (which === "palette") return html`<${CommandPalette} />`;
