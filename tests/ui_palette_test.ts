@@ -150,6 +150,8 @@ Deno.test("navigator: questions with their first line; stepping; when the rail s
   assert(qs[1].line.endsWith("…"));
   assertEquals(qs[2].line, "", "no text: empty (the UI says so)");
   assertEquals(firstLine(q1, 5), "Fix …");
+  const pasted = entry("user", [text("\n".repeat(5000) + "late line")]);
+  assertEquals(firstLine(pasted), "", "only the head of a huge message is searched");
   assertEquals(questionsOf([q1, q2], 11).map((q) => q.n), [11, 12]);
   assertEquals(stepQuestion(qs, q2.id, -1), q1.id);
   assertEquals(stepQuestion(qs, q2.id, 1), q3.id);

@@ -14,6 +14,11 @@ export const RAIL_MIN_ITEMS = 2;
 /** …and a conversation at least this wide (px). */
 export const RAIL_MIN_WIDTH = 864;
 
+/** Characters of a message searched for its first line. */
+const HEAD_MAX = 4000;
+/** First lines by entry object (entries are immutable: a change is a new object). */
+const lines = new WeakMap();
+
 /**
  * The first non-empty line of a user message's own text (not the attached mention
  * blocks), collapsed and cut at `max` characters.
@@ -21,12 +26,21 @@ export const RAIL_MIN_WIDTH = 864;
  * @param {number} [max]
  */
 export function firstLine(e, max = LINE_MAX) {
+  const cached = max === LINE_MAX ? lines.get(e) : undefined;
+  if (cached !== undefined) return cached;
+  let out = "";
   for (const p of e.parts) {
     if (p.type !== "text" || p.data?.mention || !p.text) continue;
-    const line = p.text.split("\n").map((l) => l.replace(/\s+/g, " ").trim()).find(Boolean);
-    if (line) return line.length > max ? line.slice(0, max - 1) + "…" : line;
+    // Only the head of a long (pasted) message is looked at.
+    const line = p.text.slice(0, HEAD_MAX).split("\n").map((l) => l.replace(/\s+/g, " ").trim())
+      .find(Boolean);
+    if (line) {
+      out = line.length > max ? line.slice(0, max - 1) + "…" : line;
+      break;
+    }
   }
-  return "";
+  if (max === LINE_MAX) lines.set(e, out);
+  return out;
 }
 
 /**

@@ -4,7 +4,7 @@
  * least 864 px wide. A tick's tooltip previews the question; a click jumps to it. The
  * tick of the question in view is marked (updated on scroll).
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { entries } from "../../state/tasks.js";
@@ -17,7 +17,8 @@ export function QuestionRail() {
   const ref = useRef(/** @type {HTMLElement|null} */ (null));
   const [width, setWidth] = useState(0);
   const [here, setHere] = useState(/** @type {string|null} */ (null));
-  const qs = questionsOf(entries.value);
+  const list = entries.value;
+  const qs = useMemo(() => questionsOf(list), [list]);
 
   useEffect(() => {
     const wrap = ref.current?.parentElement;
