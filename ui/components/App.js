@@ -19,6 +19,7 @@ import { RightPanel } from "./panel/RightPanel.js";
 import { Sidebar } from "./Sidebar.js";
 import { Timeline } from "./Timeline.js";
 import { SearchLayer } from "./search/SearchLayer.js";
+import { PaletteLayer } from "./palette/PaletteLayer.js";
 import { StatsLine } from "./search/StatsLine.js";
 import { TerminalDock } from "./terminal/TerminalDock.js";
 import { termDockOpen } from "../state/terminal.js";
@@ -63,6 +64,7 @@ export function App() {
       </main>
       ${!settingsOpen.value && html`<${RightPanel} />`}
       <${SearchLayer} />
+      <${PaletteLayer} />
     </div>
   `;
 }

@@ -47,6 +47,7 @@ import { FolderBrowser } from "./sidebar/FolderBrowser.js";
 import { Portal } from "./sidebar/Portal.js";
 import { reorderStatus } from "./sidebar/ReorderHandle.js";
 import { IconChat, IconFolderPlus, IconSearch } from "./sidebar/icons.js";
+import { PaletteButton } from "./palette/PaletteButton.js";
 
 /** @param {{onAdd: () => void}} props */
 function ProjectsSection({ onAdd }) {
@@ -229,6 +230,7 @@ export function Sidebar() {
         >
           <${IconSearch} size=${18} />
         </button>
+        <${PaletteButton} />
       </div>
       <nav
         class="sidebar-scroll"

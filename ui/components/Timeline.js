@@ -33,6 +33,7 @@ import { groupTurns } from "../state/timeline_model.js";
 import { Turn } from "./Turn.js";
 import { BackToBottom, LoadEarlier, TurnSlot } from "./timeline/VirtualParts.js";
 import { layoutOf, rangeOf } from "./timeline/virtual.js";
+import { QuestionRail } from "./palette/QuestionRail.js";
 
 const NEAR_BOTTOM_PX = 80;
 
@@ -321,6 +322,7 @@ export function Timeline() {
         </div>
       </div>
       ${!following && !atEnd && list.length > 0 && html`<${BackToBottom} onClick=${toBottom} />`}
+      <${QuestionRail} />
     </div>
   `;
 }

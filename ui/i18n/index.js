@@ -54,6 +54,8 @@ import automationsEn from "./automations.en-US.js";
 import automationsZh from "./automations.zh-CN.js";
 import usageEn from "./usage.en-US.js";
 import usageZh from "./usage.zh-CN.js";
+import paletteEn from "./palette.en-US.js";
+import paletteZh from "./palette.zh-CN.js";
 import hooksEn from "./hooks.en-US.js";
 import hooksZh from "./hooks.zh-CN.js";
 import notesEn from "./notes.en-US.js";
@@ -86,6 +88,7 @@ const en = {
   ...usageEn,
   ...hooksEn,
   ...notesEn,
+  ...paletteEn,
 };
 const zh = {
   ...baseZh,
@@ -114,6 +117,7 @@ const zh = {
   ...usageZh,
   ...hooksZh,
   ...notesZh,
+  ...paletteZh,
 };
 
 /** @typedef {keyof typeof en} MsgKey a message key (every key has an English text) */

@@ -8,6 +8,7 @@ import { t } from "../../i18n/index.js";
 import { currentId } from "../../state/tasks.js";
 import { exportTasks } from "../../state/carry.js";
 import { Menu } from "../Menu.js";
+import { paletteMenuItems } from "../palette/menuItems.js";
 import { MenuItem } from "../MenuItem.js";
 import { IconDownload, IconMore } from "./icons.js";
 import { organiseItem } from "../notes/OrganiseItem.js";
@@ -47,7 +48,11 @@ export function TaskMenu() {
       wrapClass="task-menu desktop-only"
       button=${html`<${IconMore} />`}
     >
-      ${(/** @type {() => void} */ close) => [...exportItems(id, close), organiseItem(id, close)]}
+      ${(/** @type {() => void} */ close) => [
+        ...exportItems(id, close),
+        organiseItem(id, close),
+        ...paletteMenuItems(close),
+      ]}
     <//>
   `;
 }

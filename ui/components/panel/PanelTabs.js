@@ -17,6 +17,7 @@ import { Menu } from "../Menu.js";
 import { MenuItem } from "../MenuItem.js";
 import { exportItems } from "../carry/TaskMenu.js";
 import { organiseItem } from "../notes/OrganiseItem.js";
+import { paletteMenuItems } from "../palette/menuItems.js";
 
 /** i18n key of each tab's name (also its accessible name). */
 export const TAB_LABEL = /** @type {const} */ ({
@@ -134,7 +135,7 @@ export function PanelButtons() {
               openTerminalDock();
             }}
           />
-        `).concat(exportItems(id, close), organiseItem(id, close))}
+        `).concat(exportItems(id, close), organiseItem(id, close), paletteMenuItems(close))}
     <//>
   `;
 }

@@ -3,6 +3,9 @@
  * sends typed keys, receives output through `attachView`. Copy: select and Ctrl+Shift+C
  * (or the dock's Copy); paste: Ctrl+Shift+V, the browser's paste, or the dock's Paste.
  */
+import { shortcutFor } from "../../state/palette_model.js";
+import { shortcutList } from "../../state/shortcuts.js";
+import { isMac } from "../../state/palette.js";
 import { useEffect, useRef } from "preact/hooks";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
@@ -56,7 +59,10 @@ export function XtermView({ id }) {
           if (sel) navigator.clipboard?.writeText(sel).catch(() => {});
           return false;
         }
-        return e.code !== "KeyV"; // the browser's paste event then reaches xterm
+        // Paste: the browser's event reaches xterm. The palette's shortcut (Ctrl+Shift+P
+        // unless rebound) is left to the page.
+        return e.code !== "KeyV" &&
+          shortcutFor(e, { editable: true, mac: isMac }, shortcutList.value) === null;
       });
       const refit = () => {
         if (el.clientWidth > 0 && el.clientHeight > 0) fit.fit();
