@@ -56,6 +56,7 @@ import { CARRY_OP_ARGS, type CarryOpResults } from "./carry.ts";
 import { AUTOMATION_OP_ARGS, type AutomationOpResults } from "./automations.ts";
 import { USAGE_OP_ARGS, type UsageOpResults } from "./usage.ts";
 import { HOOK_OP_ARGS, type HookOpResults } from "./hooks.ts";
+import { PLUGIN_OP_ARGS, type PluginOpResults } from "./plugins.ts";
 
 export * from "./providers.ts";
 export * from "./projects.ts";
@@ -84,6 +85,7 @@ export * from "./carry.ts";
 export * from "./automations.ts";
 export * from "./usage.ts";
 export * from "./hooks.ts";
+export * from "./plugins.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
 
@@ -318,6 +320,7 @@ export const OP_ARGS = {
   ...AUTOMATION_OP_ARGS,
   ...USAGE_OP_ARGS,
   ...HOOK_OP_ARGS,
+  ...PLUGIN_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
@@ -354,7 +357,8 @@ export interface OpResults
     CarryOpResults,
     AutomationOpResults,
     UsageOpResults,
-    HookOpResults {
+    HookOpResults,
+    PluginOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */
   "tasks.create": { task: TaskSummary; entry: Entry | null; command?: CommandReply };

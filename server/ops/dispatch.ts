@@ -37,6 +37,7 @@ import { CARRY_HANDLERS } from "./carry_ops.ts";
 import { AUTOMATION_HANDLERS } from "./automation_ops.ts";
 import { USAGE_HANDLERS } from "./usage_ops.ts";
 import { HOOK_HANDLERS } from "./hooks_ops.ts";
+import { PLUGIN_HANDLERS } from "./plugin_ops.ts";
 
 const HANDLERS: OpHandlers<OpName> = {
   ...TASK_HANDLERS,
@@ -65,6 +66,7 @@ const HANDLERS: OpHandlers<OpName> = {
   ...AUTOMATION_HANDLERS,
   ...USAGE_HANDLERS,
   ...HOOK_HANDLERS,
+  ...PLUGIN_HANDLERS,
 };
 
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };

@@ -11,6 +11,7 @@ import {
   type GIT_OP_ARGS,
   type HISTORY_OP_ARGS,
   type HOOK_OP_ARGS,
+  type PLUGIN_OP_ARGS,
   type JOB_OP_ARGS,
   LIMITS,
   type MCP_OP_ARGS,
@@ -88,6 +89,7 @@ type TaskOpName = Exclude<
   | keyof typeof AUTOMATION_OP_ARGS
   | keyof typeof USAGE_OP_ARGS
   | keyof typeof HOOK_OP_ARGS
+  | keyof typeof PLUGIN_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */

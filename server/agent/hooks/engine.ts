@@ -13,6 +13,7 @@ import type { HookEvent, HooksEvent, HookSource, HookView } from "../../../proto
 import { matcherRegExp } from "./config.ts";
 import { type HookOutcome, type HookSandbox, runHook } from "./run_hook.ts";
 import { hooksToRun, userSource, workspaceSource } from "./sources.ts";
+import { pluginHooks } from "../../plugins/contributions.ts";
 import type { ToolCall } from "../loop.ts";
 import type { Refusal } from "../../../protocol/index.ts";
 
@@ -215,6 +216,10 @@ export class HookSession {
       for (const hook of hooksToRun(s)) {
         if (hook.event === event && matches(hook, names)) todo.push({ hook, source: s.kind });
       }
+    }
+    // Switched-on plugins' hooks, trusted for what they are (untrusted ones are listed in Plugins).
+    for (const p of await pluginHooks(home, this.o.workspace)) {
+      if (p.hook.event === event && matches(p.hook, names)) todo.push(p);
     }
     if (todo.length === 0) return NONE;
     const payload = {
