@@ -56,6 +56,8 @@ import usageEn from "./usage.en-US.js";
 import usageZh from "./usage.zh-CN.js";
 import hooksEn from "./hooks.en-US.js";
 import hooksZh from "./hooks.zh-CN.js";
+import pluginsEn from "./plugins.en-US.js";
+import pluginsZh from "./plugins.zh-CN.js";
 
 const en = {
   ...baseEn,
@@ -83,6 +85,7 @@ const en = {
   ...automationsEn,
   ...usageEn,
   ...hooksEn,
+  ...pluginsEn,
 };
 const zh = {
   ...baseZh,
@@ -110,6 +113,7 @@ const zh = {
   ...automationsZh,
   ...usageZh,
   ...hooksZh,
+  ...pluginsZh,
 };
 
 /** @typedef {keyof typeof en} MsgKey a message key (every key has an English text) */

@@ -1,6 +1,6 @@
 /**
  * The Settings view: a header with Back, tabs (Providers, MCP, Assistants, Skills, Memory, Hooks,
- * Automations, Usage, Remote access, General, Import & backup, About) and the tab's
+ * Plugins, Automations, Usage, Remote access, General, Import & backup, About) and the tab's
  * content. It replaces the conversation in the main column on desktop and phone.
  */
 import { useEffect } from "preact/hooks";
@@ -21,6 +21,7 @@ import { CarrySettings } from "../carry/CarrySettings.js";
 import { AutomationsPane } from "../automations/AutomationsPane.js";
 import { UsagePane } from "../usage/UsagePane.js";
 import { HooksSettings } from "../hooks/HooksSettings.js";
+import { PluginsPane } from "../plugins/PluginsPane.js";
 
 const TABS = /** @type {const} */ ([
   "providers",
@@ -29,6 +30,7 @@ const TABS = /** @type {const} */ ([
   "skills",
   "memory",
   "hooks",
+  "plugins",
   "automations",
   "usage",
   "remote",
@@ -95,6 +97,8 @@ export function SettingsView() {
             ? html`<${UsagePane} />`
             : tab === "hooks"
             ? html`<${HooksSettings} />`
+            : tab === "plugins"
+            ? html`<${PluginsPane} />`
             : tab === "remote"
             ? html`<${RemoteAccess} />`
             : tab === "assistants"
