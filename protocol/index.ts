@@ -57,6 +57,7 @@ import { AUTOMATION_OP_ARGS, type AutomationOpResults } from "./automations.ts";
 import { USAGE_OP_ARGS, type UsageOpResults } from "./usage.ts";
 import { HOOK_OP_ARGS, type HookOpResults } from "./hooks.ts";
 import { PLUGIN_OP_ARGS, type PluginOpResults } from "./plugins.ts";
+import { NET_OP_ARGS, type NetOpResults } from "./net.ts";
 
 export * from "./providers.ts";
 export * from "./projects.ts";
@@ -86,6 +87,7 @@ export * from "./automations.ts";
 export * from "./usage.ts";
 export * from "./hooks.ts";
 export * from "./plugins.ts";
+export * from "./net.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
 
@@ -321,6 +323,7 @@ export const OP_ARGS = {
   ...USAGE_OP_ARGS,
   ...HOOK_OP_ARGS,
   ...PLUGIN_OP_ARGS,
+  ...NET_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
@@ -358,7 +361,8 @@ export interface OpResults
     AutomationOpResults,
     UsageOpResults,
     HookOpResults,
-    PluginOpResults {
+    PluginOpResults,
+    NetOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */
   "tasks.create": { task: TaskSummary; entry: Entry | null; command?: CommandReply };

@@ -38,6 +38,7 @@ import { AUTOMATION_HANDLERS } from "./automation_ops.ts";
 import { USAGE_HANDLERS } from "./usage_ops.ts";
 import { HOOK_HANDLERS } from "./hooks_ops.ts";
 import { PLUGIN_HANDLERS } from "./plugin_ops.ts";
+import { NET_HANDLERS } from "./net_ops.ts";
 
 const HANDLERS: OpHandlers<OpName> = {
   ...TASK_HANDLERS,
@@ -67,6 +68,7 @@ const HANDLERS: OpHandlers<OpName> = {
   ...USAGE_HANDLERS,
   ...HOOK_HANDLERS,
   ...PLUGIN_HANDLERS,
+  ...NET_HANDLERS,
 };
 
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };

@@ -16,6 +16,7 @@ import {
   type MCP_OP_ARGS,
   type MEMORY_OP_ARGS,
   type MENTION_OP_ARGS,
+  type NET_OP_ARGS,
   type NOTIFY_OP_ARGS,
   type OpName,
   type PANEL_OP_ARGS,
@@ -90,6 +91,7 @@ type TaskOpName = Exclude<
   | keyof typeof USAGE_OP_ARGS
   | keyof typeof HOOK_OP_ARGS
   | keyof typeof PLUGIN_OP_ARGS
+  | keyof typeof NET_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */

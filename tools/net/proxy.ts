@@ -1,0 +1,108 @@
+/**
+ * The HTTP(S) proxy every outbound request of the server goes through (SPEC §2.12):
+ * provider requests, model lists, web tools, MCP HTTP servers, push sends, WebDAV, updates.
+ * One helper, {@link netFetch}, used instead of `fetch` at those places. With a proxy set
+ * (Settings → General, `<data dir>/proxy.json`), requests go through a
+ * `Deno.createHttpClient({ proxy })` client — except loopback hosts (the mock LLM, a local
+ * model server, the control endpoint) unless asked, and hosts on the no-proxy list (the
+ * setting's and the NO_PROXY environment variable's). Without one, plain `fetch` (which
+ * honours HTTP_PROXY / HTTPS_PROXY / NO_PROXY from the environment).
+ */
+
+export interface ProxySettings {
+  /** `http://host:port` or `https://…` (credentials allowed: `http://user:pass@host:port`); null = none. */
+  url: string | null;
+  /** Hosts that are never proxied: `example.com` (and its subdomains), `.corp`, `*.corp`, `10.0.0.5`, `*`. */
+  noProxy: string[];
+  /** Proxy loopback hosts too (off: they always go direct). */
+  loopback: boolean;
+}
+
+export const NO_PROXY_SETTINGS: ProxySettings = { url: null, noProxy: [], loopback: false };
+
+let settings: ProxySettings = NO_PROXY_SETTINGS;
+let client: Deno.HttpClient | null = null;
+
+/** Why `url` cannot be a proxy address, or null. */
+export function proxyUrlProblem(url: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return `"${url}" is not a URL (expected http://host:port)`;
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") {
+    return `the proxy must be an http:// or https:// URL, not ${u.protocol}`;
+  }
+  if (!u.hostname) return "the proxy URL has no host";
+  if (u.pathname !== "/" || u.search || u.hash) return "the proxy URL is only scheme://host:port";
+  return null;
+}
+
+/** Applies new settings (the old client is closed once no request holds it). */
+export function configureProxy(next: ProxySettings): void {
+  if (next.url) {
+    const bad = proxyUrlProblem(next.url);
+    if (bad) throw new Error(bad);
+  }
+  const old = client;
+  settings = { ...next, noProxy: next.noProxy.map((h) => h.trim()).filter(Boolean) };
+  client = settings.url ? Deno.createHttpClient({ proxy: proxyOption(settings.url) }) : null;
+  // Requests in flight on the old client keep it; close it a little later.
+  if (old) setTimeout(() => old.close(), 60_000);
+}
+
+export const currentProxy = (): ProxySettings => settings;
+
+function proxyOption(url: string): Deno.Proxy {
+  const u = new URL(url);
+  if (!u.username) return { url };
+  const basicAuth = {
+    username: decodeURIComponent(u.username),
+    password: decodeURIComponent(u.password),
+  };
+  u.username = "";
+  u.password = "";
+  return { url: u.href.replace(/\/$/, ""), basicAuth };
+}
+
+const isLoopback = (host: string) =>
+  host === "localhost" || host.endsWith(".localhost") || /^127\./.test(host) ||
+  host === "[::1]" || host === "::1" || host === "0.0.0.0";
+
+/** Whether `host` matches a no-proxy entry (curl's rules plus `*.` prefixes). */
+export function matchesNoProxy(host: string, entries: string[]): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, "");
+  for (const raw of entries) {
+    let e = raw.trim().toLowerCase();
+    if (!e) continue;
+    if (e === "*") return true;
+    e = e.replace(/^\*?\./, "").replace(/^\[|\]$/g, "").replace(/:\d+$/, "");
+    if (h === e || h.endsWith(`.${e}`)) return true;
+  }
+  return false;
+}
+
+const envNoProxy = () => (Deno.env.get("NO_PROXY") ?? Deno.env.get("no_proxy") ?? "").split(",");
+
+/** Whether a request to `url` goes through the configured proxy. */
+export function usesProxy(url: string | URL): boolean {
+  if (!settings.url) return false;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return false;
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") return false;
+  if (!settings.loopback && isLoopback(u.hostname)) return false;
+  return !matchesNoProxy(u.hostname, [...settings.noProxy, ...envNoProxy()]);
+}
+
+const targetOf = (input: string | URL | Request) => input instanceof Request ? input.url : input;
+
+/** `fetch`, through the configured proxy where it applies. */
+export const netFetch: typeof fetch = (input, init) => {
+  if (!client || !usesProxy(targetOf(input))) return fetch(input, init);
+  return fetch(input, { ...init, client });
+};
