@@ -3,8 +3,10 @@
  * plugins and a project's are listed with version, description, contributions and
  * state; a bad manifest and a link into the data folder are shown as such; turning a
  * plugin on and trusting its hooks is written to plugins.json. Desktop and phone (no
- * horizontal scroll).
- * Screenshots: {desktop,phone}-plugins.png, {desktop,phone}-plugins-trusted.png.
+ * horizontal scroll). Then Settings → General → Network: the proxy setting refuses a bad
+ * address with the reason and saves a good one.
+ * Screenshots: {desktop,phone}-plugins.png, {desktop,phone}-plugins-trusted.png,
+ * {desktop,phone}-proxy-settings.png.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { join } from "node:path";
@@ -101,6 +103,28 @@ async function scenario(viewport: typeof DESKTOP, name: "desktop" | "phone") {
     await guard.scrollIntoViewIfNeeded();
     await noHorizontalScroll(page, viewport.width);
     await screenshot(page, `${name}-plugins-trusted`);
+
+    // Settings → General → Network: a bad proxy is refused with the reason; a good one saved.
+    await page.click("[data-testid=settings-tab-general]");
+    const proxy = page.locator("[data-testid=proxy-settings]");
+    await page.locator("[data-testid=proxy-settings][data-state=ready]").waitFor();
+    await proxy.locator("[data-testid=proxy-url]").fill("socks5://127.0.0.1:1080");
+    await proxy.locator("[data-testid=proxy-save]").click();
+    await proxy.locator("[data-testid=proxy-status].field-error").waitFor();
+    assertMatch(await proxy.innerText(), /http:\/\/ or https:\/\//);
+    await proxy.locator("[data-testid=proxy-url]").fill("http://127.0.0.1:7890");
+    await proxy.locator("[data-testid=proxy-no]").fill("corp.example, 10.0.0.5");
+    await proxy.locator("[data-testid=proxy-save]").click();
+    await proxy.locator("[data-testid=proxy-status]:not(.field-error)").waitFor();
+    const saved = JSON.parse(await Deno.readTextFile(join(home, "proxy.json")));
+    assertEquals(saved, {
+      url: "http://127.0.0.1:7890",
+      noProxy: ["corp.example", "10.0.0.5"],
+      loopback: false,
+    });
+    await proxy.scrollIntoViewIfNeeded();
+    await noHorizontalScroll(page, viewport.width);
+    await screenshot(page, `${name}-proxy-settings`);
     assertEquals(errors, [], "the page logged errors");
   }, async () => {
     await mock.close();

@@ -58,6 +58,8 @@ import hooksEn from "./hooks.en-US.js";
 import hooksZh from "./hooks.zh-CN.js";
 import pluginsEn from "./plugins.en-US.js";
 import pluginsZh from "./plugins.zh-CN.js";
+import netEn from "./net.en-US.js";
+import netZh from "./net.zh-CN.js";
 
 const en = {
   ...baseEn,
@@ -86,6 +88,7 @@ const en = {
   ...usageEn,
   ...hooksEn,
   ...pluginsEn,
+  ...netEn,
 };
 const zh = {
   ...baseZh,
@@ -114,6 +117,7 @@ const zh = {
   ...usageZh,
   ...hooksZh,
   ...pluginsZh,
+  ...netZh,
 };
 
 /** @typedef {keyof typeof en} MsgKey a message key (every key has an English text) */

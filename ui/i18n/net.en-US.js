@@ -1,0 +1,12 @@
+/** The outbound proxy: Settings → General → Network. */
+export default {
+  "proxy.title": "Network",
+  "proxy.url": "HTTP(S) proxy",
+  "proxy.help":
+    "Every request ReinAgent makes to the outside (models, web tools, MCP servers, push, WebDAV, updates) goes through it. Empty: direct (or the HTTP_PROXY / HTTPS_PROXY of the environment).",
+  "proxy.env": "Empty: the environment's proxy is used ({proxy}).",
+  "proxy.noProxy": "Go direct for these hosts",
+  "proxy.loopback": "Proxy loopback hosts too (localhost, 127.0.0.1)",
+  "proxy.save": "Save",
+  "proxy.saved": "Saved.",
+};
