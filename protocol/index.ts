@@ -58,6 +58,7 @@ import { USAGE_OP_ARGS, type UsageOpResults } from "./usage.ts";
 import { HOOK_OP_ARGS, type HookOpResults } from "./hooks.ts";
 import { PLUGIN_OP_ARGS, type PluginOpResults } from "./plugins.ts";
 import { NET_OP_ARGS, type NetOpResults } from "./net.ts";
+import { UPDATE_OP_ARGS, type UpdateOpResults } from "./update.ts";
 
 export * from "./providers.ts";
 export * from "./projects.ts";
@@ -88,6 +89,7 @@ export * from "./usage.ts";
 export * from "./hooks.ts";
 export * from "./plugins.ts";
 export * from "./net.ts";
+export * from "./update.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
 
@@ -324,6 +326,7 @@ export const OP_ARGS = {
   ...HOOK_OP_ARGS,
   ...PLUGIN_OP_ARGS,
   ...NET_OP_ARGS,
+  ...UPDATE_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
@@ -362,7 +365,8 @@ export interface OpResults
     UsageOpResults,
     HookOpResults,
     PluginOpResults,
-    NetOpResults {
+    NetOpResults,
+    UpdateOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */
   "tasks.create": { task: TaskSummary; entry: Entry | null; command?: CommandReply };

@@ -39,6 +39,7 @@ import { USAGE_HANDLERS } from "./usage_ops.ts";
 import { HOOK_HANDLERS } from "./hooks_ops.ts";
 import { PLUGIN_HANDLERS } from "./plugin_ops.ts";
 import { NET_HANDLERS } from "./net_ops.ts";
+import { UPDATE_HANDLERS } from "./update_ops.ts";
 
 const HANDLERS: OpHandlers<OpName> = {
   ...TASK_HANDLERS,
@@ -69,6 +70,7 @@ const HANDLERS: OpHandlers<OpName> = {
   ...HOOK_HANDLERS,
   ...PLUGIN_HANDLERS,
   ...NET_HANDLERS,
+  ...UPDATE_HANDLERS,
 };
 
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };

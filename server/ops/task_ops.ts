@@ -32,6 +32,7 @@ import {
   type SUBAGENT_OP_ARGS,
   taskTopic,
   type TERMINAL_OP_ARGS,
+  type UPDATE_OP_ARGS,
   type USAGE_OP_ARGS,
 } from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
@@ -92,6 +93,7 @@ type TaskOpName = Exclude<
   | keyof typeof HOOK_OP_ARGS
   | keyof typeof PLUGIN_OP_ARGS
   | keyof typeof NET_OP_ARGS
+  | keyof typeof UPDATE_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */

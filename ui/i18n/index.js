@@ -60,6 +60,8 @@ import pluginsEn from "./plugins.en-US.js";
 import pluginsZh from "./plugins.zh-CN.js";
 import netEn from "./net.en-US.js";
 import netZh from "./net.zh-CN.js";
+import updateEn from "./update.en-US.js";
+import updateZh from "./update.zh-CN.js";
 
 const en = {
   ...baseEn,
@@ -89,6 +91,7 @@ const en = {
   ...hooksEn,
   ...pluginsEn,
   ...netEn,
+  ...updateEn,
 };
 const zh = {
   ...baseZh,
@@ -118,6 +121,7 @@ const zh = {
   ...hooksZh,
   ...pluginsZh,
   ...netZh,
+  ...updateZh,
 };
 
 /** @typedef {keyof typeof en} MsgKey a message key (every key has an English text) */
