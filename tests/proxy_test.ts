@@ -138,3 +138,32 @@ Deno.test("proxy.json: validated, applied, a damaged one reported and never over
     await Deno.remove(home, { recursive: true });
   }
 });
+
+Deno.test("under HTTP_PROXY from the environment, loopback goes direct and the rest through it", async () => {
+  const target = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response("direct"),
+  );
+  const proxy = recordingProxy(`http://127.0.0.1:${target.addr.port}`);
+  try {
+    const helper = new URL("../tools/net/proxy.ts", import.meta.url).href;
+    const port = target.addr.port;
+    const code = `import { netFetch } from "${helper}";
+      const a = await netFetch("http://127.0.0.1:${port}/local");
+      const b = await netFetch("http://llm.test:${port}/remote");
+      console.log(JSON.stringify([await a.text(), b.status]));`;
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", code],
+      env: { HTTP_PROXY: proxy.url, NO_PROXY: "" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert(out.success, stderr);
+    assertEquals(JSON.parse(new TextDecoder().decode(out.stdout)), ["direct", 200]);
+    assertEquals(proxy.seen, [`GET http://llm.test:${port}/remote`]);
+  } finally {
+    await proxy.close();
+    await target.shutdown();
+  }
+});

@@ -101,8 +101,44 @@ export function usesProxy(url: string | URL): boolean {
 
 const targetOf = (input: string | URL | Request) => input instanceof Request ? input.url : input;
 
-/** `fetch`, through the configured proxy where it applies. */
+const envProxySet = () =>
+  ["HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"]
+    .some((k) => Deno.env.get(k));
+
+let direct: Deno.HttpClient | null = null;
+/**
+ * A client that ignores the environment's proxy for loopback hosts: Deno proxies even
+ * 127.0.0.1 under HTTP_PROXY, which would send the mock LLM, a local model server or the
+ * control endpoint to the proxy. Deno reads NO_PROXY when a client is made, so it is
+ * widened just for that moment (children and other clients see it unchanged).
+ */
+function loopbackClient(): Deno.HttpClient {
+  if (direct) return direct;
+  const old = Deno.env.get("NO_PROXY");
+  Deno.env.set("NO_PROXY", ["localhost", "127.0.0.1", "::1", old].filter(Boolean).join(","));
+  try {
+    direct = Deno.createHttpClient({});
+  } finally {
+    if (old === undefined) Deno.env.delete("NO_PROXY");
+    else Deno.env.set("NO_PROXY", old);
+  }
+  return direct;
+}
+
+function isLoopbackUrl(url: string | URL): boolean {
+  try {
+    return isLoopback(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** `fetch`, through the configured proxy where it applies (loopback always direct unless asked). */
 export const netFetch: typeof fetch = (input, init) => {
-  if (!client || !usesProxy(targetOf(input))) return fetch(input, init);
-  return fetch(input, { ...init, client });
+  const target = targetOf(input);
+  if (client && usesProxy(target)) return fetch(input, { ...init, client });
+  if (!settings.loopback && envProxySet() && isLoopbackUrl(target)) {
+    return fetch(input, { ...init, client: loopbackClient() });
+  }
+  return fetch(input, init);
 };
