@@ -119,9 +119,18 @@ Deno.test("enabled plugins contribute commands and skills; disabled ones nothing
         .filter((s) => s.enabled && !s.problem).map((s) => s.key);
     assert(!(await names()).includes("hello"));
     assertEquals(await skills(), []);
+    // A skill folder linking into the data folder is refused, not read.
+    await Deno.symlink(home, join(dir, "skills", "sneaky"));
     assert((await setPluginEnabled(home, [ws], "greeter", true)).ok);
     assert((await names()).includes("hello"));
     assertEquals(await skills(), ["plugin:greeter/greet"]);
+    const { overview } = await discoverSkills({ home, workspace: ws, userHome: null });
+    assert(
+      overview.problems.some((p) =>
+        p.path.endsWith("sneaky") && /outside its plugin/.test(p.message)
+      ),
+      JSON.stringify(overview.problems),
+    );
     assert((await setPluginEnabled(home, [ws], dir, false)).ok);
     assert(!(await names()).includes("hello"));
   } finally {

@@ -15,7 +15,12 @@ import {
   proxyUrlProblem,
   usesProxy,
 } from "../tools/net/proxy.ts";
-import { proxyView, readProxyFile, saveProxySettings } from "../server/net/proxy_config.ts";
+import {
+  proxyView,
+  readProxyFile,
+  saveProxySettings,
+  unmaskPassword,
+} from "../server/net/proxy_config.ts";
 
 /** A forward proxy for plain HTTP that records the requests and sends them to `target`. */
 function recordingProxy(target: string) {
@@ -165,5 +170,26 @@ Deno.test("under HTTP_PROXY from the environment, loopback goes direct and the r
   } finally {
     await proxy.close();
     await target.shutdown();
+  }
+});
+
+Deno.test("a proxy password is never shown back; the masked form keeps the saved one", async () => {
+  const home = await Deno.makeTempDir({ prefix: "ra-proxy-home-" });
+  try {
+    const url = "http://me:s3cret@proxy.corp:3128";
+    await saveProxySettings(home, { url, noProxy: [], loopback: false });
+    const shown = (await proxyView(home)).url!;
+    assertEquals(shown, "http://me:****@proxy.corp:3128");
+    assertEquals(await unmaskPassword(home, shown), url);
+    let err = "";
+    try {
+      await unmaskPassword(home, "http://me:****@other.corp:3128");
+    } catch (e) {
+      err = (e as Error).message;
+    }
+    assertMatch(err, /type the proxy password again/);
+  } finally {
+    configureProxy(NO_PROXY_SETTINGS);
+    await Deno.remove(home, { recursive: true });
   }
 });

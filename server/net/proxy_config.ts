@@ -61,11 +61,53 @@ export async function saveProxySettings(home: string, s: ProxySettings): Promise
   configureProxy(s);
 }
 
-/** The setting as Settings → General shows it. */
+/** What a proxy password is shown as (clients never get it back). */
+export const MASK = "****";
+
+/** `url` with its password replaced by {@link MASK}. */
+export function maskPassword(url: string): string {
+  try {
+    const u = new URL(url);
+    if (!u.password) return url;
+    u.password = MASK;
+    return u.href.replace(/\/$/, "");
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * A URL sent back with the masked password means "keep the saved one" (same user and
+ * host): the form can be saved without retyping it.
+ */
+export async function unmaskPassword(home: string, url: string | null): Promise<string | null> {
+  if (!url) return url;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  if (u.password !== MASK) return url;
+  const r = await readProxyFile(home);
+  const saved = r.ok && r.settings.url ? new URL(r.settings.url) : null;
+  if (!saved || saved.username !== u.username || saved.host !== u.host) {
+    throw new Error("type the proxy password again");
+  }
+  u.password = saved.password;
+  return u.href.replace(/\/$/, "");
+}
+
+/** The setting as Settings → General shows it (the password masked). */
 export async function proxyView(home: string): Promise<ProxyView> {
   const r = await readProxyFile(home);
   const s = r.ok ? r.settings : NO_PROXY_SETTINGS;
   const env = Deno.env.get("HTTPS_PROXY") ?? Deno.env.get("https_proxy") ??
     Deno.env.get("HTTP_PROXY") ?? Deno.env.get("http_proxy") ?? null;
-  return { ...s, envProxy: env || null, fileError: r.ok ? null : r.error };
+  return {
+    ...s,
+    url: s.url ? maskPassword(s.url) : null,
+    envProxy: env ? maskPassword(env) : null,
+    fileError: r.ok ? null : r.error,
+  };
 }
