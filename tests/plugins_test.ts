@@ -6,8 +6,15 @@
  */
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { join } from "node:path";
-import { env } from "./helpers/agent_env.ts";
-import { agentRequests, execScenario, exists, run, workspace } from "./helpers/hooks_env.ts";
+import { entries, env } from "./helpers/agent_env.ts";
+import {
+  agentRequests,
+  execScenario,
+  exists,
+  hookNotes,
+  run,
+  workspace,
+} from "./helpers/hooks_env.ts";
 import { discoverPlugins } from "../server/plugins/discover.ts";
 import { setPluginEnabled, trustPlugin } from "../server/plugins/actions.ts";
 import { pluginStatePath } from "../server/plugins/state.ts";
@@ -155,8 +162,11 @@ Deno.test("a plugin's hook runs only once trusted for what it is; a change stops
 
     // Enabled but untrusted: the hook does not run, the command does.
     const m1 = e.scenario(execScenario("touch one.txt"));
-    await run(e, m1, ws, "touch one");
+    const first = await run(e, m1, ws, "touch one");
     assert(await exists(join(ws, "one.txt")), "an untrusted plugin hook does not run");
+    const notes = hookNotes(entries(e, first.task.id));
+    assertEquals(notes.map((n) => n.meta.code), ["plugin.untrusted"]);
+    assertMatch(notes[0].parts[0].text!, /plugin guard did not run: they are not trusted yet/);
 
     // A stale fingerprint is refused; the shown one is trusted.
     const shown = (await byName(home, [ws])).guard.fingerprint;

@@ -19,18 +19,33 @@ export async function pluginCommandDirs(home: string, workspace: string): Promis
   }
 }
 
-/** Hooks of the workspace's active plugins that are trusted as they are now. */
-export async function pluginHooks(
-  home: string,
-  workspace: string,
-): Promise<{ hook: HookView; source: "user" | "workspace"; plugin: string }[]> {
+export interface PluginHooks {
+  /** Hooks of the workspace's active plugins that are trusted as they are now. */
+  run: { hook: HookView; source: "user" | "workspace"; plugin: string }[];
+  /** Active plugins whose hooks wait for the user's trust (they do not run). */
+  waiting: { name: string; state: "untrusted" | "changed"; n: number; key: string }[];
+}
+
+export async function pluginHooks(home: string, workspace: string): Promise<PluginHooks> {
   try {
-    return (await activePlugins(home, workspace))
-      .filter((p) => p.state === "ok")
-      .flatMap((p) => p.hooks.map((hook) => ({ hook, source: p.scope, plugin: p.name })));
+    const active = await activePlugins(home, workspace);
+    return {
+      run: active.filter((p) => p.state === "ok")
+        .flatMap((p) => p.hooks.map((hook) => ({ hook, source: p.scope, plugin: p.name }))),
+      waiting: active.flatMap((p) =>
+        p.state === "untrusted" || p.state === "changed"
+          ? [{
+            name: p.name,
+            state: p.state,
+            n: p.hooks.length,
+            key: `${p.realDir}:${p.fingerprint}`,
+          }]
+          : []
+      ),
+    };
   } catch (e) {
     console.error(`reading plugins failed: ${(e as Error).message}`);
-    return [];
+    return { run: [], waiting: [] };
   }
 }
 

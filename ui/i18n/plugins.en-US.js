@@ -20,4 +20,8 @@ export default {
   "plugins.trust": "Trust these hooks",
   "plugins.error": "Plugins: {message}",
   "skills.source.plugin": "Plugin",
+  "hooks.note.plugin.untrusted":
+    "The {n} hook(s) of plugin {name} did not run: they are not trusted yet. Review them in Settings → Plugins, or run `reinagent plugins trust {name}`.",
+  "hooks.note.plugin.changed":
+    "The {n} hook(s) of plugin {name} did not run: they changed since you trusted them. Review them in Settings → Plugins, or run `reinagent plugins trust {name}`.",
 };

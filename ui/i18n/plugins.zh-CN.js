@@ -20,4 +20,8 @@ export default {
   "plugins.trust": "信任这些钩子",
   "plugins.error": "插件：{message}",
   "skills.source.plugin": "插件",
+  "hooks.note.plugin.untrusted":
+    "插件 {name} 的 {n} 个钩子没有运行：尚未信任。请在 设置 → 插件 中审阅，或运行 `reinagent plugins trust {name}`。",
+  "hooks.note.plugin.changed":
+    "插件 {name} 的 {n} 个钩子没有运行：信任后已改动。请在 设置 → 插件 中审阅，或运行 `reinagent plugins trust {name}`。",
 };

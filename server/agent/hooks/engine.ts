@@ -217,8 +217,10 @@ export class HookSession {
         if (hook.event === event && matches(hook, names)) todo.push({ hook, source: s.kind });
       }
     }
-    // Switched-on plugins' hooks, trusted for what they are (untrusted ones are listed in Plugins).
-    for (const p of await pluginHooks(home, this.o.workspace)) {
+    // Switched-on plugins' hooks, trusted for what they are (the others are said once).
+    const plugins = await pluginHooks(home, this.o.workspace);
+    for (const w of plugins.waiting) this.tellPluginWaits(w);
+    for (const p of plugins.run) {
       if (p.hook.event === event && matches(p.hook, names)) todo.push(p);
     }
     if (todo.length === 0) return NONE;
@@ -267,6 +269,22 @@ export class HookSession {
   }
 
   /** Says once per turn why a source's hooks (or some of them) do not run. */
+  private tellPluginWaits(w: { name: string; state: string; n: number; key: string }): void {
+    if (this.reported.has(w.key)) return;
+    this.reported.add(w.key);
+    const why = w.state === "changed"
+      ? "they changed since you trusted them"
+      : "they are not trusted yet";
+    this.o.report({
+      event: null,
+      level: "untrusted",
+      text: `The ${w.n} hook(s) of plugin ${w.name} did not run: ${why}. Review them in ` +
+        `Settings → Plugins, or run \`reinagent plugins trust ${w.name}\`.`,
+      code: `plugin.${w.state}`,
+      params: { name: w.name, n: w.n },
+    });
+  }
+
   private tellWhyNot(s: HookSource): void {
     if (s.state === "user" || s.state === "trusted") return;
     const key = `${s.path}:${s.state}:${s.fingerprint}`;
