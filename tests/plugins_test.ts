@@ -247,3 +247,27 @@ Deno.test("reinagent plugins list|enable|disable|trust", async () => {
     for (const d of [home, ws]) await Deno.remove(d, { recursive: true });
   }
 });
+
+Deno.test("a user plugin's hook finds its own script through CLAUDE_PLUGIN_ROOT (inside the data dir)", async () => {
+  const e = await env();
+  const ws = await workspace();
+  try {
+    const home = e.deps.home;
+    const dir = join(home, "plugins", "scripted");
+    await plugin(dir, {
+      name: "scripted",
+      hooks: [{ event: "PreToolUse", matcher: "Bash", command: '"$CLAUDE_PLUGIN_ROOT/guard.sh"' }],
+    }, { "guard.sh": '#!/bin/sh\necho "guard at $REINAGENT_PLUGIN_ROOT" >&2\nexit 2\n' });
+    await Deno.chmod(join(dir, "guard.sh"), 0o755);
+    assert((await setPluginEnabled(home, [ws], "scripted", true)).ok);
+    assert((await trustPlugin(home, [ws], "scripted", null)).ok);
+    const m = e.scenario(execScenario("touch ran.txt"));
+    await run(e, m, ws, "touch it");
+    assert(!(await exists(join(ws, "ran.txt"))), "the plugin's script blocked the command");
+    const real = await Deno.realPath(dir);
+    assert(agentRequests(e, m.modelId)[1].includes(`guard at ${real}`));
+  } finally {
+    await e.close();
+    await Deno.remove(ws, { recursive: true });
+  }
+});

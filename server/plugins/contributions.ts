@@ -21,7 +21,7 @@ export async function pluginCommandDirs(home: string, workspace: string): Promis
 
 export interface PluginHooks {
   /** Hooks of the workspace's active plugins that are trusted as they are now. */
-  run: { hook: HookView; source: "user" | "workspace"; plugin: string }[];
+  run: { hook: HookView; source: "user" | "workspace"; plugin: string; root: string }[];
   /** Active plugins whose hooks wait for the user's trust (they do not run). */
   waiting: { name: string; state: "untrusted" | "changed"; n: number; key: string }[];
 }
@@ -31,7 +31,9 @@ export async function pluginHooks(home: string, workspace: string): Promise<Plug
     const active = await activePlugins(home, workspace);
     return {
       run: active.filter((p) => p.state === "ok")
-        .flatMap((p) => p.hooks.map((hook) => ({ hook, source: p.scope, plugin: p.name }))),
+        .flatMap((p) =>
+          p.hooks.map((hook) => ({ hook, source: p.scope, plugin: p.name, root: p.realDir }))
+        ),
       waiting: active.flatMap((p) =>
         p.state === "untrusted" || p.state === "changed"
           ? [{

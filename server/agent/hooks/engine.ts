@@ -209,7 +209,7 @@ export class HookSession {
   ): Promise<HookVerdict> {
     const { home } = this.engine.d;
     const sources = [await userSource(home), await workspaceSource(home, this.o.workspace)];
-    const todo: { hook: HookView; source: "user" | "workspace" }[] = [];
+    const todo: { hook: HookView; source: "user" | "workspace"; root?: string }[] = [];
     for (const s of sources) {
       if (!s) continue;
       this.tellWhyNot(s);
@@ -239,6 +239,7 @@ export class HookSession {
           workspace: this.o.workspace,
           signal: this.o.signal,
           sandbox,
+          ...(t.root ? { pluginRoot: t.root } : {}),
         })
       ),
     );
