@@ -105,5 +105,5 @@ const EXAMPLE = `plugins/my-plugin/plugin.json
   "description": "What it adds",
   "commands": "commands", "skills": "skills",
   "hooks": [{ "event": "PreToolUse", "matcher": "exec_command",
-              "command": "./check.sh" }]
+              "command": "$CLAUDE_PLUGIN_ROOT/check.sh" }]
 }`;
