@@ -271,3 +271,17 @@ Deno.test("a user plugin's hook finds its own script through CLAUDE_PLUGIN_ROOT 
     await Deno.remove(ws, { recursive: true });
   }
 });
+
+Deno.test("switches flipped at once all land in plugins.json", async () => {
+  const home = await tmp("ra-plugins-home-");
+  try {
+    for (const n of ["a", "b", "c", "d"]) await plugin(join(home, "plugins", n), { name: n });
+    const rs = await Promise.all(
+      ["a", "b", "c", "d"].map((n) => setPluginEnabled(home, [], n, true)),
+    );
+    assert(rs.every((r) => r.ok));
+    assertEquals((await discoverPlugins(home, [])).filter((p) => p.enabled).length, 4);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});

@@ -147,3 +147,21 @@ Deno.test("manifests are validated; versions compare", () => {
   assertEquals(compareVersions("0.10.0", "0.9.0"), 1);
   assert("error" in parseUpdateArgs(["now"]));
 });
+
+Deno.test("update through a link replaces the file it leads to; the link stays", async () => {
+  const { dir, target, old } = await setup();
+  const link = join(dir, "reinagent-link");
+  await Deno.symlink(target, link);
+  const asset = { url: "/reinagent-new", sha256: sha(NEW_BINARY), size: NEW_BINARY.length };
+  const rel = releaseServer(() => ({ version: "9.9.9", platforms: { [platformKey()]: asset } }));
+  try {
+    const r = await cli(["--manifest", rel.manifestUrl, "--target", link], dir);
+    assertEquals(r.code, 0, r.err);
+    assert((await Deno.lstat(link)).isSymlink, "the link is still a link");
+    assertEquals(await Deno.readFile(target), NEW_BINARY);
+    assertEquals(await Deno.readFile(`${target}.bak`), old);
+  } finally {
+    await rel.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

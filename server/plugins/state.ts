@@ -40,11 +40,20 @@ export async function readPluginState(
   }
 }
 
+// One writer at a time in this process (two switches flipped at once both land).
+let chain: Promise<unknown> = Promise.resolve();
+
 /** Applies `change` to the state file; a damaged file is refused, never overwritten. */
-export async function updatePluginState(
+export function updatePluginState(
   home: string,
   change: (s: PluginState) => void,
 ): Promise<void> {
+  const next = chain.then(() => write(home, change));
+  chain = next.catch(() => {});
+  return next;
+}
+
+async function write(home: string, change: (s: PluginState) => void): Promise<void> {
   const r = await readPluginState(home);
   if (!r.ok) throw new Error(`${r.error}; fix or remove it first`);
   change(r.state);

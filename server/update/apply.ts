@@ -32,9 +32,11 @@ async function removeQuietly(path: string) {
 /** Downloads `asset` and puts it in place of `target`; returns the `.bak` path. */
 export async function applyUpdate(
   asset: ReleaseAsset,
-  target: string,
+  linkOrTarget: string,
   opts: { timeoutMs?: number } = {},
 ): Promise<{ backup: string }> {
+  // A link (/usr/local/bin/reinagent → /opt/…) stays a link: the file it leads to is replaced.
+  const target = await Deno.realPath(linkOrTarget).catch(() => linkOrTarget);
   const st = await Deno.stat(target).catch(() => null);
   if (!st?.isFile) throw new UpdateError(`${target} is not a file`);
   const tmp = join(dirname(target), `.${basename(target)}.update-${crypto.randomUUID()}`);
