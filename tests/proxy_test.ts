@@ -44,13 +44,18 @@ Deno.test("no-proxy matching and which hosts use the proxy", () => {
     assert(!matchesNoProxy("notcorp.example", ["corp.example"]));
     assert(matchesNoProxy("10.0.0.5", ["10.0.0.5"]));
     assert(matchesNoProxy("anything", ["*"]));
-    configureProxy({ url: "http://127.0.0.1:1", noProxy: ["internal.test"], loopback: false });
+    configureProxy({
+      url: "http://127.0.0.1:1",
+      noProxy: ["internal.test"],
+      loopback: false,
+      system: false,
+    });
     assert(usesProxy("https://api.openai.com/v1/chat"));
     assert(!usesProxy("http://127.0.0.1:8080/v1"), "loopback goes direct");
     assert(!usesProxy("http://localhost:8080/v1"));
     assert(!usesProxy("http://[::1]:8080/v1"));
     assert(!usesProxy("http://git.internal.test/x"), "no-proxy list");
-    configureProxy({ url: "http://127.0.0.1:1", noProxy: [], loopback: true });
+    configureProxy({ url: "http://127.0.0.1:1", noProxy: [], loopback: true, system: false });
     assert(usesProxy("http://127.0.0.1:8080/v1"), "loopback when asked");
     assertMatch(proxyUrlProblem("socks5://x:1")!, /http:\/\/ or https:\/\//);
     assertMatch(proxyUrlProblem("nonsense")!, /not a URL/);
@@ -74,7 +79,7 @@ Deno.test("provider requests go through the proxy; loopback and NO_PROXY hosts d
       ...direct,
       baseUrl: direct.baseUrl.replace(/127\.0\.0\.1:\d+/, `llm.test:${port}`),
     });
-    configureProxy({ url: proxy.url, noProxy: [], loopback: false });
+    configureProxy({ url: proxy.url, noProxy: [], loopback: false, system: false });
 
     const run = async (text: string) => {
       const { task } = e.deps.tasks!.create({
@@ -115,13 +120,19 @@ Deno.test("proxy.json: validated, applied, a damaged one reported and never over
       url: "http://proxy.corp:3128",
       noProxy: ["corp"],
       loopback: false,
+      system: false,
     });
     assertEquals((await proxyView(home)).url, "http://proxy.corp:3128");
     assert(usesProxy("https://api.anthropic.com/v1/messages"));
     assert(!usesProxy("https://git.corp/x"));
     let err = "";
     try {
-      await saveProxySettings(home, { url: "ftp://nope", noProxy: [], loopback: false });
+      await saveProxySettings(home, {
+        url: "ftp://nope",
+        noProxy: [],
+        loopback: false,
+        system: false,
+      });
     } catch (x) {
       err = (x as Error).message;
     }
@@ -132,7 +143,7 @@ Deno.test("proxy.json: validated, applied, a damaged one reported and never over
     assertMatch((await proxyView(home)).fileError!, /damaged/);
     err = "";
     try {
-      await saveProxySettings(home, { url: null, noProxy: [], loopback: false });
+      await saveProxySettings(home, { url: null, noProxy: [], loopback: false, system: false });
     } catch (x) {
       err = (x as Error).message;
     }
@@ -144,28 +155,36 @@ Deno.test("proxy.json: validated, applied, a damaged one reported and never over
   }
 });
 
-Deno.test("under HTTP_PROXY from the environment, loopback goes direct and the rest through it", async () => {
+Deno.test("the environment's HTTP_PROXY: ignored unless the system proxy is on; never for loopback", async () => {
   const target = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     () => new Response("direct"),
   );
   const proxy = recordingProxy(`http://127.0.0.1:${target.addr.port}`);
-  try {
-    const helper = new URL("../tools/net/proxy.ts", import.meta.url).href;
-    const port = target.addr.port;
-    const code = `import { netFetch } from "${helper}";
-      const a = await netFetch("http://127.0.0.1:${port}/local");
-      const b = await netFetch("http://llm.test:${port}/remote");
-      console.log(JSON.stringify([await a.text(), b.status]));`;
+  const helper = new URL("../tools/net/proxy.ts", import.meta.url).href;
+  const port = target.addr.port;
+  /** netFetch in a child with HTTP_PROXY set: [loopback answer, remote status or "failed"]. */
+  const child = async (system: boolean) => {
+    const code = `import { configureProxy, netFetch } from "${helper}";
+      configureProxy({ url: null, noProxy: [], loopback: false, system: ${system} });
+      const a = await (await netFetch("http://127.0.0.1:${port}/local")).text();
+      const b = await netFetch("http://llm.test:${port}/remote").then((r) => r.status, () => "failed");
+      console.log(JSON.stringify([a, b]));`;
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["eval", code],
       env: { HTTP_PROXY: proxy.url, NO_PROXY: "" },
       stdout: "piped",
       stderr: "piped",
     }).output();
-    const stderr = new TextDecoder().decode(out.stderr);
-    assert(out.success, stderr);
-    assertEquals(JSON.parse(new TextDecoder().decode(out.stdout)), ["direct", 200]);
+    assert(out.success, new TextDecoder().decode(out.stderr));
+    return JSON.parse(new TextDecoder().decode(out.stdout));
+  };
+  try {
+    // Off (the default): the environment's proxy never takes over silently.
+    assertEquals(await child(false), ["direct", "failed"]);
+    assertEquals(proxy.seen, []);
+    // On: the rest goes through it, loopback still direct.
+    assertEquals(await child(true), ["direct", 200]);
     assertEquals(proxy.seen, [`GET http://llm.test:${port}/remote`]);
   } finally {
     await proxy.close();
@@ -177,7 +196,7 @@ Deno.test("a proxy password is never shown back; the masked form keeps the saved
   const home = await Deno.makeTempDir({ prefix: "ra-proxy-home-" });
   try {
     const url = "http://me:s3cret@proxy.corp:3128";
-    await saveProxySettings(home, { url, noProxy: [], loopback: false });
+    await saveProxySettings(home, { url, noProxy: [], loopback: false, system: false });
     const shown = (await proxyView(home)).url!;
     assertEquals(shown, "http://me:****@proxy.corp:3128");
     assertEquals(await unmaskPassword(home, shown), url);

@@ -34,7 +34,10 @@ export async function readProxyFile(
     }
     const bad = url ? proxyUrlProblem(url) : null;
     if (bad) throw new Error(bad);
-    return { ok: true, settings: { url, noProxy, loopback: j?.loopback === true } };
+    return {
+      ok: true,
+      settings: { url, noProxy, loopback: j?.loopback === true, system: j?.system === true },
+    };
   } catch (e) {
     return { ok: false, error: `${proxyFilePath(home)} is damaged: ${(e as Error).message}` };
   }

@@ -12,6 +12,7 @@ export const NET_HANDLERS: OpHandlers<keyof typeof NET_OP_ARGS> = {
         url: await unmaskPassword(ctx.home, a.url?.trim() || null),
         noProxy: a.noProxy,
         loopback: a.loopback,
+        system: a.system ?? false,
       });
     } catch (e) {
       throw new OpError("invalid_args", (e as Error).message);

@@ -121,6 +121,7 @@ async function scenario(viewport: typeof DESKTOP, name: "desktop" | "phone") {
       url: "http://127.0.0.1:7890",
       noProxy: ["corp.example", "10.0.0.5"],
       loopback: false,
+      system: false,
     });
     await proxy.scrollIntoViewIfNeeded();
     await noHorizontalScroll(page, viewport.width);

@@ -5,8 +5,9 @@
  * (Settings → General, `<data dir>/proxy.json`), requests go through a
  * `Deno.createHttpClient({ proxy })` client — except loopback hosts (the mock LLM, a local
  * model server, the control endpoint) unless asked, and hosts on the no-proxy list (the
- * setting's and the NO_PROXY environment variable's). Without one, plain `fetch` (which
- * honours HTTP_PROXY / HTTPS_PROXY / NO_PROXY from the environment).
+ * setting's and the NO_PROXY environment variable's). Without one, requests go direct —
+ * the environment's HTTP_PROXY / HTTPS_PROXY (which Deno would apply silently, even to
+ * 127.0.0.1) are used only when the user turns on "use the system proxy".
  */
 
 export interface ProxySettings {
@@ -16,9 +17,16 @@ export interface ProxySettings {
   noProxy: string[];
   /** Proxy loopback hosts too (off: they always go direct). */
   loopback: boolean;
+  /** Without `url`, use the environment's HTTP_PROXY / HTTPS_PROXY (off: direct). */
+  system: boolean;
 }
 
-export const NO_PROXY_SETTINGS: ProxySettings = { url: null, noProxy: [], loopback: false };
+export const NO_PROXY_SETTINGS: ProxySettings = {
+  url: null,
+  noProxy: [],
+  loopback: false,
+  system: false,
+};
 
 let settings: ProxySettings = NO_PROXY_SETTINGS;
 let client: Deno.HttpClient | null = null;
@@ -107,15 +115,16 @@ const envProxySet = () =>
 
 let direct: Deno.HttpClient | null = null;
 /**
- * A client that ignores the environment's proxy for loopback hosts: Deno proxies even
- * 127.0.0.1 under HTTP_PROXY, which would send the mock LLM, a local model server or the
- * control endpoint to the proxy. Deno reads NO_PROXY when a client is made, so it is
- * widened just for that moment (children and other clients see it unchanged).
+ * A client that ignores the environment's proxy: Deno applies HTTP_PROXY to every fetch
+ * (even to 127.0.0.1, which would send the mock LLM, a local model server or the control
+ * endpoint to the proxy). Deno reads NO_PROXY when a client is made, so it is set to
+ * "everything" just for that moment (children and other clients see it unchanged);
+ * `*` alone does not cover IP literals, hence the two networks.
  */
-function loopbackClient(): Deno.HttpClient {
+function directClient(): Deno.HttpClient {
   if (direct) return direct;
   const old = Deno.env.get("NO_PROXY");
-  Deno.env.set("NO_PROXY", ["localhost", "127.0.0.1", "::1", old].filter(Boolean).join(","));
+  Deno.env.set("NO_PROXY", "*,0.0.0.0/0,::/0");
   try {
     direct = Deno.createHttpClient({});
   } finally {
@@ -137,8 +146,7 @@ function isLoopbackUrl(url: string | URL): boolean {
 export const netFetch: typeof fetch = (input, init) => {
   const target = targetOf(input);
   if (client && usesProxy(target)) return fetch(input, { ...init, client });
-  if (!settings.loopback && envProxySet() && isLoopbackUrl(target)) {
-    return fetch(input, { ...init, client: loopbackClient() });
-  }
+  const envAllowed = settings.system && (settings.loopback || !isLoopbackUrl(target));
+  if (!envAllowed && envProxySet()) return fetch(input, { ...init, client: directClient() });
   return fetch(input, init);
 };

@@ -19,6 +19,7 @@ export function ProxySettings() {
   const [url, setUrl] = useState("");
   const [noProxy, setNoProxy] = useState("");
   const [loopback, setLoopback] = useState(false);
+  const [system, setSystem] = useState(false);
   const [status, setStatus] = useState(/** @type {{ok: boolean, text: string}|null} */ (null));
   /** @param {ProxyView} v */
   const show = (v) => {
@@ -26,6 +27,7 @@ export function ProxySettings() {
     setUrl(v.url ?? "");
     setNoProxy(v.noProxy.join(", "));
     setLoopback(v.loopback);
+    setSystem(v.system);
   };
   useEffect(() => {
     request("net.proxyGet", {}).then(show).catch((e) => setStatus({ ok: false, text: msg(e) }));
@@ -37,6 +39,7 @@ export function ProxySettings() {
           url: url.trim() || null,
           noProxy: noProxy.split(/[,\s]+/).map((s) => s.trim()).filter(Boolean),
           loopback,
+          system,
         }),
       );
       setStatus({ ok: true, text: t("proxy.saved") });
@@ -53,9 +56,7 @@ export function ProxySettings() {
         <input id="proxy-url" class="input" data-testid="proxy-url" placeholder="http://127.0.0.1:7890"
           value=${url} onInput=${(/** @type {Event} */ e) =>
             setUrl(/** @type {HTMLInputElement} */ (e.currentTarget).value)} />
-        <p class="field-help">${view?.envProxy && !url
-          ? t("proxy.env", { proxy: view.envProxy })
-          : t("proxy.help")}</p>
+        <p class="field-help">${t("proxy.help")}</p>
       </div>
       <div class="field">
         <label class="field-label" for="proxy-no">${t("proxy.noProxy")}</label>
@@ -63,11 +64,17 @@ export function ProxySettings() {
           value=${noProxy} onInput=${(/** @type {Event} */ e) =>
             setNoProxy(/** @type {HTMLInputElement} */ (e.currentTarget).value)} />
       </div>
-      <label class="field-help">
+      <label class="field-help proxy-check">
         <input type="checkbox" data-testid="proxy-loopback" checked=${loopback}
           onChange=${(/** @type {Event} */ e) =>
             setLoopback(/** @type {HTMLInputElement} */ (e.currentTarget).checked)} />
         ${" "}${t("proxy.loopback")}
+      </label>
+      <label class="field-help proxy-check">
+        <input type="checkbox" data-testid="proxy-system" checked=${system}
+          onChange=${(/** @type {Event} */ e) =>
+            setSystem(/** @type {HTMLInputElement} */ (e.currentTarget).checked)} />
+        ${" "}${view?.envProxy ? t("proxy.systemIs", { proxy: view.envProxy }) : t("proxy.system")}
       </label>
       ${view?.fileError && html`<p class="field-help field-error">${view.fileError}</p>`}
       <div class="field-row">
