@@ -10,6 +10,8 @@
  *   reinagent backup|restore  the configuration as one JSON (optionally over WebDAV)
  *   reinagent automations …   scheduled prompts (list, add, remove, run-now)
  *   reinagent hooks list|trust a workspace's hooks and their trust
+ *   reinagent plugins …       plugins found, switched on/off, their hooks trusted
+ *   reinagent update          self-update from a release manifest (sha256 checked)
  *   reinagent mcp serve       ReinAgent as an MCP server over stdio
  *   reinagent mcp …           the MCP servers the agent uses (add, list, remove, test)
  *   reinagent skills …        the skills found and their switches (list, enable, disable)
@@ -87,6 +89,20 @@ async function main(argv: string[]): Promise<number> {
   if (cmd.kind === "hooks") {
     const { hooksCommand } = await import("./server/cli/hooks_cmd.ts");
     return await hooksCommand(cmd, resolveHome(cmd.home), {
+      line: (s) => console.log(s),
+      err: (s) => console.error(s),
+    });
+  }
+  if (cmd.kind === "update") {
+    const { updateCommand } = await import("./server/cli/update_cmd.ts");
+    return await updateCommand(cmd, resolveHome(cmd.home), {
+      line: (s) => console.log(s),
+      err: (s) => console.error(s),
+    });
+  }
+  if (cmd.kind === "plugins") {
+    const { pluginsCommand } = await import("./server/cli/plugins_cmd.ts");
+    return await pluginsCommand(cmd, resolveHome(cmd.home), {
       line: (s) => console.log(s),
       err: (s) => console.error(s),
     });

@@ -57,6 +57,9 @@ import { AUTOMATION_OP_ARGS, type AutomationOpResults } from "./automations.ts";
 import { USAGE_OP_ARGS, type UsageOpResults } from "./usage.ts";
 import { HOOK_OP_ARGS, type HookOpResults } from "./hooks.ts";
 import { NOTES_OP_ARGS, type NotesOpResults } from "./notes.ts";
+import { PLUGIN_OP_ARGS, type PluginOpResults } from "./plugins.ts";
+import { NET_OP_ARGS, type NetOpResults } from "./net.ts";
+import { UPDATE_OP_ARGS, type UpdateOpResults } from "./update.ts";
 
 export * from "./providers.ts";
 export * from "./projects.ts";
@@ -86,6 +89,9 @@ export * from "./automations.ts";
 export * from "./usage.ts";
 export * from "./hooks.ts";
 export * from "./notes.ts";
+export * from "./plugins.ts";
+export * from "./net.ts";
+export * from "./update.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
 
@@ -321,6 +327,9 @@ export const OP_ARGS = {
   ...USAGE_OP_ARGS,
   ...HOOK_OP_ARGS,
   ...NOTES_OP_ARGS,
+  ...PLUGIN_OP_ARGS,
+  ...NET_OP_ARGS,
+  ...UPDATE_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
@@ -358,7 +367,10 @@ export interface OpResults
     AutomationOpResults,
     UsageOpResults,
     HookOpResults,
-    NotesOpResults {
+    NotesOpResults,
+    PluginOpResults,
+    NetOpResults,
+    UpdateOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */
   "tasks.create": { task: TaskSummary; entry: Entry | null; command?: CommandReply };

@@ -11,7 +11,15 @@ import { ATTACHMENT_ID_RE } from "./composer.ts";
  * Where a skill was found. `reinagent` = `<data dir>/skills` (what the user installed
  * into ReinAgent: on unless turned off); the others are off until turned on.
  */
-export const SKILL_SOURCES = ["reinagent", "workspace", "claude", "codex", "agents"] as const;
+export const SKILL_SOURCES = [
+  "reinagent",
+  "workspace",
+  "claude",
+  "codex",
+  "agents",
+  /** A switched-on plugin's skills folder (on, as the plugin is). */
+  "plugin",
+] as const;
 export type SkillSource = typeof SKILL_SOURCES[number];
 
 export const SKILL_LIMITS = {

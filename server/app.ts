@@ -2,6 +2,7 @@
  * Composition root: data dir, store, auth, event hub, task service and the HTTP
  * server. `startApp` returns once the server listens.
  */
+import { applyProxyFile } from "./net/proxy_config.ts";
 import { ensureHome, instancePath } from "./home.ts";
 import { createServices } from "./services.ts";
 import type { EventHub } from "./sessions/hub.ts";
@@ -70,6 +71,8 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
   if (!lock) {
     throw new Error(`another ReinAgent process owns the data dir ${opts.home}`);
   }
+  // Outbound requests go through the proxy setting from the first one on.
+  await applyProxyFile(opts.home);
   const services = createServices({ home: opts.home, now, watchMcp: true });
   const { store, hub, runs } = services;
   let trimmedAt = hub.lastSeq;

@@ -2,6 +2,7 @@
  * WebDAV upload and download of a backup file: `PUT` and `GET` of one URL with HTTP
  * Basic auth when a user name is given. Answers are bounded in size and time.
  */
+import { netFetch } from "../../tools/net/proxy.ts";
 import { Buffer } from "node:buffer";
 import { CARRY_LIMITS } from "../../protocol/carry.ts";
 
@@ -27,7 +28,7 @@ function headers(t: WebdavTarget, extra: Record<string, string> = {}): Record<st
 const shown = (url: string) => url.replace(/\/\/[^/@]*@/, "//");
 
 export async function webdavPut(t: WebdavTarget, body: string): Promise<number> {
-  const res = await fetch(t.url, {
+  const res = await netFetch(t.url, {
     method: "PUT",
     headers: headers(t, { "content-type": "application/json" }),
     body,
@@ -43,7 +44,7 @@ export async function webdavPut(t: WebdavTarget, body: string): Promise<number> 
 }
 
 export async function webdavGet(t: WebdavTarget): Promise<string> {
-  const res = await fetch(t.url, { headers: headers(t), signal: AbortSignal.timeout(30_000) })
+  const res = await netFetch(t.url, { headers: headers(t), signal: AbortSignal.timeout(30_000) })
     .catch((e) => {
       throw new WebdavError(`cannot reach ${shown(t.url)}: ${(e as Error).message}`);
     });

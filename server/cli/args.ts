@@ -1,4 +1,6 @@
 /** Command-line parsing: strict, so a typo is an error rather than ignored. */
+import { parsePluginsArgs, type PluginsArgs } from "./plugins_cmd.ts";
+import { parseUpdateArgs, type UpdateArgs } from "./update_cmd.ts";
 import { type CatalogCommand, parseModelsArgs, parseProvidersArgs } from "./providers_args.ts";
 import { parseRunArgs, type RunArgs } from "./run_cmd.ts";
 import { parseTasksArgs, type TasksArgs } from "./tasks_cmd.ts";
@@ -44,6 +46,13 @@ export const USAGE = `Usage:
   reinagent hooks list|trust [--project DIR] [--json] [--home DIR]
       The hooks of a workspace (default: this folder) and their trust state; trust
       lets the workspace's hooks run as they are now (a change asks again).
+  reinagent plugins list|enable|disable|trust [NAME|DIR] [--project DIR] [--json]
+      Plugins (folders with a plugin.json in <data dir>/plugins and the project's
+      .reinagent/plugins): off until enabled; trust lets a plugin's hooks run as they are.
+  reinagent update [--check] [--manifest URL] [--target PATH] [--force]
+      Self-update from a release manifest ({version, platforms: {"linux-x86_64": {url,
+      sha256, size}}}; default $REINAGENT_UPDATE_MANIFEST): the download is checked against
+      size and sha256 and renamed over the binary, the old one kept as .bak.
   reinagent providers list [--json]
   reinagent providers add ID --format FORMAT --base-url URL [--name NAME]
       [--api-key-env VAR | --api-key-stdin] [--model MODEL_ID ...]
@@ -119,6 +128,8 @@ export type Command =
   | ({ kind: "run" } & RunArgs)
   | ({ kind: "tasks" } & TasksArgs)
   | ({ kind: "hooks" } & HooksArgs)
+  | ({ kind: "plugins" } & PluginsArgs)
+  | ({ kind: "update" } & UpdateArgs)
   | ({ kind: "mcp-serve" } & McpServeArgs)
   | { kind: "doctor"; home?: string }
   | { kind: "help" }
@@ -158,6 +169,14 @@ const SUBCOMMANDS: Record<string, (args: string[]) => Parsed> = {
   hooks: (args) => {
     const r = parseHooksArgs(args);
     return "error" in r ? r : { command: { kind: "hooks", ...r } };
+  },
+  update: (args) => {
+    const r = parseUpdateArgs(args);
+    return "error" in r ? r : { command: { kind: "update", ...r } };
+  },
+  plugins: (args) => {
+    const r = parsePluginsArgs(args);
+    return "error" in r ? r : { command: { kind: "plugins", ...r } };
   },
   mcp: (args) => {
     if (args[0] === "serve") {

@@ -9,6 +9,7 @@
  *   reinagent restore FILE | --webdav URL [--webdav-user U]
  * The WebDAV password is read from REINAGENT_WEBDAV_PASSWORD (never from the command line).
  */
+import { netFetch } from "../../tools/net/proxy.ts";
 import { resolve } from "node:path";
 import { parseFlags } from "./flags.ts";
 import { openHomeClient } from "./home_client.ts";
@@ -170,7 +171,7 @@ async function exportOverHttp(
   const q = new URLSearchParams({ format: cmd.format });
   if (cmd.all) q.set("all", "1");
   for (const id of cmd.taskIds) q.append("task", id);
-  const res = await fetch(`${info.base}/api/export?${q}`, {
+  const res = await netFetch(`${info.base}/api/export?${q}`, {
     headers: { authorization: `Bearer ${token}` },
   });
   if (!res.ok) {

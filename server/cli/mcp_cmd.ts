@@ -13,6 +13,7 @@
  *
  * Exit codes: 0 ok, 1 failed (a test failed, the file is corrupt), 2 bad input.
  */
+import { applyProxyFile } from "../net/proxy_config.ts";
 import { dbPath, resolveHome } from "../home.ts";
 import { Store } from "../../store/store.ts";
 import { commandPolicy } from "../agent/command_policy.ts";
@@ -65,6 +66,7 @@ function testLines(r: McpTestResult): string[] {
 
 export async function mcpCommand(cmd: McpCommand, io: McpIo): Promise<number> {
   const home = resolveHome(cmd.home);
+  await applyProxyFile(home); // `mcp test` of an HTTP server goes through the proxy setting
   try {
     if (cmd.action === "add") {
       let replaced = false;

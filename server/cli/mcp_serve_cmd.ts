@@ -4,6 +4,7 @@
  * shows live in the open windows); without one, the server starts in this process
  * (its URL goes to stderr: stdout carries the protocol) and stops when stdin closes.
  */
+import { netFetch } from "../../tools/net/proxy.ts";
 import { parseFlags } from "./flags.ts";
 import { instancePath, tokenPath } from "../home.ts";
 import type { BridgeTarget } from "../mcp/server/stdio_bridge.ts";
@@ -33,7 +34,7 @@ export async function runningTarget(home: string): Promise<BridgeTarget | null> 
   }
   if (typeof base !== "string") return null;
   try {
-    const res = await fetch(new URL("/api/health", base), {
+    const res = await netFetch(new URL("/api/health", base), {
       headers: { authorization: `Bearer ${token}` },
       signal: AbortSignal.timeout(3000),
     });

@@ -7,6 +7,7 @@
  * Exit codes: 0 ok, 1 the operation failed (e.g. the provider answered an error),
  * 2 bad input.
  */
+import { applyProxyFile } from "../net/proxy_config.ts";
 import { recordKeyEnvName } from "../agent/command_policy.ts";
 import { dbPath, ensureHome, resolveHome } from "../home.ts";
 import { Store } from "../../store/store.ts";
@@ -165,6 +166,7 @@ export async function runCatalogCommand(
 ): Promise<number> {
   const home = resolveHome(cmd.home);
   await ensureHome(home);
+  await applyProxyFile(home); // `models fetch` goes out through the proxy setting
   const store = new Store(dbPath(home));
   try {
     if (!store.repos) {

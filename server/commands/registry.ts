@@ -6,6 +6,7 @@
 import type { CommandInfo, CommandProblem, CommandUse } from "../../protocol/index.ts";
 import { expandTemplate, parseSlash } from "../../protocol/index.ts";
 import { builtinPrompt, BUILTINS, isBuiltin } from "./builtins.ts";
+import { pluginCommandDirs } from "../plugins/contributions.ts";
 import { commandDirs, type CustomCommand, loadCustomCommands } from "./custom.ts";
 
 export interface CommandScope {
@@ -17,7 +18,10 @@ export interface CommandScope {
 }
 
 async function custom(scope: CommandScope) {
-  const dirs = commandDirs(scope.workspace, scope.home, scope.userHome);
+  const dirs = [
+    ...commandDirs(scope.workspace, scope.home, scope.userHome),
+    ...await pluginCommandDirs(scope.home, scope.workspace),
+  ];
   return await loadCustomCommands(dirs, isBuiltin);
 }
 

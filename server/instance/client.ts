@@ -2,6 +2,7 @@
  * The client side of the control endpoint: reads `instance.json` and asks the server
  * it names (light: loaded by `main.ts` before anything heavy, for a fast hand-over).
  */
+import { netFetch } from "../../tools/net/proxy.ts";
 import { instancePath } from "../home.ts";
 import type { InstanceInfo, WindowReply } from "./control.ts";
 
@@ -31,7 +32,7 @@ async function ask<T>(
   timeoutMs: number,
 ): Promise<T | null> {
   try {
-    const res = await fetch(`${file.control.url}${path}`, {
+    const res = await netFetch(`${file.control.url}${path}`, {
       method,
       headers: { authorization: `Bearer ${file.control.secret}` },
       signal: AbortSignal.timeout(timeoutMs),

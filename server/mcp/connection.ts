@@ -6,6 +6,7 @@
  * that exits or drops the connection marks it dead with a clear reason, and the pool
  * connects again on next use.
  */
+import { netFetch } from "../../tools/net/proxy.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
@@ -192,8 +193,8 @@ export class McpConnection {
     const url = new URL(c.url ?? "");
     const requestInit: RequestInit = { headers: c.headers ?? {} };
     return c.transport === "sse"
-      ? new sdk.SSEClientTransport(url, { requestInit })
-      : new sdk.StreamableHTTPClientTransport(url, { requestInit });
+      ? new sdk.SSEClientTransport(url, { requestInit, fetch: netFetch })
+      : new sdk.StreamableHTTPClientTransport(url, { requestInit, fetch: netFetch });
   }
 
   /** Closes the connection (a stdio child's whole process group is stopped). */

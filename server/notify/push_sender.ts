@@ -3,6 +3,7 @@
  * signs the request with VAPID (RFC 8292) and POSTs it to the push service. Never
  * follows redirects, reads at most a short error text, gives up after 10 s.
  */
+import { netFetch } from "../../tools/net/proxy.ts";
 import { encryptPayload } from "./ece.ts";
 import { vapidAuthorization, type VapidKeys } from "./vapid.ts";
 
@@ -50,7 +51,7 @@ export async function sendPush(
   target: PushTarget,
   payload: unknown,
   urgency: "high" | "normal" = "normal",
-  fetchImpl: typeof fetch = fetch,
+  fetchImpl: typeof fetch = netFetch,
 ): Promise<PushResult> {
   const problem = endpointProblem(target.endpoint);
   if (problem) return { ok: false, status: 0, gone: false, error: problem };

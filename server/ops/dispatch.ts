@@ -38,6 +38,9 @@ import { AUTOMATION_HANDLERS } from "./automation_ops.ts";
 import { USAGE_HANDLERS } from "./usage_ops.ts";
 import { HOOK_HANDLERS } from "./hooks_ops.ts";
 import { NOTES_HANDLERS } from "./notes_ops.ts";
+import { PLUGIN_HANDLERS } from "./plugin_ops.ts";
+import { NET_HANDLERS } from "./net_ops.ts";
+import { UPDATE_HANDLERS } from "./update_ops.ts";
 
 const HANDLERS: OpHandlers<OpName> = {
   ...TASK_HANDLERS,
@@ -67,6 +70,9 @@ const HANDLERS: OpHandlers<OpName> = {
   ...USAGE_HANDLERS,
   ...HOOK_HANDLERS,
   ...NOTES_HANDLERS,
+  ...PLUGIN_HANDLERS,
+  ...NET_HANDLERS,
+  ...UPDATE_HANDLERS,
 };
 
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };

@@ -16,10 +16,12 @@ import {
   type MCP_OP_ARGS,
   type MEMORY_OP_ARGS,
   type MENTION_OP_ARGS,
+  type NET_OP_ARGS,
   type NOTES_OP_ARGS,
   type NOTIFY_OP_ARGS,
   type OpName,
   type PANEL_OP_ARGS,
+  type PLUGIN_OP_ARGS,
   type PREVIEW_OP_ARGS,
   type PROJECT_OP_ARGS,
   type PROVIDER_OP_ARGS,
@@ -31,6 +33,7 @@ import {
   type SUBAGENT_OP_ARGS,
   taskTopic,
   type TERMINAL_OP_ARGS,
+  type UPDATE_OP_ARGS,
   type USAGE_OP_ARGS,
 } from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
@@ -90,6 +93,9 @@ type TaskOpName = Exclude<
   | keyof typeof USAGE_OP_ARGS
   | keyof typeof HOOK_OP_ARGS
   | keyof typeof NOTES_OP_ARGS
+  | keyof typeof PLUGIN_OP_ARGS
+  | keyof typeof NET_OP_ARGS
+  | keyof typeof UPDATE_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */

@@ -1,4 +1,5 @@
 /** POST a JSON body and return the SSE events, with errors mapped to ProviderError. */
+import { netFetch } from "../../tools/net/proxy.ts";
 import { abortedError, fromResponse, networkError, ProviderError } from "./errors.ts";
 import { parseSse, type SseEvent } from "./sse.ts";
 
@@ -10,7 +11,7 @@ export async function* postSse(
 ): AsyncGenerator<SseEvent> {
   let res: Response;
   try {
-    res = await fetch(url, {
+    res = await netFetch(url, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "text/event-stream", ...headers },
       body: JSON.stringify(body),

@@ -7,6 +7,7 @@
  * const listed = await fetchModelList(provider);          // real HTTP, 20 s timeout
  * const { models, added } = mergeModels(provider.models, listed);
  */
+import { netFetch } from "../../tools/net/proxy.ts";
 import { fromResponse, networkError, ProviderError, type ProviderErrorInfo } from "./errors.ts";
 import { type ApiFormat, type Effort, EFFORT_LEVELS, type ModelInfo } from "./types.ts";
 import { normaliseBaseUrl, v1 } from "./urls.ts";
@@ -173,7 +174,7 @@ export async function fetchModelList(
   opts: { timeoutMs?: number; fetchFn?: typeof fetch } = {},
 ): Promise<FetchedModel[]> {
   const ms = opts.timeoutMs ?? FETCH_TIMEOUT_MS;
-  const doFetch = opts.fetchFn ?? fetch;
+  const doFetch = opts.fetchFn ?? netFetch;
   const signal = AbortSignal.timeout(ms);
   const seen = new Map<string, FetchedModel>();
   let cursor: string | null = null;

@@ -15,6 +15,7 @@ import {
 } from "../../protocol/skills.ts";
 import { isInside } from "../../tools/paths.ts";
 import { cleanText, parseSkillFile } from "./frontmatter.ts";
+import { pluginSkillDirs } from "../plugins/contributions.ts";
 import { isEnabled, readSwitches, type SkillSwitches } from "./switches.ts";
 
 export const SKILL_FILE = "SKILL.md";
@@ -71,7 +72,12 @@ async function refusal(
   dir: string,
   source: SkillSource,
   scope: SkillScope,
+  confine?: string,
 ): Promise<string | null> {
+  // A plugin's skills folder was checked with its plugin: a skill must stay inside it.
+  if (source === "plugin") {
+    return confine && isInside(dir, confine) ? null : `it leads to ${dir}, outside its plugin`;
+  }
   const ours = await real(skillsDir(scope.home));
   const ws = source === "workspace" && scope.workspace ? await real(scope.workspace) : null;
   if (source === "workspace" && (!ws || !isInside(dir, ws))) {
@@ -101,6 +107,7 @@ async function readSkill(
   switches: SkillSwitches,
   scope: SkillScope,
   problems: SkillProblem[],
+  confine?: string,
 ): Promise<FoundSkill | null> {
   const realDir = await real(dir);
   if (!realDir) return null;
@@ -110,7 +117,7 @@ async function readSkill(
     return null;
   }
   const path = join(dir, SKILL_FILE);
-  const refused = await refusal(realDir, source, scope);
+  const refused = await refusal(realDir, source, scope, confine);
   if (refused) {
     problems.push({ path: dir, message: `refused: ${refused}` });
     return null;
@@ -153,12 +160,18 @@ async function readSkill(
 export async function discoverSkills(
   scope: SkillScope,
 ): Promise<{ skills: FoundSkill[]; overview: SkillsOverview }> {
-  const dirs = skillDirs(scope);
+  const plugins = await pluginSkillDirs(scope.home, scope.workspace ?? null);
+  const dirs = [
+    ...skillDirs(scope),
+    ...plugins.map(({ path }) => ({ source: "plugin" as const, path })),
+  ];
   const problems: SkillProblem[] = [];
   const read = await readSwitches(scope.home);
   const switches = read.ok ? read.switches : { enabled: [], disabled: [] };
   const skills: FoundSkill[] = [];
-  for (const d of dirs) {
+  for (const [i, d] of dirs.entries()) {
+    // A plugin's skills are named after it, so two plugins' folders never collide.
+    const plugin = d.source === "plugin" ? plugins[i - (dirs.length - plugins.length)] : null;
     let names: string[] = [];
     try {
       for await (const e of Deno.readDir(d.path)) {
@@ -187,7 +200,15 @@ export async function discoverSkills(
         });
         continue;
       }
-      const s = await readSkill(join(d.path, name), name, d.source, switches, scope, problems);
+      const s = await readSkill(
+        join(d.path, name),
+        plugin ? `${plugin.plugin}/${name}` : name,
+        d.source,
+        switches,
+        scope,
+        problems,
+        plugin?.path,
+      );
       if (s) skills.push(s);
     }
   }

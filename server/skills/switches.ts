@@ -64,7 +64,7 @@ export async function readSwitches(home: string): Promise<SwitchesRead> {
 export function isEnabled(s: SkillSwitches, key: string, source: SkillSource): boolean {
   if (s.disabled.includes(key)) return false;
   if (s.enabled.includes(key)) return true;
-  return source === "reinagent";
+  return source === "reinagent" || source === "plugin";
 }
 
 // One writer at a time inside this process (the page and a CLI in another process are

@@ -3,6 +3,7 @@
  * checks on the first URL and on every redirect hop (manual redirects, at most 5), 30 s
  * timeout, 2 MB body cap, HTML → text, 15-minute LRU cache of 50 pages, 30 KB result.
  */
+import { netFetch } from "../net/proxy.ts";
 import { fail, ok, type Tool, type ToolResult } from "../types.ts";
 import { defineTool } from "../define.ts";
 import { obj } from "../../protocol/schema.ts";
@@ -84,7 +85,7 @@ export function makeWebfetch(
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const maxBody = opts.maxBodyBytes ?? 2 * 1024 * 1024;
   const maxResult = opts.maxResultBytes ?? 30 * 1024;
-  const doFetch = opts.fetch ?? fetch;
+  const doFetch = opts.fetch ?? netFetch;
   const cache = new LruCache<Page>(
     opts.cacheSize ?? 50,
     opts.cacheTtlMs ?? 15 * 60_000,

@@ -3,6 +3,7 @@
  * allowed/blocked domain filters applied, at most 25 results, and the result reminds the model
  * to cite its sources. Never invents results: an empty or unrecognised page is said as such.
  */
+import { netFetch } from "../net/proxy.ts";
 import { fail, ok, type Tool } from "../types.ts";
 import { defineTool } from "../define.ts";
 import { arr, doc, int, obj } from "../../protocol/schema.ts";
@@ -134,7 +135,7 @@ type WebsearchArgs = {
 export function makeWebsearch(opts: WebsearchOptions = {}): Tool<WebsearchArgs> {
   const base = opts.baseUrl ?? DUCKDUCKGO_HTML;
   const timeoutMs = opts.timeoutMs ?? 30_000;
-  const doFetch = opts.fetch ?? fetch;
+  const doFetch = opts.fetch ?? netFetch;
   return defineTool<WebsearchArgs>({
     name: "websearch",
     description: "Search the web (DuckDuckGo, no API key). Returns up to `limit` results " +

@@ -60,6 +60,12 @@ import hooksEn from "./hooks.en-US.js";
 import hooksZh from "./hooks.zh-CN.js";
 import notesEn from "./notes.en-US.js";
 import notesZh from "./notes.zh-CN.js";
+import pluginsEn from "./plugins.en-US.js";
+import pluginsZh from "./plugins.zh-CN.js";
+import netEn from "./net.en-US.js";
+import netZh from "./net.zh-CN.js";
+import updateEn from "./update.en-US.js";
+import updateZh from "./update.zh-CN.js";
 
 const en = {
   ...baseEn,
@@ -89,6 +95,9 @@ const en = {
   ...hooksEn,
   ...notesEn,
   ...paletteEn,
+  ...pluginsEn,
+  ...netEn,
+  ...updateEn,
 };
 const zh = {
   ...baseZh,
@@ -118,6 +127,9 @@ const zh = {
   ...hooksZh,
   ...notesZh,
   ...paletteZh,
+  ...pluginsZh,
+  ...netZh,
+  ...updateZh,
 };
 
 /** @typedef {keyof typeof en} MsgKey a message key (every key has an English text) */

@@ -45,7 +45,7 @@ export const settingsLoaded = signal(false);
 export const settingsOpen = signal(false);
 /** The Settings tab shown. */
 export const settingsTab = signal(
-  /** @type {"providers"|"mcp"|"assistants"|"skills"|"memory"|"notes"|"hooks"|"automations"|"usage"|"remote"|"general"|"data"|"about"} */ ("providers"),
+  /** @type {"providers"|"mcp"|"assistants"|"skills"|"memory"|"notes"|"hooks"|"plugins"|"automations"|"usage"|"remote"|"general"|"data"|"about"} */ ("providers"),
 );
 /** Provider shown in the detail pane (null = the list, on phones). */
 export const selectedProviderId = signal(/** @type {string|null} */ (null));

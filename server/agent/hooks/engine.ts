@@ -13,6 +13,7 @@ import type { HookEvent, HooksEvent, HookSource, HookView } from "../../../proto
 import { matcherRegExp } from "./config.ts";
 import { type HookOutcome, type HookSandbox, runHook } from "./run_hook.ts";
 import { hooksToRun, userSource, workspaceSource } from "./sources.ts";
+import { pluginHooks } from "../../plugins/contributions.ts";
 import type { ToolCall } from "../loop.ts";
 import type { Refusal } from "../../../protocol/index.ts";
 
@@ -208,13 +209,19 @@ export class HookSession {
   ): Promise<HookVerdict> {
     const { home } = this.engine.d;
     const sources = [await userSource(home), await workspaceSource(home, this.o.workspace)];
-    const todo: { hook: HookView; source: "user" | "workspace" }[] = [];
+    const todo: { hook: HookView; source: "user" | "workspace"; root?: string }[] = [];
     for (const s of sources) {
       if (!s) continue;
       this.tellWhyNot(s);
       for (const hook of hooksToRun(s)) {
         if (hook.event === event && matches(hook, names)) todo.push({ hook, source: s.kind });
       }
+    }
+    // Switched-on plugins' hooks, trusted for what they are (the others are said once).
+    const plugins = await pluginHooks(home, this.o.workspace);
+    for (const w of plugins.waiting) this.tellPluginWaits(w);
+    for (const p of plugins.run) {
+      if (p.hook.event === event && matches(p.hook, names)) todo.push(p);
     }
     if (todo.length === 0) return NONE;
     const payload = {
@@ -232,6 +239,7 @@ export class HookSession {
           workspace: this.o.workspace,
           signal: this.o.signal,
           sandbox,
+          ...(t.root ? { pluginRoot: t.root } : {}),
         })
       ),
     );
@@ -262,6 +270,22 @@ export class HookSession {
   }
 
   /** Says once per turn why a source's hooks (or some of them) do not run. */
+  private tellPluginWaits(w: { name: string; state: string; n: number; key: string }): void {
+    if (this.reported.has(w.key)) return;
+    this.reported.add(w.key);
+    const why = w.state === "changed"
+      ? "they changed since you trusted them"
+      : "they are not trusted yet";
+    this.o.report({
+      event: null,
+      level: "untrusted",
+      text: `The ${w.n} hook(s) of plugin ${w.name} did not run: ${why}. Review them in ` +
+        `Settings → Plugins, or run \`reinagent plugins trust ${w.name}\`.`,
+      code: `plugin.${w.state}`,
+      params: { name: w.name, n: w.n },
+    });
+  }
+
   private tellWhyNot(s: HookSource): void {
     if (s.state === "user" || s.state === "trusted") return;
     const key = `${s.path}:${s.state}:${s.fingerprint}`;

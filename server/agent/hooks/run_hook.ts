@@ -82,7 +82,13 @@ export async function runHook(
   hook: HookView,
   source: "user" | "workspace",
   payload: Record<string, unknown>,
-  o: { workspace: string; signal: AbortSignal; sandbox: HookSandbox },
+  o: {
+    workspace: string;
+    signal: AbortSignal;
+    sandbox: HookSandbox;
+    /** A plugin's folder: its hooks find their scripts there (readable in the sandbox). */
+    pluginRoot?: string;
+  },
 ): Promise<HookOutcome> {
   const base = {
     hook,
@@ -110,7 +116,14 @@ export async function runHook(
       hidden: o.sandbox.hidden,
       stdin: new TextEncoder().encode(JSON.stringify(payload, clipLong)),
       // What Claude Code's hook commands use to find their scripts.
-      extraEnv: { CLAUDE_PROJECT_DIR: o.workspace, REINAGENT_PROJECT_DIR: o.workspace },
+      extraEnv: {
+        CLAUDE_PROJECT_DIR: o.workspace,
+        REINAGENT_PROJECT_DIR: o.workspace,
+        ...(o.pluginRoot
+          ? { CLAUDE_PLUGIN_ROOT: o.pluginRoot, REINAGENT_PLUGIN_ROOT: o.pluginRoot }
+          : {}),
+      },
+      ...(o.pluginRoot ? { visible: [o.pluginRoot] } : {}),
     });
   } catch (e) {
     const message = (e as Error).message;

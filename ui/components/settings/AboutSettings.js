@@ -12,6 +12,7 @@ import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { request } from "../../state/connection.js";
 import { copyText } from "../CodeBlock.js";
+import { UpdateLine } from "../update/UpdateLine.js";
 import { formatSize } from "../../state/attachments.js";
 
 /** How often the open page asks again (memory and checkpoint size change as tasks run). */
@@ -120,6 +121,7 @@ export function AboutSettings() {
   return html`
     <section class="settings-section about" data-testid="about-settings" aria-labelledby="about-title">
       <h2 class="about-title" id="about-title">${t("about.title")}</h2>
+      <${UpdateLine} />
       <dl class="about-list">
         ${list.map(([id, label, value]) =>
           html`

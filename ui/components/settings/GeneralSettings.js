@@ -11,6 +11,7 @@
  * @typedef {import("../../../protocol/index.ts").ApprovalMode} ApprovalMode
  * @typedef {import("../../../protocol/constants.ts").SandboxLevelName} SandboxLevelName
  */
+import { ProxySettings } from "../net/ProxySettings.js";
 import { APPROVAL_MODES, EFFORT_LEVELS, SANDBOX_LEVELS } from "../../../protocol/index.ts";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
@@ -145,6 +146,7 @@ export function GeneralSettings() {
     <div class="settings-section" data-testid="general-settings">
       <${Appearance} />
       <${NotifySettings} />
+      <${ProxySettings} />
       <div class="field">
         <label class="field-label" for="default-model">${t("settings.default.model")}</label>
         <select

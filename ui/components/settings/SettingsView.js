@@ -1,6 +1,6 @@
 /**
  * The Settings view: a header with Back, tabs (Providers, MCP, Assistants, Skills, Memory, Notes, Hooks,
- * Automations, Usage, Remote access, General, Import & backup, About) and the tab's
+ * Plugins, Automations, Usage, Remote access, General, Import & backup, About) and the tab's
  * content. It replaces the conversation in the main column on desktop and phone.
  */
 import { useEffect } from "preact/hooks";
@@ -22,6 +22,7 @@ import { CarrySettings } from "../carry/CarrySettings.js";
 import { AutomationsPane } from "../automations/AutomationsPane.js";
 import { UsagePane } from "../usage/UsagePane.js";
 import { HooksSettings } from "../hooks/HooksSettings.js";
+import { PluginsPane } from "../plugins/PluginsPane.js";
 
 const TABS = /** @type {const} */ ([
   "providers",
@@ -31,6 +32,7 @@ const TABS = /** @type {const} */ ([
   "memory",
   "notes",
   "hooks",
+  "plugins",
   "automations",
   "usage",
   "remote",
@@ -99,6 +101,8 @@ export function SettingsView() {
             ? html`<${UsagePane} />`
             : tab === "hooks"
             ? html`<${HooksSettings} />`
+            : tab === "plugins"
+            ? html`<${PluginsPane} />`
             : tab === "remote"
             ? html`<${RemoteAccess} />`
             : tab === "assistants"
