@@ -48,3 +48,10 @@ Deno.test("main.ts loads no heavy npm package before it is needed", () => {
   const heavy = [...bare].filter((b) => HEAVY.some((h) => b === h || b.startsWith(`${h}/`)));
   assertEquals(heavy, [], `statically imported from main.ts (${files.size} modules)`);
 });
+
+Deno.test("main.ts loads no feature op handlers before their first call (server/ops/dispatch.ts)", () => {
+  const { files } = staticGraph("main.ts");
+  const lazy = ["notes_ops", "carry_ops", "plugin_ops", "update_ops", "git_ops", "terminal_ops"];
+  const loaded = lazy.filter((m) => files.has(join(ROOT, `server/ops/${m}.ts`)));
+  assertEquals(loaded, [], "statically imported from main.ts");
+});

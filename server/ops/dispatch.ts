@@ -3,11 +3,29 @@
  * error; a rejected request changes nothing.
  */
 import {
+  AUTOMATION_OP_ARGS,
+  CARRY_OP_ARGS,
+  ENHANCE_OP_ARGS,
+  FILES_OP_ARGS,
+  GIT_OP_ARGS,
+  HOOK_OP_ARGS,
   isOpName,
+  MCP_OP_ARGS,
+  MEMORY_OP_ARGS,
+  NET_OP_ARGS,
+  NOTES_OP_ARGS,
+  NOTIFY_OP_ARGS,
   type OpArgs,
   type OpName,
   parseArgs,
+  PLUGIN_OP_ARGS,
   type ProtocolError,
+  REMOTE_OP_ARGS,
+  SKILL_OP_ARGS,
+  SUBAGENT_OP_ARGS,
+  TERMINAL_OP_ARGS,
+  UPDATE_OP_ARGS,
+  USAGE_OP_ARGS,
 } from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
 import type { OpContext } from "./context.ts";
@@ -22,27 +40,12 @@ import { JOB_HANDLERS } from "./jobs_ops.ts";
 import { PANEL_HANDLERS } from "./panel_ops.ts";
 import { SAFETY_HANDLERS } from "./safety_ops.ts";
 import { COMMAND_HANDLERS } from "./command_ops.ts";
-import { SUBAGENT_HANDLERS } from "./subagent_ops.ts";
-import { MCP_HANDLERS } from "./mcp_ops.ts";
-import { TERMINAL_HANDLERS } from "./terminal_ops.ts";
-import { REMOTE_HANDLERS } from "./remote_ops.ts";
-import { GIT_HANDLERS } from "./git_ops.ts";
-import { FILES_HANDLERS } from "./files_ops.ts";
-import { NOTIFY_HANDLERS } from "./notify_ops.ts";
-import { SKILL_HANDLERS } from "./skills_ops.ts";
-import { ENHANCE_HANDLERS } from "./enhance_ops.ts";
 import { ASSISTANT_HANDLERS } from "./assistant_ops.ts";
-import { MEMORY_HANDLERS } from "./memory_ops.ts";
-import { CARRY_HANDLERS } from "./carry_ops.ts";
-import { AUTOMATION_HANDLERS } from "./automation_ops.ts";
-import { USAGE_HANDLERS } from "./usage_ops.ts";
-import { HOOK_HANDLERS } from "./hooks_ops.ts";
-import { NOTES_HANDLERS } from "./notes_ops.ts";
-import { PLUGIN_HANDLERS } from "./plugin_ops.ts";
-import { NET_HANDLERS } from "./net_ops.ts";
-import { UPDATE_HANDLERS } from "./update_ops.ts";
 
-const HANDLERS: OpHandlers<OpName> = {
+type SomeHandlers = Partial<OpHandlers<OpName>>;
+
+/** The core ops (tasks, composer, settings, …): loaded with the server. */
+const HANDLERS: SomeHandlers = {
   ...TASK_HANDLERS,
   ...PROVIDER_HANDLERS,
   ...PROJECT_HANDLERS,
@@ -54,32 +57,55 @@ const HANDLERS: OpHandlers<OpName> = {
   ...PANEL_HANDLERS,
   ...SAFETY_HANDLERS,
   ...COMMAND_HANDLERS,
-  ...SUBAGENT_HANDLERS,
-  ...MCP_HANDLERS,
-  ...TERMINAL_HANDLERS,
-  ...REMOTE_HANDLERS,
-  ...GIT_HANDLERS,
-  ...FILES_HANDLERS,
-  ...NOTIFY_HANDLERS,
-  ...SKILL_HANDLERS,
-  ...ENHANCE_HANDLERS,
   ...ASSISTANT_HANDLERS,
-  ...MEMORY_HANDLERS,
-  ...CARRY_HANDLERS,
-  ...AUTOMATION_HANDLERS,
-  ...USAGE_HANDLERS,
-  ...HOOK_HANDLERS,
-  ...NOTES_HANDLERS,
-  ...PLUGIN_HANDLERS,
-  ...NET_HANDLERS,
-  ...UPDATE_HANDLERS,
 };
+
+/**
+ * Feature ops whose handlers — and all they import — load on their first call, so a start
+ * and a headless `run` compile and hold none of them (issue #15). `tests/dispatch_test.ts`
+ * checks that every op has a handler.
+ */
+const LAZY: [ops: Record<string, unknown>, load: () => Promise<SomeHandlers>][] = [
+  [SUBAGENT_OP_ARGS, async () => (await import("./subagent_ops.ts")).SUBAGENT_HANDLERS],
+  [MCP_OP_ARGS, async () => (await import("./mcp_ops.ts")).MCP_HANDLERS],
+  [TERMINAL_OP_ARGS, async () => (await import("./terminal_ops.ts")).TERMINAL_HANDLERS],
+  [REMOTE_OP_ARGS, async () => (await import("./remote_ops.ts")).REMOTE_HANDLERS],
+  [GIT_OP_ARGS, async () => (await import("./git_ops.ts")).GIT_HANDLERS],
+  [FILES_OP_ARGS, async () => (await import("./files_ops.ts")).FILES_HANDLERS],
+  [NOTIFY_OP_ARGS, async () => (await import("./notify_ops.ts")).NOTIFY_HANDLERS],
+  [SKILL_OP_ARGS, async () => (await import("./skills_ops.ts")).SKILL_HANDLERS],
+  [ENHANCE_OP_ARGS, async () => (await import("./enhance_ops.ts")).ENHANCE_HANDLERS],
+  [MEMORY_OP_ARGS, async () => (await import("./memory_ops.ts")).MEMORY_HANDLERS],
+  [CARRY_OP_ARGS, async () => (await import("./carry_ops.ts")).CARRY_HANDLERS],
+  [AUTOMATION_OP_ARGS, async () => (await import("./automation_ops.ts")).AUTOMATION_HANDLERS],
+  [USAGE_OP_ARGS, async () => (await import("./usage_ops.ts")).USAGE_HANDLERS],
+  [HOOK_OP_ARGS, async () => (await import("./hooks_ops.ts")).HOOK_HANDLERS],
+  [NOTES_OP_ARGS, async () => (await import("./notes_ops.ts")).NOTES_HANDLERS],
+  [PLUGIN_OP_ARGS, async () => (await import("./plugin_ops.ts")).PLUGIN_HANDLERS],
+  [NET_OP_ARGS, async () => (await import("./net_ops.ts")).NET_HANDLERS],
+  [UPDATE_OP_ARGS, async () => (await import("./update_ops.ts")).UPDATE_HANDLERS],
+];
+const lazyOf = new Map<string, () => Promise<SomeHandlers>>(
+  LAZY.flatMap(([ops, load]) => Object.keys(ops).map((op) => [op, load] as const)),
+);
+
+/** The handler of `op` (a lazy group is loaded once, then kept with the core ones). */
+export async function handlerOf<K extends OpName>(op: K): Promise<OpHandlers<OpName>[K]> {
+  const known = HANDLERS[op];
+  if (known) return known as OpHandlers<OpName>[K];
+  const load = lazyOf.get(op);
+  if (!load) throw new Error(`no handler for op ${op}`);
+  Object.assign(HANDLERS, await load());
+  const h = HANDLERS[op];
+  if (!h) throw new Error(`no handler for op ${op}`);
+  return h as OpHandlers<OpName>[K];
+}
 
 export type OpOutcome = { ok: true; result: unknown } | { ok: false; error: ProtocolError };
 
 /** Generic over the op so its handler and its args are known to belong together. */
-const handle = <K extends OpName>(ctx: OpContext, op: K, args: OpArgs[K]) =>
-  HANDLERS[op](ctx, args);
+const handle = async <K extends OpName>(ctx: OpContext, op: K, args: OpArgs[K]) =>
+  (await handlerOf(op))(ctx, args);
 
 export async function runOp(ctx: OpContext, op: string, args: unknown): Promise<OpOutcome> {
   if (!isOpName(op)) {
