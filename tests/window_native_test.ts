@@ -16,6 +16,7 @@ import type { TaskSummary } from "../protocol/index.ts";
 import {
   clickAt,
   cmdline,
+  desktopTest,
   desktopToolsMissing,
   listWindows,
   meanBrightness,
@@ -24,10 +25,8 @@ import {
   requestClose,
   screenshotScreen,
   sleep,
-  startXvfb,
   typeText,
   windowProperty,
-  type XDisplay,
   type XWindow,
 } from "./helpers/xvfb.ts";
 import { findChromium } from "./e2e/browser.ts";
@@ -35,30 +34,6 @@ import { which } from "../server/window/backend.ts";
 import { startWindowChild } from "../server/window/native/spawn.ts";
 
 const MISSING = desktopToolsMissing();
-
-/** Runs `fn` with an X display, or skips loudly when this machine cannot show a window. */
-function desktopTest(name: string, fn: (d: XDisplay) => Promise<void>) {
-  Deno.test({
-    name,
-    // WebKit's helper processes outlive a test's last await by a moment.
-    sanitizeOps: false,
-    sanitizeResources: false,
-    fn: async () => {
-      if (MISSING.length) {
-        const why = `needs ${MISSING.join(", ")}`;
-        if (Deno.env.get("REINAGENT_REQUIRE_BROWSER") === "1") throw new Error(why);
-        console.warn(`\n!!! SKIPPED "${name}": ${why} !!!\n`);
-        return;
-      }
-      const d = await startXvfb();
-      try {
-        await fn(d);
-      } finally {
-        await d.close();
-      }
-    },
-  });
-}
 
 interface Main {
   child: Deno.ChildProcess;

@@ -11,12 +11,12 @@ import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { ROOT, RUN_FLAGS } from "./helpers/server.ts";
 import {
   clickAt,
+  desktopTest,
   desktopToolsMissing,
   listWindows,
   pressChord,
   screenshotScreen,
   sleep,
-  startXvfb,
   type XDisplay,
 } from "./helpers/xvfb.ts";
 import { which } from "../server/window/backend.ts";
@@ -27,29 +27,9 @@ import { pngOfReply } from "../ui/state/native_paste.js";
 import { COMPOSER_LIMITS } from "../protocol/index.ts";
 
 const MISSING = [...desktopToolsMissing(), ...(which("xclip") ? [] : ["xclip (xclip)"])];
-
-function desktopTest(name: string, fn: (d: XDisplay) => Promise<void>) {
-  Deno.test({
-    name,
-    // WebKit's helper processes outlive a test's last await by a moment.
-    sanitizeOps: false,
-    sanitizeResources: false,
-    fn: async () => {
-      if (MISSING.length) {
-        const why = `needs ${MISSING.join(", ")}`;
-        if (Deno.env.get("REINAGENT_REQUIRE_BROWSER") === "1") throw new Error(why);
-        console.warn(`\n!!! SKIPPED "${name}": ${why} !!!\n`);
-        return;
-      }
-      const d = await startXvfb();
-      try {
-        await fn(d);
-      } finally {
-        await d.close(); // xclip, the clipboard's owner, ends with its display
-      }
-    },
-  });
-}
+/** A desktop test that also needs xclip (it owns the clipboard). */
+const pasteTest = (name: string, fn: (d: XDisplay) => Promise<void>) =>
+  desktopTest(name, fn, MISSING);
 
 async function until<T>(
   f: () => T | null | undefined | false | Promise<T | null | undefined | false>,
@@ -128,7 +108,7 @@ async function yellowShare(
 const appWindow = async (display: string) =>
   (await listWindows(display)).find((w) => w.title === "ReinAgent" && w.width > 100);
 
-desktopTest(
+pasteTest(
   "window paste: the page's request for the clipboard image is answered only after Ctrl+V (once), with the PNG; a text paste still goes into the text box",
   async (d) => {
     const reports: Record<string, string> = {};
@@ -214,7 +194,7 @@ t.addEventListener("paste", async (e) => {
   },
 );
 
-desktopTest(
+pasteTest(
   "window paste: Ctrl+V of a clipboard image in the app's composer (native window) uploads it and shows its attachment chip",
   async (d) => {
     const home = await Deno.makeTempDir({ prefix: "ra-home-" });

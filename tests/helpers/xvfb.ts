@@ -340,3 +340,34 @@ export function pressChord(display: string, keysyms: ("Control_L" | "Shift_L" | 
     x11.close();
   }
 }
+
+/**
+ * A test that needs an X display: runs `fn` on a fresh Xvfb, or — when a tool in `missing`
+ * is absent — fails under REINAGENT_REQUIRE_BROWSER=1 and otherwise skips loudly.
+ */
+export function desktopTest(
+  name: string,
+  fn: (d: XDisplay) => Promise<void>,
+  missing: string[] = desktopToolsMissing(),
+): void {
+  Deno.test({
+    name,
+    // WebKit's helper processes outlive a test's last await by a moment.
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: async () => {
+      if (missing.length) {
+        const why = `needs ${missing.join(", ")}`;
+        if (Deno.env.get("REINAGENT_REQUIRE_BROWSER") === "1") throw new Error(why);
+        console.warn(`\n!!! SKIPPED "${name}": ${why} !!!\n`);
+        return;
+      }
+      const d = await startXvfb();
+      try {
+        await fn(d);
+      } finally {
+        await d.close(); // what runs on the display (xclip too) ends with it
+      }
+    },
+  });
+}
