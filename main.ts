@@ -20,11 +20,13 @@
 import { parseCli, type ServerCommand, USAGE } from "./server/cli/args.ts";
 import { resolveHome } from "./server/home.ts";
 import { VERSION } from "./server/version.ts";
+import { mark } from "./server/trace.ts";
 import { claimHome } from "./server/instance/claim.ts";
 import { type InstanceFile, requestWindow } from "./server/instance/client.ts";
 import type { InstanceInfo } from "./server/instance/control.ts";
 
 async function main(argv: string[]): Promise<number> {
+  mark("main");
   if (argv[0] === "__window") {
     // Internal: the native desktop window's own process (started by the server).
     const { windowChildMain } = await import("./server/window/native/child.ts");
@@ -226,5 +228,6 @@ if (import.meta.main) {
     console.error(`reinagent: ${(e as Error).message}`);
     return 1;
   });
+  mark("exit");
   if (code >= 0) Deno.exit(code);
 }

@@ -181,3 +181,36 @@ Deno.test("run args parser", () => {
     error: "--approval must be one of plan, ask, edit, full",
   });
 });
+
+Deno.test("run: the conversation's request goes out before the title's side request, which still names the task", async () => {
+  const mock = startMockLlm({ quiet: true });
+  mock.register("tools", TOOL_SCENARIO);
+  try {
+    const home = await homeWithProvider(mock.base, ["tools"]);
+    const project = await Deno.makeTempDir();
+    await Deno.writeTextFile(`${project}/hello.txt`, "hi");
+    const r = await cli([
+      "run",
+      "what is here?",
+      "--home",
+      home,
+      "--project",
+      project,
+      "--model",
+      "mock/tools",
+      "--json",
+    ]);
+    assertEquals(r.code, 0, r.stderr);
+    const sent = mock.requests("tools").sort((a, b) => a.at - b.at);
+    const offersTools = (b: Record<string, unknown>) =>
+      Array.isArray(b.tools) && b.tools.length > 0;
+    assert(offersTools(sent[0].body), "the first request is the conversation's (it offers tools)");
+    const title = sent.findIndex((q) => !offersTools(q.body));
+    assert(title > 0, `a title request followed: ${sent.map((q) => offersTools(q.body))}`);
+    const tasks = await cli(["tasks", "--json", "--home", home]);
+    const [task] = JSON.parse(tasks.stdout) as { title: string }[];
+    assert(task.title && task.title !== "what is here?", `titled by the model: ${task.title}`);
+  } finally {
+    await mock.close();
+  }
+});

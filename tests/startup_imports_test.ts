@@ -43,15 +43,29 @@ function staticGraph(entry: string): { files: Set<string>; bare: Set<string> } {
   return { files, bare };
 }
 
-Deno.test("main.ts loads no heavy npm package before it is needed", () => {
-  const { files, bare } = staticGraph("main.ts");
-  const heavy = [...bare].filter((b) => HEAVY.some((h) => b === h || b.startsWith(`${h}/`)));
-  assertEquals(heavy, [], `statically imported from main.ts (${files.size} modules)`);
+/** What `reinagent` loads before it does anything, and what `run` and `serve` then load. */
+const ENTRIES = ["main.ts", "server/cli/run_cmd.ts", "server/app.ts"];
+
+Deno.test("main.ts, `run` and `serve` load no heavy npm package before it is needed", () => {
+  for (const entry of ENTRIES) {
+    const { files, bare } = staticGraph(entry);
+    const heavy = [...bare].filter((b) => HEAVY.some((h) => b === h || b.startsWith(`${h}/`)));
+    assertEquals(heavy, [], `statically imported from ${entry} (${files.size} modules)`);
+  }
 });
 
-Deno.test("main.ts loads no feature op handlers before their first call (server/ops/dispatch.ts)", () => {
-  const { files } = staticGraph("main.ts");
+Deno.test("`run` and `serve` load no feature op handlers before their first call (server/ops/dispatch.ts)", () => {
   const lazy = ["notes_ops", "carry_ops", "plugin_ops", "update_ops", "git_ops", "terminal_ops"];
-  const loaded = lazy.filter((m) => files.has(join(ROOT, `server/ops/${m}.ts`)));
-  assertEquals(loaded, [], "statically imported from main.ts");
+  for (const entry of ENTRIES) {
+    const { files } = staticGraph(entry);
+    const loaded = lazy.filter((m) => files.has(join(ROOT, `server/ops/${m}.ts`)));
+    assertEquals(loaded, [], `statically imported from ${entry}`);
+  }
+});
+
+Deno.test("main.ts loads only the argument parsers before it picks a command (`--version` stays instant)", () => {
+  const { files } = staticGraph("main.ts");
+  const heavy = ["server/services.ts", "server/app.ts", "server/sessions/runs.ts", "store/store.ts"]
+    .filter((m) => files.has(join(ROOT, m)));
+  assertEquals(heavy, [], `statically imported from main.ts (${files.size} modules)`);
 });

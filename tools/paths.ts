@@ -47,11 +47,9 @@ async function realOrAncestor(path: string): Promise<string> {
  * could otherwise reach outside). Returns an error text for the model, or null.
  */
 export async function outsideRoots(path: string, roots: string[]): Promise<string | null> {
-  const real = await realOrAncestor(path);
-  for (const root of roots) {
-    const realRoot = await realOrAncestor(root);
-    if (isInside(real, realRoot)) return null;
-  }
+  // Resolved together: a tool call pays one round of filesystem calls, not one per root.
+  const [real, ...realRoots] = await Promise.all([path, ...roots].map(realOrAncestor));
+  if (realRoots.some((realRoot) => isInside(real, realRoot))) return null;
   const via = real !== path ? ` (it resolves to ${real})` : "";
   return `Access denied: ${path}${via} is outside the workspace ${roots[0]}. ` +
     "Only files inside the workspace (or folders the user allowed) can be used.";
@@ -85,14 +83,15 @@ export async function hiddenPath(
   roots: readonly string[] = [],
 ): Promise<string | null> {
   if (!hidden.length) return null;
-  const real = await realOrAncestor(path);
+  // Every path resolved at once (a dozen hidden folders, most of them missing).
+  const [real, ...resolved] = await Promise.all([path, ...roots, ...hidden].map(realOrAncestor));
+  const realRoots = resolved.slice(0, roots.length);
   let deepest = -1;
-  for (const r of roots) {
-    const rr = await realOrAncestor(r);
+  for (const rr of realRoots) {
     if (isInside(real, rr)) deepest = Math.max(deepest, rr.length);
   }
-  for (const h of hidden) {
-    const rh = await realOrAncestor(h);
+  for (const [i, h] of hidden.entries()) {
+    const rh = resolved[roots.length + i];
     if (isInside(real, rh) && rh.length >= deepest) {
       return `Access denied: ${path} is hidden from the agent (it is inside ${h}, ReinAgent's ` +
         "data folder or a credential folder the user protects).";

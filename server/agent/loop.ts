@@ -3,6 +3,7 @@
  * calls (consecutive read-only calls concurrently, others one by one), append the
  * results, repeat — until no tool calls, the step budget, a stop, or an error.
  */
+import { mark } from "../trace.ts";
 import type {
   Adapter,
   ImageBlock,
@@ -62,6 +63,8 @@ export interface LoopHost {
   context?: ContextKeeper;
   onStep?(step: number, phase: "model" | "tools"): void;
   onRetry?(notice: RetryNotice | null): void;
+  /** An answer started streaming (each step's first event). */
+  onAnswering?(): void;
   now?: () => number;
   /** The model sees images: images tools return follow their results. */
   vision?: boolean;
@@ -89,6 +92,7 @@ export async function runLoop(h: LoopHost): Promise<LoopOutcome> {
     }
     h.onStep?.(step, "model");
     const request = h.buildRequest(h.messages);
+    mark(`loop: step ${step} request built`);
     h.writer.beginAssistant({ step, model: `${request.provider.id}/${request.model.id}` });
     const calls: ToolCall[] = [];
     const callIds = new Map<number, string>();
@@ -103,6 +107,8 @@ export async function runLoop(h: LoopHost): Promise<LoopOutcome> {
       let retrying = true;
       for await (const ev of events) {
         if (retrying) {
+          mark(`loop: step ${step} first event`);
+          h.onAnswering?.();
           h.onRetry?.(null); // content flows: the "Reconnecting…" line goes away
           retrying = false;
         }
@@ -164,6 +170,7 @@ export async function runLoop(h: LoopHost): Promise<LoopOutcome> {
       h.writer.error(info);
       return { kind: "error", steps: step, error: info };
     }
+    mark(`loop: step ${step} answer done`);
     if (usage) h.context?.noteUsage(usage);
     const msg = h.writer.endAssistant("done", { stopReason, usage });
     if (msg) h.messages.push(msg);
@@ -171,6 +178,7 @@ export async function runLoop(h: LoopHost): Promise<LoopOutcome> {
 
     h.onStep?.(step, "tools");
     await runCalls(h, calls);
+    mark(`loop: step ${step} tools done`);
     if (h.signal.aborted) return { kind: "stopped", steps: step };
     if (step >= h.maxSteps) {
       h.writer.annotateLast({ truncatedBy: "maxSteps" });
@@ -221,6 +229,7 @@ async function runOne(h: LoopHost, call: ToolCall): Promise<{ result: ToolResult
   const done = (result: ToolResult) => ({ result, ms: now() - t0 });
   if (h.signal.aborted) return done(STOPPED_RESULT);
   const tool = h.tools.get(call.name);
+  mark(`tool ${call.name}: start`);
   if (!tool) {
     const names = h.tools.specs().map((s) => s.name).join(", ");
     return done({
@@ -245,6 +254,7 @@ async function runOne(h: LoopHost, call: ToolCall): Promise<{ result: ToolResult
     // The user's answers reach the tool only, never the model's history.
     if (verdict.answer !== undefined) run = { ...call, answer: verdict.answer };
   }
+  mark(`tool ${call.name}: gated`);
   try {
     const result = h.runTool ? await h.runTool(run, h.signal) : await tool.execute(run.args, {
       workspace: h.workspace,

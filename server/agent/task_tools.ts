@@ -82,6 +82,14 @@ export class TaskTools {
     return this.runner.run(call, { ...ctx, readRoots: skillRoots(skills) }, at.tools);
   }
 
+  /**
+   * Starts the workspace's file-tool worker while the model answers (most turns call a
+   * tool; the first call then finds it ready). The write worker serves reads as well.
+   */
+  warm(workspace: string): void {
+    this.pool.warm("write", [workspace]);
+  }
+
   /** Closes the sandbox workers (shutdown). */
   close(): void {
     this.pool.closeAll();

@@ -6,6 +6,7 @@
  * knows what a turn is made of.
  */
 import { join } from "node:path";
+import { mark } from "../trace.ts";
 import type {
   ApprovalMode,
   Effort,
@@ -209,25 +210,29 @@ export class Turns {
     // A level the model does not offer becomes one it does (as the composer shows).
     const effort = effectiveEffort(resolved.model, task.settings.effort ?? defaults.effort);
     const approval = task.settings.approval ?? defaults.approval;
-    const adapter = await adapterFor(resolved.provider.format);
-    const persona = await personaOfTask(this.d.home, repos.kv, task.settings);
-    const system = systemPrompt(environmentOf(workspace), approval, persona);
     // Skills as on disk now: a switch flipped since the last turn applies to this one.
     const hidden = commandPolicy(repos, this.d.home).hidden;
-    const skills = await enabledSkills({ home: this.d.home, workspace, hidden });
+    // Independent files and sources, read at once (each is a few filesystem calls).
+    const [adapter, persona, skills, agents, memory, tools, catalog] = await Promise.all([
+      adapterFor(resolved.provider.format),
+      personaOfTask(this.d.home, repos.kv, task.settings),
+      enabledSkills({ home: this.d.home, workspace, hidden }),
+      readAgentsFile(workspace),
+      memorySection(memoryFilesOf(this.d.home, repos), workspace),
+      this.toolsOf(signal, task.settings.mcpServers),
+      this.d.subagents ? loadSubagentCatalog(workspace, this.d.home) : null,
+    ]);
+    const system = systemPrompt(environmentOf(workspace), approval, persona);
     const reminder = reminderBlock({
       now: new Date(now()),
-      agents: await readAgentsFile(workspace),
+      agents,
       goal: goalSection(task.settings.goal),
       skills: skillsSection(skills),
-      memory: await memorySection(memoryFilesOf(this.d.home, repos), workspace),
+      memory,
     });
-    const tools = await this.toolsOf(signal, task.settings.mcpServers);
     const vision = resolved.model.vision === true;
     // The agent tool lists this workspace's sub-agent types (summaries get the same tools).
-    const specs = this.d.subagents
-      ? withSubagentTypes(tools.specs(), await loadSubagentCatalog(workspace, this.d.home))
-      : tools.specs();
+    const specs = catalog ? withSubagentTypes(tools.specs(), catalog) : tools.specs();
     return {
       resolved,
       adapter,
@@ -321,7 +326,9 @@ export class Turns {
     try {
       let ctx: TurnContext;
       try {
+        mark("turn: start");
         ctx = await this.context(task, run.signal);
+        mark("turn: context");
       } catch (e) {
         writer.error(errorInfo((e as Error).message, {
           category: "request",
@@ -347,7 +354,12 @@ export class Turns {
         // Before anything reads the prompt (the title request too): a hook may refuse it.
         if (await hooks.beforePrompt(history) !== null) return { outcome: null, end: "stopped" };
       }
-      if (history.filter((e) => e.role === "user").length === 1) {
+      // The title's side request waits until the first answer streams (or the loop ended):
+      // it must not delay the request the user waits for.
+      let titleDue = history.filter((e) => e.role === "user").length === 1;
+      const startTitle = () => {
+        if (!titleDue) return;
+        titleDue = false;
         this.d.track(
           maybeGenerateTitle(task, history, {
             ...resolved,
@@ -356,7 +368,7 @@ export class Turns {
             taskChanged: this.d.taskChanged,
           }, this.d.closing),
         );
-      }
+      };
       const { gate, taskTools } = this.d;
       const tools = ctx.tools;
       const maxSteps = stepBudget(effort, approval);
@@ -379,11 +391,17 @@ export class Turns {
           planMode: approval === "plan",
         })
         : null;
+      mark("turn: hooks, subagents");
+      const [messages, keeper] = await Promise.all([
+        ctx.conversation(history),
+        this.compactor(task, ctx, run, "auto"),
+      ]);
       const host: LoopHost = {
         adapter,
         buildRequest: ctx.buildRequest,
-        messages: await ctx.conversation(history),
-        context: await this.compactor(task, ctx, run, "auto"),
+        messages,
+        context: keeper,
+        onAnswering: startTitle,
         tools,
         runTool: async (call, signal) => {
           const result = await taskTools.run(call, {
@@ -415,6 +433,14 @@ export class Turns {
         onStep: (step, phase) => {
           run.state = { ...run.state, step, phase };
           run.stateChanged();
+          // The workspace's tool worker starts once the first request is on its way (its
+          // start blocks this thread for a moment, so not before it); most turns call a tool.
+          if (step === 1 && phase === "model") {
+            setTimeout(() => {
+              if (!run.signal.aborted) this.d.taskTools.warm(workspace);
+              mark("turn: worker started");
+            }, 0);
+          }
         },
         onRetry: (n) => {
           const retry = retryState(n);
@@ -423,7 +449,9 @@ export class Turns {
           run.stateChanged();
         },
       };
+      mark("turn: host ready");
       let outcome = await runLoop(host);
+      startTitle();
       // A Stop hook may send the model back to work with its reason (a few times at most).
       for (let again = 0; hooks && again < MAX_STOP_CONTINUATIONS; again++) {
         const feedback = await hooks.stop(outcome, again > 0);

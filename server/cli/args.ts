@@ -1,12 +1,12 @@
 /** Command-line parsing: strict, so a typo is an error rather than ignored. */
-import { parsePluginsArgs, type PluginsArgs } from "./plugins_cmd.ts";
-import { parseUpdateArgs, type UpdateArgs } from "./update_cmd.ts";
+import { parsePluginsArgs, type PluginsArgs } from "./plugins_args.ts";
+import { parseUpdateArgs, type UpdateArgs } from "./update_args.ts";
 import { type CatalogCommand, parseModelsArgs, parseProvidersArgs } from "./providers_args.ts";
-import { parseRunArgs, type RunArgs } from "./run_cmd.ts";
-import { parseTasksArgs, type TasksArgs } from "./tasks_cmd.ts";
-import { type HooksArgs, parseHooksArgs } from "./hooks_cmd.ts";
+import { parseRunArgs, type RunArgs } from "./run_args.ts";
+import { parseTasksArgs, type TasksArgs } from "./tasks_args.ts";
+import { type HooksArgs, parseHooksArgs } from "./hooks_args.ts";
 import { parseFlags } from "./flags.ts";
-import { type McpServeArgs, parseMcpServeArgs } from "./mcp_serve_cmd.ts";
+import { type McpServeArgs, parseMcpServeArgs } from "./mcp_serve_args.ts";
 import { type McpCommand, parseMcpArgs } from "./mcp_args.ts";
 import { parseSkillsArgs, type SkillsCommand } from "./skills_args.ts";
 import {
@@ -15,7 +15,7 @@ import {
   parseExportArgs,
   parseImportArgs,
   parseRestoreArgs,
-} from "./carry_cmd.ts";
+} from "./carry_args.ts";
 import { type AutomationsCommand, parseAutomationsArgs } from "./automations_args.ts";
 
 export const USAGE = `Usage:

@@ -7,6 +7,7 @@
 import { localOpClient, type OpClient, runningInstance } from "./op_client.ts";
 import { createServices } from "../services.ts";
 import { claimHome } from "../instance/claim.ts";
+import { mark } from "../trace.ts";
 import type { LockRole } from "../instance/lock.ts";
 
 export async function openHomeClient(
@@ -14,6 +15,7 @@ export async function openHomeClient(
   role: Exclude<LockRole, "server">,
 ): Promise<{ client: OpClient; remote: boolean } | { error: string }> {
   const running = await runningInstance(home);
+  mark("home: no instance running");
   if (running) return { client: running, remote: true };
   const claim = await claimHome(home, role);
   if (claim.kind === "busy") return { error: claim.message };
@@ -25,7 +27,9 @@ export async function openHomeClient(
         "does not accept connections from here",
     };
   }
+  mark("home: claimed");
   const deps = createServices({ home });
+  mark("home: services");
   if (!deps.store.health.ok) {
     deps.store.close();
     claim.lock.release();

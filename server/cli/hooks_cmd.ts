@@ -4,34 +4,10 @@
  * a workspace's hooks without the UI (a VPS, CI). Works on the files directly: a running
  * server reads the trust at its next hook.
  */
-import { resolve } from "node:path";
 import type { HookSource, HookView } from "../../protocol/hooks.ts";
 import { listSources } from "../agent/hooks/sources.ts";
 import { trustSource } from "../agent/hooks/trust_source.ts";
-import { parseFlags } from "./flags.ts";
-
-export interface HooksArgs {
-  action: "list" | "trust";
-  project: string;
-  json: boolean;
-  home?: string;
-}
-
-export function parseHooksArgs(argv: string[]): HooksArgs | { error: string } {
-  const f = parseFlags(argv, { values: ["--home", "--project"], bools: ["--json"] });
-  if ("error" in f) return f;
-  const [action, ...rest] = f.positional;
-  if (action !== "list" && action !== "trust") {
-    return { error: `hooks needs "list" or "trust", got ${action ? `"${action}"` : "nothing"}` };
-  }
-  if (rest.length) return { error: `unexpected argument "${rest[0]}"` };
-  return {
-    action,
-    project: resolve(f.values["--project"] ?? Deno.cwd()),
-    json: f.bools.has("--json"),
-    ...(f.values["--home"] ? { home: f.values["--home"] } : {}),
-  };
-}
+import type { HooksArgs } from "./hooks_args.ts";
 
 const STATES: Record<HookSource["state"], string> = {
   user: "your own (runs)",

@@ -5,22 +5,8 @@
  * (its URL goes to stderr: stdout carries the protocol) and stops when stdin closes.
  */
 import { netFetch } from "../../tools/net/proxy.ts";
-import { parseFlags } from "./flags.ts";
 import { instancePath, tokenPath } from "../home.ts";
 import type { BridgeTarget } from "../mcp/server/stdio_bridge.ts";
-
-export interface McpServeArgs {
-  home?: string;
-}
-
-export function parseMcpServeArgs(argv: string[]): McpServeArgs | { error: string } {
-  const f = parseFlags(argv, { values: ["--home"] });
-  if ("error" in f) return f;
-  if (f.positional.length) {
-    return { error: `mcp serve takes no arguments, got "${f.positional[0]}"` };
-  }
-  return f.values["--home"] ? { home: f.values["--home"] } : {};
-}
 
 /** The running instance of this home, when its health check answers with our token. */
 export async function runningTarget(home: string): Promise<BridgeTarget | null> {

@@ -3,6 +3,7 @@
  * instance. The headless CLI uses it so that `reinagent run` behaves the same either
  * way (and a run performed by a running instance shows live in its windows).
  */
+import { mark } from "../trace.ts";
 import { type EvtMsg, MCP_TOPIC } from "../../protocol/index.ts";
 import { instancePath, tokenPath } from "../home.ts";
 import type { ServerDeps } from "../ops/context.ts";
@@ -45,9 +46,12 @@ export function localOpClient(deps: ServerDeps): OpClient {
     async close() {
       deps.hub.remove(client);
       await deps.runs?.stopAll();
+      mark("close: runs stopped");
       await deps.mcp?.close(); // its stdio servers' process groups
+      mark("close: mcp closed");
       deps.hub.close();
       deps.store.close();
+      mark("close: store closed");
     },
   };
 }

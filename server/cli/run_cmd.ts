@@ -5,12 +5,8 @@
  * Streams the answer to stdout (`--json`: one JSON event per line). Exit codes:
  * 0 done, 1 failed, 2 bad input, 3 max steps reached, 130 stopped.
  */
-import { resolve } from "node:path";
-import { parseFlags } from "./flags.ts";
 import {
-  APPROVAL_MODES,
   type CommandReply,
-  EFFORT_LEVELS,
   type Entry,
   type EvtMsg,
   MCP_TOPIC,
@@ -26,56 +22,9 @@ import {
 } from "../../protocol/index.ts";
 import type { OpClient } from "./op_client.ts";
 import { openHomeClient } from "./home_client.ts";
-
-export interface RunArgs {
-  prompt: string;
-  home?: string;
-  project?: string;
-  model?: { providerId: string; modelId: string };
-  effort?: string;
-  approval?: string;
-  task?: string;
-  json: boolean;
-}
-
-export function parseRunArgs(argv: string[]): RunArgs | { error: string } {
-  const f = parseFlags(argv, {
-    values: ["--home", "--project", "--model", "--effort", "--approval", "--task"],
-    bools: ["--json"],
-  });
-  if ("error" in f) return f;
-  if (f.positional.length !== 1 || !f.positional[0].trim()) {
-    return { error: 'run needs exactly one prompt argument: reinagent run "<prompt>"' };
-  }
-  const out: RunArgs = { prompt: f.positional[0], json: f.bools.has("--json") };
-  const v = f.values;
-  if (v["--home"]) out.home = v["--home"];
-  if (v["--project"]) out.project = resolve(v["--project"]);
-  if (v["--task"]) out.task = v["--task"];
-  if (v["--model"]) {
-    const slash = v["--model"].indexOf("/");
-    if (slash <= 0 || slash === v["--model"].length - 1) {
-      return { error: `--model must be PROVIDER/MODEL, got "${v["--model"]}"` };
-    }
-    out.model = {
-      providerId: v["--model"].slice(0, slash),
-      modelId: v["--model"].slice(slash + 1),
-    };
-  }
-  if (v["--effort"]) {
-    if (!(EFFORT_LEVELS as readonly string[]).includes(v["--effort"])) {
-      return { error: `--effort must be one of ${EFFORT_LEVELS.join(", ")}` };
-    }
-    out.effort = v["--effort"];
-  }
-  if (v["--approval"]) {
-    if (!(APPROVAL_MODES as readonly string[]).includes(v["--approval"])) {
-      return { error: `--approval must be one of ${APPROVAL_MODES.join(", ")}` };
-    }
-    out.approval = v["--approval"];
-  }
-  return out;
-}
+import { mark } from "../trace.ts";
+import type { RunArgs } from "./run_args.ts";
+export { parseRunArgs } from "./run_args.ts";
 
 interface Out {
   text(s: string): void;
@@ -255,7 +204,9 @@ export async function runCommand(args: RunArgs, home: string, out: Out): Promise
       return 2;
     }
   }
+  mark("run: command");
   const opened = await openHomeClient(home, "run");
+  mark("run: home opened");
   if ("error" in opened) {
     out.note(`reinagent: ${opened.error}`);
     return 1;
@@ -323,6 +274,7 @@ export async function runCommand(args: RunArgs, home: string, out: Out): Promise
         ...(Object.keys(options).length ? { options } : {}),
       });
       taskId = created.task.id;
+      mark("run: task created");
       command = created.command;
       resolveId(taskId);
     }
@@ -336,6 +288,7 @@ export async function runCommand(args: RunArgs, home: string, out: Out): Promise
       return 0;
     }
     const { entries, stoppedWaiting } = await done;
+    mark("run: run ended");
     // The server recorded how the run ended (the same word every window shows); a run
     // stopped here because it waited for an approval no one can give is "stopped".
     const { tasks } = await client.request("tasks.list") as { tasks: TaskSummary[] };

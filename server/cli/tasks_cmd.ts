@@ -4,7 +4,6 @@
  * protocol/task_state.ts). Asks the running instance for this home when there
  * is one, otherwise reads the data dir in this process (nothing runs then).
  */
-import { parseFlags } from "./flags.ts";
 import { openHomeClient } from "./home_client.ts";
 import {
   type PendingApproval,
@@ -13,21 +12,7 @@ import {
   taskState,
   type TaskSummary,
 } from "../../protocol/index.ts";
-
-export interface TasksArgs {
-  home?: string;
-  json: boolean;
-}
-
-export function parseTasksArgs(argv: string[]): TasksArgs | { error: string } {
-  const f = parseFlags(argv, { values: ["--home"], bools: ["--json"] });
-  if ("error" in f) return f;
-  if (f.positional.length) return { error: `tasks takes no arguments, got "${f.positional[0]}"` };
-  return {
-    json: f.bools.has("--json"),
-    ...(f.values["--home"] ? { home: f.values["--home"] } : {}),
-  };
-}
+import type { TasksArgs } from "./tasks_args.ts";
 
 /** One task as `--json` prints it. */
 export interface TaskLine {

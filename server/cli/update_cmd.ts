@@ -5,35 +5,12 @@
  * the old one kept as `.bak`). `--target` (or $REINAGENT_UPDATE_TARGET) names the file to
  * replace instead of the running binary. Exit: 0 done / up to date, 1 failed, 2 bad input.
  */
-import { parseFlags } from "./flags.ts";
 import { checkForUpdate } from "../update/check.ts";
 import { platformKey } from "../update/manifest.ts";
 import { applyUpdate, updateTarget } from "../update/apply.ts";
 import { applyProxyFile } from "../net/proxy_config.ts";
-
-export interface UpdateArgs {
-  check: boolean;
-  force: boolean;
-  manifest: string | null;
-  target: string | null;
-  home?: string;
-}
-
-export function parseUpdateArgs(argv: string[]): UpdateArgs | { error: string } {
-  const f = parseFlags(argv, {
-    values: ["--manifest", "--target", "--home"],
-    bools: ["--check", "--force"],
-  });
-  if ("error" in f) return f;
-  if (f.positional.length) return { error: `unexpected argument "${f.positional[0]}"` };
-  return {
-    check: f.bools.has("--check"),
-    force: f.bools.has("--force"),
-    manifest: f.values["--manifest"] ?? Deno.env.get("REINAGENT_UPDATE_MANIFEST") ?? null,
-    target: f.values["--target"] ?? Deno.env.get("REINAGENT_UPDATE_TARGET") ?? null,
-    ...(f.values["--home"] ? { home: f.values["--home"] } : {}),
-  };
-}
+import type { UpdateArgs } from "./update_args.ts";
+export { parseUpdateArgs } from "./update_args.ts";
 
 export async function updateCommand(
   a: UpdateArgs,

@@ -2,6 +2,7 @@
 import { netFetch } from "../../tools/net/proxy.ts";
 import { abortedError, fromResponse, networkError, ProviderError } from "./errors.ts";
 import { parseSse, type SseEvent } from "./sse.ts";
+import { mark } from "../trace.ts";
 
 export async function* postSse(
   url: string,
@@ -10,6 +11,7 @@ export async function* postSse(
   signal: AbortSignal,
 ): AsyncGenerator<SseEvent> {
   let res: Response;
+  mark(`http: POST ${url.slice(-24)}`);
   try {
     res = await netFetch(url, {
       method: "POST",
@@ -21,6 +23,7 @@ export async function* postSse(
     if (signal.aborted) throw abortedError();
     throw networkError(e, url);
   }
+  mark("http: headers");
   if (!res.ok) throw await fromResponse(res, url);
   if (!res.body) {
     throw new ProviderError({

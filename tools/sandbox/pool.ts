@@ -88,6 +88,17 @@ export class SandboxPool {
     });
   }
 
+  /**
+   * Starts the worker of (profile, roots) ahead of its first call (a turn's start, while
+   * the model answers), so that call does not wait for the worker's module graph.
+   */
+  warm(profile: Profile, roots: string[]): void {
+    const key = `${profile}\0${roots.join("\0")}`;
+    if (this.slots.has(key)) return;
+    const slot = this.spawn(key, profile, roots);
+    slot.idle = setTimeout(() => this.close(key), IDLE_MS);
+  }
+
   private spawn(key: string, profile: Profile, roots: string[]): Slot {
     const worker = new Worker(new URL("./worker.ts", import.meta.url), {
       type: "module",

@@ -150,6 +150,14 @@ export class HookEngine {
 }
 
 export class HookSession {
+  /** The turn's hook sources (the user's, the workspace's, the plugins'), read at its first event. */
+  private sources?: Promise<
+    [
+      Awaited<ReturnType<typeof userSource>>,
+      Awaited<ReturnType<typeof workspaceSource>>,
+      Awaited<ReturnType<typeof pluginHooks>>,
+    ]
+  >;
   /** Config problems already reported in this turn (once each). */
   private reported = new Set<string>();
   /** What the approval gate asks before the user (set by the turn: PermissionRequest). */
@@ -208,7 +216,15 @@ export class HookSession {
     names: string[] = [],
   ): Promise<HookVerdict> {
     const { home } = this.engine.d;
-    const sources = [await userSource(home), await workspaceSource(home, this.o.workspace)];
+    // Read once per turn, as Claude Code snapshots its hooks: an edit or a trust applies
+    // from the next turn, and a hook file the agent rewrites mid-turn runs nothing new.
+    this.sources ??= Promise.all([
+      userSource(home),
+      workspaceSource(home, this.o.workspace),
+      pluginHooks(home, this.o.workspace),
+    ]);
+    const [user, workspace, plugins] = await this.sources;
+    const sources = [user, workspace];
     const todo: { hook: HookView; source: "user" | "workspace"; root?: string }[] = [];
     for (const s of sources) {
       if (!s) continue;
@@ -218,7 +234,6 @@ export class HookSession {
       }
     }
     // Switched-on plugins' hooks, trusted for what they are (the others are said once).
-    const plugins = await pluginHooks(home, this.o.workspace);
     for (const w of plugins.waiting) this.tellPluginWaits(w);
     for (const p of plugins.run) {
       if (p.hook.event === event && matches(p.hook, names)) todo.push(p);
