@@ -1,6 +1,7 @@
 /**
  * Performance budgets that need a real process. Prints one line per measurement
  * (`--ready-only`: only the first two; `--quick`: a short soak).
+ * The server runs as `deno task start` / `serve` run it: the bundle in dist/server.
  *   - server ready: spawn → first HTTP 200 on /api/health (median of 7, an existing data
  *     dir), budget ≤ 300 ms; also shown for a new data dir
  *   - idle RSS: resident memory of the idle server after 2 s, budget ≤ 80 MB
@@ -13,7 +14,8 @@
  *   - soak: 2 000 tool steps over 50 tasks on one server, RSS slope after warm-up
  *     ≤ 1 MB/min and peak ≤ 150 MB (bench_soak.ts; `--quick`: 10 tasks × 40 steps)
  */
-import { ROOT, RUN_FLAGS } from "../tests/helpers/server.ts";
+import { RUN_FLAGS } from "../tests/helpers/server.ts";
+import { ensureServer, SERVER_ENTRY } from "./build-server.ts";
 import { benchAgentSteps } from "./bench_agent.ts";
 import { measureExecRss } from "./bench_exec.ts";
 import { benchUi, reportUi } from "./bench_ui.ts";
@@ -65,7 +67,7 @@ async function readyOnce(reuse?: string): Promise<{ ms: number; rssMb: number }>
   probe.close();
   const t0 = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
-    args: [...RUN_FLAGS, `${ROOT}main.ts`, "serve", "--port", String(port), "--home", home],
+    args: [...RUN_FLAGS, SERVER_ENTRY, "serve", "--port", String(port), "--home", home],
     stdout: "null",
     stderr: "null",
   }).spawn();
@@ -95,6 +97,8 @@ async function readyOnce(reuse?: string): Promise<{ ms: number; rssMb: number }>
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 if (import.meta.main) {
+  // The program as `deno task start` / `serve` runs it: the bundle (built when stale).
+  console.log(await ensureServer());
   // Warm the module cache once so the runs measure start-up, not compilation.
   await readyOnce();
   // The everyday start: a data dir that exists (database migrated, token, settings).

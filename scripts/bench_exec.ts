@@ -8,6 +8,7 @@
  *   deno run -A scripts/bench_exec.ts        (prints JSON; Linux only: reads /proc)
  */
 import { startTestServer } from "../tests/helpers/server.ts";
+import { SERVER_ENTRY } from "./build-server.ts";
 import { TestClient } from "../tests/helpers/ws_client.ts";
 import { homeWithProvider } from "../tests/helpers/seed.ts";
 import { startMockLlm } from "./mock-llm.ts";
@@ -38,7 +39,7 @@ export async function measureExecRss(command = `yes | head -c ${BOMB_BYTES}`): P
   mock.register("warm", call("yes | head -c 1000000"));
   mock.register("bomb", call(command));
   const home = await homeWithProvider(mock.base, ["warm", "bomb"], { defaultApproval: "full" });
-  const s = await startTestServer({ home });
+  const s = await startTestServer({ home, entry: SERVER_ENTRY });
   const c = await TestClient.connect(s.base, s.token);
   const run = async (modelId: string) => {
     const { task } = await c.request("tasks.create", {

@@ -12,6 +12,8 @@
  * Usage: deno run -A scripts/build-ui.ts [--watch] [--no-minify] [--force]
  */
 
+import { stampMatches, treeStamp } from "./build/stamp.ts";
+
 const root = new URL("../", import.meta.url);
 const at = (p: string) => new URL(p, root).pathname;
 
@@ -53,55 +55,39 @@ export async function buildUi(minify = true): Promise<{ jsBytes: number; cssByte
 }
 
 /** Every file the bundle reads: the UI sources, the protocol it imports, the import map. */
-async function sourceStamp(minify: boolean): Promise<string> {
-  const lines: string[] = [`minify=${minify}`];
-  const visit = async (dir: string): Promise<void> => {
-    for await (const e of Deno.readDir(at(dir))) {
-      const rel = `${dir}/${e.name}`;
-      if (rel === "ui/dist") continue;
-      if (e.isDirectory) await visit(rel);
-      else if (e.isFile) {
-        const st = await Deno.stat(at(rel));
-        lines.push(`${rel} ${st.size} ${st.mtime?.getTime() ?? 0}`);
-      }
-    }
-  };
-  await Promise.all([visit("ui"), visit("protocol")]);
-  for (const f of ["deno.json", "deno.lock"]) {
-    const st = await Deno.stat(at(f)).catch(() => null);
-    lines.push(`${f} ${st?.size ?? 0} ${st?.mtime?.getTime() ?? 0}`);
-  }
-  return lines.sort().join("\n");
-}
+const sourceStamp = (minify: boolean) =>
+  treeStamp(root, ["ui", "protocol"], ["deno.json", "deno.lock"], (rel) => rel === "ui/dist", [
+    `minify=${minify}`,
+  ]);
 
-async function upToDate(stamp: string): Promise<boolean> {
-  try {
-    await Promise.all(
-      ["app.js", "app.css", "terminal.js"].map((f) => Deno.stat(at(`ui/dist/${f}`))),
-    );
-    return (await Deno.readTextFile(at("ui/dist/.stamp"))) === stamp;
-  } catch {
-    return false;
-  }
-}
+/** The last build's stamp matches and its outputs exist. */
+export const uiUpToDate = (stamp: string) =>
+  stampMatches(
+    at("ui/dist/.stamp"),
+    stamp,
+    ["app.js", "app.css", "terminal.js"].map((f) => at(`ui/dist/${f}`)),
+  );
 
-if (import.meta.main) {
-  const minify = !Deno.args.includes("--no-minify");
+/** Builds the UI unless it is up to date; the line to print. */
+export async function ensureUi(opts: { minify?: boolean; force?: boolean } = {}): Promise<string> {
+  const minify = opts.minify ?? true;
   const t0 = performance.now();
   const stamp = await sourceStamp(minify);
-  const watch = Deno.args.includes("--watch");
-  if (!watch && !Deno.args.includes("--force") && await upToDate(stamp)) {
-    console.log(`ui up to date (checked in ${Math.round(performance.now() - t0)} ms)`);
-    Deno.exit(0);
+  if (!opts.force && await uiUpToDate(stamp)) {
+    return `ui up to date (checked in ${Math.round(performance.now() - t0)} ms)`;
   }
   const r = await buildUi(minify);
   // Written after the build: a failed build leaves no stamp, so the next run builds again.
   await Deno.writeTextFile(at("ui/dist/.stamp"), stamp);
-  console.log(
-    `ui built in ${Math.round(performance.now() - t0)} ms: app.js ${
-      (r.jsBytes / 1024).toFixed(1)
-    } KB, app.css ${(r.cssBytes / 1024).toFixed(1)} KB`,
-  );
+  return `ui built in ${Math.round(performance.now() - t0)} ms: app.js ${
+    (r.jsBytes / 1024).toFixed(1)
+  } KB, app.css ${(r.cssBytes / 1024).toFixed(1)} KB`;
+}
+
+if (import.meta.main) {
+  const minify = !Deno.args.includes("--no-minify");
+  const watch = Deno.args.includes("--watch");
+  console.log(await ensureUi({ minify, force: watch || Deno.args.includes("--force") }));
   if (Deno.args.includes("--watch")) {
     console.log("watching ui/ for changes…");
     let timer: ReturnType<typeof setTimeout> | undefined;

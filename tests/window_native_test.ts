@@ -8,6 +8,7 @@
  * Without WebKitGTK or Xvfb these skip loudly, unless REINAGENT_REQUIRE_BROWSER=1.
  */
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
+import { ensureServer } from "../scripts/build-server.ts";
 import { ROOT, RUN_FLAGS } from "./helpers/server.ts";
 import { homeWithProvider } from "./helpers/seed.ts";
 import { TestClient } from "./helpers/ws_client.ts";
@@ -45,9 +46,14 @@ interface Main {
 }
 
 /** `main.ts ARGS` on `display`, with the user's real window choice (no stand-in command). */
-function startMain(args: string[], display: string, env: Record<string, string> = {}): Main {
+function startMain(
+  args: string[],
+  display: string,
+  env: Record<string, string> = {},
+  entry = `${ROOT}main.ts`,
+): Main {
   const child = new Deno.Command(Deno.execPath(), {
-    args: [...RUN_FLAGS, `${ROOT}main.ts`, ...args],
+    args: [...RUN_FLAGS, entry, ...args],
     cwd: Deno.makeTempDirSync({ prefix: "ra-cwd-" }),
     clearEnv: true,
     env: {
@@ -339,6 +345,25 @@ desktopTest(
       await third.stop();
     }
     await mock.close();
+  },
+);
+
+desktopTest(
+  "window: the bundled program (dist/server, what `deno task start` runs) opens the same native window from its own main.js",
+  async (d) => {
+    const out = await Deno.makeTempDir({ prefix: "ra-bundle-" });
+    await ensureServer({ outDir: `${out}/server`, force: true });
+    const home = await Deno.makeTempDir({ prefix: "ra-home-" });
+    const main = startMain(["--home", home, "--keep-running"], d.name, {}, `${out}/server/main.js`);
+    try {
+      await main.waitFor(/window: native window \(WebKitGTK\)/);
+      await main.waitFor(/window: the app painted \d+ ms after start/);
+      const win = await windowWith(d.name, { width: 1280, height: 800 }, "the window");
+      assertEquals(win.title, "ReinAgent");
+    } finally {
+      await main.stop();
+      await Deno.remove(out, { recursive: true });
+    }
   },
 );
 

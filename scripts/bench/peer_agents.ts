@@ -10,7 +10,8 @@ import { join } from "node:path";
 import type { MockToolCall } from "../mock_llm/scenario.ts";
 import type { Format } from "../mock_llm/formats.ts";
 import { homeWithProvider } from "../../tests/helpers/seed.ts";
-import { ROOT, RUN_FLAGS } from "../../tests/helpers/server.ts";
+import { RUN_FLAGS } from "../../tests/helpers/server.ts";
+import { ensureServer, SERVER_ENTRY } from "../build-server.ts";
 
 export const PROMPT = "Read the modules in src/ and tell me what each one exports.";
 /** The number of modules the scenario reads (steps = 1 listing + READS). */
@@ -82,16 +83,18 @@ const reinagent: Peer = {
   model: "bench",
   format: "chat",
   tools: "list_dir, read_file",
-  note: "`deno run … main.ts run` (not compiled), a home seeded with the mock provider",
+  note: "`deno run … dist/server/main.js run`: the bundled program `deno task start` runs " +
+    "(scripts/build-server.ts; not compiled), a home seeded with the mock provider",
   listCall: () => ({ name: "list_dir", args: { path: "src" } }),
   readCall: (_repo, file) => ({ name: "read_file", args: { path: file } }),
   async prepare(ctx) {
+    console.error(await ensureServer());
     const seeded = await homeWithProvider(ctx.base, ["bench"], { dir: ctx.home });
     return {
       cmd: [
         Deno.execPath(),
         ...RUN_FLAGS,
-        `${ROOT}main.ts`,
+        SERVER_ENTRY,
         "run",
         PROMPT,
         "--home",

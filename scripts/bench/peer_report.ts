@@ -190,7 +190,7 @@ export function renderReport(r: Report): string {
     "- RSS is summed per process, so pages that processes share (a binary that re-executes itself",
     "  as a sandbox helper, say) count once per process.",
     "- Peers are installed from npm at pinned versions into a scratch folder outside the repo and",
-    "  run as installed (their npm launcher included); ReinAgent runs as `deno run … main.ts run`",
+    "  run as installed (their npm launcher included); ReinAgent runs as `deno run … dist/server/main.js run` (the bundle `deno task start` runs)",
     "  with a seeded home. Only dummy keys and the mock's loopback address are given to them; the",
     "  environment is otherwise cleared, and each gets its own empty HOME (no user profile runs in",
     "  the shells they start).",

@@ -55,6 +55,8 @@ export async function startTestServer(
     env?: Record<string, string>;
     /** Deno flags instead of RUN_FLAGS (e.g. without a permission). */
     runFlags?: string[];
+    /** The program to run (default: the source, `main.ts`; benches run the bundle). */
+    entry?: string;
   } = {},
 ): Promise<TestServer> {
   const home = opts.home ?? await Deno.makeTempDir({ prefix: "ra-home-" });
@@ -62,7 +64,7 @@ export async function startTestServer(
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       ...(opts.runFlags ?? RUN_FLAGS),
-      `${ROOT}main.ts`,
+      opts.entry ?? `${ROOT}main.ts`,
       "serve",
       "--port",
       "0",

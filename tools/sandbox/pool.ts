@@ -19,6 +19,15 @@ interface Slot {
 
 const IDLE_MS = 60_000;
 
+/**
+ * The worker's entry: beside this module in the source tree, or the bundle's `worker.js`
+ * (scripts/build-server.ts lays every chunk and entry flat in one folder).
+ */
+const WORKER_URL = new URL(
+  import.meta.url.endsWith(".js") ? "./worker.js" : "./worker.ts",
+  import.meta.url,
+);
+
 /** The only permissions a file-tool worker gets. */
 export function workerPermissions(profile: Profile, roots: string[]): Deno.PermissionOptionsObject {
   if (profile === "net") {
@@ -100,7 +109,7 @@ export class SandboxPool {
   }
 
   private spawn(key: string, profile: Profile, roots: string[]): Slot {
-    const worker = new Worker(new URL("./worker.ts", import.meta.url), {
+    const worker = new Worker(WORKER_URL, {
       type: "module",
       deno: { permissions: workerPermissions(profile, roots) },
     });

@@ -25,23 +25,27 @@ export type NativeStartResult = NativeStarted | { ok: false; reason: string };
 /** The command line of the window's child process. */
 export function windowChildArgv(home: string): string[] {
   if (Deno.build.standalone) return [Deno.execPath(), "__window"];
-  const child = fileURLToPath(new URL("./child.ts", import.meta.url));
+  // The bundled program (dist/server, scripts/build-server.ts) is `main.js __window`.
+  const bundled = import.meta.url.endsWith(".js");
+  const child = fileURLToPath(new URL(bundled ? "./main.js" : "./child.ts", import.meta.url));
   const config = fileURLToPath(new URL("../../../deno.json", import.meta.url));
   let hasConfig = false;
   try {
-    hasConfig = Deno.statSync(config).isFile;
+    // A bundle resolves nothing through the import map: it needs no configuration.
+    hasConfig = !bundled && Deno.statSync(config).isFile;
   } catch { /* running from a copy of the module graph without it */ }
   return [
     Deno.execPath(),
     "run",
     "--no-prompt",
-    ...(hasConfig ? ["--config", config] : []),
+    ...(hasConfig ? ["--config", config] : bundled ? ["--no-config"] : []),
     "--allow-ffi",
     "--allow-env",
     `--allow-read=${home}`,
     `--allow-write=${home}`,
     "--v8-flags=--optimize-for-size",
     child,
+    ...(bundled ? ["__window"] : []),
   ];
 }
 

@@ -1,0 +1,101 @@
+/**
+ * The bundled program (scripts/build-server.ts, what `deno task start` / `serve` run):
+ * it answers, runs a turn whose tool reaches the bundled sandbox worker, and serves the
+ * UI the source tree built. The build's up-to-date stamp notices a changed input.
+ */
+import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
+import { ROOT, RUN_FLAGS, startTestServer } from "./helpers/server.ts";
+import { homeWithProvider } from "./helpers/seed.ts";
+import { startMockLlm } from "../scripts/mock-llm.ts";
+import { ensureServer } from "../scripts/build-server.ts";
+import { stampMatches, treeStamp } from "../scripts/build/stamp.ts";
+
+async function program(entry: string, args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [...RUN_FLAGS, entry, ...args],
+    stdout: "piped",
+    stderr: "piped",
+    stdin: "null",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+Deno.test("the bundled program: --version, a headless turn with a file tool, serve with the UI", async () => {
+  const out = await Deno.makeTempDir({ prefix: "ra-bundle-" });
+  const dir = `${out}/server`;
+  assertMatch(await ensureServer({ outDir: dir, force: true }), /server built/);
+  assertMatch(await ensureServer({ outDir: dir }), /server up to date/);
+  const entry = `${dir}/main.js`;
+
+  const v = await program(entry, ["--version"]);
+  assertEquals(v.code, 0, v.stderr);
+  assertMatch(v.stdout, /^reinagent \d+\.\d+\.\d+/);
+
+  const mock = startMockLlm({ quiet: true });
+  mock.register("tools", {
+    turns: [
+      { text: "Looking.", toolCalls: [{ name: "read_file", args: { path: "hello.txt" } }] },
+      { text: "It says hi." },
+    ],
+  });
+  try {
+    const home = await homeWithProvider(mock.base, ["tools"]);
+    const project = await Deno.makeTempDir();
+    await Deno.writeTextFile(`${project}/hello.txt`, "hi from the file\n");
+    const r = await program(entry, [
+      "run",
+      "read hello.txt",
+      "--home",
+      home,
+      "--project",
+      project,
+      "--model",
+      "mock/tools",
+    ]);
+    assertEquals(r.code, 0, r.stderr);
+    assertMatch(r.stdout, /It says hi\./);
+    // The tool ran in the bundle's worker (worker.js beside main.js) and saw the file.
+    assertMatch(r.stderr, /✓ read_file: .*hi from the file/);
+  } finally {
+    await mock.close();
+  }
+
+  const s = await startTestServer({ entry });
+  try {
+    const res = await fetch(`${s.base}/assets/app.js`, {
+      headers: { authorization: `Bearer ${s.token}`, "accept-encoding": "identity" },
+    });
+    assertEquals(res.status, 200);
+    const served = await res.text();
+    assertEquals(served, await Deno.readTextFile(`${ROOT}ui/dist/app.js`), "the UI it embeds");
+  } finally {
+    await s.stop();
+    await Deno.remove(out, { recursive: true });
+  }
+});
+
+Deno.test("build stamp: a changed, added or removed input makes the build stale", async () => {
+  const dir = await Deno.makeTempDir();
+  const root = new URL(`file://${dir}/`);
+  await Deno.mkdir(`${dir}/src/sub`, { recursive: true });
+  await Deno.writeTextFile(`${dir}/src/a.ts`, "a");
+  await Deno.writeTextFile(`${dir}/src/sub/b.ts`, "b");
+  await Deno.writeTextFile(`${dir}/deno.json`, "{}");
+  const stamp = () => treeStamp(root, ["src"], ["deno.json", "missing.lock"]);
+  const first = await stamp();
+  await Deno.writeTextFile(`${dir}/.stamp`, first);
+  const out = [`${dir}/src/a.ts`];
+  assert(await stampMatches(`${dir}/.stamp`, await stamp(), out), "unchanged: up to date");
+  assert(!await stampMatches(`${dir}/.stamp`, first, [`${dir}/gone.js`]), "an output is missing");
+  await Deno.writeTextFile(`${dir}/src/sub/b.ts`, "bb");
+  assert(!await stampMatches(`${dir}/.stamp`, await stamp(), out), "a changed file");
+  await Deno.writeTextFile(`${dir}/.stamp`, await stamp());
+  await Deno.writeTextFile(`${dir}/src/c.ts`, "c");
+  assert(!await stampMatches(`${dir}/.stamp`, await stamp(), out), "an added file");
+  await Deno.writeTextFile(`${dir}/.stamp`, await stamp());
+  await Deno.remove(`${dir}/src/a.ts`);
+  assert(!await stampMatches(`${dir}/.stamp`, await stamp(), []), "a removed file");
+  await Deno.remove(dir, { recursive: true });
+});
