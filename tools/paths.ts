@@ -49,10 +49,36 @@ async function realOrAncestor(path: string): Promise<string> {
 export async function outsideRoots(path: string, roots: string[]): Promise<string | null> {
   // Resolved together: a tool call pays one round of filesystem calls, not one per root.
   const [real, ...realRoots] = await Promise.all([path, ...roots].map(realOrAncestor));
+  return outsideText(path, real, roots, realRoots);
+}
+
+function outsideText(
+  path: string,
+  real: string,
+  roots: readonly string[],
+  realRoots: string[],
+): string | null {
   if (realRoots.some((realRoot) => isInside(real, realRoot))) return null;
   const via = real !== path ? ` (it resolves to ${real})` : "";
   return `Access denied: ${path}${via} is outside the workspace ${roots[0]}. ` +
     "Only files inside the workspace (or folders the user allowed) can be used.";
+}
+
+/**
+ * A file tool's path checked both ways in one round of filesystem calls: outside the
+ * roots (`outside_workspace`), else inside a hidden path (`hidden_path`); null when usable.
+ */
+export async function pathRefusal(
+  path: string,
+  roots: readonly string[],
+  hidden: readonly string[],
+): Promise<{ code: "outside_workspace" | "hidden_path"; text: string } | null> {
+  const [real, ...resolved] = await Promise.all([path, ...roots, ...hidden].map(realOrAncestor));
+  const realRoots = resolved.slice(0, roots.length);
+  const outside = outsideText(path, real, roots, realRoots);
+  if (outside) return { code: "outside_workspace", text: outside };
+  const secret = hiddenText(path, real, realRoots, hidden, resolved.slice(roots.length));
+  return secret ? { code: "hidden_path", text: secret } : null;
 }
 
 /**
@@ -85,13 +111,28 @@ export async function hiddenPath(
   if (!hidden.length) return null;
   // Every path resolved at once (a dozen hidden folders, most of them missing).
   const [real, ...resolved] = await Promise.all([path, ...roots, ...hidden].map(realOrAncestor));
-  const realRoots = resolved.slice(0, roots.length);
+  return hiddenText(
+    path,
+    real,
+    resolved.slice(0, roots.length),
+    hidden,
+    resolved.slice(roots.length),
+  );
+}
+
+function hiddenText(
+  path: string,
+  real: string,
+  realRoots: string[],
+  hidden: readonly string[],
+  realHidden: string[],
+): string | null {
   let deepest = -1;
   for (const rr of realRoots) {
     if (isInside(real, rr)) deepest = Math.max(deepest, rr.length);
   }
   for (const [i, h] of hidden.entries()) {
-    const rh = resolved[roots.length + i];
+    const rh = realHidden[i];
     if (isInside(real, rh) && rh.length >= deepest) {
       return `Access denied: ${path} is hidden from the agent (it is inside ${h}, ReinAgent's ` +
         "data folder or a credential folder the user protects).";

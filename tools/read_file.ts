@@ -4,7 +4,6 @@ import { defineTool } from "./define.ts";
 import { doc, int, obj } from "../protocol/schema.ts";
 import { filePath } from "./args.ts";
 import { toolPath } from "./paths.ts";
-import { stampOf } from "./file_stamp.ts";
 
 const MAX_LINES = 2000;
 const MAX_BYTES = 256 * 1024;
@@ -34,8 +33,9 @@ export const readFile = defineTool<{ path: string; offset?: number; limit?: numb
     const offset = args.offset ?? 1;
     const limit = args.limit ?? MAX_LINES;
     let bytes: Uint8Array;
+    let st: Deno.FileInfo;
     try {
-      const st = await Deno.stat(path);
+      st = await Deno.stat(path);
       if (st.isDirectory) return fail(`${shown} is a directory. Use list_dir instead.`);
       if (st.size > MAX_FILE) {
         return fail(`${shown} is too large to read (${st.size} bytes > 64 MB).`);
@@ -76,7 +76,9 @@ export const readFile = defineTool<{ path: string; offset?: number; limit?: numb
       from: offset,
       to: last,
       truncated,
-      file: await stampOf(path),
+      // The stat from before the read: a change in between makes the stamp older, so the
+      // stale-read check errs on the side of "changed since read".
+      file: { abs: path, mtimeMs: st.mtime?.getTime() ?? null, size: st.size },
     });
   },
 });

@@ -7,7 +7,7 @@
  */
 import type { ToolRegistry } from "../../tools/registry.ts";
 import type { Tool, ToolContext, ToolResult } from "../../tools/types.ts";
-import { displayPath, hiddenPath, outsideRoots, resolvePath } from "../../tools/paths.ts";
+import { displayPath, pathRefusal, resolvePath } from "../../tools/paths.ts";
 import type { SandboxPool } from "../../tools/sandbox/pool.ts";
 import type { FileTracker } from "./file_tracker.ts";
 import type { ToolCall } from "./loop.ts";
@@ -67,11 +67,8 @@ export class ToolRunner {
     // with a code the UI can translate, before any checkpoint or worker is involved.
     if (path && (tool.placement === "worker-read" || tool.placement === "worker-write")) {
       const shown = displayPath(path, ctx.workspace);
-      const roots = rootsFor(tool, ctx);
-      const denied = await outsideRoots(path, roots);
-      if (denied) return refused(denied, "outside_workspace", shown);
-      const hidden = await hiddenPath(path, ctx.hidden ?? [], roots);
-      if (hidden) return refused(hidden, "hidden_path", shown);
+      const refusal = await pathRefusal(path, rootsFor(tool, ctx), ctx.hidden ?? []);
+      if (refusal) return refused(refusal.text, refusal.code, shown);
     }
     if (path && traits.needsFreshRead) {
       const shown = displayPath(path, ctx.workspace);

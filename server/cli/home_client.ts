@@ -28,7 +28,9 @@ export async function openHomeClient(
     };
   }
   mark("home: claimed");
-  const deps = createServices({ home });
+  // Events reach this process's own client (the printed answer, the run's end) at the
+  // next tick: batching every 30 ms is for windows over the network.
+  const deps = createServices({ home, flushMs: 1 });
   mark("home: services");
   if (!deps.store.health.ok) {
     deps.store.close();

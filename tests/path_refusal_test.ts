@@ -1,0 +1,31 @@
+/** One round of path checks for a file tool (tools/paths.ts `pathRefusal`). */
+import { assertEquals } from "./helpers/assert.ts";
+import { hiddenPath, outsideRoots, pathRefusal } from "../tools/paths.ts";
+
+Deno.test("pathRefusal: outside first, then hidden (through symlinks, deepest path decides); same texts as the single checks", async () => {
+  const base = await Deno.realPath(await Deno.makeTempDir());
+  const ws = `${base}/ws`;
+  const secret = `${base}/secret`;
+  const data = `${base}/data`;
+  await Deno.mkdir(`${ws}/src`, { recursive: true });
+  await Deno.mkdir(secret);
+  await Deno.mkdir(`${data}/DefaultProject`, { recursive: true });
+  await Deno.writeTextFile(`${secret}/key`, "k");
+  await Deno.mkdir(`${ws}/.ssh`);
+  await Deno.symlink(secret, `${ws}/link`); // leads out of the workspace
+  const hidden = [data, `${ws}/.ssh`, `${base}/missing/deeper`];
+
+  assertEquals(await pathRefusal(`${ws}/src/a.ts`, [ws], hidden), null, "usable (even missing)");
+  const out = await pathRefusal(`${ws}/link/key`, [ws], hidden);
+  assertEquals(out?.code, "outside_workspace");
+  assertEquals(out?.text, await outsideRoots(`${ws}/link/key`, [ws]));
+  const inner = await pathRefusal(`${ws}/.ssh/id`, [ws], hidden);
+  assertEquals(inner?.code, "hidden_path", "a hidden folder inside the root stays hidden");
+  assertEquals(inner?.text, await hiddenPath(`${ws}/.ssh/id`, hidden, [ws]));
+  // A root inside a hidden folder (DefaultProject in the data folder) stays usable.
+  const dp = `${data}/DefaultProject`;
+  assertEquals(await pathRefusal(`${dp}/notes.md`, [dp], hidden), null);
+  assertEquals((await pathRefusal(`${data}/reinagent.db`, [data], hidden))?.code, "hidden_path");
+  assertEquals(await pathRefusal(`${ws}/a`, [ws], []), null, "nothing hidden");
+  await Deno.remove(base, { recursive: true });
+});
