@@ -401,7 +401,13 @@ export class Turns {
         buildRequest: ctx.buildRequest,
         messages,
         context: keeper,
-        onAnswering: startTitle,
+        onAnswering: () => {
+          startTitle();
+          // The workspace's tool worker starts while the first answer streams (most turns
+          // call a tool): its start blocks this thread ~20 ms, so not before the request is
+          // out; a real model's answer takes far longer than the worker to start.
+          if (!run.signal.aborted) this.d.taskTools.warm(workspace);
+        },
         tools,
         runTool: async (call, signal) => {
           const result = await taskTools.run(call, {
@@ -433,14 +439,6 @@ export class Turns {
         onStep: (step, phase) => {
           run.state = { ...run.state, step, phase };
           run.stateChanged();
-          // The workspace's tool worker starts once the first request is on its way (its
-          // start blocks this thread for a moment, so not before it); most turns call a tool.
-          if (step === 1 && phase === "model") {
-            setTimeout(() => {
-              if (!run.signal.aborted) this.d.taskTools.warm(workspace);
-              mark("turn: worker started");
-            }, 0);
-          }
         },
         onRetry: (n) => {
           const retry = retryState(n);
