@@ -4,7 +4,7 @@
  * is this same program (`reinagent __window`, or `child.ts` under `deno run`), with
  * only the permissions a window needs.
  */
-import { fileURLToPath } from "node:url";
+import { fileUrlToPath } from "../../../lib/file_url.ts";
 import { type ChildEvent, type ChildStart, parseChildEvent } from "./protocol.ts";
 
 /** GTK and WebKit start in well under this; a child still silent after it is stuck. */
@@ -25,8 +25,8 @@ export type NativeStartResult = NativeStarted | { ok: false; reason: string };
 /** The command line of the window's child process. */
 export function windowChildArgv(home: string): string[] {
   if (Deno.build.standalone) return [Deno.execPath(), "__window"];
-  const child = fileURLToPath(new URL("./child.ts", import.meta.url));
-  const config = fileURLToPath(new URL("../../../deno.json", import.meta.url));
+  const child = fileUrlToPath(new URL("./child.ts", import.meta.url));
+  const config = fileUrlToPath(new URL("../../../deno.json", import.meta.url));
   let hasConfig = false;
   try {
     hasConfig = Deno.statSync(config).isFile;
