@@ -203,6 +203,8 @@ Deno.test("carry: hostile export files are refused or reported, and the good res
               data: "A".repeat(28 * 1024 * 1024),
             },
             { id: "u" + "d".repeat(32), name: "fine.txt", mime: "text/plain", data: b64 },
+            // Looks like base64 but is cut (5 characters): Buffer read "ABC" of it.
+            { id: "u" + "f".repeat(32), name: "torn.txt", mime: "text/plain", data: "QUJDR" },
           ],
         }),
       ]),
@@ -216,6 +218,7 @@ Deno.test("carry: hostile export files are refused or reported, and the good res
     assertMatch(problems, /attachment 1: bad id/);
     assertMatch(problems, /attachment 2: data is not base64/);
     assertMatch(problems, /attachment 3: larger than/);
+    assertMatch(problems, /attachment torn\.txt: its data is not base64/);
     assertEquals(repos.entries.latest("tbadentry", 10).map((x) => x.parts[0].text), ["kept"]);
     assertEquals(r.attachmentsAdded, 1);
     const uploads = [...Deno.readDirSync(`${home}/uploads`)].map((d) => d.name);

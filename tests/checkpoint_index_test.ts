@@ -9,7 +9,7 @@ import { Store } from "../store/store.ts";
 import { Checkpointer } from "../server/agent/checkpoints.ts";
 import { BlobStore } from "../server/agent/checkpoint_blobs.ts";
 import { indexFileOf, WorkspaceIndex } from "../server/agent/stat_index.ts";
-import { sha256Hex } from "../tools/file_stamp.ts";
+import { sha256Hex } from "../lib/sha256.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const SKIP = { tooLarge: "too large", full: "full", unreadable: "unreadable" };

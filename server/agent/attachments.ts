@@ -8,7 +8,6 @@
  *   it, since every attachment is copied to `<workspace>/.reinagent/attachments/`).
  * Bytes are read from the upload store when the run starts.
  */
-import { Buffer } from "node:buffer";
 import type { Entry } from "../../protocol/index.ts";
 import { COMPOSER_LIMITS } from "../../protocol/composer.ts";
 import { uploadDataPath } from "../composer/uploads_store.ts";
@@ -61,7 +60,7 @@ export async function loadAttachmentData(
       if (p.type === "image" && vision && isImageMime(mime) && !out.images.has(id)) {
         const bytes = await readBytes(home, id, p.data?.path);
         if (bytes) {
-          out.images.set(id, { mimeType: mime, data: Buffer.from(bytes).toString("base64") });
+          out.images.set(id, { mimeType: mime, data: bytes.toBase64() });
         }
       } else if (
         p.type === "file" && Number(p.data?.size ?? Infinity) <= COMPOSER_LIMITS.inlineTextBytes &&

@@ -13,7 +13,7 @@
  * which runs in slices, never sees half of one.
  */
 import { join } from "node:path";
-import { sha256Hex } from "../../tools/file_stamp.ts";
+import { contentHashHex } from "../../lib/content_hash.ts";
 
 const HASH = /^[0-9a-f]{64}$/;
 const LINE = /^([0-9a-f]{64}) (\d+) (\d+)$/;
@@ -160,7 +160,7 @@ export class BlobStore {
 
   /** Stores `bytes` once; returns their hash. */
   put(bytes: Uint8Array): string {
-    return this.putAs(sha256Hex(bytes), bytes);
+    return this.putAs(contentHashHex(bytes), bytes);
   }
 
   /** Reads a workspace file and stores it; returns its hash. */

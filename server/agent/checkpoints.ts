@@ -14,7 +14,7 @@
  */
 import { dirname, join } from "node:path";
 import type { CheckpointRepo, CheckpointRow } from "../../store/checkpoints.ts";
-import { sha256Hex } from "../../tools/file_stamp.ts";
+import { contentHash, hashReadyFor, loadNativeHash } from "../../lib/content_hash.ts";
 import { Pacer, walk } from "../../tools/walk.ts";
 import { BlobStore } from "./checkpoint_blobs.ts";
 import { type TakenSnapshot, WorkspaceScans } from "./workspace_scans.ts";
@@ -168,12 +168,13 @@ export class Checkpointer {
   }
 
   /** Keeps `bytes` (content-addressed; stored once); returns their hash. */
-  keepBlob(bytes: Uint8Array): Promise<string> {
-    return Promise.resolve(this.blobs.put(bytes));
+  async keepBlob(bytes: Uint8Array): Promise<string> {
+    await hashReadyFor(bytes.length);
+    return this.blobs.put(bytes);
   }
 
   private putBlob(bytes: Uint8Array): Promise<string> {
-    return Promise.resolve(this.blobs.put(bytes));
+    return this.keepBlob(bytes);
   }
 
   /** Current content hash of `abs`; null when absent; "symlink"/"dir" markers otherwise. */
@@ -187,7 +188,7 @@ export class Checkpointer {
     }
     if (st.isSymlink) return "symlink";
     if (!st.isFile) return "not-a-file";
-    return sha256Hex(await Deno.readFile(abs));
+    return await contentHash(await Deno.readFile(abs));
   }
 
   /** Keeps `abs`'s bytes before a tool changes it (first time in this turn only). */
@@ -217,7 +218,7 @@ export class Checkpointer {
       ? SKIP_TEXT.taskFull(this.caps.task)
       : null;
     const preHash = skipped
-      ? sha256Hex(await Deno.readFile(abs))
+      ? await contentHash(await Deno.readFile(abs))
       : await this.putBlob(await Deno.readFile(abs));
     // Until the tool succeeds, the file is as it was: post = pre.
     this.repo.insert({
@@ -250,6 +251,7 @@ export class Checkpointer {
     if (this.snapshots.has(key)) return Promise.resolve();
     return this.scans.serial(workspace, async () => {
       if (this.snapshots.has(key)) return;
+      await loadNativeHash(); // a first snapshot hashes every file: natively, ~9× faster
       const snap = await this.scans.snapshot(workspace, {
         fileCap: this.caps.shellFile,
         budget: Math.max(0, this.caps.task - this.repo.bytes(taskId)),
@@ -296,6 +298,7 @@ export class Checkpointer {
   ): Promise<{ changed: string[]; unrewindable: RewindReason[] }> {
     const snap = this.snapshots.get(`${taskId}\0${turn.id}`);
     if (!snap) return { changed: [], unrewindable: [] };
+    await loadNativeHash();
     const seen = new Set<string>();
     const changed: string[] = [];
     const unrewindable: RewindReason[] = [];

@@ -12,7 +12,8 @@
  */
 import { dirname, join } from "node:path";
 import { Pacer, walkBatches } from "../../tools/walk.ts";
-import { sha256Hex } from "../../tools/file_stamp.ts";
+import { contentHashHex } from "../../lib/content_hash.ts";
+import { sha256Hex } from "../../lib/sha256.ts";
 import type { BlobStore } from "./checkpoint_blobs.ts";
 
 export interface IndexEntry {
@@ -64,7 +65,7 @@ export function isRacy(st: Deno.FileInfo, stamp: number): boolean {
 export function hashNow(abs: string, blobs: BlobStore): string | null {
   try {
     blobs.hashed++;
-    return sha256Hex(Deno.readFileSync(abs));
+    return contentHashHex(Deno.readFileSync(abs));
   } catch {
     return null;
   }
@@ -328,7 +329,7 @@ function readIndexFile(file: string, workspace: string | null): [string, IndexEn
 
 /** Where a workspace's index lives under the checkpoint store. */
 export function indexFileOf(indexDir: string, workspace: string): string {
-  return join(indexDir, `${sha256Hex(new TextEncoder().encode(workspace)).slice(0, 32)}.json`);
+  return join(indexDir, `${sha256Hex(workspace).slice(0, 32)}.json`);
 }
 
 /** Whether `abs` is one of `paths` or inside one (checked by its ancestors: O(depth)). */

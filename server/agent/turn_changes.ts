@@ -11,7 +11,7 @@
  * changes?.files[0]; // {path: "notes.md", added: 4, removed: 0, created: true, …}
  */
 import { type LineDiff, lineDiff } from "../../protocol/diff.ts";
-import { sha256Hex } from "../../tools/file_stamp.ts";
+import { contentHash } from "../../lib/content_hash.ts";
 import { displayPath } from "../../tools/paths.ts";
 import type { CheckpointRow } from "../../store/checkpoints.ts";
 import {
@@ -58,7 +58,7 @@ async function current(abs: string, recorded: string | null): Promise<Now> {
   if (!st.isFile) return { kind: "other" };
   if (st.size > BLOB_CAP) return { kind: "file", hash: recorded ?? "", bytes: null };
   const bytes = await Deno.readFile(abs);
-  return { kind: "file", hash: sha256Hex(bytes), bytes };
+  return { kind: "file", hash: await contentHash(bytes), bytes };
 }
 
 /** Line counts of before → after, or why there are none. */

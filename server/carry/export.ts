@@ -3,7 +3,6 @@
  * and the bytes of the attachments its entries show (base64, each up to
  * `CARRY_LIMITS.attachmentBytes`; a larger or missing one is named in `skipped`).
  */
-import { Buffer } from "node:buffer";
 import type { Repos } from "../../store/store.ts";
 import {
   CARRY_LIMITS,
@@ -54,7 +53,7 @@ async function exportAttachment(
     mime: meta.mime,
     size: bytes.length,
     createdAt: meta.createdAt,
-    data: Buffer.from(bytes).toString("base64"),
+    data: bytes.toBase64(),
   };
 }
 

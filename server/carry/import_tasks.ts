@@ -4,7 +4,7 @@
  * the same file changes nothing). Each task is one transaction. Attachments are written
  * into the upload store under their own ids (`uploads/<id>/data` + `meta.json`).
  */
-import { Buffer } from "node:buffer";
+import { fromBase64 } from "../../lib/bytes.ts";
 import { join } from "node:path";
 import type { Repos } from "../../store/store.ts";
 import type { ExportedAttachment, ExportedTask, ImportReport } from "../../protocol/carry.ts";
@@ -39,7 +39,8 @@ async function writeAttachment(home: string, a: ExportedAttachment): Promise<boo
   const dir = uploadDir(home, a.id);
   if (!dir) return `attachment ${a.name}: bad id`;
   if (await Deno.stat(join(dir, "meta.json")).then(() => true, () => false)) return false;
-  const bytes = new Uint8Array(Buffer.from(a.data, "base64"));
+  const bytes = fromBase64(a.data);
+  if (!bytes) return `attachment ${a.name}: its data is not base64`;
   if (bytes.length === 0) return `attachment ${a.name}: empty`;
   if (bytes.length > CARRY_LIMITS.attachmentBytes) return `attachment ${a.name}: too large`;
   await Deno.mkdir(dir, { recursive: true, mode: 0o700 });

@@ -9,7 +9,7 @@
  * itself on the run manager the first time it is asked for (services.ts asks at
  * start-up).
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../../lib/sha256.ts";
 import { join } from "node:path";
 import type { Entry, Part, QueuedMessage, TaskSummary } from "../../protocol/index.ts";
 import {
@@ -45,7 +45,7 @@ const queueKey = (taskId: string) => `queue.${taskId}`;
 const draftKey = (taskId: string | null) => `draft.${taskId ?? "new"}`;
 /** Prompt history key of a workspace (null = the default workspace). */
 export const promptsKey = (workspace: string | null) =>
-  `prompts.${createHash("sha256").update(workspace ?? "\u0000default").digest("hex").slice(0, 32)}`;
+  `prompts.${sha256Hex(workspace ?? "\u0000default").slice(0, 32)}`;
 
 export class ComposerService {
   private now: () => number;

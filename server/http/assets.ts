@@ -1,6 +1,9 @@
 /**
  * The UI, embedded: the bundle and stylesheet are imported as text so they are part
  * of the module graph (and of the compiled binary). Built by `deno task build-ui`.
+ * ETags are the content's SHA-256 (Web Crypto, native, at load); gzip is a
+ * `CompressionStream`, on first use — `node:crypto` and `node:zlib` would cost ~70 ms and
+ * ~16 MB of a server start to import.
  */
 import appJs from "../../ui/dist/app.js" with { type: "text" };
 import appCss from "../../ui/dist/app.css" with { type: "text" };
@@ -10,34 +13,41 @@ import swSource from "../../ui/pwa/sw.js" with { type: "text" };
 import icon192 from "../../ui/icons/icon-192.png.b64" with { type: "text" };
 import icon512 from "../../ui/icons/icon-512.png.b64" with { type: "text" };
 import pushWorker from "../../ui/push_sw.js" with { type: "text" };
-import { createHash } from "node:crypto";
-import { gzipSync } from "node:zlib";
+import { toHex } from "../../lib/sha256.ts";
 
 export interface Asset {
   body: Uint8Array<ArrayBuffer>;
   type: string;
   etag: string;
   /** Gzipped body, computed on first use. */
-  gz?: Uint8Array<ArrayBuffer>;
+  gz?: Promise<Uint8Array<ArrayBuffer>>;
   /** Whether the URL carries a content hash (so the browser may cache forever). */
   immutable: boolean;
 }
 
-function asset(content: string | Uint8Array<ArrayBuffer>, type: string, immutable: boolean): Asset {
+async function asset(
+  content: string | Uint8Array<ArrayBuffer>,
+  type: string,
+  immutable: boolean,
+): Promise<Asset> {
   const body = typeof content === "string" ? new TextEncoder().encode(content) : content;
-  const etag = `"${createHash("sha256").update(body).digest("hex").slice(0, 16)}"`;
-  return { body, type, etag, immutable };
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
+  return { body, type, etag: `"${toHex(digest).slice(0, 16)}"`, immutable };
 }
 
-export function gzipped(a: Asset): Uint8Array<ArrayBuffer> {
-  a.gz ??= Uint8Array.from(gzipSync(a.body, { level: 9 }));
+/** The gzipped body (compressed once, on the first request that accepts gzip). */
+export function gzipped(a: Asset): Promise<Uint8Array<ArrayBuffer>> {
+  a.gz ??= new Response(new Blob([a.body]).stream().pipeThrough(new CompressionStream("gzip")))
+    .bytes();
   return a.gz;
 }
 
-const js = asset(appJs, "text/javascript; charset=utf-8", true);
-const css = asset(appCss, "text/css; charset=utf-8", true);
-/** xterm.js, imported by the UI when a terminal is first shown (URL in the page's meta). */
-const terminal = asset(terminalJs, "text/javascript; charset=utf-8", true);
+const [js, css, terminal] = await Promise.all([
+  asset(appJs, "text/javascript; charset=utf-8", true),
+  asset(appCss, "text/css; charset=utf-8", true),
+  /** xterm.js, imported by the UI when a terminal is first shown (URL in the page's meta). */
+  asset(terminalJs, "text/javascript; charset=utf-8", true),
+]);
 const v = (a: Asset) => a.etag.slice(1, 9);
 
 const INDEX_HTML = `<!doctype html>
@@ -90,23 +100,29 @@ export const SHELL_URLS = [
 const SERVICE_WORKER = `const SHELL = ${JSON.stringify(SHELL_URLS)};\n` +
   `const CACHE = ${JSON.stringify(`reinagent-shell-${v(js)}${v(css)}`)};\n` + swSource;
 
+const [index, icon, manifest, serviceWorker, png192, png512, push] = await Promise.all([
+  asset(INDEX_HTML, "text/html; charset=utf-8", false),
+  asset(favicon, "image/svg+xml", false),
+  asset(JSON.stringify(MANIFEST), "application/manifest+json; charset=utf-8", false),
+  asset(SERVICE_WORKER, "text/javascript; charset=utf-8", false),
+  asset(png(icon192), "image/png", false),
+  asset(png(icon512), "image/png", false),
+  asset(pushWorker, "text/javascript; charset=utf-8", false),
+]);
+
 export const ASSETS: Record<string, Asset> = {
-  "/": asset(INDEX_HTML, "text/html; charset=utf-8", false),
+  "/": index,
   "/assets/app.js": js,
   "/assets/app.css": css,
   "/assets/terminal.js": terminal,
-  "/favicon.svg": asset(favicon, "image/svg+xml", false),
-  "/manifest.webmanifest": asset(
-    JSON.stringify(MANIFEST),
-    "application/manifest+json; charset=utf-8",
-    false,
-  ),
+  "/favicon.svg": icon,
+  "/manifest.webmanifest": manifest,
   // At the root so its scope is the whole app.
-  "/sw.js": asset(SERVICE_WORKER, "text/javascript; charset=utf-8", false),
-  "/icons/icon-192.png": asset(png(icon192), "image/png", false),
-  "/icons/icon-512.png": asset(png(icon512), "image/png", false),
+  "/sw.js": serviceWorker,
+  "/icons/icon-192.png": png192,
+  "/icons/icon-512.png": png512,
   /** Web Push handler: imported by the app's service worker, or registered alone. */
-  "/push_sw.js": asset(pushWorker, "text/javascript; charset=utf-8", false),
+  "/push_sw.js": push,
 };
 
 /** Served without a token: fetched without cookies (manifest, icons) or holding nothing private. */

@@ -4,10 +4,9 @@
  * The plain token lives only in `<home>/token` (mode 0600) so the server can print
  * the URL again after a restart; resetting it invalidates every client.
  */
-import { createHash, timingSafeEqual } from "node:crypto";
+import { constantTimeEqual } from "../../lib/bytes.ts";
+import { sha256 } from "../../lib/sha256.ts";
 import { tokenPath } from "../home.ts";
-
-const sha256 = (s: string) => createHash("sha256").update(s).digest();
 
 export type Credential = { token: string; via: "query" | "bearer" | "cookie" } | null;
 
@@ -46,7 +45,7 @@ export class Auth {
 
   verify(candidate: string): boolean {
     const h = sha256(candidate);
-    return timingSafeEqual(h, this.hash);
+    return constantTimeEqual(h, this.hash);
   }
 
   /** Cookie names include the port: cookies are per host, not per port. */

@@ -69,7 +69,11 @@ export function originAllowed(req: Request, host = req.headers.get("host")): boo
   }
 }
 
-function serveAsset(req: Request, path: string, host: string | null): Response | null {
+function serveAsset(
+  req: Request,
+  path: string,
+  host: string | null,
+): Response | Promise<Response> | null {
   const a = ASSETS[path];
   if (!a) return null;
   const headers: Record<string, string> = {
@@ -91,7 +95,8 @@ function serveAsset(req: Request, path: string, host: string | null): Response |
   const wantsGzip = /\bgzip\b/.test(req.headers.get("accept-encoding") ?? "");
   if (wantsGzip && a.body.length > 512) {
     headers["content-encoding"] = "gzip";
-    return new Response(req.method === "HEAD" ? null : gzipped(a), { headers });
+    if (req.method === "HEAD") return new Response(null, { headers });
+    return gzipped(a).then((gz) => new Response(gz, { headers }));
   }
   return new Response(req.method === "HEAD" ? null : a.body, { headers });
 }

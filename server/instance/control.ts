@@ -7,7 +7,7 @@
  *   GET  /info    → InstanceInfo
  *   POST /window  → WindowReply (opens a window on this server)
  */
-import { timingSafeEqual } from "node:crypto";
+import { constantTimeEqual } from "../../lib/bytes.ts";
 
 export interface InstanceInfo {
   pid: number;
@@ -45,7 +45,7 @@ export function newSecret(): string {
 
 function sameSecret(given: string, secret: string): boolean {
   const a = new TextEncoder().encode(given), b = new TextEncoder().encode(secret);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return constantTimeEqual(a, b);
 }
 
 const reply = (status: number, body: unknown) =>

@@ -4,7 +4,7 @@
  * resolved to its real path and never listed twice. Every change is pushed on topic
  * `projects` as the full list.
  */
-import { homedir } from "node:os";
+import { homeDir } from "../../lib/home_dir.ts";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import {
   type Project,
@@ -35,7 +35,7 @@ function publish(ctx: OpContext): Project[] {
 export function expandPath(raw: string): string {
   const p = raw.trim();
   if (/[\0\n\r]/.test(p)) throw new OpError("invalid_args", "the path contains control characters");
-  const home = homedir();
+  const home = homeDir();
   if (p === "~") return home;
   if (p.startsWith("~/") || p.startsWith("~\\")) return join(home, p.slice(2));
   if (!p) throw new OpError("invalid_args", "the path is empty");
@@ -167,6 +167,6 @@ export const PROJECT_HANDLERS: OpHandlers<keyof typeof PROJECT_OP_ARGS> = {
       (x.name < y.name ? -1 : x.name > y.name ? 1 : 0)
     );
     const parent = dirname(path);
-    return { path, parent: parent === path ? null : parent, home: homedir(), dirs, truncated };
+    return { path, parent: parent === path ? null : parent, home: homeDir(), dirs, truncated };
   },
 };

@@ -5,7 +5,6 @@
  * kept as `<target>.bak`. A wrong size or checksum (or any failure) removes the download
  * and leaves the old binary in place.
  */
-import { createHash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 import type { ReleaseAsset } from "../../protocol/update.ts";
 import { netFetch } from "../../tools/net/proxy.ts";
@@ -53,6 +52,8 @@ export async function applyUpdate(
       await res.body?.cancel();
       throw new UpdateError(`${asset.url} answered ${res.status} ${res.statusText}`);
     }
+    // Loaded here: `update` is a CLI command, the start of every other one never pays for it.
+    const { createHash } = await import("node:crypto");
     const hash = createHash("sha256");
     let size = 0;
     for await (const chunk of res.body) {

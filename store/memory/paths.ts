@@ -4,7 +4,7 @@
  * one `<id>.md` per memory. Ids are checked against {@link MEMORY_ID} before any path is
  * built from them, so no id reaches outside its bucket.
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../../lib/sha256.ts";
 import { isAbsolute, join, resolve } from "node:path";
 import { MEMORY_ID, type MemoryScope } from "../../protocol/memory.ts";
 
@@ -20,7 +20,7 @@ export interface Bucket {
 export const memoryRoot = (home: string) => join(home, "memory");
 
 export function projectHash(projectPath: string): string {
-  return createHash("sha256").update(projectPath).digest("hex").slice(0, 16);
+  return sha256Hex(projectPath).slice(0, 16);
 }
 
 /** The bucket of a scope; throws for a project bucket without an absolute path. */

@@ -4,7 +4,7 @@
  * same session again finds the same task and entry ids and changes nothing; a session
  * that grew since gets only its new entries.
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../../../lib/sha256.ts";
 import type { ExportedTask, ForeignSource } from "../../../protocol/carry.ts";
 import type { Entry, EntryRole, Part } from "../../../protocol/domain.ts";
 import { LIMITS } from "../../../protocol/index.ts";
@@ -40,7 +40,7 @@ const SHORT: Record<ForeignSource, string> = {
   pi: "pi",
 };
 
-const digest = (s: string) => createHash("sha256").update(s).digest("hex").slice(0, 24);
+const digest = (s: string) => sha256Hex(s).slice(0, 24);
 
 /** The task id of a foreign session: stable across imports and machines. */
 export const foreignTaskId = (source: ForeignSource, sessionId: string) =>

@@ -4,7 +4,7 @@
  * is this same program (`reinagent __window`, or `child.ts` under `deno run`), with
  * only the permissions a window needs.
  */
-import { fileURLToPath } from "node:url";
+import { fileUrlToPath } from "../../../lib/file_url.ts";
 import { type ChildEvent, type ChildStart, parseChildEvent } from "./protocol.ts";
 
 /** GTK and WebKit start in well under this; a child still silent after it is stuck. */
@@ -27,8 +27,8 @@ export function windowChildArgv(home: string): string[] {
   if (Deno.build.standalone) return [Deno.execPath(), "__window"];
   // The bundled program (dist/server, scripts/build-server.ts) is `main.js __window`.
   const bundled = import.meta.url.endsWith(".js");
-  const child = fileURLToPath(new URL(bundled ? "./main.js" : "./child.ts", import.meta.url));
-  const config = fileURLToPath(new URL("../../../deno.json", import.meta.url));
+  const child = fileUrlToPath(new URL(bundled ? "./main.js" : "./child.ts", import.meta.url));
+  const config = fileUrlToPath(new URL("../../../deno.json", import.meta.url));
   let hasConfig = false;
   try {
     // A bundle resolves nothing through the import map: it needs no configuration.
