@@ -2,9 +2,9 @@
  * lib/path.ts gives the same answers as `node:path`'s `posix` (the product's reference
  * before issue 15 dropped node:path from its module graph): every function on every
  * short string over a small alphabet, thousands of generated paths and hand-picked edge
- * cases.
+ * cases. And no product source imports node:path again.
  */
-import { assert, assertEquals } from "./helpers/assert.ts";
+import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { posix } from "node:path";
 import * as lib from "../lib/path.ts";
 
@@ -274,4 +274,38 @@ Deno.test('lib/path rejects a non-string argument like node does (no silent "und
       assert(error instanceof TypeError, `${name}(${JSON.stringify(v)}) should throw a TypeError`);
     }
   }
+});
+
+const ROOT = new URL("../", import.meta.url);
+/** Any import of node:path (static, dynamic, re-export, the posix/win32 subpaths, bare "path"). */
+const NODE_PATH = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["'](?:node:)?path(?:\/\w+)?["']/;
+
+function productSources(): string[] {
+  const out: string[] = ["main.ts"];
+  const walk = (dir: string) => {
+    for (const e of Deno.readDirSync(new URL(dir, ROOT))) {
+      const rel = `${dir}${e.name}`;
+      if (e.isDirectory) walk(`${rel}/`);
+      else if (/\.(ts|js|mjs)$/.test(e.name)) out.push(rel);
+    }
+  };
+  for (const dir of ["server/", "tools/", "store/", "protocol/", "lib/"]) walk(dir);
+  return out;
+}
+
+Deno.test("no product source imports node:path (only lib/path.ts, and only on Windows)", () => {
+  const sources = productSources();
+  assert(sources.length > 100, `scanned only ${sources.length} files`);
+  const offenders = sources.filter((f) =>
+    f !== "lib/path.ts" && NODE_PATH.test(Deno.readTextFileSync(new URL(f, ROOT)))
+  );
+  assertEquals(offenders, [], "use lib/path.ts instead of node:path");
+  // The scan itself sees the forms it must catch.
+  for (const src of [`import { join } from "node:path";`, `await import("node:path")`]) {
+    assert(NODE_PATH.test(src), src);
+  }
+  // lib/path.ts is a leaf and loads node:path only behind the Windows check.
+  const own = Deno.readTextFileSync(new URL("lib/path.ts", ROOT));
+  assert(!/^\s*import\s[^(]/m.test(own), "lib/path.ts has no static import");
+  assertMatch(own, /Deno\.build\.os === "windows" \? await import\("node:path"\)/);
 });

@@ -10,7 +10,7 @@
  * whose mtime or ctime is not older than that stamp is marked racy and is re-hashed by
  * the next scan (and by the comparison after a command) whatever its stat says.
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../../lib/path.ts";
 import { Pacer, walkBatches } from "../../tools/walk.ts";
 import { sha256Hex } from "../../tools/file_stamp.ts";
 import type { BlobStore } from "./checkpoint_blobs.ts";

@@ -10,7 +10,7 @@
  * The WebDAV password is read from REINAGENT_WEBDAV_PASSWORD (never from the command line).
  */
 import { netFetch } from "../../tools/net/proxy.ts";
-import { resolve } from "node:path";
+import { resolve } from "../../lib/path.ts";
 import { parseFlags } from "./flags.ts";
 import { openHomeClient } from "./home_client.ts";
 import { instancePath, tokenPath } from "../home.ts";

@@ -4,7 +4,7 @@
  * a workspace's hooks without the UI (a VPS, CI). Works on the files directly: a running
  * server reads the trust at its next hook.
  */
-import { resolve } from "node:path";
+import { resolve } from "../../lib/path.ts";
 import type { HookSource, HookView } from "../../protocol/hooks.ts";
 import { listSources } from "../agent/hooks/sources.ts";
 import { trustSource } from "../agent/hooks/trust_source.ts";

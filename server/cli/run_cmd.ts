@@ -5,7 +5,7 @@
  * Streams the answer to stdout (`--json`: one JSON event per line). Exit codes:
  * 0 done, 1 failed, 2 bad input, 3 max steps reached, 130 stopped.
  */
-import { resolve } from "node:path";
+import { resolve } from "../../lib/path.ts";
 import { parseFlags } from "./flags.ts";
 import {
   APPROVAL_MODES,

@@ -10,7 +10,7 @@
  * start-up).
  */
 import { createHash } from "node:crypto";
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import type { Entry, Part, QueuedMessage, TaskSummary } from "../../protocol/index.ts";
 import {
   type Attachment,

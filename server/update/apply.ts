@@ -6,7 +6,7 @@
  * and leaves the old binary in place.
  */
 import { createHash } from "node:crypto";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../../lib/path.ts";
 import type { ReleaseAsset } from "../../protocol/update.ts";
 import { netFetch } from "../../tools/net/proxy.ts";
 
