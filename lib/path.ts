@@ -133,7 +133,8 @@ function posixRelative(from: string, to: string): string {
   return [...up, ...toParts.slice(common)].join(SLASH);
 }
 
-// Windows only: node's own win32 rules. Elsewhere node:path is never loaded.
+// Windows only: node's own win32 rules. Elsewhere node:path is never loaded (a dynamic
+// import not taken costs nothing: measured equal RSS and time for `main.ts --version`).
 const win = Deno.build.os === "windows" ? await import("node:path") : undefined;
 
 export const sep: string = win ? win.sep : SLASH;

@@ -276,6 +276,26 @@ Deno.test('lib/path rejects a non-string argument like node does (no silent "und
   }
 });
 
+Deno.test("lib/path on Windows is node:path itself (Deno.build.os faked in a child process)", async () => {
+  // Deno.build.os is read once, at import: a child that reports "windows" before
+  // importing must get node:path's very functions (node's win32 rules on a real Windows).
+  const code = `
+    Object.defineProperty(Deno, "build", { value: { ...Deno.build, os: "windows" } });
+    const lib = await import(${JSON.stringify(new URL("../lib/path.ts", import.meta.url).href)});
+    const node = await import("node:path");
+    const names = ["join", "resolve", "dirname", "basename", "extname", "isAbsolute", "normalize", "relative", "sep"];
+    console.log(JSON.stringify(names.filter((n) => lib[n] !== node[n])));
+  `;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--no-prompt", code],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(out.stderr);
+  assert(out.success, stderr);
+  assertEquals(new TextDecoder().decode(out.stdout).trim(), "[]", "not node:path's own");
+});
+
 const ROOT = new URL("../", import.meta.url);
 /** Any import of node:path (static, dynamic, re-export, the posix/win32 subpaths, bare "path"). */
 const NODE_PATH = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["'](?:node:)?path(?:\/\w+)?["']/;
