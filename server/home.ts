@@ -1,7 +1,7 @@
 /**
  * The data directory (`~/.reinagent`, or `REINAGENT_HOME` / `--home`) and its layout.
  */
-import { join } from "node:path";
+import { join } from "../lib/path.ts";
 
 export const HOME_DIRS = [
   "DefaultProject",

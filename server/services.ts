@@ -2,7 +2,7 @@
  * Builds the services behind the protocol (store, hub, tasks, runs) for one data dir.
  * Used by the HTTP app and by tests that drive ops directly.
  */
-import { join } from "node:path";
+import { join } from "../lib/path.ts";
 import { dbPath } from "./home.ts";
 import { Store } from "../store/store.ts";
 import { makeIdGenerator } from "../store/ids.ts";

@@ -8,7 +8,7 @@
  * other name (unlike a POSIX shell). Extglob (`+(…)`, `@(…)`, `!(…)`, `?(…)`, `*(…)`),
  * nested braces and leading `!` negation are rejected with an error naming them.
  */
-import { isAbsolute } from "node:path";
+import { isAbsolute } from "../lib/path.ts";
 import { fail, ok } from "./types.ts";
 import { defineTool } from "./define.ts";
 import { doc, int, obj } from "../protocol/schema.ts";

@@ -3,7 +3,7 @@ import { fail, ok } from "./types.ts";
 import { defineTool } from "./define.ts";
 import { obj } from "../protocol/schema.ts";
 import { text } from "./args.ts";
-import { join } from "node:path";
+import { join } from "../lib/path.ts";
 import { displayPath, hiddenBelow, outsideRoots, resolvePath } from "./paths.ts";
 
 const CAP_BYTES = 8 * 1024;

@@ -1,5 +1,5 @@
 /** Path policy: relative → workspace root; `~` → home; result is absolute and normalised. */
-import { basename, dirname, isAbsolute, join, normalize, relative, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, normalize, relative, resolve } from "../lib/path.ts";
 
 export function resolvePath(input: string, workspace: string): string {
   let p = input.trim();

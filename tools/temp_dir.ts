@@ -3,7 +3,7 @@
  * first file written into it also writes its `.gitignore` (`*`), which ignores the
  * folder and itself, so nothing in it is ever committed.
  */
-import { join } from "node:path";
+import { join } from "../lib/path.ts";
 import { TEMP_DIR } from "../protocol/files.ts";
 import { isInside } from "./paths.ts";
 

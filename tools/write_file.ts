@@ -1,5 +1,5 @@
 /** `write_file`: create or overwrite a file (parent folders created). Checkpointed by the runner. */
-import { dirname } from "node:path";
+import { dirname } from "../lib/path.ts";
 import { fail, ok } from "./types.ts";
 import { defineTool } from "./define.ts";
 import { obj } from "../protocol/schema.ts";

@@ -12,7 +12,7 @@
  * All file access is synchronous (no await inside a put or a read), so a collection,
  * which runs in slices, never sees half of one.
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import { contentHashHex } from "../../lib/content_hash.ts";
 
 const HASH = /^[0-9a-f]{64}$/;

@@ -6,7 +6,7 @@
  * the stat indexes of all but the most recently used workspace are dropped first (their
  * next snapshot reads their files again), then collected.
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import { Pacer } from "../../tools/walk.ts";
 import type { BlobStore } from "./checkpoint_blobs.ts";
 import { WorkspaceIndex } from "./stat_index.ts";

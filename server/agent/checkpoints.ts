@@ -12,7 +12,7 @@
  * stored once in packs (checkpoint_blobs.ts) and collected when nothing names them
  * (checkpoint_gc.ts).
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../../lib/path.ts";
 import type { CheckpointRepo, CheckpointRow } from "../../store/checkpoints.ts";
 import { contentHash, hashReadyFor, loadNativeHash } from "../../lib/content_hash.ts";
 import { Pacer, walk } from "../../tools/walk.ts";

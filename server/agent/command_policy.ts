@@ -4,7 +4,7 @@
  * paths masked inside the sandbox. Built fresh for every command from the settings
  * and the stored providers, so a new key or allow-list entry applies at once.
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import type { Repos } from "../../store/store.ts";
 import { commandEnv, type EnvPolicy, type WithheldReason } from "../../tools/exec/env_policy.ts";
 import { getSettings } from "../providers/catalog.ts";

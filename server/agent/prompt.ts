@@ -4,7 +4,7 @@
  * AGENTS.md, enabled skills, accepted memories) so the system prompt stays cacheable.
  */
 import basePrompt from "./prompts/base.md" with { type: "text" };
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import type { LlmMessage } from "../providers/types.ts";
 
 export const AGENTS_FILES = ["AGENTS.md", ".agents/AGENTS.md", "CLAUDE.md", ".claude/CLAUDE.md"];

@@ -10,7 +10,7 @@
  * whose mtime or ctime is not older than that stamp is marked racy and is re-hashed by
  * the next scan (and by the comparison after a command) whatever its stat says.
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../../lib/path.ts";
 import { Pacer, walkBatches } from "../../tools/walk.ts";
 import { contentHashHex } from "../../lib/content_hash.ts";
 import { sha256Hex } from "../../lib/sha256.ts";

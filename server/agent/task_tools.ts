@@ -4,7 +4,7 @@
  * hidden paths, the stale-read tracker, checkpoint hooks, the command policy read at the
  * call, and live command output published on the task's topic.
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import { LIMITS, taskTopic } from "../../protocol/index.ts";
 import type { SandboxLevelName } from "../../protocol/constants.ts";
 import type { Repos } from "../../store/store.ts";

@@ -5,7 +5,7 @@
  * run registry (server/sessions/runs.ts) starts, stops and publishes runs; this file
  * knows what a turn is made of.
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import { mark } from "../trace.ts";
 import type {
   ApprovalMode,

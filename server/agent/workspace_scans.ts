@@ -8,7 +8,7 @@
  * change after that scan's reads is in its set. One started after a scan (the very first
  * of a workspace) is armed by the next full scan.
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../../lib/path.ts";
 import type { BlobStore } from "./checkpoint_blobs.ts";
 import { indexFileOf, type ScanEntry, type ScanOptions, WorkspaceIndex } from "./stat_index.ts";
 import { WorkspaceWatcher } from "./workspace_watch.ts";

@@ -14,7 +14,7 @@
  * - On overflow ("rescan"), an error or a barrier timeout the watcher is broken and the
  *   caller falls back to a full scan.
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import { SKIP_DIRS } from "../../tools/walk.ts";
 
 /** New directories walked on every update before the watcher is retired. */

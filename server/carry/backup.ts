@@ -6,7 +6,7 @@
  * wrong; before writing it saves the current configuration to `<home>/backups/`. Keys
  * left out of a backup keep the ones stored here; nothing here is deleted.
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import type { Repos } from "../../store/store.ts";
 import {
   BACKUP_KIND,

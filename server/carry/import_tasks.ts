@@ -5,7 +5,7 @@
  * into the upload store under their own ids (`uploads/<id>/data` + `meta.json`).
  */
 import { fromBase64 } from "../../lib/bytes.ts";
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import type { Repos } from "../../store/store.ts";
 import type { ExportedAttachment, ExportedTask, ImportReport } from "../../protocol/carry.ts";
 import { CARRY_LIMITS } from "../../protocol/carry.ts";

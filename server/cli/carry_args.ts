@@ -1,5 +1,5 @@
 /** `reinagent export | import | backup | restore` arguments (parsed before anything of the commands loads). */
-import { resolve } from "node:path";
+import { resolve } from "../../lib/path.ts";
 import { parseFlags } from "./flags.ts";
 import {
   EXPORT_FORMATS,

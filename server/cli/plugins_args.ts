@@ -1,5 +1,5 @@
 /** `reinagent plugins …` arguments (parsed before anything of the command loads). */
-import { resolve } from "node:path";
+import { resolve } from "../../lib/path.ts";
 import { parseFlags } from "./flags.ts";
 
 export interface PluginsArgs {

@@ -5,7 +5,7 @@
  * its hooks as they are now. Works on the files directly: a running server reads them at
  * its next use.
  */
-import { resolve } from "node:path";
+import { resolve } from "../../lib/path.ts";
 import type { PluginView } from "../../protocol/plugins.ts";
 import { discoverPlugins, pluginView } from "../plugins/discover.ts";
 import { setPluginEnabled, trustPlugin } from "../plugins/actions.ts";

@@ -1,5 +1,5 @@
 /** `reinagent run …` arguments (parsed before anything of the command loads). */
-import { resolve } from "node:path";
+import { resolve } from "../../lib/path.ts";
 import { parseFlags } from "./flags.ts";
 import { APPROVAL_MODES, EFFORT_LEVELS } from "../../protocol/constants.ts";
 

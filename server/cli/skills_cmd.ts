@@ -7,7 +7,7 @@
  * NAME is a skill's key (`claude:pdf`), its name or its folder name; a name found in two
  * places must be given as a key. Exit codes: 0 ok, 1 failed, 2 bad input.
  */
-import { resolve } from "node:path";
+import { resolve } from "../../lib/path.ts";
 import { resolveHome } from "../home.ts";
 import { discoverSkills, type FoundSkill } from "../skills/discover.ts";
 import { setSwitch, SkillSwitchesError } from "../skills/switches.ts";

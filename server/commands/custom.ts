@@ -8,7 +8,7 @@
  * (too large, bad name, unterminated frontmatter, empty, a duplicate, a link leading out
  * of the workspace) is reported as a problem, never skipped silently.
  */
-import { basename } from "node:path";
+import { basename } from "../../lib/path.ts";
 import {
   COMMAND_LIMITS,
   COMMAND_NAME_RE,

@@ -5,7 +5,7 @@
  * and the `*.md` files of one folder, read with the problems found (links leading out of
  * the workspace, too large, not UTF-8) instead of being silently skipped.
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import { outsideRoots } from "../../tools/paths.ts";
 
 export interface DefinitionDir {

@@ -10,7 +10,7 @@
  * start-up).
  */
 import { sha256Hex } from "../../lib/sha256.ts";
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import type { Entry, Part, QueuedMessage, TaskSummary } from "../../protocol/index.ts";
 import {
   type Attachment,

@@ -5,7 +5,7 @@
  * `.reinagent/` and the hidden paths (data folder, credential folders). One walk is
  * kept for a few seconds, so typing a query does not walk the tree on every key.
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import type { MentionItem } from "../../protocol/index.ts";
 import { MENTION_LIMITS } from "../../protocol/index.ts";
 import { hiddenBelow, outsideRoots } from "../../tools/paths.ts";

@@ -9,7 +9,7 @@
  * leading out) or enters ReinAgent's data folder or a protected folder is refused with
  * a clear error, and nothing is sent. At most 8 distinct mentions per message.
  */
-import { join, relative } from "node:path";
+import { join, relative } from "../../lib/path.ts";
 import type { MentionData, Part } from "../../protocol/index.ts";
 import { extractMentions, MENTION_LIMITS } from "../../protocol/index.ts";
 import { hiddenBelow, hiddenPath, isInside, outsideRoots, resolvePath } from "../../tools/paths.ts";

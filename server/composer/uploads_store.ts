@@ -4,7 +4,7 @@
  * metadata), ids are random and strictly validated, so no request can reach a path
  * outside the uploads folder.
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import {
   type Attachment,
   ATTACHMENT_ID_RE,

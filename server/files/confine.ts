@@ -3,7 +3,7 @@
  * resolved against the workspace and must stay inside it, also after symlinks; the
  * root itself (and the repository's `.git`) is protected from rename and delete.
  */
-import { normalize } from "node:path";
+import { normalize } from "../../lib/path.ts";
 import { OpError } from "../errors.ts";
 import { displayPath, isInside, outsideRoots, resolvePath } from "../../tools/paths.ts";
 

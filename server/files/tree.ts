@@ -4,7 +4,7 @@
  * dimming, symlinks leading out of the workspace are marked and never followed.
  * Create / rename / delete never overwrite and stay inside the workspace.
  */
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative } from "../../lib/path.ts";
 import { FILES_LIMITS, type FileTreeEntry, TEMP_DIR } from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
 import { isInside } from "../../tools/paths.ts";

@@ -4,7 +4,7 @@
  * git as `:(top,literal)` pathspecs; branch names are checked with
  * `git check-ref-format --branch` first. Failures throw OpError with git's own words.
  */
-import { isAbsolute, join, normalize } from "node:path";
+import { isAbsolute, join, normalize } from "../../lib/path.ts";
 import {
   GIT_LIMITS,
   type GitBranch,

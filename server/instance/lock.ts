@@ -5,7 +5,7 @@
  * by a dead pid is simply taken over; the file's text (who holds it) is for messages.
  * The file is never deleted (deleting a locked file lets two processes lock two files).
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import { VERSION } from "../version.ts";
 
 export const lockPath = (home: string) => join(home, "instance.lock");

@@ -5,7 +5,7 @@
  * `saveServers` refuses until the user fixes it. Writes are atomic (temp file + rename)
  * and keep the file owner-only (it may hold tokens in `env` / `headers`).
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import {
   MCP_LIMITS,
   type McpServerConfig,

@@ -5,7 +5,7 @@
  * (`~/.codex/config.toml`) and OpenCode (`~/.config/opencode/opencode.json`). Command
  * strings with arguments in them are split like a shell would (quotes, escapes).
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import {
   MCP_ID_RE,
   type McpImportCandidate,

@@ -5,7 +5,7 @@
  * and a changed file (new servers, a changed command) is offered again.
  */
 import { createHash } from "node:crypto";
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import type { Repos } from "../../store/store.ts";
 import type { McpServerConfig } from "../../protocol/mcp_servers.ts";
 import { parseImportText } from "./imports.ts";

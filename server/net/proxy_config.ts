@@ -3,7 +3,7 @@
  * applying it to {@link netFetch}'s client. A damaged file is reported, leaves requests
  * direct (or on the environment's proxy) and is never overwritten.
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import type { ProxyView } from "../../protocol/net.ts";
 import {
   configureProxy,

@@ -3,7 +3,7 @@
  * `<home>/vapid.json` (mode 0600), and the ES256 JWT that signs each push request.
  * A file that cannot be read as a key pair is reported and never overwritten.
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import { b64urlDecode, b64urlEncode } from "./b64url.ts";
 import { importP256, rawPublicKey } from "./ece.ts";
 

@@ -1,6 +1,6 @@
 /** Handlers for the ops in `protocol/hooks.ts` (the hooks listed, a workspace's trusted). */
 import { type HOOK_OP_ARGS, HOOKS_TOPIC } from "../../protocol/index.ts";
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import { OpError } from "../errors.ts";
 import { listSources } from "../agent/hooks/sources.ts";
 import { trustSource } from "../agent/hooks/trust_source.ts";

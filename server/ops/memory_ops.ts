@@ -14,7 +14,7 @@ import { memoryFilesOf } from "../agent/memory_access.ts";
 import type { MemoryFiles } from "../../store/memory/files.ts";
 import { type Bucket, MemoryError } from "../../store/memory/paths.ts";
 import { readMemorySettings, writeMemorySettings } from "../../store/memory/settings.ts";
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 
 const defaultProjectDir = (home: string) => join(home, "DefaultProject");
 

@@ -11,7 +11,7 @@ import { OpError } from "../errors.ts";
 import type { OpContext } from "./context.ts";
 import { services } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import { NotesError, NotesFiles } from "../../store/notes/files.ts";
 import { resolveModel } from "../providers/catalog.ts";
 import { adapterFor } from "../providers/index.ts";

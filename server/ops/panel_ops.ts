@@ -2,7 +2,7 @@
  * Handlers for the ops in `protocol/panel.ts`: file preview (workspace-bound,
  * 256 KB cap, binary detection), a tool call's stored diff, and the About information.
  */
-import { extname, join } from "node:path";
+import { extname, join } from "../../lib/path.ts";
 import {
   type AboutInfo,
   type FilePreview,

@@ -1,6 +1,6 @@
 /** Handlers for the ops in `protocol/plugins.ts` (plugins listed, switched, trusted). */
 import { type PLUGIN_OP_ARGS, PLUGINS_TOPIC } from "../../protocol/index.ts";
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import { OpError } from "../errors.ts";
 import { discoverPlugins, pluginView } from "../plugins/discover.ts";
 import { setPluginEnabled, trustPlugin } from "../plugins/actions.ts";

@@ -5,7 +5,7 @@
  * `projects` as the full list.
  */
 import { homeDir } from "../../lib/home_dir.ts";
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "../../lib/path.ts";
 import {
   type Project,
   PROJECT_LIMITS,

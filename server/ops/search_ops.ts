@@ -1,5 +1,5 @@
 /** Handlers for the ops in `protocol/search.ts`. */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import type { PREVIEW_OP_ARGS, SEARCH_OP_ARGS } from "../../protocol/index.ts";
 import { requestPreview } from "../agent/request_preview.ts";
 import {

@@ -3,7 +3,7 @@
  * (`<data dir>/skills.json`, never overwritten when corrupt), the SKILL.md preview and
  * installs into `<data dir>/skills`. Every change is announced on the `skills` topic.
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import {
   SKILL_LIMITS,
   type SKILL_OP_ARGS,

@@ -41,7 +41,7 @@ import { type OpContext, services, startRun, whoIs } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
 import { type RewindPreview, SHELL_FILE_CAP } from "../agent/checkpoints.ts";
 import { displayPath } from "../../tools/paths.ts";
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import { getSettings } from "../providers/catalog.ts";
 import { APPROVAL_RANK } from "../sessions/safety.ts";
 import type { TaskSummary } from "../../protocol/index.ts";

@@ -2,7 +2,7 @@
  * Handlers for the ops in `protocol/terminal.ts`. A terminal is the user's own shell
  * (not sandboxed); it rides the authenticated WebSocket like every op.
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import { type TERMINAL_OP_ARGS, TERMINALS_TOPIC } from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
 import { terminalsOf } from "../terminal/manager.ts";

@@ -1,5 +1,5 @@
 /** The folder a task works in, for the ops that act on it (git, file tree). */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import { type OpContext, services } from "./context.ts";
 
 /** The project folder, or the data dir's DefaultProject. */

@@ -5,7 +5,7 @@
  * (through links) into the data folder — or, for a workspace's, out of its project — is
  * refused: it would hand the agent ReinAgent's own secrets.
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import { PLUGIN_LIMITS, type PluginView } from "../../protocol/plugins.ts";
 import { isInside } from "../../tools/paths.ts";
 import { workspaceKey } from "../agent/hooks/trust.ts";

@@ -5,7 +5,7 @@
  * whole and nothing of the plugin is used; a contribution folder that is absolute, climbs
  * out with `..` or leads out of the plugin through a link is refused.
  */
-import { isAbsolute, join, normalize, sep } from "node:path";
+import { isAbsolute, join, normalize, sep } from "../../lib/path.ts";
 import { PLUGIN_LIMITS, PLUGIN_NAME_RE } from "../../protocol/plugins.ts";
 import type { HookView } from "../../protocol/hooks.ts";
 import { fingerprintOf, parseHooks } from "../agent/hooks/config.ts";

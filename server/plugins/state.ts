@@ -5,7 +5,7 @@
  * off until switched on, so a damaged file turns nothing on and trusts nothing; it is
  * reported and never overwritten. Lives in the data folder, which the agent cannot reach.
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 
 export const pluginStatePath = (home: string) => join(home, "plugins.json");
 

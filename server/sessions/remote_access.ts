@@ -5,7 +5,7 @@
  * `<home>/remote.json`. A damaged `remote.json` is left as it is: the switch reads as
  * off and cannot be changed until the file is fixed or removed.
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import {
   type ConnectedClient,
   type QrCode,

@@ -5,7 +5,7 @@
  * would hand the agent read access to ReinAgent's own secrets — and a project's skill
  * must stay inside the project.
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import {
   SKILL_LIMITS,
   type SkillInfo,

@@ -5,7 +5,7 @@
  * a staging folder and then renamed into place — an install either lands whole or
  * leaves nothing. An existing skill of that name is never overwritten.
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import { SKILL_LIMITS } from "../../protocol/skills.ts";
 import { isInside } from "../../tools/paths.ts";
 import { parseSkillFile } from "./frontmatter.ts";

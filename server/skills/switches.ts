@@ -4,7 +4,7 @@
  * default (on for `<data dir>/skills`, off elsewhere). A corrupt file is reported and
  * never overwritten; writes are atomic (temp file + rename).
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import { SKILL_KEY_RE, type SkillSource } from "../../protocol/skills.ts";
 
 export const SKILLS_FILE = "skills.json";

@@ -8,7 +8,7 @@
  * longer than {@link LAG_MS} (a hidden tab) no longer holds the others back: it gets no
  * frames until it has caught up, then the whole screen again (`reset`).
  */
-import { basename } from "node:path";
+import { basename } from "../../lib/path.ts";
 import { TERMINAL_LIMITS, type TerminalInfo } from "../../protocol/index.ts";
 import {
   closeFd,

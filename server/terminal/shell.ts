@@ -1,5 +1,5 @@
 /** Which shell a terminal runs: `$SHELL` when it is an executable, else the first on PATH. */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 
 const CANDIDATES = ["bash", "zsh", "fish", "sh"];
 

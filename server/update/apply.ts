@@ -5,7 +5,7 @@
  * kept as `<target>.bak`. A wrong size or checksum (or any failure) removes the download
  * and leaves the old binary in place.
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join } from "../../lib/path.ts";
 import type { ReleaseAsset } from "../../protocol/update.ts";
 import { netFetch } from "../../tools/net/proxy.ts";
 

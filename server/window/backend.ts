@@ -7,7 +7,7 @@
  * own profile in the data dir, the system's default browser. `REINAGENT_WINDOW` picks
  * one kind (native, webview, webkitgtk, chromium, browser).
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import type { NativeKind } from "./native/protocol.ts";
 import { findSystemLibrary } from "./native/lib_paths.ts";
 import { GTK_LIBS } from "./native/gtk_ffi.ts";

@@ -6,7 +6,7 @@
  * - writes are atomic (temporary file + rename) and never follow a symlink;
  * - delete and wipe move files to `<memory>/.trash/<bucket>/` — nothing is lost.
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import {
   MEMORY_ID,
   MEMORY_LIMITS,

@@ -5,7 +5,7 @@
  * built from them, so no id reaches outside its bucket.
  */
 import { sha256Hex } from "../../lib/sha256.ts";
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "../../lib/path.ts";
 import { MEMORY_ID, type MemoryScope } from "../../protocol/memory.ts";
 
 export interface Bucket {

@@ -2,7 +2,7 @@
  * The memory settings, `<data dir>/memory/settings.json`. A file that does not parse is
  * reported and left alone: the defaults apply and saving is refused until it is fixed.
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import { DEFAULT_MEMORY_SETTINGS, type MemorySettings } from "../../protocol/memory.ts";
 import { MemoryError } from "./paths.ts";
 

@@ -6,7 +6,7 @@
  * changed meanwhile is a conflict, not overwritten) and a file too big or not UTF-8 is
  * reported and left alone. Deletes move to `<root>/.trash/`.
  */
-import { join } from "node:path";
+import { join } from "../../lib/path.ts";
 import { plainMarkdown } from "../plain_text.ts";
 import {
   DEFAULT_NOTEBOOK,

@@ -4,7 +4,7 @@
  * is reported as a problem and left as it is. The global default is kept in the kv
  * table; one that no longer exists reads as `general`.
  */
-import { join } from "node:path";
+import { join } from "../../../lib/path.ts";
 import {
   type Assistant,
   ASSISTANT_LIMITS,

@@ -3,7 +3,7 @@
  * writes; built-ins are read-only; a file that is not a usable assistant is never
  * overwritten or deleted from here), and the global default.
  */
-import { join } from "node:path";
+import { join } from "../../../lib/path.ts";
 import {
   ASSISTANT_ID_RE,
   ASSISTANT_LIMITS,

@@ -6,7 +6,7 @@
  * in seconds), so a `.claude/settings.json` hooks block can be pasted as it is. A file with
  * any problem is reported whole and none of its hooks runs; the file is never written.
  */
-import { join } from "node:path";
+import { join } from "../../../lib/path.ts";
 import {
   HOOK_EVENTS,
   HOOK_LIMITS,

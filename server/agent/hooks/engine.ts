@@ -7,7 +7,7 @@
  * hook that timed out, crashed or answered nonsense — is reported to the turn, never
  * dropped.
  */
-import { resolve } from "node:path";
+import { resolve } from "../../../lib/path.ts";
 import type { ApprovalMode } from "../../../protocol/constants.ts";
 import type { HookEvent, HooksEvent, HookSource, HookView } from "../../../protocol/hooks.ts";
 import { matcherRegExp } from "./config.ts";

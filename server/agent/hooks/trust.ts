@@ -7,7 +7,7 @@
  * Read at every use, so `reinagent hooks trust` in a terminal applies to a running server
  * at once. Lives in the data dir, which commands (and so the agent) cannot reach.
  */
-import { join } from "node:path";
+import { join } from "../../../lib/path.ts";
 import type { HookView } from "../../../protocol/hooks.ts";
 
 export const trustPath = (home: string) => join(home, "hooks-trust.json");

@@ -8,7 +8,7 @@
  * A user type may replace a built-in of the same name. A file that cannot be used is
  * reported as a problem, never skipped silently.
  */
-import { basename } from "node:path";
+import { basename } from "../../../lib/path.ts";
 import { SUBAGENT_LIMITS } from "../../../protocol/subagents.ts";
 import {
   type DefinitionDir,

@@ -7,7 +7,7 @@
  * transcripts), meta records and everything else (attachments, queue operations,
  * request shapes, summaries) are not conversation and are skipped.
  */
-import { basename } from "node:path";
+import { basename } from "../../../lib/path.ts";
 import {
   argsOf,
   asStr,

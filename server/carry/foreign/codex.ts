@@ -7,7 +7,7 @@
  * meta and the items bare, without the envelope; both are read. The context Codex
  * injects as user messages (environment, AGENTS.md) and developer messages are skipped.
  */
-import { basename } from "node:path";
+import { basename } from "../../../lib/path.ts";
 import {
   argsOf,
   asStr,

@@ -8,7 +8,7 @@
  * `storage/message/<session>/<id>.json`, `storage/part/<message>/<id>.json`. Both are
  * read; the database is opened read-only.
  */
-import { join } from "node:path";
+import { join } from "../../../lib/path.ts";
 import { DatabaseSync } from "node:sqlite";
 import type { ForeignSession, ReadResult } from "./session.ts";
 import { argsOf, asStr, TimelineBuilder, timeOf, usageOf } from "./session.ts";

@@ -6,7 +6,7 @@
  * `toolResult {toolCallId, toolName, content, isError}`. Other line types (model and
  * thinking-level changes, labels, compaction) carry no conversation.
  */
-import { basename } from "node:path";
+import { basename } from "../../../lib/path.ts";
 import {
   argsOf,
   asStr,

@@ -3,7 +3,7 @@
  * bounds: a file larger than `CARRY_LIMITS.sessionBytes` is reported and skipped,
  * symbolic links are not followed, at most `CARRY_LIMITS.sessions` files are read.
  */
-import { basename, join } from "node:path";
+import { basename, join } from "../../../lib/path.ts";
 import {
   CARRY_LIMITS,
   type ForeignSource,

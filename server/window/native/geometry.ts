@@ -4,7 +4,7 @@
  * reported and left as it is (never overwritten): the window then opens at the default
  * size and its geometry is not saved until the file is fixed or removed.
  */
-import { join } from "node:path";
+import { join } from "../../../lib/path.ts";
 
 export interface WindowGeometry {
   width: number;

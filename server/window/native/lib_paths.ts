@@ -3,7 +3,7 @@
  * backend (and `doctor` reports it) without mapping WebKit into its own process. Looks
  * where the dynamic loader would: LD_LIBRARY_PATH, /etc/ld.so.conf(.d), the usual dirs.
  */
-import { join } from "node:path";
+import { join } from "../../../lib/path.ts";
 
 const USUAL_DIRS = [
   "/lib",

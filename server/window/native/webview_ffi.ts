@@ -4,7 +4,7 @@
  * Newer versions return an error code where older ones return void; the result is not
  * read, so both work.
  */
-import { join } from "node:path";
+import { join } from "../../../lib/path.ts";
 
 const webviewSymbols = {
   webview_create: { parameters: ["i32", "pointer"], result: "pointer" },
