@@ -123,6 +123,8 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
   // the first settings snapshot and command do not wait; a headless run probes it when a
   // command first needs it.
   sandboxStatus().catch((e) => console.error("probing bubblewrap failed:", e));
+  // What earlier runs left unreferenced in the checkpoint store is collected a little later.
+  services.runs?.checkpoints.collectSoon(5000);
   const scheme = opts.tls ? "https" : "http";
   const base = `${scheme}://${displayHost(host)}:${port}`;
 

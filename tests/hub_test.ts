@@ -87,3 +87,28 @@ Deno.test("hub: a replayed event is what was sent then, even if its data object 
   data.status = "done";
   assertEquals(hub.replay(hub.epoch, 0, new Set(["a"]))![0].data, { status: "running" });
 });
+
+Deno.test("hub: with flushMs 0 a burst is delivered once, coalesced, right after the current work — no timer", async () => {
+  const hub = new EventHub(0);
+  const c = client(["t"]);
+  hub.add(c);
+  const real = globalThis.setTimeout;
+  // Deno's first setTimeout loads Node's timers: a headless run must not need one here.
+  globalThis.setTimeout = (() => {
+    throw new Error("setTimeout called");
+  }) as unknown as typeof setTimeout;
+  try {
+    const cat = (a: unknown, b: unknown) => String(a) + String(b);
+    hub.publish("t", "he", "d", cat);
+    hub.publish("t", "llo", "d", cat);
+    assertEquals(c.got, [], "not delivered synchronously");
+    await Promise.resolve();
+    assertEquals(c.got.map((e) => e.data), ["hello"]);
+    hub.publish("t", "again");
+    hub.flush(); // an explicit flush first: the queued microtask then sends nothing twice
+    await Promise.resolve();
+    assertEquals(c.got.map((e) => e.data), ["hello", "again"]);
+  } finally {
+    globalThis.setTimeout = real;
+  }
+});

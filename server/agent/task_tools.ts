@@ -66,8 +66,6 @@ export class TaskTools {
   constructor(private d: TaskToolsDeps) {
     this.runner = new ToolRunner(d.tools, this.pool);
     this.checkpoints = new Checkpointer(d.repos.checkpoints, join(d.home, "checkpoints"));
-    // Off the start-up path: what earlier runs left unreferenced is collected later.
-    this.checkpoints.collectSoon(5000);
   }
 
   /** Runs an allowed call (arguments checked, sandbox, checkpoints …). */

@@ -30,7 +30,7 @@ export async function openHomeClient(
   mark("home: claimed");
   // Events reach this process's own client (the printed answer, the run's end) at the
   // next tick: batching every 30 ms is for windows over the network.
-  const deps = createServices({ home, flushMs: 1 });
+  const deps = createServices({ home, flushMs: 0 });
   mark("home: services");
   if (!deps.store.health.ok) {
     deps.store.close();

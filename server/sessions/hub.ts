@@ -56,6 +56,7 @@ export class EventHub {
   private queue: Pending[] = [];
   private lastOfTopic = new Map<string, Pending>();
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private microtask = false;
   private clients = new Set<HubClient>();
   /** In-process listeners (e.g. notifications): served like clients, never counted as one. */
   private observers = new Set<HubClient>();
@@ -106,13 +107,30 @@ export class EventHub {
     const p: Pending = { topic, data, coalesceKey };
     this.queue.push(p);
     this.lastOfTopic.set(topic, p);
-    this.timer ??= setTimeout(() => this.flush(), this.flushMs);
+    this.schedule();
+  }
+
+  /**
+   * The next flush: after `flushMs`, or with 0 (a headless run's own client) once the
+   * current work is done — a microtask, not a timer: Deno's first `setTimeout` loads
+   * Node's timers (~10 ms, 3 MB), which a run should not pay before its first request.
+   */
+  private schedule(): void {
+    if (this.timer !== undefined || this.microtask) return;
+    if (this.flushMs > 0) this.timer = setTimeout(() => this.flush(), this.flushMs);
+    else {
+      this.microtask = true;
+      queueMicrotask(() => {
+        if (this.microtask) this.flush();
+      });
+    }
   }
 
   /** Sends everything queued now. */
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    this.microtask = false;
     if (this.queue.length === 0) return;
     const batch = this.queue.map((p): EvtMsg => ({
       t: "evt",
