@@ -196,3 +196,46 @@ Deno.test("file tools' tool_input carries Claude Code's absolute file_path too",
     await Deno.remove(ws, { recursive: true });
   }
 });
+
+Deno.test("a turn reads its hooks once: a PreToolUse hook added during the turn runs from the next turn", async () => {
+  const e = await env();
+  const ws = await workspace();
+  try {
+    const model = e.scenario({
+      turns: [
+        // Slow enough for the hooks file to change while the first answer streams.
+        {
+          text: "Looking around first.",
+          chunk: 2,
+          delayMs: 40,
+          toolCalls: [{ name: "list_dir", args: { path: "." } }],
+        },
+        { text: "done" },
+      ],
+    });
+    const { task } = e.deps.tasks!.create({
+      message: "go",
+      title: "hooks",
+      projectPath: ws,
+      options: { model, approval: "full" },
+    });
+    const running = e.deps.runs!.start(task.id);
+    const deadline = Date.now() + 10_000;
+    while (agentRequests(e, model.modelId).length === 0) {
+      assert(Date.now() < deadline, "the first request was sent");
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await userHooks(e, [{ event: "PreToolUse", command: "touch hooked.txt" }]);
+    await running;
+    assert(!(await exists(join(ws, "hooked.txt"))), "not run in the turn that began without it");
+
+    const again = e.scenario({
+      turns: [{ toolCalls: [{ name: "list_dir", args: { path: "." } }] }, { text: "done" }],
+    });
+    await run(e, again, ws, "go on");
+    assert(await exists(join(ws, "hooked.txt")), "the next turn runs it");
+  } finally {
+    await e.close();
+    await Deno.remove(ws, { recursive: true });
+  }
+});
