@@ -157,6 +157,33 @@ Deno.test(
         );
         assertEquals(await page.locator("[data-testid=folder-path]").inputValue(), typedEarly);
         await page.keyboard.press("Escape");
+        await dialog.waitFor({ state: "detached" });
+
+        // Focused before its first listing arrives (a select-all, a paste about to come): the
+        // listing leaves the field alone, or its path would end up in front of the paste.
+        await page.evaluate(() => {
+          const seen = new MutationObserver(() => {
+            const el = document.querySelector("[data-testid=folder-path]") as HTMLInputElement;
+            if (!el) return;
+            seen.disconnect();
+            el.focus();
+          });
+          seen.observe(document.body, { childList: true, subtree: true });
+        });
+        await page.click("[data-testid=add-project]");
+        await page.waitForFunction(() =>
+          document.querySelector("[data-testid=folder-list]")?.getAttribute("aria-busy") ===
+            "false" && document.querySelectorAll("[data-testid=folder-entry]").length > 0
+        );
+        assertEquals(
+          await page.locator("[data-testid=folder-path]").inputValue(),
+          "~",
+          "the field as it was focused, not the listing's path",
+        );
+        await page.keyboard.press("ControlOrMeta+A");
+        await page.keyboard.insertText(`${home}/code`);
+        assertEquals(await page.locator("[data-testid=folder-path]").inputValue(), `${home}/code`);
+        await page.keyboard.press("Escape");
 
         // A draft in the project: the header names it; the first send creates the task there.
         await one.locator("[data-testid=project-new-task]").click();

@@ -36,7 +36,7 @@ export function FolderBrowser({ onClose, onAdded }) {
   const [busy, setBusy] = useState(false);
   const [showHidden, setShowHidden] = useState(false);
   const gen = useRef(0);
-  /** Typed into the path field while a listing loads: the listing must not overwrite it. */
+  /** The path field was focused or typed in: a listing (home's first) must not overwrite it. */
   const typed = useRef(false);
   const inputRef = useRef(/** @type {HTMLInputElement|null} */ (null));
   const pickNative = nativeFolderPicker();
@@ -124,6 +124,12 @@ export function FolderBrowser({ onClose, onAdded }) {
           autocomplete="off"
           autocapitalize="off"
           placeholder=${t("projects.pathPlaceholder")}
+          onFocus=${() => {
+            // From the first focus on, the field is the user's: a listing arriving between a
+            // select-all and the typing (or a paste) would otherwise put its path in front
+            // ("/root" + "/tmp/x" → "/root/tmp/x").
+            typed.current = true;
+          }}
           onInput=${(/** @type {InputEvent} */ e) => {
             typed.current = true;
             setInput(/** @type {HTMLInputElement} */ (e.target).value);
