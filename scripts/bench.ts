@@ -142,7 +142,7 @@ if (import.meta.main) {
     } ms over ${agent.steps} steps (budget 5 ms) ${agent.medianMs <= 5 ? "OK" : "OVER"}`,
   );
   if (Deno.build.os === "linux") {
-    const bomb = await measureExecRss();
+    const bomb = await measureExecRss(undefined, SERVER_ENTRY);
     console.log(
       `200 MB command output: server RSS +${bomb.growthMb.toFixed(1)} MB in ${bomb.ms} ms ` +
         `(budget 20 MB) ${bomb.growthMb < 20 ? "OK" : "OVER"}`,

@@ -8,7 +8,6 @@
  *   deno run -A scripts/bench_exec.ts        (prints JSON; Linux only: reads /proc)
  */
 import { startTestServer } from "../tests/helpers/server.ts";
-import { SERVER_ENTRY } from "./build-server.ts";
 import { TestClient } from "../tests/helpers/ws_client.ts";
 import { homeWithProvider } from "../tests/helpers/seed.ts";
 import { startMockLlm } from "./mock-llm.ts";
@@ -31,7 +30,11 @@ const anonMb = (pid: number) =>
   1024;
 
 /** Runs `command` (default: the 200 MB bomb) through a real server and measures it. */
-export async function measureExecRss(command = `yes | head -c ${BOMB_BYTES}`): Promise<ExecRss> {
+/** `entry`: the program to run (default the source `main.ts`, as the tests; the bench runs the bundle). */
+export async function measureExecRss(
+  command = `yes | head -c ${BOMB_BYTES}`,
+  entry?: string,
+): Promise<ExecRss> {
   const mock = startMockLlm({ quiet: true });
   const call = (c: string) => ({
     turns: [{ toolCalls: [{ name: "exec_command", args: { command: c } }] }, { text: "ok" }],
@@ -39,7 +42,7 @@ export async function measureExecRss(command = `yes | head -c ${BOMB_BYTES}`): P
   mock.register("warm", call("yes | head -c 1000000"));
   mock.register("bomb", call(command));
   const home = await homeWithProvider(mock.base, ["warm", "bomb"], { defaultApproval: "full" });
-  const s = await startTestServer({ home, entry: SERVER_ENTRY });
+  const s = await startTestServer({ home, ...(entry ? { entry } : {}) });
   const c = await TestClient.connect(s.base, s.token);
   const run = async (modelId: string) => {
     const { task } = await c.request("tasks.create", {
