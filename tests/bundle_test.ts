@@ -4,23 +4,14 @@
  * UI the source tree built. The build's up-to-date stamp notices a changed input.
  */
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
-import { ROOT, RUN_FLAGS, startTestServer } from "./helpers/server.ts";
+import { ROOT, startTestServer } from "./helpers/server.ts";
 import { homeWithProvider } from "./helpers/seed.ts";
+import { reinagent } from "./helpers/cli.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
 import { ensureServer } from "../scripts/build-server.ts";
 import { stampMatches, treeStamp } from "../scripts/build/stamp.ts";
 
-async function program(entry: string, args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [...RUN_FLAGS, entry, ...args],
-    stdout: "piped",
-    stderr: "piped",
-    stdin: "null",
-    env: { NO_COLOR: "1" },
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
+const program = (entry: string, args: string[]) => reinagent(args, entry);
 
 Deno.test("the bundled program: --version, a headless turn with a file tool, serve with the UI", async () => {
   const out = await Deno.makeTempDir({ prefix: "ra-bundle-" });

@@ -1,22 +1,13 @@
 /** `reinagent run`: headless turns in-process and through a running instance. */
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
-import { ROOT, RUN_FLAGS, startTestServer } from "./helpers/server.ts";
+import { startTestServer } from "./helpers/server.ts";
 import { homeWithProvider } from "./helpers/seed.ts";
+import { reinagent } from "./helpers/cli.ts";
 import { TestClient } from "./helpers/ws_client.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
 import { parseRunArgs } from "../server/cli/run_cmd.ts";
 
-async function cli(args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [...RUN_FLAGS, `${ROOT}main.ts`, ...args],
-    stdout: "piped",
-    stderr: "piped",
-    stdin: "null",
-    env: { NO_COLOR: "1" },
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
+const cli = (args: string[]) => reinagent(args);
 
 const TOOL_SCENARIO = {
   turns: [

@@ -1,20 +1,10 @@
 /** `reinagent run` with slash commands: expanded by the server exactly as for the UI. */
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
-import { ROOT, RUN_FLAGS } from "./helpers/server.ts";
 import { homeWithProvider } from "./helpers/seed.ts";
+import { reinagent } from "./helpers/cli.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
 
-async function cli(args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [...RUN_FLAGS, `${ROOT}main.ts`, ...args],
-    stdout: "piped",
-    stderr: "piped",
-    stdin: "null",
-    env: { NO_COLOR: "1" },
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
+const cli = (args: string[]) => reinagent(args);
 
 const AGENTS = "# AGENTS.md\n\n- Test: `deno task test`\n";
 

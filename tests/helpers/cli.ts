@@ -1,0 +1,17 @@
+/** Runs the program as a user would (`reinagent ARGS`): the source `main.ts` or another entry. */
+import { ROOT, RUN_FLAGS } from "./server.ts";
+
+export async function reinagent(
+  args: string[],
+  entry = `${ROOT}main.ts`,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [...RUN_FLAGS, entry, ...args],
+    stdout: "piped",
+    stderr: "piped",
+    stdin: "null",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
