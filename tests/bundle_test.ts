@@ -1,12 +1,13 @@
 /**
  * The bundled program (scripts/build-server.ts, what `deno task start` / `serve` run):
- * it answers, runs a turn whose tool reaches the bundled sandbox worker, and serves the
- * UI the source tree built. The build's up-to-date stamp notices a changed input.
+ * it answers, runs a turn whose tool reaches the bundled sandbox worker, lists a real npm
+ * MCP server's tools through the bundled SDK, and serves the UI the source tree built. The build's up-to-date stamp notices a changed input.
  */
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { ROOT, startTestServer } from "./helpers/server.ts";
 import { homeWithProvider } from "./helpers/seed.ts";
 import { reinagent } from "./helpers/cli.ts";
+import { EVERYTHING, mcpPackagesAvailable } from "./helpers/mcp_servers.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
 import { ensureServer } from "../scripts/build-server.ts";
 import { stampMatches, treeStamp } from "../scripts/build/stamp.ts";
@@ -49,6 +50,28 @@ Deno.test("the bundled program: --version, a headless turn with a file tool, ser
     assertMatch(r.stdout, /It says hi\./);
     // The tool ran in the bundle's worker (worker.js beside main.js) and saw the file.
     assertMatch(r.stderr, /✓ read_file: .*hi from the file/);
+
+    // The MCP SDK as bundled: a real npm server's tools are listed through it.
+    if (await mcpPackagesAvailable()) {
+      const added = await program(entry, [
+        "mcp",
+        "add",
+        "ev",
+        "--home",
+        home,
+        "--",
+        Deno.execPath(),
+        "run",
+        "-A",
+        "--quiet",
+        EVERYTHING,
+        "stdio",
+      ]);
+      assertEquals(added.code, 0, added.stderr);
+      const tested = await program(entry, ["mcp", "test", "ev", "--home", home]);
+      assertEquals(tested.code, 0, tested.stdout + tested.stderr);
+      assertMatch(tested.stdout, /mcp__ev__echo/);
+    }
   } finally {
     await mock.close();
   }
