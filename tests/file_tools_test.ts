@@ -331,3 +331,33 @@ Deno.test("sandbox pool: read tools share the write worker of their roots; a wri
     pool.closeAll();
   }
 });
+
+Deno.test("sandbox pool: warm starts one worker ahead of the first call, which uses it; a read warm beside a write worker starts none", async () => {
+  const { dir } = await ws();
+  const pool = new SandboxPool();
+  try {
+    pool.warm("write", [dir]);
+    assertEquals(pool.size, 1, "started before any call");
+    pool.warm("write", [dir]);
+    pool.warm("read", [dir]); // reads go to the write worker: nothing more to start
+    assertEquals(pool.size, 1);
+    const r = await pool.run("read", [dir], "list_dir", { path: "." }, dir, signal);
+    assertEquals(r.isError, false, r.content);
+    assertEquals(pool.size, 1, "the read ran in the warmed write worker");
+    const other = await Deno.makeTempDir();
+    pool.warm("read", [other]); // a plan-mode turn: the read-only worker only
+    assertEquals(pool.size, 2);
+    const denied = await pool.run(
+      "read",
+      [other],
+      "write_file",
+      { path: "b.txt", content: "x" },
+      other,
+      signal,
+    );
+    assert(denied.isError, "the warmed read worker cannot write");
+    assertEquals(pool.size, 2);
+  } finally {
+    pool.closeAll();
+  }
+});

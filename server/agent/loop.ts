@@ -205,7 +205,6 @@ async function runCalls(h: LoopHost, calls: ToolCall[]): Promise<void> {
       }
     }
     const results = await Promise.all(batch.map((c) => runOne(h, c)));
-    mark("loop: results in");
     batch.forEach((c, k) => {
       h.writer.toolResult(c, results[k].result, results[k].ms);
       h.messages.push({
@@ -219,7 +218,6 @@ async function runCalls(h: LoopHost, calls: ToolCall[]): Promise<void> {
     });
     i += batch.length;
   }
-  mark("loop: results written");
   // After every result of the step (tool messages must follow their calls directly).
   const withImages = toolImagesMessage(images);
   if (withImages) h.messages.push(withImages);

@@ -82,10 +82,11 @@ export class TaskTools {
 
   /**
    * Starts the workspace's file-tool worker while the model answers (most turns call a
-   * tool; the first call then finds it ready). The write worker serves reads as well.
+   * tool; the first call then finds it ready). The write worker serves reads as well; a
+   * turn that cannot write (plan mode) gets the read-only one.
    */
-  warm(workspace: string): void {
-    this.pool.warm("write", [workspace]);
+  warm(workspace: string, readOnly = false): void {
+    this.pool.warm(readOnly ? "read" : "write", [workspace]);
   }
 
   /** Closes the sandbox workers (shutdown). */

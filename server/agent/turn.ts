@@ -406,7 +406,7 @@ export class Turns {
           // The workspace's tool worker starts while the first answer streams (most turns
           // call a tool): its start blocks this thread ~20 ms, so not before the request is
           // out; a real model's answer takes far longer than the worker to start.
-          if (!run.signal.aborted) this.d.taskTools.warm(workspace);
+          if (!run.signal.aborted) this.d.taskTools.warm(workspace, approval === "plan");
         },
         tools,
         runTool: async (call, signal) => {

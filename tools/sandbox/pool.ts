@@ -103,7 +103,12 @@ export class SandboxPool {
    */
   warm(profile: Profile, roots: string[]): void {
     const key = `${profile}\0${roots.join("\0")}`;
-    if (this.slots.has(key)) return;
+    // Reads already go to a write worker of the same roots.
+    if (
+      this.slots.has(key) || (profile === "read" && this.slots.has(`write\0${roots.join("\0")}`))
+    ) {
+      return;
+    }
     const slot = this.spawn(key, profile, roots);
     slot.idle = setTimeout(() => this.close(key), IDLE_MS);
   }
