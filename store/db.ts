@@ -5,7 +5,7 @@
  * `StoreHealth` with the error instead of a database.
  */
 
-import { DatabaseSync } from "node:sqlite";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { MIGRATIONS } from "./migrations.ts";
 import type { StoreHealth } from "../protocol/index.ts";
 
@@ -94,6 +94,7 @@ export function openDatabase(path: string): OpenResult {
     db.exec("PRAGMA synchronous = NORMAL");
     db.exec("PRAGMA foreign_keys = ON");
     migrate(db);
+    reusePreparedStatements(db);
     return { db, health: { ok: true, path } };
   } catch (e) {
     try {
@@ -101,6 +102,31 @@ export function openDatabase(path: string): OpenResult {
     } catch { /* already reporting the original error */ }
     return { db: null, health: { ok: false, path, error: (e as Error).message } };
   }
+}
+
+/** How many distinct statements stay prepared (the store's SQL is a few hundred texts). */
+const STATEMENT_CACHE = 512;
+
+/**
+ * Makes `db.prepare` return the statement prepared earlier for the same SQL text: the
+ * repositories prepare at each call, and compiling the SQL again cost about a tenth of
+ * a turn's own time (a tool call reads a dozen settings). A statement is reset at every
+ * `run`/`get`/`all`, and nothing here iterates one lazily, so reuse is safe; SQLite
+ * prepares again by itself after a schema change. Oldest dropped past the cap (SQL built
+ * from a changing column list would otherwise grow the map).
+ */
+export function reusePreparedStatements(db: DatabaseSync): void {
+  const prepare = db.prepare.bind(db);
+  const cache = new Map<string, StatementSync>();
+  db.prepare = (sql: string) => {
+    let st = cache.get(sql);
+    if (!st) {
+      st = prepare(sql);
+      if (cache.size >= STATEMENT_CACHE) cache.delete(cache.keys().next().value!);
+      cache.set(sql, st);
+    }
+    return st;
+  };
 }
 
 function fileHasContent(path: string): boolean {

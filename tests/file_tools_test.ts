@@ -361,3 +361,41 @@ Deno.test("sandbox pool: warm starts one worker ahead of the first call, which u
     pool.closeAll();
   }
 });
+
+Deno.test({
+  name: "read_file, edit_file, write_file refuse a FIFO instead of blocking on it forever",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    const { dir, ctx } = await ws();
+    const made = await new Deno.Command("mkfifo", { args: [`${dir}/pipe`] }).output();
+    assert(made.success, "mkfifo");
+    // Without the check, opening a FIFO no one writes to never returns: the race fails.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const hung = new Promise<string>((r) => timer = setTimeout(() => r("hung"), 3000));
+    try {
+      for (
+        const run of [
+          () => readFile.execute({ path: "pipe" }, ctx),
+          () => editFile.execute({ path: "pipe", old_string: "a", new_string: "b" }, ctx),
+          () => writeFile.execute({ path: "pipe", content: "x" }, ctx),
+        ]
+      ) {
+        const r = await Promise.race([run().then((x) => x.content), hung]);
+        assertMatch(r, /^pipe is not a regular file \(a FIFO, socket or device\); refused\.$/);
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  },
+});
+
+Deno.test("list_dir: names in code-unit order (the same in every locale), folders first", async () => {
+  const { dir, ctx } = await ws();
+  for (const f of ["b.txt", "B.txt", "a.txt", "_x.txt"]) {
+    await Deno.writeTextFile(`${dir}/${f}`, "");
+  }
+  await Deno.mkdir(`${dir}/zz`);
+  await Deno.mkdir(`${dir}/Zz`);
+  const names = (await listDir.execute({}, ctx)).content.split("\n").map((l) => l.split(" ")[0]);
+  assertEquals(names, ["Zz/", "zz/", "B.txt", "_x.txt", "a.txt", "b.txt"]);
+});

@@ -15,17 +15,17 @@ Deno.test("pathRefusal: outside first, then hidden (through symlinks, deepest pa
   await Deno.symlink(secret, `${ws}/link`); // leads out of the workspace
   const hidden = [data, `${ws}/.ssh`, `${base}/missing/deeper`];
 
-  assertEquals(await pathRefusal(`${ws}/src/a.ts`, [ws], hidden), null, "usable (even missing)");
-  const out = await pathRefusal(`${ws}/link/key`, [ws], hidden);
+  assertEquals(pathRefusal(`${ws}/src/a.ts`, [ws], hidden), null, "usable (even missing)");
+  const out = pathRefusal(`${ws}/link/key`, [ws], hidden);
   assertEquals(out?.code, "outside_workspace");
-  assertEquals(out?.text, await outsideRoots(`${ws}/link/key`, [ws]));
-  const inner = await pathRefusal(`${ws}/.ssh/id`, [ws], hidden);
+  assertEquals(out?.text, outsideRoots(`${ws}/link/key`, [ws]));
+  const inner = pathRefusal(`${ws}/.ssh/id`, [ws], hidden);
   assertEquals(inner?.code, "hidden_path", "a hidden folder inside the root stays hidden");
-  assertEquals(inner?.text, await hiddenPath(`${ws}/.ssh/id`, hidden, [ws]));
+  assertEquals(inner?.text, hiddenPath(`${ws}/.ssh/id`, hidden, [ws]));
   // A root inside a hidden folder (DefaultProject in the data folder) stays usable.
   const dp = `${data}/DefaultProject`;
-  assertEquals(await pathRefusal(`${dp}/notes.md`, [dp], hidden), null);
-  assertEquals((await pathRefusal(`${data}/reinagent.db`, [data], hidden))?.code, "hidden_path");
-  assertEquals(await pathRefusal(`${ws}/a`, [ws], []), null, "nothing hidden");
+  assertEquals(pathRefusal(`${dp}/notes.md`, [dp], hidden), null);
+  assertEquals((pathRefusal(`${data}/reinagent.db`, [data], hidden))?.code, "hidden_path");
+  assertEquals(pathRefusal(`${ws}/a`, [ws], []), null, "nothing hidden");
   await Deno.remove(base, { recursive: true });
 });

@@ -191,3 +191,26 @@ Deno.test("ids are time-sortable and match the protocol's id pattern", () => {
   assert(a < b);
   assert(/^[A-Za-z0-9_-]+$/.test(a));
 });
+
+Deno.test("prepared statements are reused per SQL text, see schema changes, and stay bounded", async () => {
+  const { db, health } = openDatabase(join(await tmp(), "s.db"));
+  assert(health.ok && db);
+  db.exec("CREATE TABLE t (a INTEGER)");
+  const sql = "SELECT * FROM t ORDER BY a";
+  const first = db.prepare(sql);
+  assert(db.prepare(sql) === first, "the same SQL text gives the statement prepared before");
+  db.prepare("INSERT INTO t (a) VALUES (?)").run(1);
+  db.prepare("INSERT INTO t (a) VALUES (?)").run(2);
+  const plain = (v: unknown) => JSON.parse(JSON.stringify(v));
+  assertEquals(plain(db.prepare(sql).all()), [{ a: 1 }, { a: 2 }]);
+  // A reused statement is reset: a get() in between does not leave it mid-way.
+  assertEquals(plain(db.prepare(sql).get()), { a: 1 });
+  assertEquals(db.prepare(sql).all().length, 2);
+  // SQLite prepares a cached statement again after a schema change.
+  db.exec("ALTER TABLE t ADD COLUMN b TEXT DEFAULT 'x'");
+  assertEquals(plain(db.prepare(sql).get()), { a: 1, b: "x" });
+  // SQL built from changing parts does not grow the cache without end.
+  for (let i = 0; i < 600; i++) db.prepare(`SELECT ${i} AS n`).get();
+  assert(db.prepare(sql) !== first, "the oldest statements were dropped past the cap");
+  db.close();
+});

@@ -12,7 +12,7 @@ export const deleteFile = defineTool<{ path: string }>({
   kind: "write",
   traits: { writesPath: true, needsFreshRead: "delete", deletesPath: true, changesFiles: true },
   async execute(args, ctx) {
-    const target = await toolPath("delete_file", args.path, ctx);
+    const target = toolPath("delete_file", args.path, ctx);
     if ("error" in target) return fail(target.error);
     const { abs, shown } = target;
     try {

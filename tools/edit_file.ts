@@ -7,7 +7,7 @@ import { fail, ok } from "./types.ts";
 import { defineTool } from "./define.ts";
 import { bool, doc, obj } from "../protocol/schema.ts";
 import { filePath, text } from "./args.ts";
-import { toolPath } from "./paths.ts";
+import { notRegular, toolPath } from "./paths.ts";
 import { stampOf } from "./file_stamp.ts";
 import { lineDiff } from "../protocol/diff.ts";
 
@@ -36,7 +36,7 @@ export const editFile = defineTool<{
   traits: { writesPath: true, needsFreshRead: "edit", changesFiles: true },
   async execute(args, ctx) {
     const { old_string: oldS, new_string: newS } = args;
-    const target = await toolPath("edit_file", args.path, ctx);
+    const target = toolPath("edit_file", args.path, ctx);
     if ("error" in target) return fail(target.error);
     const { abs, shown } = target;
     if (oldS === "") {
@@ -49,6 +49,7 @@ export const editFile = defineTool<{
     try {
       const st = await Deno.lstat(abs);
       if (st.isSymlink) return fail(`${shown} is a symbolic link; refusing to edit through it.`);
+      if (!st.isFile) return fail(notRegular(shown));
       text = await Deno.readTextFile(abs);
     } catch (e) {
       if (e instanceof Deno.errors.NotFound) {

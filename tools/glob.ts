@@ -235,10 +235,10 @@ export const glob = defineTool<{ pattern: string; path?: string; limit?: number 
     // The literal prefix is entered directly: it must not lead out through a symlink.
     const roots = ctx.roots ?? [ctx.workspace];
     const denied = prefix
-      ? await outsideRoots(start, roots) ?? await hiddenPath(start, ctx.hidden ?? [], roots)
+      ? outsideRoots(start, roots) ?? hiddenPath(start, ctx.hidden ?? [], roots)
       : null;
     if (denied) return fail(denied);
-    const skipPaths = await hiddenBelow(start, ctx.hidden ?? []);
+    const skipPaths = hiddenBelow(start, ctx.hidden ?? []);
     const found: { path: string; mtime: number }[] = [];
     let unreadable = 0;
     try {

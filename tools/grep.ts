@@ -197,7 +197,7 @@ export const grep = defineTool<{
           const batch of walkBatches(sr.root, {
             signal: ctx.signal,
             pacer,
-            skipPaths: await hiddenBelow(sr.root, ctx.hidden ?? []),
+            skipPaths: hiddenBelow(sr.root, ctx.hidden ?? []),
             onError: () => c.unreadable++,
           })
         ) {

@@ -5,6 +5,7 @@ import { obj } from "../protocol/schema.ts";
 import { text } from "./args.ts";
 import { join } from "../lib/path.ts";
 import { displayPath, hiddenBelow, outsideRoots, resolvePath } from "./paths.ts";
+import { byCodeUnit } from "../lib/compare.ts";
 
 const CAP_BYTES = 8 * 1024;
 
@@ -17,10 +18,10 @@ export const listDir = defineTool<{ path?: string }>({
   kind: "read",
   async execute(args, ctx) {
     const dir = resolvePath(args.path || ".", ctx.workspace);
-    const denied = await outsideRoots(dir, ctx.roots ?? [ctx.workspace]);
+    const denied = outsideRoots(dir, ctx.roots ?? [ctx.workspace]);
     if (denied) return fail(denied);
     const entries: { name: string; dir: boolean; size: number; link: boolean }[] = [];
-    const hide = await hiddenBelow(dir, ctx.hidden ?? []);
+    const hide = hiddenBelow(dir, ctx.hidden ?? []);
     try {
       for await (const e of Deno.readDir(dir)) {
         if (hide.has(join(dir, e.name))) continue;
@@ -43,7 +44,7 @@ export const listDir = defineTool<{ path?: string }>({
       }
       return fail(`Cannot list ${displayPath(dir, ctx.workspace)}: ${(e as Error).message}`);
     }
-    entries.sort((a, b) => (a.dir === b.dir ? a.name.localeCompare(b.name) : a.dir ? -1 : 1));
+    entries.sort((a, b) => (a.dir === b.dir ? byCodeUnit(a.name, b.name) : a.dir ? -1 : 1));
     const lines: string[] = [];
     let bytes = 0;
     let shown = 0;

@@ -10,6 +10,13 @@ export function resolvePath(input: string, workspace: string): string {
   return normalize(isAbsolute(p) ? p : resolve(workspace, p));
 }
 
+/**
+ * The refusal for a FIFO, socket or device: opening one would block the tool forever
+ * (a FIFO with no writer) or never reach its end (a device).
+ */
+export const notRegular = (shown: string): string =>
+  `${shown} is not a regular file (a FIFO, socket or device); refused.`;
+
 /** Whether `path` lies inside `root` (or is it). */
 export function isInside(path: string, root: string): boolean {
   const rel = relative(root, path);
@@ -21,13 +28,18 @@ export function displayPath(path: string, workspace: string): string {
   return isInside(path, workspace) ? (relative(workspace, path) || ".") : path;
 }
 
-/** The real path of `path`, or of its nearest existing ancestor joined with the rest. */
-async function realOrAncestor(path: string): Promise<string> {
+/**
+ * The real path of `path`, or of its nearest existing ancestor joined with the rest.
+ * Synchronous on purpose: a realpath is a few microseconds, while each async call hops
+ * to the runtime's thread pool and back (a tool call resolves a dozen paths, and the
+ * async round cost ~4 ms of every file tool call).
+ */
+function realOrAncestor(path: string): string {
   let cur = path;
   const rest: string[] = [];
   while (true) {
     try {
-      const real = await Deno.realPath(cur);
+      const real = Deno.realPathSync(cur);
       return rest.length ? join(real, ...rest.reverse()) : real;
     } catch (e) {
       // Inside a sandbox worker, paths outside its roots cannot even be resolved.
@@ -46,9 +58,8 @@ async function realOrAncestor(path: string): Promise<string> {
  * permission checks look at the path as written, so a link inside the workspace
  * could otherwise reach outside). Returns an error text for the model, or null.
  */
-export async function outsideRoots(path: string, roots: string[]): Promise<string | null> {
-  // Resolved together: a tool call pays one round of filesystem calls, not one per root.
-  const [real, ...realRoots] = await Promise.all([path, ...roots].map(realOrAncestor));
+export function outsideRoots(path: string, roots: string[]): string | null {
+  const [real, ...realRoots] = [path, ...roots].map(realOrAncestor);
   return outsideText(path, real, roots, realRoots);
 }
 
@@ -65,15 +76,15 @@ function outsideText(
 }
 
 /**
- * A file tool's path checked both ways in one round of filesystem calls: outside the
+ * A file tool's path checked both ways with one realpath per path: outside the
  * roots (`outside_workspace`), else inside a hidden path (`hidden_path`); null when usable.
  */
-export async function pathRefusal(
+export function pathRefusal(
   path: string,
   roots: readonly string[],
   hidden: readonly string[],
-): Promise<{ code: "outside_workspace" | "hidden_path"; text: string } | null> {
-  const [real, ...resolved] = await Promise.all([path, ...roots, ...hidden].map(realOrAncestor));
+): { code: "outside_workspace" | "hidden_path"; text: string } | null {
+  const [real, ...resolved] = [path, ...roots, ...hidden].map(realOrAncestor);
   const realRoots = resolved.slice(0, roots.length);
   const outside = outsideText(path, real, roots, realRoots);
   if (outside) return { code: "outside_workspace", text: outside };
@@ -86,14 +97,14 @@ export async function pathRefusal(
  * stay inside the allowed roots. Returns the absolute and shown paths, or the error
  * text for the model.
  */
-export async function toolPath(
+export function toolPath(
   tool: string,
   path: string,
   ctx: { workspace: string; roots?: string[] },
-): Promise<{ abs: string; shown: string } | { error: string }> {
+): { abs: string; shown: string } | { error: string } {
   if (!path.trim()) return { error: `${tool} needs a non-empty \`path\`.` };
   const abs = resolvePath(path, ctx.workspace);
-  const denied = await outsideRoots(abs, ctx.roots ?? [ctx.workspace]);
+  const denied = outsideRoots(abs, ctx.roots ?? [ctx.workspace]);
   return denied ? { error: denied } : { abs, shown: displayPath(abs, ctx.workspace) };
 }
 
@@ -103,14 +114,13 @@ export async function toolPath(
  * sandbox the deepest path decides, so a root inside a hidden folder (DefaultProject in
  * the data folder) stays usable while a hidden folder inside a root stays hidden.
  */
-export async function hiddenPath(
+export function hiddenPath(
   path: string,
   hidden: readonly string[],
   roots: readonly string[] = [],
-): Promise<string | null> {
+): string | null {
   if (!hidden.length) return null;
-  // Every path resolved at once (a dozen hidden folders, most of them missing).
-  const [real, ...resolved] = await Promise.all([path, ...roots, ...hidden].map(realOrAncestor));
+  const [real, ...resolved] = [path, ...roots, ...hidden].map(realOrAncestor);
   return hiddenText(
     path,
     real,
@@ -145,12 +155,12 @@ function hiddenText(
  * The hidden paths that lie below `root`, spelled under `root` as given (it may be a
  * symlink), for walkers to skip.
  */
-export async function hiddenBelow(root: string, hidden: readonly string[]): Promise<Set<string>> {
+export function hiddenBelow(root: string, hidden: readonly string[]): Set<string> {
   const out = new Set<string>();
   if (!hidden.length) return out;
-  const realRoot = await realOrAncestor(root);
+  const realRoot = realOrAncestor(root);
   for (const h of hidden) {
-    const real = await realOrAncestor(h);
+    const real = realOrAncestor(h);
     if (real !== realRoot && isInside(real, realRoot)) {
       out.add(join(root, relative(realRoot, real)));
     }

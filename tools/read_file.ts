@@ -3,7 +3,7 @@ import { fail, ok } from "./types.ts";
 import { defineTool } from "./define.ts";
 import { doc, int, obj } from "../protocol/schema.ts";
 import { filePath } from "./args.ts";
-import { toolPath } from "./paths.ts";
+import { notRegular, toolPath } from "./paths.ts";
 
 const MAX_LINES = 2000;
 const MAX_BYTES = 256 * 1024;
@@ -27,7 +27,7 @@ export const readFile = defineTool<{ path: string; offset?: number; limit?: numb
   }),
   kind: "read",
   async execute(args, ctx) {
-    const target = await toolPath("read_file", args.path, ctx);
+    const target = toolPath("read_file", args.path, ctx);
     if ("error" in target) return fail(target.error);
     const { abs: path, shown } = target;
     const offset = args.offset ?? 1;
@@ -37,6 +37,8 @@ export const readFile = defineTool<{ path: string; offset?: number; limit?: numb
     try {
       st = await Deno.stat(path);
       if (st.isDirectory) return fail(`${shown} is a directory. Use list_dir instead.`);
+      // A FIFO, socket or device would block the read forever (or never end).
+      if (!st.isFile) return fail(notRegular(shown));
       if (st.size > MAX_FILE) {
         return fail(`${shown} is too large to read (${st.size} bytes > 64 MB).`);
       }

@@ -185,7 +185,7 @@ export async function resolveSearchRoot(
 ): Promise<SearchRoot> {
   const arg = typeof pathArg === "string" && pathArg.trim() ? pathArg : ".";
   const root = resolvePath(arg, workspace);
-  const denied = await outsideRoots(root, roots);
+  const denied = outsideRoots(root, roots);
   if (denied) return { error: denied };
   const shown = displayPath(root, workspace);
   try {

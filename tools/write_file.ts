@@ -4,7 +4,7 @@ import { fail, ok } from "./types.ts";
 import { defineTool } from "./define.ts";
 import { obj } from "../protocol/schema.ts";
 import { filePath, text } from "./args.ts";
-import { toolPath } from "./paths.ts";
+import { notRegular, toolPath } from "./paths.ts";
 import { stampOf } from "./file_stamp.ts";
 import { lineDiff } from "../protocol/diff.ts";
 import { ensureTempIgnore } from "./temp_dir.ts";
@@ -20,7 +20,7 @@ export const writeFile = defineTool<{ path: string; content: string }>({
   kind: "write",
   traits: { writesPath: true, changesFiles: true },
   async execute(args, ctx) {
-    const target = await toolPath("write_file", args.path, ctx);
+    const target = toolPath("write_file", args.path, ctx);
     if ("error" in target) return fail(target.error);
     const { abs, shown } = target;
     const bytes = new TextEncoder().encode(args.content);
@@ -33,6 +33,7 @@ export const writeFile = defineTool<{ path: string; content: string }>({
       const st = await Deno.lstat(abs);
       if (st.isDirectory) return fail(`${shown} is a directory.`);
       if (st.isSymlink) return fail(`${shown} is a symbolic link; refusing to write through it.`);
+      if (!st.isFile) return fail(notRegular(shown));
       oldText = await Deno.readTextFile(abs);
     } catch (e) {
       if (!(e instanceof Deno.errors.NotFound)) {

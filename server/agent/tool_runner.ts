@@ -67,7 +67,7 @@ export class ToolRunner {
     // with a code the UI can translate, before any checkpoint or worker is involved.
     if (path && (tool.placement === "worker-read" || tool.placement === "worker-write")) {
       const shown = displayPath(path, ctx.workspace);
-      const refusal = await pathRefusal(path, rootsFor(tool, ctx), ctx.hidden ?? []);
+      const refusal = pathRefusal(path, rootsFor(tool, ctx), ctx.hidden ?? []);
       if (refusal) return refused(refusal.text, refusal.code, shown);
     }
     if (path && traits.needsFreshRead) {

@@ -67,7 +67,7 @@ export async function readDefinitionFiles(
     const path = join(d.dir, name);
     const bad = (message: string) => problems.push({ path, message });
     try {
-      if (d.confine && await outsideRoots(path, [d.confine])) {
+      if (d.confine && outsideRoots(path, [d.confine])) {
         bad("it links to a file outside the workspace, which is not read");
         continue;
       }

@@ -38,7 +38,7 @@ async function candidates(
   const items: MentionItem[] = [];
   let capped = false;
   const deadline = Date.now() + WALK_MS;
-  const skipPaths = await hiddenBelow(workspace, hidden);
+  const skipPaths = hiddenBelow(workspace, hidden);
   for await (const e of walk(workspace, { dirs: true, skipDirs: PICKER_SKIP, skipPaths })) {
     if (items.length >= WALK_CAP || Date.now() > deadline) {
       capped = true;
@@ -48,7 +48,7 @@ async function candidates(
     else if (e.type === "dir") items.push({ path: `${e.path}/`, type: "dir" });
     else if (e.type === "symlink") {
       const abs = join(workspace, e.path);
-      if (await outsideRoots(abs, [workspace])) continue; // leads out: never offered
+      if (outsideRoots(abs, [workspace])) continue; // leads out: never offered
       const st = await Deno.stat(abs).catch(() => null);
       if (st?.isFile) items.push({ path: e.path, type: "file" });
       else if (st?.isDirectory) items.push({ path: `${e.path}/`, type: "dir" });

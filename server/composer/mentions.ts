@@ -55,7 +55,7 @@ async function folderListing(
   abs: string,
   hidden: readonly string[],
 ): Promise<{ text: string; count: number; more: boolean }> {
-  const skip = await hiddenBelow(abs, hidden);
+  const skip = hiddenBelow(abs, hidden);
   const all: { name: string; dir: boolean }[] = [];
   for await (const e of Deno.readDir(abs)) {
     if (skip.has(join(abs, e.name))) continue;
@@ -92,14 +92,14 @@ export async function resolveMentions(
     }
     const st = await Deno.lstat(abs).catch(() => null);
     if (!st) continue; // names nothing: an ordinary word such as @bob
-    const out = await outsideRoots(abs, [workspace]);
+    const out = outsideRoots(abs, [workspace]);
     if (out) {
       throw new OpError(
         "invalid_args",
         `@${token.path} leads outside the workspace (a symbolic link): it cannot be mentioned`,
       );
     }
-    if (await hiddenPath(abs, hidden, [workspace])) {
+    if (hiddenPath(abs, hidden, [workspace])) {
       throw new OpError(
         "invalid_args",
         `@${token.path} is inside ReinAgent's data folder or a protected folder: it cannot be mentioned`,

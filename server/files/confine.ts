@@ -14,13 +14,13 @@ export interface Confined {
 }
 
 /** `input` inside `ws` (no `..`, absolute paths out or symlinks leading out). */
-export async function confine(ws: string, input: string): Promise<Confined> {
+export function confine(ws: string, input: string): Confined {
   if (input.includes("\0")) throw new OpError("invalid_args", "a path must not contain NUL");
   const abs = resolvePath(input || ".", ws);
   if (!isInside(abs, ws)) {
     throw new OpError("invalid_args", `${input} is outside the task's workspace ${ws}`);
   }
-  const denied = await outsideRoots(abs, [ws]);
+  const denied = outsideRoots(abs, [ws]);
   if (denied) {
     throw new OpError(
       "invalid_args",
@@ -31,8 +31,8 @@ export async function confine(ws: string, input: string): Promise<Confined> {
 }
 
 /** As {@link confine}, and not the workspace root or its `.git`. */
-export async function confineChangeable(ws: string, input: string): Promise<Confined> {
-  const c = await confine(ws, input);
+export function confineChangeable(ws: string, input: string): Confined {
+  const c = confine(ws, input);
   if (normalize(c.abs) === normalize(ws)) {
     throw new OpError("invalid_args", "the workspace root cannot be renamed or deleted");
   }

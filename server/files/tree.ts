@@ -45,7 +45,7 @@ export async function listDir(
   ws: string,
   input: string,
 ): Promise<{ path: string; entries: FileTreeEntry[]; truncated: boolean }> {
-  const dir = await confine(ws, input);
+  const dir = confine(ws, input);
   const raw: { name: string; info: Deno.FileInfo; target: Deno.FileInfo | null; out: boolean }[] =
     [];
   let truncated = false;
@@ -119,7 +119,7 @@ function checkNew(rel: string): void {
 }
 
 export async function createEntry(ws: string, input: string, kind: "file" | "dir") {
-  const c = await confineChangeable(ws, input);
+  const c = confineChangeable(ws, input);
   checkNew(c.rel);
   if (await exists(c.abs)) throw new OpError("conflict", `${c.rel} already exists`);
   await Deno.mkdir(dirname(c.abs), { recursive: true });
@@ -129,8 +129,8 @@ export async function createEntry(ws: string, input: string, kind: "file" | "dir
 }
 
 export async function renameEntry(ws: string, from: string, to: string) {
-  const a = await confineChangeable(ws, from);
-  const b = await confineChangeable(ws, to);
+  const a = confineChangeable(ws, from);
+  const b = confineChangeable(ws, to);
   checkNew(b.rel);
   if (!(await exists(a.abs))) throw new OpError("not_found", `${a.rel} does not exist`);
   if (await exists(b.abs)) throw new OpError("conflict", `${b.rel} already exists`);
@@ -143,7 +143,7 @@ export async function renameEntry(ws: string, from: string, to: string) {
 }
 
 export async function deleteEntry(ws: string, input: string) {
-  const c = await confineChangeable(ws, input);
+  const c = confineChangeable(ws, input);
   if (!(await exists(c.abs))) throw new OpError("not_found", `${c.rel} does not exist`);
   // A symlink is removed itself (its target stays).
   await Deno.remove(c.abs, { recursive: true });
@@ -152,7 +152,7 @@ export async function deleteEntry(ws: string, input: string) {
 
 /** `.reinagent/.temp/` with a `.gitignore` that ignores the folder itself (SPEC §8.5). */
 export async function ensureTempDir(ws: string): Promise<{ path: string; created: boolean }> {
-  const c = await confine(ws, TEMP_DIR);
+  const c = confine(ws, TEMP_DIR);
   const created = !(await exists(c.abs));
   await ensureTempIgnore(join(c.abs, ".gitignore"), ws);
   return { path: TEMP_DIR, created };
@@ -160,7 +160,7 @@ export async function ensureTempDir(ws: string): Promise<{ path: string; created
 
 /** Empties `.reinagent/.temp/` (keeps its `.gitignore`). */
 export async function cleanTempDir(ws: string): Promise<{ removed: number }> {
-  const c = await confine(ws, TEMP_DIR);
+  const c = confine(ws, TEMP_DIR);
   let removed = 0;
   try {
     for await (const e of Deno.readDir(c.abs)) {

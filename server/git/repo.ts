@@ -211,7 +211,7 @@ export async function discard(ws: string, paths: string[]): Promise<void> {
   const untracked = paths.filter((p) => files.some((f) => f.path === p && f.x === "?"));
   const tracked = paths.filter((p) => !untracked.includes(p));
   for (const p of untracked) {
-    const denied = await outsideRoots(join(root, p), [root]);
+    const denied = outsideRoots(join(root, p), [root]);
     if (denied) throw new OpError("invalid_args", denied);
   }
   if (untracked.length) await must(root, ["clean", "-f", "-q", "--", ...untracked.map(literal)]);

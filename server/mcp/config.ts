@@ -13,6 +13,7 @@ import {
   mcpServerSchema,
 } from "../../protocol/mcp_servers.ts";
 import type { SafetyChange } from "../../protocol/safety.ts";
+import { byCodeUnit } from "../../lib/compare.ts";
 
 export const MCP_FILE = "mcp_servers.json";
 export const mcpConfigPath = (home: string) => join(home, MCP_FILE);
@@ -123,7 +124,7 @@ export async function updateServers(
 /** A stable key of everything that affects a connection: a changed key = a new connection. */
 export function connectionKey(s: McpServerConfig): string {
   const sorted = (m?: Record<string, string>) =>
-    m ? Object.entries(m).sort(([a], [b]) => a.localeCompare(b)) : [];
+    m ? Object.entries(m).sort(([a], [b]) => byCodeUnit(a, b)) : [];
   return JSON.stringify([
     s.transport,
     s.command,

@@ -160,7 +160,7 @@ export function decodeText(bytes: Uint8Array, cut: boolean): string | null {
 }
 
 /** Resolves and checks a preview path: inside the workspace, no symlink leading out. */
-async function checkedPath(ws: string, input: string): Promise<{ abs: string; shown: string }> {
+function checkedPath(ws: string, input: string): { abs: string; shown: string } {
   const abs = resolvePath(input, ws);
   if (!isInside(abs, ws)) {
     throw new OpError(
@@ -168,7 +168,7 @@ async function checkedPath(ws: string, input: string): Promise<{ abs: string; sh
       `${input} is outside the task's workspace ${ws}; only files inside it can be previewed`,
     );
   }
-  const denied = await outsideRoots(abs, [ws]);
+  const denied = outsideRoots(abs, [ws]);
   if (denied) {
     throw new OpError(
       "invalid_args",
@@ -180,7 +180,7 @@ async function checkedPath(ws: string, input: string): Promise<{ abs: string; sh
 }
 
 export async function previewFile(ws: string, input: string): Promise<FilePreview> {
-  const { abs, shown } = await checkedPath(ws, input);
+  const { abs, shown } = checkedPath(ws, input);
   let st: Deno.FileInfo;
   try {
     st = await Deno.stat(abs);

@@ -21,6 +21,7 @@ import {
 import { formatFrontmatter, parseFrontmatter } from "./frontmatter.ts";
 import { type Bucket, bucketOf, MemoryError, memoryFile } from "./paths.ts";
 import { type MemoryIndexRepo, textOf } from "./index_repo.ts";
+import { byCodeUnit } from "../../lib/compare.ts";
 
 export interface MemoryFields {
   title: string;
@@ -151,7 +152,7 @@ export class MemoryFiles {
       if (typeof r === "string") problems.push({ file: name, error: r });
       else if (r) items.push(r);
     }
-    items.sort((a, c) => c.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(c.id));
+    items.sort((a, c) => byCodeUnit(c.updatedAt, a.updatedAt) || byCodeUnit(a.id, c.id));
     this.index?.sync(b.key, items);
     return { items, problems };
   }

@@ -15,6 +15,7 @@
  * const { env } = commandEnv(Deno.env.toObject(), { providerNames: ["DEEPSEEK_API_KEY"] });
  * ```
  */
+import { byCodeUnit } from "../../lib/compare.ts";
 
 /** `*KEY*`, `*SECRET*`, `*TOKEN*`, `*PASSWORD*`, `*CREDENTIAL*`, `*_PAT` (any case). */
 export const SECRET_NAME_RE = /KEY|SECRET|TOKEN|PASSWORD|CREDENTIAL|_PAT$/i;
@@ -74,6 +75,6 @@ export function commandEnv(base: Record<string, string>, policy: EnvPolicy = {})
     if (reason) withheld.push({ name, reason });
     else env[name] = value;
   }
-  withheld.sort((a, b) => a.name.localeCompare(b.name));
+  withheld.sort((a, b) => byCodeUnit(a.name, b.name));
   return { env, withheld };
 }

@@ -12,6 +12,7 @@ import { join } from "../../../lib/path.ts";
 import { DatabaseSync } from "node:sqlite";
 import type { ForeignSession, ReadResult } from "./session.ts";
 import { argsOf, asStr, TimelineBuilder, timeOf, usageOf } from "./session.ts";
+import { byCodeUnit } from "../../../lib/compare.ts";
 
 interface RawMessage {
   id: string;
@@ -215,10 +216,10 @@ export async function readOpencodeStorage(
         if (!/^[A-Za-z0-9_-]{1,128}$/.test(mid)) continue;
         const time = (m.time ?? {}) as Record<string, unknown>;
         const parts = (await jsonFiles(join(storage, "part", mid), problems, 100_000))
-          .sort((a, b) => asStr(a.id).localeCompare(asStr(b.id)));
+          .sort((a, b) => byCodeUnit(asStr(a.id), asStr(b.id)));
         messages.push({ id: mid, at: timeOf(time.created, 0), data: m, parts });
       }
-      messages.sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
+      messages.sort((a, b) => a.at - b.at || byCodeUnit(a.id, b.id));
       const dir = asStr(s.directory) || null;
       sessions.push(
         toSession(
