@@ -25,6 +25,14 @@ import { claimHome } from "./server/instance/claim.ts";
 import { type InstanceFile, requestWindow } from "./server/instance/client.ts";
 import type { InstanceInfo } from "./server/instance/control.ts";
 
+const enc = new TextEncoder();
+
+/** Writes all of `text` (a pipe may take a large write in parts). */
+function writeAll(stream: { writeSync(p: Uint8Array): number }, text: string): void {
+  const bytes = enc.encode(text);
+  for (let off = 0; off < bytes.length;) off += stream.writeSync(bytes.subarray(off));
+}
+
 async function main(argv: string[]): Promise<number> {
   mark("main");
   if (argv[0] === "__window") {
@@ -52,11 +60,11 @@ async function main(argv: string[]): Promise<number> {
   }
   if (cmd.kind === "run") {
     const { runCommand } = await import("./server/cli/run_cmd.ts");
-    const enc = new TextEncoder();
     return await runCommand(cmd, resolveHome(cmd.home), {
-      text: (s) => Deno.stdout.writeSync(enc.encode(s)),
-      note: (s) => console.error(s),
-      json: (o) => Deno.stdout.writeSync(enc.encode(JSON.stringify(o) + "\n")),
+      text: (s) => writeAll(Deno.stdout, s),
+      // Straight to the stream: console.error formats its arguments first.
+      note: (s) => writeAll(Deno.stderr, `${s}\n`),
+      json: (o) => writeAll(Deno.stdout, JSON.stringify(o) + "\n"),
     });
   }
   if (cmd.kind === "tasks") {
@@ -71,14 +79,10 @@ async function main(argv: string[]): Promise<number> {
     cmd.kind === "restore"
   ) {
     const { carryCommand } = await import("./server/cli/carry_cmd.ts");
-    const enc = new TextEncoder();
     return await carryCommand(cmd, resolveHome(cmd.home), {
       line: (s) => console.log(s),
       err: (s) => console.error(s),
-      write: (s) => {
-        const bytes = enc.encode(s);
-        for (let off = 0; off < bytes.length;) off += Deno.stdout.writeSync(bytes.subarray(off));
-      },
+      write: (s) => writeAll(Deno.stdout, s),
     });
   }
   if (cmd.kind === "automations") {

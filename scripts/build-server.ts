@@ -13,6 +13,7 @@
  * Usage: deno run -A scripts/build-server.ts [--force] [--out DIR]
  */
 import { stampMatches, treeStamp } from "./build/stamp.ts";
+import { deferChunkImports } from "./build/lazy_chunks.ts";
 
 const root = new URL("../", import.meta.url);
 const at = (p: string) => new URL(p, root).pathname;
@@ -21,12 +22,15 @@ const at = (p: string) => new URL(p, root).pathname;
 export const SERVER_DIR = at("dist/server");
 export const SERVER_ENTRY = `${SERVER_DIR}/main.js`;
 
-/** What the bundle reads: the program's sources, the built UI, the import map and lock. */
+/**
+ * What the bundle reads: the program's sources, the built UI, the import map and lock,
+ * and how it is built (this script and its helpers).
+ */
 const inputsStamp = () =>
   treeStamp(
     root,
-    ["server", "tools", "store", "protocol", "lib", "ui/dist"].filter(exists),
-    ["main.ts", "deno.json", "deno.lock"],
+    ["server", "tools", "store", "protocol", "lib", "ui/dist", "scripts/build"].filter(exists),
+    ["main.ts", "deno.json", "deno.lock", "scripts/build-server.ts"],
   );
 
 function exists(rel: string): boolean {
@@ -58,6 +62,7 @@ export async function buildServer(outDir = SERVER_DIR): Promise<void> {
       bundle(["--code-splitting", "--outdir", tmp, at("main.ts")]),
       bundle(["-o", `${tmp}/worker.js`, at("tools/sandbox/worker.ts")]),
     ]);
+    await deferChunkImports(tmp);
     await Deno.remove(outDir, { recursive: true }).catch(() => {});
     await Deno.rename(tmp, outDir);
   } catch (e) {

@@ -11,6 +11,7 @@ import { EVERYTHING, mcpPackagesAvailable } from "./helpers/mcp_servers.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
 import { ensureServer } from "../scripts/build-server.ts";
 import { stampMatches, treeStamp } from "../scripts/build/stamp.ts";
+import { deferChunkImports } from "../scripts/build/lazy_chunks.ts";
 
 const program = (entry: string, args: string[]) => reinagent(args, entry);
 
@@ -20,6 +21,12 @@ Deno.test("the bundled program: --version, a headless turn with a file tool, ser
   assertMatch(await ensureServer({ outDir: dir, force: true }), /server built/);
   assertMatch(await ensureServer({ outDir: dir }), /server up to date/);
   const entry = `${dir}/main.js`;
+  // Every lazy chunk stays lazy for Deno's loader (no literal import() of a chunk left).
+  for await (const e of Deno.readDir(dir)) {
+    if (!e.name.endsWith(".js")) continue;
+    const text = await Deno.readTextFile(`${dir}/${e.name}`);
+    assertEquals(text.match(/\bimport\("\.\/[\w.-]+\.js"\)/g), null, e.name);
+  }
 
   const v = await program(entry, ["--version"]);
   assertEquals(v.code, 0, v.stderr);
@@ -112,4 +119,24 @@ Deno.test("build stamp: a changed, added or removed input makes the build stale"
   await Deno.remove(`${dir}/src/a.ts`);
   assert(!await stampMatches(`${dir}/.stamp`, await stamp(), []), "a removed file");
   await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("deferChunkImports: only imports of the build's own chunks are rewritten", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ra-lazy-" });
+  await Deno.writeTextFile(`${dir}/a-1.js`, "export const a = 1;\n");
+  await Deno.writeTextFile(
+    `${dir}/main.js`,
+    'const m = await import("./a-1.js");\nimport("node:path");\nimport("./not-here.js");\n' +
+      'const text = "import(\\"./b.js\\")";\n',
+  );
+  assertEquals(await deferChunkImports(dir), 1);
+  assertEquals(
+    await Deno.readTextFile(`${dir}/main.js`),
+    'const m = await import(String("./a-1.js"));\nimport("node:path");\nimport("./not-here.js");\n' +
+      'const text = "import(\\"./b.js\\")";\n',
+  );
+  // The rewritten import still resolves against the importing file.
+  const probe = `${dir}/probe.js`;
+  await Deno.writeTextFile(probe, 'export const v = (await import(String("./a-1.js"))).a;\n');
+  assertEquals((await import(probe)).v, 1);
 });

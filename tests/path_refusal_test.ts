@@ -1,6 +1,7 @@
 /** One round of path checks for a file tool (tools/paths.ts `pathRefusal`). */
 import { assertEquals } from "./helpers/assert.ts";
-import { hiddenPath, outsideRoots, pathRefusal } from "../tools/paths.ts";
+import { hiddenPath, isInside, outsideRoots, pathRefusal } from "../tools/paths.ts";
+import { readFile } from "../tools/read_file.ts";
 
 Deno.test("pathRefusal: outside first, then hidden (through symlinks, deepest path decides); same texts as the single checks", async () => {
   const base = await Deno.realPath(await Deno.makeTempDir());
@@ -28,4 +29,30 @@ Deno.test("pathRefusal: outside first, then hidden (through symlinks, deepest pa
   assertEquals((pathRefusal(`${data}/reinagent.db`, [data], hidden))?.code, "hidden_path");
   assertEquals(pathRefusal(`${ws}/a`, [ws], []), null, "nothing hidden");
   await Deno.remove(base, { recursive: true });
+});
+
+Deno.test("isInside: `..` only as a whole segment; spelled-out and normalised paths agree", () => {
+  // A name that merely starts with ".." is inside (it was refused as outside before).
+  assertEquals(isInside("/w/..notes.txt", "/w"), true);
+  assertEquals(isInside("/w/a/..b", "/w"), true);
+  assertEquals(isInside("/w/..", "/w"), false);
+  assertEquals(isInside("/w/../x", "/w"), false);
+  assertEquals(isInside("/wx", "/w"), false);
+  assertEquals(isInside("/w", "/w"), true);
+  assertEquals(isInside("/w/", "/w"), true);
+  assertEquals(isInside("/anything", "/"), true);
+  assertEquals(isInside("/w//a/./b", "/w/"), true);
+  assertEquals(isInside("/w/a/../../etc", "/w"), false);
+});
+
+Deno.test("read_file: a file whose name starts with `..` in the workspace is readable", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir());
+  await Deno.writeTextFile(`${dir}/..notes.txt`, "hi\n");
+  const r = await readFile.execute({ path: "..notes.txt" }, {
+    workspace: dir,
+    roots: [dir],
+    signal: new AbortController().signal,
+  });
+  assertEquals([r.isError, r.content], [false, "     1\thi"]);
+  assertEquals(pathRefusal(`${dir}/..notes.txt`, [dir], []), null);
 });

@@ -1,5 +1,14 @@
 /** Path policy: relative → workspace root; `~` → home; result is absolute and normalised. */
-import { basename, dirname, isAbsolute, join, normalize, relative, resolve } from "../lib/path.ts";
+import {
+  basename,
+  dirname,
+  isAbsolute,
+  join,
+  normalize,
+  relative,
+  resolve,
+  sep,
+} from "../lib/path.ts";
 
 export function resolvePath(input: string, workspace: string): string {
   let p = input.trim();
@@ -17,10 +26,23 @@ export function resolvePath(input: string, workspace: string): string {
 export const notRegular = (shown: string): string =>
   `${shown} is not a regular file (a FIFO, socket or device); refused.`;
 
+/** `//`, a `.` or `..` segment, or a trailing slash: a path `relative` must normalise first. */
+const NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)|.\/$/;
+const POSIX = Deno.build.os !== "windows";
+
 /** Whether `path` lies inside `root` (or is it). */
 export function isInside(path: string, root: string): boolean {
+  // Two normalised absolute POSIX paths compare as strings (a tool call tests a dozen
+  // pairs; `relative` splits and folds both at each test).
+  if (
+    POSIX && path[0] === "/" && root[0] === "/" && !NOT_NORMAL.test(path) &&
+    !NOT_NORMAL.test(root)
+  ) {
+    return root === "/" || path === root || path.startsWith(`${root}/`);
+  }
   const rel = relative(root, path);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  // `..` as a whole segment only: a file named `..notes` in the root is inside it.
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 /** Path shown to the model/user: relative to the workspace when inside it. */

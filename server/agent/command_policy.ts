@@ -19,10 +19,11 @@ export interface CommandPolicy {
   hidden: string[];
 }
 
+const userHome = () => Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
+
 /** `~/x` → `<user home>/x`; other paths unchanged. */
-export function expandHome(path: string): string {
+export function expandHome(path: string, home = userHome()): string {
   if (!path.startsWith("~/")) return path;
-  const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
   return home ? join(home, path.slice(2)) : path;
 }
 
@@ -40,15 +41,21 @@ function keyEnvNames(repos: Pick<Repos, "kv">): string[] {
 /** The policy for commands of a server whose data folder is `home`. */
 export function commandPolicy(repos: Pick<Repos, "kv" | "providers">, home: string): CommandPolicy {
   const s = getSettings(repos);
+  const user = userHome();
+  let env: EnvPolicy | undefined;
   return {
-    envPolicy: {
-      providerNames: keyEnvNames(repos),
-      secretValues: repos.providers.list().map((p) => p.apiKey).filter(Boolean),
-      allow: s.commandEnvAllow,
+    // Read when a command starts (file tools, most calls, never need it): the stored
+    // providers' keys are then current.
+    get envPolicy() {
+      return env ??= {
+        providerNames: keyEnvNames(repos),
+        secretValues: repos.providers.list().map((p) => p.apiKey).filter(Boolean),
+        allow: s.commandEnvAllow,
+      };
     },
     // The whole data folder: token, instance.json, the DB and its WAL, uploads,
     // checkpoints, the window profile. A workspace inside it is bound back.
-    hidden: [home, ...s.hiddenPaths.map(expandHome)],
+    hidden: [home, ...s.hiddenPaths.map((p) => expandHome(p, user))],
   };
 }
 

@@ -129,7 +129,10 @@ export class TaskTools {
       extra: {
         sandbox: defaults.sandbox,
         network: defaults.network,
-        envPolicy: policy.envPolicy,
+        // Spread into the context of main-process tools only (commands need it).
+        get envPolicy() {
+          return policy.envPolicy;
+        },
         hidden: [...policy.hidden, ...masks.hidden],
         visible: masks.visible,
         onOutput,
