@@ -245,6 +245,7 @@ export const glob = defineTool<{ pattern: string; path?: string; limit?: number 
       for await (
         const batch of walkBatches(start, {
           signal: ctx.signal,
+          sorted: false, // ordered below, newest first
           pacer,
           skipPaths,
           onError: () => unreadable++,

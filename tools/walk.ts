@@ -57,6 +57,11 @@ export interface WalkOptions {
   skipDirs?: ReadonlySet<string>;
   /** Absolute paths (spelled under the walk root) never yielded nor entered: hidden ones. */
   skipPaths?: ReadonlySet<string>;
+  /**
+   * Names in order within each directory (default). A consumer that orders the results
+   * itself (glob: newest first) skips the sort.
+   */
+  sorted?: boolean;
   /** Share one pacer between the walk and the consumer's own work. */
   pacer?: Pacer;
   /** Called for a directory that could not be read (permission denied, vanished…). */
@@ -101,10 +106,6 @@ export class Pacer {
   }
 }
 
-function typeOf(e: Deno.DirEntry): EntryType {
-  return e.isSymlink ? "symlink" : e.isDirectory ? "dir" : e.isFile ? "file" : "other";
-}
-
 /**
  * Walks `root` (absolute) depth-first and yields its entries. Throws if `root`
  * itself cannot be read; unreadable subdirectories go to `onError` and are skipped.
@@ -142,12 +143,20 @@ export async function* walkBatches(
       continue;
     }
     first = false;
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    if (opts.sorted !== false) {
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    }
     const prefix = rel ? rel + "/" : "";
     const subdirs: string[] = [];
     const batch: WalkEntry[] = [];
     for (const e of entries) {
-      const type = typeOf(e);
+      const type: EntryType = e.isSymlink
+        ? "symlink"
+        : e.isDirectory
+        ? "dir"
+        : e.isFile
+        ? "file"
+        : "other";
       const path = prefix + e.name;
       if (hide.size && hide.has(base + path)) continue;
       if (type === "dir") {
