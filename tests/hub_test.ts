@@ -93,10 +93,15 @@ Deno.test("hub: with flushMs 0 a burst is delivered once, coalesced, right after
   const c = client(["t"]);
   hub.add(c);
   const real = globalThis.setTimeout;
-  // Deno's first setTimeout loads Node's timers: a headless run must not need one here.
+  const realClear = globalThis.clearTimeout;
+  // Deno's first setTimeout — or clearTimeout, even of nothing — loads Node's timers
+  // (~15 ms): a headless run must not need either here.
   globalThis.setTimeout = (() => {
     throw new Error("setTimeout called");
   }) as unknown as typeof setTimeout;
+  globalThis.clearTimeout = (() => {
+    throw new Error("clearTimeout called");
+  }) as unknown as typeof clearTimeout;
   try {
     const cat = (a: unknown, b: unknown) => String(a) + String(b);
     hub.publish("t", "he", "d", cat);
@@ -110,5 +115,6 @@ Deno.test("hub: with flushMs 0 a burst is delivered once, coalesced, right after
     assertEquals(c.got.map((e) => e.data), ["hello", "again"]);
   } finally {
     globalThis.setTimeout = real;
+    globalThis.clearTimeout = realClear;
   }
 });

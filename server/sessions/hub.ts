@@ -128,7 +128,8 @@ export class EventHub {
 
   /** Sends everything queued now. */
   flush(): void {
-    clearTimeout(this.timer);
+    // Only when one was set: even `clearTimeout(undefined)` loads Node's timers (~15 ms).
+    if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
     this.microtask = false;
     if (this.queue.length === 0) return;
