@@ -399,3 +399,32 @@ Deno.test("list_dir: names in code-unit order (the same in every locale), folder
   const names = (await listDir.execute({}, ctx)).content.split("\n").map((l) => l.split(" ")[0]);
   assertEquals(names, ["Zz/", "zz/", "B.txt", "_x.txt", "a.txt", "b.txt"]);
 });
+
+Deno.test("sandbox pool: an idle worker is closed after the idle time, without Node's timers", async () => {
+  const { dir } = await ws();
+  const pool = new SandboxPool(40);
+  const real = { set: globalThis.setTimeout, clear: globalThis.clearTimeout };
+  // Deno's global timers are Node's: their first use costs ~15 ms in a headless run.
+  const refuse = (() => {
+    throw new Error("Node timer used");
+  }) as never;
+  globalThis.setTimeout = refuse;
+  globalThis.clearTimeout = refuse;
+  let r;
+  try {
+    pool.warm("read", [dir]);
+    r = await pool.run("read", [dir], "list_dir", { path: "." }, dir, signal);
+  } finally {
+    globalThis.setTimeout = real.set;
+    globalThis.clearTimeout = real.clear;
+  }
+  try {
+    assertEquals([r.isError, pool.size], [false, 1]);
+    for (let i = 0; i < 100 && pool.size > 0; i++) await new Promise((ok) => setTimeout(ok, 20));
+    assertEquals(pool.size, 0, "closed once idle");
+    // A new call starts a worker again.
+    assertEquals((await pool.run("read", [dir], "list_dir", {}, dir, signal)).isError, false);
+  } finally {
+    pool.closeAll();
+  }
+});

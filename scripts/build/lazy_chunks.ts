@@ -5,7 +5,8 @@
  * app chunk among them) though it runs four. A specifier computed at run time is left
  * to the moment the import runs; it still resolves against the importing chunk.
  * Measured (issue #15): `--version` 65 → 40 ms, a headless run's first model call
- * −14 ms and −5 MB.
+ * −14 ms and −5 MB. A process running the bundle with narrowed permissions (the native
+ * window's child) needs read access to the bundle's folder for those imports.
  */
 
 /** Rewrites `import("./<chunk>")` for each chunk file in `dir`; returns how many. */

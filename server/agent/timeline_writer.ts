@@ -13,6 +13,7 @@ import type { LlmMessage, StopReason, Usage } from "../providers/types.ts";
 import type { ProviderErrorInfo } from "../providers/errors.ts";
 import type { ToolResult } from "../../tools/types.ts";
 import { assistantMessage } from "./history.ts";
+import { type LightTimer, lightTimer } from "../../lib/light_timer.ts";
 
 const concatDelta = (a: unknown, b: unknown) => {
   const x = a as { text: string }, y = b as { text: string };
@@ -21,7 +22,8 @@ const concatDelta = (a: unknown, b: unknown) => {
 
 export class TimelineWriter {
   private live: Entry | null = null;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The next persist of the streaming entry (not Node's timers: see lib/light_timer.ts). */
+  private timer: LightTimer | undefined;
   private republish = false;
 
   constructor(
@@ -154,7 +156,7 @@ export class TimelineWriter {
   ): LlmMessage | null {
     const e = this.need();
     this.closeThinking();
-    clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
     e.status = status;
     e.updatedAt = this.now();
@@ -185,7 +187,7 @@ export class TimelineWriter {
   discardEmptyAssistant(): boolean {
     const e = this.live;
     if (!e || e.parts.length > 0) return false;
-    clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
     this.live = null;
     this.entries.deleteAfter(this.taskId, e.pos - 1);
@@ -277,7 +279,7 @@ export class TimelineWriter {
   }
 
   private schedulePersist(): void {
-    this.timer ??= setTimeout(() => {
+    this.timer ??= lightTimer(this.flushMs, () => {
       this.timer = undefined;
       if (this.live) {
         this.live.updatedAt = this.now();
@@ -285,6 +287,6 @@ export class TimelineWriter {
         if (this.republish) this.publishEntry(this.live);
       }
       this.republish = false;
-    }, this.flushMs);
+    });
   }
 }

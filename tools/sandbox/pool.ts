@@ -7,6 +7,7 @@
  */
 import type { ToolResult } from "../types.ts";
 import { WORKER_TOOLS } from "../worker_tools.ts";
+import { type LightTimer, lightTimer } from "../../lib/light_timer.ts";
 
 export type Profile = "read" | "write" | "net";
 
@@ -14,7 +15,8 @@ interface Slot {
   key: string;
   worker: Worker;
   pending: Map<number, (r: ToolResult) => void>;
-  idle: ReturnType<typeof setTimeout> | undefined;
+  /** Closes the worker once it has been idle for the pool's idle time. */
+  idle: LightTimer | undefined;
 }
 
 const IDLE_MS = 60_000;
@@ -59,6 +61,8 @@ export class SandboxPool {
   private slots = new Map<string, Slot>();
   private nextId = 1;
 
+  constructor(private idleMs = IDLE_MS) {}
+
   run(
     profile: Profile,
     roots: string[],
@@ -78,7 +82,7 @@ export class SandboxPool {
       ? this.slots.get(`write\0${roots.join("\0")}`)
       : undefined;
     const slot = writer ?? this.slots.get(key) ?? this.spawn(key, profile, roots);
-    clearTimeout(slot.idle);
+    slot.idle?.cancel();
     const id = this.nextId++;
     return new Promise<ToolResult>((resolve) => {
       const onAbort = () => {
@@ -93,7 +97,7 @@ export class SandboxPool {
       });
       slot.worker.postMessage({ id, tool, args, workspace, roots, hidden });
     }).finally(() => {
-      if (slot.pending.size === 0) slot.idle = setTimeout(() => this.close(slot.key), IDLE_MS);
+      if (slot.pending.size === 0) this.closeWhenIdle(slot);
     });
   }
 
@@ -109,8 +113,15 @@ export class SandboxPool {
     ) {
       return;
     }
-    const slot = this.spawn(key, profile, roots);
-    slot.idle = setTimeout(() => this.close(key), IDLE_MS);
+    this.closeWhenIdle(this.spawn(key, profile, roots));
+  }
+
+  private closeWhenIdle(slot: Slot): void {
+    slot.idle?.cancel();
+    slot.idle = lightTimer(this.idleMs, () => {
+      // A worker replaced under the same key keeps its own timer.
+      if (this.slots.get(slot.key) === slot && slot.pending.size === 0) this.close(slot.key);
+    });
   }
 
   private spawn(key: string, profile: Profile, roots: string[]): Slot {
@@ -144,7 +155,7 @@ export class SandboxPool {
   private close(key: string): void {
     const slot = this.slots.get(key);
     if (!slot) return;
-    clearTimeout(slot.idle);
+    slot.idle?.cancel();
     slot.worker.terminate();
     this.slots.delete(key);
   }

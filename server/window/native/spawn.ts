@@ -5,6 +5,7 @@
  * only the permissions a window needs.
  */
 import { fileUrlToPath } from "../../../lib/file_url.ts";
+import { dirname } from "../../../lib/path.ts";
 import { type ChildEvent, type ChildStart, parseChildEvent } from "./protocol.ts";
 
 /** GTK and WebKit start in well under this; a child still silent after it is stuck. */
@@ -41,7 +42,9 @@ export function windowChildArgv(home: string): string[] {
     ...(hasConfig ? ["--config", config] : bundled ? ["--no-config"] : []),
     "--allow-ffi",
     "--allow-env",
-    `--allow-read=${home}`,
+    // The bundle loads its lazy chunks at run time (scripts/build/lazy_chunks.ts): a
+    // dynamic import of a local file needs read access to the program's own folder.
+    `--allow-read=${bundled ? `${home},${dirname(child)}` : home}`,
     `--allow-write=${home}`,
     "--v8-flags=--optimize-for-size",
     child,
