@@ -216,6 +216,8 @@ Deno.test("Assistants page and chip (phone)", opts, async () => {
     await screenshot(page, "phone-assistant-chip");
     await page.locator("[data-testid=assistant-option][data-value=coder]").click();
     await page.locator("[data-testid=assistant-chip-menu]").waitFor({ state: "detached" });
+    // The chip changes when the server has answered the choice (not at the click).
+    await page.locator('[data-testid=assistant-chip][aria-label="Assistant: Coder"]').waitFor();
     assertEquals(await chip.getAttribute("aria-label"), "Assistant: Coder");
     assertEquals(errors, []);
   }, () => mock.close());
