@@ -37,8 +37,20 @@ export const REPLIES: SeededReply[] = [
 ];
 
 /**
- * Writes tasks and replies with usage into the data dir's database, each reply at
- * noon of its day (local time of this process).
+ * Where today's replies start: noon (local time of this process), or earlier when noon has
+ * not come yet — a reply in the future would outlive a reset made now. Replies are a minute
+ * apart, so in the first minutes after midnight today's last ones are still ahead.
+ */
+export function dayAnchor(now: number): number {
+  const dayStart = new Date(now);
+  dayStart.setHours(0, 0, 0, 0);
+  const room = now - dayStart.getTime() - REPLIES.length * 60_000;
+  return dayStart.getTime() + Math.max(0, Math.min(12 * 3_600_000, room));
+}
+
+/**
+ * Writes tasks and replies with usage into the data dir's database, each day's replies from
+ * its anchor on (see dayAnchor).
  */
 export function seedUsage(home: string, replies: SeededReply[] = REPLIES): void {
   let at = 0;
@@ -46,10 +58,9 @@ export function seedUsage(home: string, replies: SeededReply[] = REPLIES): void 
   const repos = store.repos!;
   const tasks = new Map<string, string>();
   let n = 0;
-  const today = new Date();
-  today.setHours(12, 0, 0, 0);
+  const anchor = dayAnchor(Date.now());
   for (const r of replies) {
-    at = today.getTime() - r.daysAgo * DAY + n * 60_000;
+    at = anchor - r.daysAgo * DAY + n * 60_000;
     let taskId = tasks.get(r.task);
     if (!taskId) {
       taskId = `tseed${tasks.size}`;
