@@ -56,3 +56,30 @@ Deno.test("read_file: a file whose name starts with `..` in the workspace is rea
   assertEquals([r.isError, r.content], [false, "     1\thi"]);
   assertEquals(pathRefusal(`${dir}/..notes.txt`, [dir], []), null);
 });
+
+Deno.test("pathRefusal: a missing hidden path is remembered while its folder stays the same, and seen as soon as it appears", async () => {
+  const ws = await Deno.realPath(await Deno.makeTempDir());
+  await Deno.mkdir(`${ws}/real/secret`, { recursive: true });
+  await Deno.writeTextFile(`${ws}/real/secret/key`, "k");
+  const hidden = [`${ws}/link/secret`]; // missing: there is no `link` yet
+  // Only a folder unchanged for a while is trusted (a change in the same clock tick
+  // would leave its times as they were).
+  await new Promise((r) => setTimeout(r, 2_100));
+  const real = Deno.realPathSync;
+  let calls = 0;
+  Deno.realPathSync = (p) => (calls++, real(p));
+  try {
+    const check = () => pathRefusal(`${ws}/real/secret/key`, [ws], hidden)?.code ?? null;
+    assertEquals(check(), null, "the hidden path is elsewhere");
+    const first = calls;
+    calls = 0;
+    assertEquals(check(), null);
+    assertEquals(calls < first, true, `remembered: ${calls} realpaths after ${first}`);
+    // The hidden path now leads to the secret: the folder changed, so it is resolved again.
+    await Deno.symlink(`${ws}/real`, `${ws}/link`);
+    assertEquals(check(), "hidden_path");
+    assertEquals(check(), "hidden_path", "a folder changed just now is not trusted yet");
+  } finally {
+    Deno.realPathSync = real;
+  }
+});

@@ -1,14 +1,6 @@
 /** Path policy: relative → workspace root; `~` → home; result is absolute and normalised. */
-import {
-  basename,
-  dirname,
-  isAbsolute,
-  join,
-  normalize,
-  relative,
-  resolve,
-  sep,
-} from "../lib/path.ts";
+import { isAbsolute, join, normalize, relative, resolve, sep } from "../lib/path.ts";
+import { realOrAncestor } from "./real_path.ts";
 
 export function resolvePath(input: string, workspace: string): string {
   let p = input.trim();
@@ -51,37 +43,13 @@ export function displayPath(path: string, workspace: string): string {
 }
 
 /**
- * The real path of `path`, or of its nearest existing ancestor joined with the rest.
- * Synchronous on purpose: a realpath is a few microseconds, while each async call hops
- * to the runtime's thread pool and back (a tool call resolves a dozen paths, and the
- * async round cost ~4 ms of every file tool call).
- */
-function realOrAncestor(path: string): string {
-  let cur = path;
-  const rest: string[] = [];
-  while (true) {
-    try {
-      const real = Deno.realPathSync(cur);
-      return rest.length ? join(real, ...rest.reverse()) : real;
-    } catch (e) {
-      // Inside a sandbox worker, paths outside its roots cannot even be resolved.
-      if ((e as Error).name === "NotCapable") return path;
-      if (!(e instanceof Deno.errors.NotFound)) throw e;
-      const parent = dirname(cur);
-      if (parent === cur) return path;
-      rest.push(basename(cur));
-      cur = parent;
-    }
-  }
-}
-
-/**
  * Checks that `path` stays inside one of `roots` after resolving symlinks (Deno's
  * permission checks look at the path as written, so a link inside the workspace
  * could otherwise reach outside). Returns an error text for the model, or null.
  */
 export function outsideRoots(path: string, roots: string[]): string | null {
-  const [real, ...realRoots] = [path, ...roots].map(realOrAncestor);
+  const real = realOrAncestor(path);
+  const realRoots = roots.map((r) => realOrAncestor(r));
   return outsideText(path, real, roots, realRoots);
 }
 
@@ -106,11 +74,11 @@ export function pathRefusal(
   roots: readonly string[],
   hidden: readonly string[],
 ): { code: "outside_workspace" | "hidden_path"; text: string } | null {
-  const [real, ...resolved] = [path, ...roots, ...hidden].map(realOrAncestor);
-  const realRoots = resolved.slice(0, roots.length);
+  const real = realOrAncestor(path);
+  const realRoots = roots.map((r) => realOrAncestor(r));
   const outside = outsideText(path, real, roots, realRoots);
   if (outside) return { code: "outside_workspace", text: outside };
-  const secret = hiddenText(path, real, realRoots, hidden, resolved.slice(roots.length));
+  const secret = hiddenText(path, real, realRoots, hidden, realHidden(hidden));
   return secret ? { code: "hidden_path", text: secret } : null;
 }
 
@@ -142,15 +110,12 @@ export function hiddenPath(
   roots: readonly string[] = [],
 ): string | null {
   if (!hidden.length) return null;
-  const [real, ...resolved] = [path, ...roots, ...hidden].map(realOrAncestor);
-  return hiddenText(
-    path,
-    real,
-    resolved.slice(0, roots.length),
-    hidden,
-    resolved.slice(roots.length),
-  );
+  const realRoots = roots.map((r) => realOrAncestor(r));
+  return hiddenText(path, realOrAncestor(path), realRoots, hidden, realHidden(hidden));
 }
+
+/** The hidden paths resolved: the same list on every call, so missing ones are remembered. */
+const realHidden = (hidden: readonly string[]) => hidden.map((h) => realOrAncestor(h, true));
 
 function hiddenText(
   path: string,
@@ -182,7 +147,7 @@ export function hiddenBelow(root: string, hidden: readonly string[]): Set<string
   if (!hidden.length) return out;
   const realRoot = realOrAncestor(root);
   for (const h of hidden) {
-    const real = realOrAncestor(h);
+    const real = realOrAncestor(h, true);
     if (real !== realRoot && isInside(real, realRoot)) {
       out.add(join(root, relative(realRoot, real)));
     }
