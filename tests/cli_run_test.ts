@@ -6,6 +6,7 @@ import { reinagent } from "./helpers/cli.ts";
 import { TestClient } from "./helpers/ws_client.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
 import { parseRunArgs } from "../server/cli/run_cmd.ts";
+import { DatabaseSync } from "node:sqlite";
 
 const cli = (args: string[]) => reinagent(args);
 
@@ -62,6 +63,38 @@ Deno.test("run: streams the answer, tool lines on stderr, exit 0; --json emits o
     assertEquals(events.find((e) => e.type === "tool_result").isError, false);
     const text = events.filter((e) => e.type === "text").map((e) => e.delta).join("");
     assertEquals(text, "Looking.The folder has **hello.txt**.");
+  } finally {
+    await mock.close();
+  }
+});
+
+Deno.test("run: the exit leaves the committed run in the WAL (no checkpoint); the next process reads it whole", async () => {
+  const mock = startMockLlm({ quiet: true });
+  mock.register("tools", TOOL_SCENARIO);
+  try {
+    const home = await homeWithProvider(mock.base, ["tools"]);
+    const project = await Deno.makeTempDir();
+    await Deno.writeTextFile(`${project}/hello.txt`, "hi");
+    const args = ["--home", home, "--project", project, "--model", "mock/tools"];
+    const r = await cli(["run", "what is here?", ...args]);
+    assertEquals(r.code, 0, r.stderr);
+    // Closing would have folded the WAL into the file and removed it.
+    const wal = await Deno.stat(`${home}/reinagent.db-wal`);
+    assert(wal.size > 0, "the WAL was checkpointed at exit");
+    const listed = await cli(["tasks", "--home", home, "--json"]);
+    assertEquals(listed.code, 0, listed.stderr);
+    const tasks = JSON.parse(listed.stdout);
+    assertEquals(tasks.map((t: { state: string }) => t.state), ["done"]);
+    const db = new DatabaseSync(`${home}/reinagent.db`, { readOnly: true });
+    try {
+      const parts = db.prepare("SELECT text FROM part").all()
+        .map((row) => String(row.text)).join("\n");
+      assertMatch(parts, /The folder has \*\*hello\.txt\*\*\./, "the final answer is stored");
+    } finally {
+      db.close();
+    }
+    const again = await cli(["run", "again", ...args]);
+    assertEquals(again.code, 0, again.stderr);
   } finally {
     await mock.close();
   }

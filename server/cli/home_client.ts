@@ -40,7 +40,8 @@ export async function openHomeClient(
         `database unavailable: ${deps.store.health.error} (${deps.store.health.path}, left untouched)`,
     };
   }
-  const local = localOpClient(deps);
+  // Every command that opens the data dir this way returns to main, which exits.
+  const local = localOpClient(deps, { exiting: true });
   return {
     client: {
       ...local,
