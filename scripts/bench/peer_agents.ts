@@ -37,7 +37,11 @@ export interface PeerLaunch {
 export interface Peer {
   id: string;
   label: string;
-  npm?: { pkg: string; version: string; bin: string };
+  /**
+   * `postinstall`: the package's own install script (node, in its folder), run after the
+   * install: it puts the platform binary in place. No other package runs scripts.
+   */
+  npm?: { pkg: string; version: string; bin: string; postinstall?: string };
   /** The model name of the main conversation (the mock's scenario). */
   model: string;
   /** A model for side requests (titles etc.) that answers with text only. */
@@ -191,7 +195,12 @@ const pi: Peer = {
 const claude: Peer = {
   id: "claude",
   label: "Claude Code",
-  npm: { pkg: "@anthropic-ai/claude-code", version: "2.1.332", bin: "claude" },
+  npm: {
+    pkg: "@anthropic-ai/claude-code",
+    version: "2.1.332",
+    bin: "claude",
+    postinstall: "install.cjs",
+  },
   model: "claude-sonnet-4-5",
   smallModel: "claude-haiku-4-5",
   format: "anthropic",
@@ -230,7 +239,7 @@ const claude: Peer = {
 const opencode: Peer = {
   id: "opencode",
   label: "opencode",
-  npm: { pkg: "opencode-ai", version: "1.18.33", bin: "opencode" },
+  npm: { pkg: "opencode-ai", version: "1.18.33", bin: "opencode", postinstall: "postinstall.mjs" },
   model: "bench",
   smallModel: "bench-small",
   format: "chat",

@@ -100,6 +100,12 @@ async function installPeers(prefix: string, peers: Peer[]): Promise<Map<string, 
     if (!r.ok) {
       for (const p of missing) failures.set(p.id, `npm install failed: ${r.out.slice(-400)}`);
     }
+    for (const p of missing) {
+      if (!p.npm!.postinstall || failures.has(p.id)) continue;
+      const dir = join(prefix, "node_modules", p.npm!.pkg);
+      const post = await sh("node", [p.npm!.postinstall], dir);
+      if (!post.ok) failures.set(p.id, `its postinstall failed: ${post.out.slice(-400)}`);
+    }
   }
   for (const p of peers) {
     if (!p.npm || failures.has(p.id)) continue;
