@@ -228,7 +228,8 @@ const kvKey = str({ min: 4, max: LIMITS.kvKeyChars, pattern: /^ui\.[a-z0-9_.:-]+
 
 /** Argument schema of every op. An op missing here is rejected as `unknown_op`. */
 export const OP_ARGS = {
-  "tasks.list": obj({}),
+  /** `ids`: only these tasks (those that exist), e.g. the one a headless run just ran. */
+  "tasks.list": obj({ "ids?": arr(taskId, 100) }),
   /** Creates a task; with `message` the first user entry is appended atomically. */
   "tasks.create": obj({
     "title?": title,

@@ -6,6 +6,7 @@ import { Store } from "../store/store.ts";
 import { EventHub, type HubClient } from "../server/sessions/hub.ts";
 import { createServices } from "../server/services.ts";
 import type { OpContext } from "../server/ops/context.ts";
+import { localOpClient } from "../server/cli/op_client.ts";
 
 async function context(): Promise<OpContext> {
   const client: HubClient = { id: "c", topics: new Set(["tasks"]), deliver: () => {} };
@@ -135,4 +136,25 @@ Deno.test("quick titles: first 30 characters of the first line", async () => {
   assertEquals(quickTitle("  hello   world \nsecond"), "hello world");
   assertEquals(quickTitle("a".repeat(40)), "a".repeat(30) + "…");
   assertEquals(quickTitle("你".repeat(31)), "你".repeat(30) + "…");
+});
+
+Deno.test("tasks.list with ids: only those tasks that exist, in that order; bad ids are refused", async () => {
+  const home = await Deno.makeTempDir({ prefix: "ra-tasks-ids-" });
+  const deps = createServices({ home });
+  const ops = localOpClient(deps);
+  try {
+    const ids: string[] = [];
+    for (const title of ["one", "two", "three"]) {
+      ids.push((await ops.request("tasks.create", { title })).task.id);
+    }
+    const some = await ops.request("tasks.list", { ids: [ids[2], "t-missing", ids[0]] });
+    assertEquals(some.tasks.map((t: { title: string }) => t.title), ["three", "one"]);
+    assertEquals((await ops.request("tasks.list")).tasks.length, 3, "without ids: every task");
+    for (const bad of [["../x"], Array.from({ length: 101 }, (_, i) => `t${i}`), "t1"]) {
+      const err = await ops.request("tasks.list", { ids: bad }).then(() => null, (e) => e);
+      assertEquals(err?.code, "invalid_args", JSON.stringify(bad).slice(0, 40));
+    }
+  } finally {
+    await ops.close();
+  }
 });

@@ -114,7 +114,8 @@ Deno.test("schema types: what a value of the inferred type may and may not be", 
 
 Deno.test("OpArgs: each op's args are its schema's type", () => {
   same<Equal<OpArgs["tasks.rename"], { id: string; title: string }>>();
-  same<Equal<OpArgs["tasks.list"], Record<never, never>>>();
+  same<Equal<OpArgs["settings.get"], Record<never, never>>>();
+  same<Equal<OpArgs["tasks.list"]["ids"], string[] | undefined>>();
   same<Equal<OpArgs["approval.decide"]["decision"], "allow" | "always" | "reject">>();
   same<Equal<OpArgs["task.setOptions"]["effort"], Effort | null | undefined>>();
   same<Equal<OpArgs["draft.get"]["task"], string | null>>();

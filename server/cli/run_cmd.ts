@@ -291,7 +291,9 @@ export async function runCommand(args: RunArgs, home: string, out: Out): Promise
     mark("run: run ended");
     // The server recorded how the run ended (the same word every window shows); a run
     // stopped here because it waited for an approval no one can give is "stopped".
-    const { tasks } = await client.request("tasks.list") as { tasks: TaskSummary[] };
+    const { tasks } = await client.request("tasks.list", { ids: [taskId] }) as {
+      tasks: TaskSummary[];
+    };
     const end: RunEnd = stoppedWaiting
       ? "stopped"
       : tasks.find((t) => t.id === taskId)?.lastRun ?? outcomeOf(entries);

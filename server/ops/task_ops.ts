@@ -124,7 +124,7 @@ function needContent(text: string, attachments: string[] | undefined): void {
 }
 
 export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
-  "tasks.list": (ctx) => ({ tasks: services(ctx).tasks.list(), seq: ctx.hub.lastSeq }),
+  "tasks.list": (ctx, a) => ({ tasks: services(ctx).tasks.list(a.ids), seq: ctx.hub.lastSeq }),
   "tasks.create": async (ctx, a) => {
     const { tasks, composer } = services(ctx);
     if (a.message !== undefined) needContent(a.message, a.attachments);

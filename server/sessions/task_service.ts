@@ -19,8 +19,10 @@ export function quickTitle(text: string): string {
 export class TaskService {
   constructor(private repos: Repos, private hub: EventHub, private newId: IdFn) {}
 
-  list(): TaskSummary[] {
-    return this.repos.tasks.list();
+  /** Every task, or only those of `ids` that exist (in that order). */
+  list(ids?: string[]): TaskSummary[] {
+    if (!ids) return this.repos.tasks.list();
+    return ids.map((id) => this.repos.tasks.get(id)).filter((t): t is TaskSummary => t !== null);
   }
 
   get(id: string): TaskSummary {
