@@ -17,13 +17,19 @@ const TOOL_SCENARIO = {
   ],
 };
 
-Deno.test("run: streams the answer, tool lines on stderr, exit 0; --json emits one event per line", async () => {
+/** The mock with TOOL_SCENARIO, a home pointed at it, a project holding hello.txt. */
+async function toolScenario() {
   const mock = startMockLlm({ quiet: true });
   mock.register("tools", TOOL_SCENARIO);
+  const home = await homeWithProvider(mock.base, ["tools"]);
+  const project = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${project}/hello.txt`, "hi");
+  return { mock, home, project };
+}
+
+Deno.test("run: streams the answer, tool lines on stderr, exit 0; --json emits one event per line", async () => {
+  const { mock, home, project } = await toolScenario();
   try {
-    const home = await homeWithProvider(mock.base, ["tools"]);
-    const project = await Deno.makeTempDir();
-    await Deno.writeTextFile(`${project}/hello.txt`, "hi");
     const r = await cli([
       "run",
       "what is here?",
@@ -69,12 +75,8 @@ Deno.test("run: streams the answer, tool lines on stderr, exit 0; --json emits o
 });
 
 Deno.test("run: the exit leaves the committed run in the WAL (no checkpoint); the next process reads it whole", async () => {
-  const mock = startMockLlm({ quiet: true });
-  mock.register("tools", TOOL_SCENARIO);
+  const { mock, home, project } = await toolScenario();
   try {
-    const home = await homeWithProvider(mock.base, ["tools"]);
-    const project = await Deno.makeTempDir();
-    await Deno.writeTextFile(`${project}/hello.txt`, "hi");
     const args = ["--home", home, "--project", project, "--model", "mock/tools"];
     const r = await cli(["run", "what is here?", ...args]);
     assertEquals(r.code, 0, r.stderr);
@@ -207,12 +209,8 @@ Deno.test("run args parser", () => {
 });
 
 Deno.test("run: the conversation's request goes out before the title's side request, which still names the task", async () => {
-  const mock = startMockLlm({ quiet: true });
-  mock.register("tools", TOOL_SCENARIO);
+  const { mock, home, project } = await toolScenario();
   try {
-    const home = await homeWithProvider(mock.base, ["tools"]);
-    const project = await Deno.makeTempDir();
-    await Deno.writeTextFile(`${project}/hello.txt`, "hi");
     const r = await cli([
       "run",
       "what is here?",
