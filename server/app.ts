@@ -64,7 +64,7 @@ function displayHost(host: string): string {
 
 export async function startApp(opts: AppOptions): Promise<RunningApp> {
   const now = opts.now ?? Date.now;
-  await ensureHome(opts.home);
+  ensureHome(opts.home);
   // Nothing may open the database while another process owns it (its runs would be
   // marked stopped, its approvals dropped): the lock comes first.
   const lock = opts.lock ?? await tryLockHome(opts.home, "server");

@@ -26,9 +26,13 @@ export function resolveHome(flag?: string): string {
 }
 
 /** Creates the data dir and its sub-folders (owner-only permissions). */
-export async function ensureHome(home: string): Promise<void> {
-  await Deno.mkdir(home, { recursive: true, mode: 0o700 });
-  await Promise.all(HOME_DIRS.map((d) => Deno.mkdir(join(home, d), { recursive: true })));
+/**
+ * Synchronous: eight folders that mostly exist already are a few microseconds each, while
+ * each async call is a round trip through the runtime's thread pool (every start pays it).
+ */
+export function ensureHome(home: string): void {
+  Deno.mkdirSync(home, { recursive: true, mode: 0o700 });
+  for (const d of HOME_DIRS) Deno.mkdirSync(join(home, d), { recursive: true });
 }
 
 export const dbPath = (home: string) => join(home, "reinagent.db");

@@ -43,12 +43,12 @@ export function systemPrompt(env: PromptEnv, mode: string, persona?: string | nu
 }
 
 /** The first of AGENTS.md, .agents/AGENTS.md, CLAUDE.md, .claude/CLAUDE.md (64 KB cap). */
-export async function readAgentsFile(
+export function readAgentsFile(
   workspace: string,
-): Promise<{ path: string; text: string } | null> {
+): { path: string; text: string } | null {
   for (const name of AGENTS_FILES) {
     try {
-      const bytes = await Deno.readFile(join(workspace, name));
+      const bytes = Deno.readFileSync(join(workspace, name));
       const text = new TextDecoder().decode(bytes.subarray(0, AGENTS_CAP));
       return {
         path: name,

@@ -50,13 +50,13 @@ import { type Gate, type LoopHost, type LoopOutcome, runLoop, type ToolCall } fr
 import { maybeGenerateTitle } from "./title.ts";
 import { goalSection } from "./goal.ts";
 import { commandPolicy } from "./command_policy.ts";
-import { enabledSkills } from "../skills/discover.ts";
-import { skillsSection } from "../skills/reminder.ts";
+import { enabledSkillsNow, skillsSection } from "../skills/reminder.ts";
 import { personaOfTask } from "./assistants/apply.ts";
 import type { TaskTools } from "./task_tools.ts";
 import { microcompact } from "./compaction/microcompact.ts";
 import { Compactor, type CompactResult, type SummaryModel } from "./compaction/compactor.ts";
 import type { SubagentRunner } from "./subagents/runner.ts";
+import type { SubagentCatalog } from "./subagents/definitions.ts";
 import { memorySection } from "./memory_reminder.ts";
 import { memoryAccess, memoryFilesOf } from "./memory_access.ts";
 import type { HookEngine } from "./hooks/engine.ts";
@@ -180,6 +180,8 @@ interface TurnContext {
   buildRequest(messages: LlmMessage[]): StreamRequest;
   /** The model's conversation for stored entries (attachments loaded). */
   conversation(entries: Entry[]): Promise<LlmMessage[]>;
+  /** The workspace's sub-agent types (null: this server runs no sub-agents). */
+  catalog: SubagentCatalog | null;
 }
 
 /**
@@ -205,7 +207,7 @@ export class Turns {
   private async context(task: TaskSummary, signal: AbortSignal): Promise<TurnContext> {
     const { repos, now } = this.d;
     const resolved = this.d.resolveModel(task.settings.model);
-    const workspace = await this.workspaceOf(task);
+    const workspace = this.workspaceOf(task);
     const defaults = this.d.defaults();
     // A level the model does not offer becomes one it does (as the composer shows).
     const effort = effectiveEffort(resolved.model, task.settings.effort ?? defaults.effort);
@@ -216,7 +218,7 @@ export class Turns {
     const [adapter, persona, skills, agents, memory, tools, catalog] = await Promise.all([
       adapterFor(resolved.provider.format),
       personaOfTask(this.d.home, repos.kv, task.settings),
-      enabledSkills({ home: this.d.home, workspace, hidden }),
+      enabledSkillsNow({ home: this.d.home, workspace, hidden }),
       readAgentsFile(workspace),
       memorySection(memoryFilesOf(this.d.home, repos), workspace),
       this.toolsOf(signal, task.settings.mcpServers),
@@ -241,6 +243,7 @@ export class Turns {
       approval,
       tools,
       history: repos.entries.latest(task.id, Number.MAX_SAFE_INTEGER),
+      catalog,
       buildRequest: (messages) => ({
         provider: resolved.provider,
         model: resolved.model,
@@ -380,8 +383,8 @@ export class Turns {
         history,
         this.d.memoryChanged,
       );
-      const subagents = this.d.subagents
-        ? await prepareSubagents(this.d.subagents, this.d.home, {
+      const subagents = this.d.subagents && ctx.catalog
+        ? prepareSubagents(this.d.subagents, ctx.catalog, {
           taskId: task.id,
           workspace,
           place,
@@ -482,7 +485,7 @@ export class Turns {
    * run) and records its result in the task's latest turn.
    */
   async runRecovered(task: TaskSummary, call: ToolCall, writer: TimelineWriter): Promise<void> {
-    const workspace = await this.workspaceOf(task);
+    const workspace = this.workspaceOf(task);
     const t0 = this.d.now();
     const entries = this.d.repos.entries.latest(task.id, Number.MAX_SAFE_INTEGER);
     const result: ToolResult = await this.d.taskTools.run(call, {
@@ -509,13 +512,16 @@ export class Turns {
   }
 
   /** The task's project folder, or the DefaultProject (created on first use). */
-  private async workspaceOf(task: TaskSummary): Promise<string> {
+  private workspaceOf(task: TaskSummary): string {
     if (!task.projectPath) {
       const dir = join(this.d.home, "DefaultProject");
-      await Deno.mkdir(dir, { recursive: true });
+      Deno.mkdirSync(dir, { recursive: true });
       return dir;
     }
-    const st = await Deno.stat(task.projectPath).catch(() => null);
+    let st: Deno.FileInfo | null = null;
+    try {
+      st = Deno.statSync(task.projectPath);
+    } catch { /* said below */ }
     if (!st?.isDirectory) throw new Error(`the project folder ${task.projectPath} does not exist`);
     return task.projectPath;
   }

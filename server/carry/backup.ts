@@ -199,7 +199,7 @@ export async function restoreBackup(
   now: () => number = Date.now,
 ): Promise<BackupRestoreReport> {
   const doc = checkBackup(text);
-  const mcp = await readServers(home);
+  const mcp = readServers(home);
   if (!mcp.ok) throw new BackupError(`${mcp.error} — fix or remove it first; nothing was restored`);
   // The way back: the configuration as it is now, keys included (it stays on this machine).
   const before = await buildBackup(repos, home, true, now);

@@ -96,7 +96,7 @@ export async function mcpCommand(cmd: McpCommand, io: McpIo): Promise<number> {
       io.out(`Removed MCP server ${cmd.id}`);
       return 0;
     }
-    const read = await readServers(home);
+    const read = readServers(home);
     if (!read.ok) {
       io.err(read.error);
       io.err("The file was left as it is; fix or remove it.");

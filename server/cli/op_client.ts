@@ -115,8 +115,8 @@ export async function runningInstance(home: string): Promise<OpClient | null> {
   let info: { base?: string };
   let token: string;
   try {
-    info = JSON.parse(await Deno.readTextFile(instancePath(home)));
-    token = (await Deno.readTextFile(tokenPath(home))).trim();
+    info = JSON.parse(Deno.readTextFileSync(instancePath(home)));
+    token = (Deno.readTextFileSync(tokenPath(home))).trim();
   } catch {
     return null; // no instance file: nothing is running
   }

@@ -165,7 +165,7 @@ export async function runCatalogCommand(
   io: CliIo = defaultIo(),
 ): Promise<number> {
   const home = resolveHome(cmd.home);
-  await ensureHome(home);
+  ensureHome(home);
   await applyProxyFile(home); // `models fetch` goes out through the proxy setting
   const store = new Store(dbPath(home));
   try {

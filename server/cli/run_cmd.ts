@@ -198,7 +198,10 @@ export function outcomeOf(entries: Entry[]): RunEnd {
 
 export async function runCommand(args: RunArgs, home: string, out: Out): Promise<number> {
   if (args.project) {
-    const st = await Deno.stat(args.project).catch(() => null);
+    let st: Deno.FileInfo | null = null;
+    try {
+      st = Deno.statSync(args.project);
+    } catch { /* reported below */ }
     if (!st?.isDirectory) {
       out.note(`reinagent: --project ${args.project} is not a folder`);
       return 2;

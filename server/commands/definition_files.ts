@@ -38,14 +38,14 @@ export function definitionDirs(
 }
 
 /** The `*.md` files of one folder (sorted, at most `limits.files`), with the problems of reading it. */
-export async function readDefinitionFiles(
+export function readDefinitionFiles(
   d: DefinitionDir,
   problems: DefinitionProblem[],
   limits: { files: number; bytes: number; what: string },
-): Promise<{ path: string; text: string }[]> {
+): { path: string; text: string }[] {
   let names: string[] = [];
   try {
-    for await (const e of Deno.readDir(d.dir)) {
+    for (const e of Deno.readDirSync(d.dir)) {
       if (/\.md$/i.test(e.name) && !e.isDirectory) names.push(e.name);
     }
   } catch (e) {
@@ -71,13 +71,13 @@ export async function readDefinitionFiles(
         bad("it links to a file outside the workspace, which is not read");
         continue;
       }
-      const st = await Deno.stat(path);
+      const st = Deno.statSync(path);
       if (!st.isFile) continue;
       if (st.size > limits.bytes) {
         bad(`${Math.ceil(st.size / 1024)} KB is larger than ${limits.bytes / 1024} KB`);
         continue;
       }
-      const bytes = await Deno.readFile(path);
+      const bytes = Deno.readFileSync(path);
       out.push({ path, text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) });
     } catch (e) {
       bad(

@@ -15,7 +15,7 @@ export type Claim =
   | { kind: "busy"; message: string };
 
 export async function claimHome(home: string, role: LockRole, waitMs = 10_000): Promise<Claim> {
-  await ensureHome(home);
+  ensureHome(home);
   const deadline = Date.now() + waitMs;
   while (true) {
     const lock = await tryLockHome(home, role);

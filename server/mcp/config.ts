@@ -66,11 +66,11 @@ export function serversProblems(list: unknown): { servers: McpServerConfig[]; pr
 }
 
 /** Reads the file; a missing file is an empty list, a bad one an error (file untouched). */
-export async function readServers(home: string): Promise<McpConfigRead> {
+export function readServers(home: string): McpConfigRead {
   const path = mcpConfigPath(home);
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = Deno.readTextFileSync(path);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return { ok: true, path, servers: [], exists: false };
     return { ok: false, path, error: `cannot read ${path}: ${(e as Error).message}` };
@@ -95,7 +95,7 @@ export class McpConfigError extends Error {}
 
 /** Writes the list atomically; refuses when the file on disk is corrupt (it is never replaced). */
 export async function saveServers(home: string, servers: McpServerConfig[]): Promise<void> {
-  const current = await readServers(home);
+  const current = readServers(home);
   if (!current.ok) {
     throw new McpConfigError(`${current.error} — fix or remove the file first; it was not changed`);
   }
@@ -112,7 +112,7 @@ export async function updateServers(
   home: string,
   change: (servers: McpServerConfig[]) => McpServerConfig[],
 ): Promise<McpServerConfig[]> {
-  const current = await readServers(home);
+  const current = readServers(home);
   if (!current.ok) {
     throw new McpConfigError(`${current.error} — fix or remove the file first; it was not changed`);
   }

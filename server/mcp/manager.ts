@@ -112,7 +112,7 @@ export class McpManager {
    */
   /** `only`: the servers a task's assistant bound (null/absent = every enabled one). */
   async toolsForTurn(_signal?: AbortSignal, only?: string[] | null): Promise<Tool[]> {
-    const read = await readServers(this.o.home);
+    const read = readServers(this.o.home);
     if (!read.ok) {
       this.fail("mcp_servers.json", "config", read.error);
       return [];
@@ -262,7 +262,7 @@ export class McpManager {
 
   /** Closes the pooled connection of `id` and connects again; the result as a test's. */
   async restart(id: string): Promise<McpTestResult> {
-    const read = await readServers(this.o.home);
+    const read = readServers(this.o.home);
     const config = read.ok ? read.servers.find((s) => s.id === id) : undefined;
     const t0 = performance.now();
     if (!config) {

@@ -80,10 +80,10 @@ async function restoring(
 ): Promise<BackupRestoreReport> {
   const { repos } = services(ctx);
   const settingsBefore = getSettings(repos);
-  const read = await readServers(ctx.home);
+  const read = readServers(ctx.home);
   const mcpBefore: McpServerConfig[] = read.ok ? read.servers : [];
   const report = await restore();
-  const after = await readServers(ctx.home);
+  const after = readServers(ctx.home);
   ctx.safety.announce(whoIs(ctx), [
     ...loweredSettings(settingsBefore, getSettings(repos)),
     ...mcpLowered(mcpBefore, after.ok ? after.servers : []),

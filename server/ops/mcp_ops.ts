@@ -100,7 +100,7 @@ export const MCP_HANDLERS: OpHandlers<keyof typeof MCP_OP_ARGS> = {
       return mcp.test(unmasked(server, stored));
     }
     if (!id) throw new OpError("invalid_args", "give the id of a server or a server to test");
-    const read = await readServers(ctx.home);
+    const read = readServers(ctx.home);
     if (!read.ok) throw new OpError("conflict", read.error);
     const found = read.servers.find((s) => s.id === id);
     if (!found) throw new OpError("not_found", `no MCP server "${id}"`);

@@ -20,9 +20,9 @@ export interface FoundPlugin extends PluginView {
   realDir: string;
 }
 
-async function real(path: string): Promise<string | null> {
+function real(path: string): string | null {
   try {
-    return await Deno.realPath(path);
+    return Deno.realPathSync(path);
   } catch {
     return null;
   }
@@ -31,9 +31,9 @@ async function real(path: string): Promise<string | null> {
 /** Why the plugin folder (real path `dir`) may not be used, or null. */
 async function refusal(dir: string, home: string, project: string | null): Promise<string | null> {
   const realHome = await real(home);
-  const ours = await real(userPluginsDir(home));
+  const ours = real(userPluginsDir(home));
   if (project !== null) {
-    const ws = await real(project);
+    const ws = real(project);
     if (!ws || !isInside(dir, ws)) return `it leads to ${dir}, outside the project`;
     // The default project lives in the data folder: inside the project is its own.
     if (realHome && isInside(dir, realHome) && !isInside(ws, realHome)) {
@@ -57,10 +57,10 @@ async function readOne(
   st: PluginState,
   stateError: string | null,
 ): Promise<FoundPlugin | null> {
-  const realDir = await real(path);
+  const realDir = real(path);
   if (!realDir) return null;
   try {
-    if (!(await Deno.stat(realDir)).isDirectory) return null;
+    if (!(Deno.statSync(realDir)).isDirectory) return null;
   } catch {
     return null;
   }
@@ -108,7 +108,7 @@ async function readDir(
 ): Promise<FoundPlugin[]> {
   let names: string[] = [];
   try {
-    for await (const e of Deno.readDir(dir)) {
+    for (const e of Deno.readDirSync(dir)) {
       if ((e.isDirectory || e.isSymlink) && !e.name.startsWith(".")) names.push(e.name);
     }
   } catch (e) {
@@ -159,13 +159,13 @@ function brokenDir(dir: string, project: string | null, error: string): FoundPlu
 
 /** The user's plugins, then each workspace's (a folder reached twice is listed once). */
 export async function discoverPlugins(home: string, workspaces: string[]): Promise<FoundPlugin[]> {
-  const read = await readPluginState(home);
+  const read = readPluginState(home);
   const st = read.ok ? read.state : { enabled: [], trust: {} };
   const stateError = read.ok ? null : read.error;
   const problems: FoundPlugin[] = [];
   const out = await readDir(userPluginsDir(home), home, null, st, stateError, problems);
   for (const w of workspaces) {
-    const project = await workspaceKey(w);
+    const project = workspaceKey(w);
     out.push(
       ...await readDir(workspacePluginsDir(project), home, project, st, stateError, problems),
     );

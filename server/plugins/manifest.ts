@@ -41,11 +41,11 @@ function text(json: Record<string, unknown>, key: string, max: number, required:
 }
 
 /** A contribution folder: relative, inside the plugin after resolving links; null if absent. */
-async function folder(
+function folder(
   json: Record<string, unknown>,
   key: "commands" | "skills",
   realDir: string,
-): Promise<string | null> {
+): string | null {
   const v = json[key];
   if (v === undefined) return null;
   if (typeof v !== "string" || !v.trim() || v.length > 200) {
@@ -58,14 +58,14 @@ async function folder(
   const path = join(realDir, rel);
   let real: string;
   try {
-    real = await Deno.realPath(path);
+    real = Deno.realPathSync(path);
   } catch {
     throw new Error(`"${key}": the folder ${v} does not exist`);
   }
   if (!isInside(real, realDir)) {
     throw new Error(`"${key}": ${v} leads to ${real}, outside the plugin folder`);
   }
-  if (!(await Deno.stat(real)).isDirectory) throw new Error(`"${key}": ${v} is not a folder`);
+  if (!(Deno.statSync(real)).isDirectory) throw new Error(`"${key}": ${v} is not a folder`);
   return real;
 }
 
@@ -76,11 +76,11 @@ export async function readManifest(
   const path = join(realDir, MANIFEST_FILE);
   let raw: string;
   try {
-    const real = await Deno.realPath(path);
+    const real = Deno.realPathSync(path);
     if (!isInside(real, realDir)) {
       return { ok: false, error: `${MANIFEST_FILE} leads out of the plugin folder` };
     }
-    const st = await Deno.stat(real);
+    const st = Deno.statSync(real);
     if (!st.isFile) return { ok: false, error: `${MANIFEST_FILE} is not a file` };
     if (st.size > PLUGIN_LIMITS.manifestBytes) {
       return {
@@ -88,7 +88,7 @@ export async function readManifest(
         error: `${MANIFEST_FILE} is larger than ${PLUGIN_LIMITS.manifestBytes} bytes`,
       };
     }
-    raw = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(real));
+    raw = new TextDecoder("utf-8", { fatal: true }).decode(Deno.readFileSync(real));
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return { ok: false, error: `no ${MANIFEST_FILE}` };
     if (e instanceof TypeError) return { ok: false, error: `${MANIFEST_FILE} is not UTF-8` };
@@ -118,8 +118,8 @@ export async function readManifest(
         name,
         version: text(json, "version", PLUGIN_LIMITS.versionChars, false),
         description: text(json, "description", PLUGIN_LIMITS.descriptionChars, false),
-        commandsDir: await folder(json, "commands", realDir),
-        skillsDir: await folder(json, "skills", realDir),
+        commandsDir: folder(json, "commands", realDir),
+        skillsDir: folder(json, "skills", realDir),
         hooks,
         fingerprint: hooks.length ? await fingerprintOf(hooks) : "",
       },

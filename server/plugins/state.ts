@@ -16,12 +16,12 @@ export interface PluginState {
 
 const EMPTY: PluginState = { enabled: [], trust: {} };
 
-export async function readPluginState(
+export function readPluginState(
   home: string,
-): Promise<{ ok: true; state: PluginState } | { ok: false; error: string }> {
+): { ok: true; state: PluginState } | { ok: false; error: string } {
   let text: string;
   try {
-    text = await Deno.readTextFile(pluginStatePath(home));
+    text = Deno.readTextFileSync(pluginStatePath(home));
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return { ok: true, state: structuredClone(EMPTY) };
     return { ok: false, error: `${pluginStatePath(home)} cannot be read: ${(e as Error).message}` };
@@ -54,7 +54,7 @@ export function updatePluginState(
 }
 
 async function write(home: string, change: (s: PluginState) => void): Promise<void> {
-  const r = await readPluginState(home);
+  const r = readPluginState(home);
   if (!r.ok) throw new Error(`${r.error}; fix or remove it first`);
   change(r.state);
   r.state.enabled = [...new Set(r.state.enabled)].sort();

@@ -59,9 +59,9 @@ export function skillDirs(scope: SkillScope): { source: SkillSource; path: strin
   return dirs;
 }
 
-async function real(path: string): Promise<string | null> {
+function real(path: string): string | null {
   try {
-    return await Deno.realPath(path);
+    return Deno.realPathSync(path);
   } catch {
     return null;
   }
@@ -79,7 +79,7 @@ async function refusal(
     return confine && isInside(dir, confine) ? null : `it leads to ${dir}, outside its plugin`;
   }
   const ours = await real(skillsDir(scope.home));
-  const ws = source === "workspace" && scope.workspace ? await real(scope.workspace) : null;
+  const ws = source === "workspace" && scope.workspace ? real(scope.workspace) : null;
   if (source === "workspace" && (!ws || !isInside(dir, ws))) {
     return `it leads to ${dir}, outside the project`;
   }
@@ -88,7 +88,7 @@ async function refusal(
   // the deeper folder decides.
   const bases = [ours, ws].filter((b): b is string => b !== null && dir !== b && isInside(dir, b));
   for (const h of scope.hidden ?? [scope.home]) {
-    const rh = await real(h);
+    const rh = real(h);
     if (!rh) continue;
     if (rh === dir) return `it leads to ${h}, ReinAgent's data folder or a protected folder`;
     if (isInside(rh, dir)) return `it leads to ${dir}, which holds the protected folder ${h}`;
@@ -109,10 +109,10 @@ async function readSkill(
   problems: SkillProblem[],
   confine?: string,
 ): Promise<FoundSkill | null> {
-  const realDir = await real(dir);
+  const realDir = real(dir);
   if (!realDir) return null;
   try {
-    if (!(await Deno.stat(realDir)).isDirectory) return null;
+    if (!(Deno.statSync(realDir)).isDirectory) return null;
   } catch {
     return null;
   }
@@ -122,7 +122,7 @@ async function readSkill(
     problems.push({ path: dir, message: `refused: ${refused}` });
     return null;
   }
-  const realFile = await real(path);
+  const realFile = real(path);
   if (!realFile) return null; // a folder without SKILL.md is not a skill
   const key = `${source}:${folder}`;
   const base = {
@@ -139,12 +139,12 @@ async function readSkill(
   if (!isInside(realFile, realDir)) return bad("its SKILL.md links outside the skill's folder");
   let text: string;
   try {
-    const st = await Deno.stat(realFile);
+    const st = Deno.statSync(realFile);
     if (!st.isFile) return bad("SKILL.md is not a file");
     if (st.size > SKILL_LIMITS.fileBytes) {
       return bad(`SKILL.md is larger than ${SKILL_LIMITS.fileBytes / 1024} KB`);
     }
-    text = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(realFile));
+    text = new TextDecoder("utf-8", { fatal: true }).decode(Deno.readFileSync(realFile));
   } catch (e) {
     return bad(e instanceof TypeError ? "SKILL.md is not UTF-8 text" : (e as Error).message);
   }
@@ -166,7 +166,7 @@ export async function discoverSkills(
     ...plugins.map(({ path }) => ({ source: "plugin" as const, path })),
   ];
   const problems: SkillProblem[] = [];
-  const read = await readSwitches(scope.home);
+  const read = readSwitches(scope.home);
   const switches = read.ok ? read.switches : { enabled: [], disabled: [] };
   const skills: FoundSkill[] = [];
   for (const [i, d] of dirs.entries()) {
@@ -174,7 +174,7 @@ export async function discoverSkills(
     const plugin = d.source === "plugin" ? plugins[i - (dirs.length - plugins.length)] : null;
     let names: string[] = [];
     try {
-      for await (const e of Deno.readDir(d.path)) {
+      for (const e of Deno.readDirSync(d.path)) {
         if ((e.isDirectory || e.isSymlink) && !e.name.startsWith(".")) names.push(e.name);
       }
     } catch (e) {

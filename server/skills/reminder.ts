@@ -46,22 +46,32 @@ const CACHE_MS = 2000;
  * every file tool call; a switch flipped applies within that time).
  */
 export function enabledSkillsCached(scope: SkillScope, now = Date.now()): Promise<FoundSkill[]> {
-  const key = JSON.stringify([
+  const hit = cache.get(cacheKey(scope));
+  if (hit && now - hit.at < CACHE_MS) return hit.skills;
+  return enabledSkillsNow(scope, now);
+}
+
+/**
+ * The enabled skills as on disk now (a turn's start: a switch flipped since the last turn
+ * applies to this one), remembered for the tool calls that follow.
+ */
+export function enabledSkillsNow(scope: SkillScope, now = Date.now()): Promise<FoundSkill[]> {
+  const skills = enabledSkills(scope).catch((e) => {
+    console.warn(`skills: ${(e as Error).message}`);
+    return [];
+  });
+  cache.set(cacheKey(scope), { at: now, skills });
+  if (cache.size > 50) cache.delete(cache.keys().next().value!);
+  return skills;
+}
+
+const cacheKey = (scope: SkillScope) =>
+  JSON.stringify([
     scope.home,
     scope.workspace ?? null,
     scope.userHome ?? null,
     scope.hidden ?? null,
   ]);
-  const hit = cache.get(key);
-  if (hit && now - hit.at < CACHE_MS) return hit.skills;
-  const skills = enabledSkills(scope).catch((e) => {
-    console.warn(`skills: ${(e as Error).message}`);
-    return [];
-  });
-  cache.set(key, { at: now, skills });
-  if (cache.size > 50) cache.delete(cache.keys().next().value!);
-  return skills;
-}
 
 /** Forgets what was looked up (after a switch, an install or a removal). */
 export function forgetSkills(): void {

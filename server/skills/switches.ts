@@ -32,11 +32,11 @@ const keysOf = (v: unknown, field: string): string[] => {
   return v as string[];
 };
 
-export async function readSwitches(home: string): Promise<SwitchesRead> {
+export function readSwitches(home: string): SwitchesRead {
   const path = join(home, SKILLS_FILE);
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = Deno.readTextFileSync(path);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) {
       return { ok: true, switches: { enabled: [], disabled: [] } };
@@ -74,7 +74,7 @@ let chain: Promise<unknown> = Promise.resolve();
 /** Sets one switch; throws {@link SkillSwitchesError} when the file is corrupt. */
 export function setSwitch(home: string, key: string, enabled: boolean): Promise<void> {
   const run = chain.then(async () => {
-    const read = await readSwitches(home);
+    const read = readSwitches(home);
     if (!read.ok) throw new SkillSwitchesError(read.error);
     const s = read.switches;
     const next: SkillSwitches = {

@@ -141,7 +141,7 @@ export class MemoryFiles {
     const problems: MemoryProblem[] = [];
     let names: string[] = [];
     try {
-      for await (const e of Deno.readDir(b.dir)) if (e.name.endsWith(".md")) names.push(e.name);
+      for (const e of Deno.readDirSync(b.dir)) if (e.name.endsWith(".md")) names.push(e.name);
     } catch (e) {
       if (!isNotFound(e)) problems.push({ file: b.dir, error: (e as Error).message });
     }
@@ -178,7 +178,7 @@ export class MemoryFiles {
     opts: { source: MemorySource; unreviewed: boolean; id?: string },
   ): Promise<MemoryItem> {
     const f = checkFields(fields);
-    const names = await this.names(b);
+    const names = this.names(b);
     if (names.size >= L.perBucket) {
       throw new MemoryError(
         "full",
@@ -242,7 +242,7 @@ export class MemoryFiles {
   async remove(b: Bucket, id: string, opts: { corruptToo?: boolean } = {}): Promise<string> {
     const file = memoryFile(b, id);
     if (!opts.corruptToo) await this.read(b, id);
-    else if (!(await this.lstatFile(file))) {
+    else if (!(this.lstatFile(file))) {
       throw new MemoryError("not_found", `no memory "${id}" in ${b.scope} memory`);
     }
     const dir = await this.trashDir(b);
@@ -253,13 +253,13 @@ export class MemoryFiles {
 
   /** Moves every `.md` file of the bucket (corrupt ones too) into one trash folder. */
   async wipe(b: Bucket): Promise<{ moved: number; trash: string }> {
-    const names = [...await this.names(b)];
+    const names = [...this.names(b)];
     const dir = join(await this.trashDir(b), `wipe-${this.stamp()}`);
     await Deno.mkdir(dir, { recursive: true });
     let moved = 0;
     for (const id of names) {
       const file = join(b.dir, `${id}.md`);
-      if (!(await this.lstatFile(file))) continue;
+      if (!(this.lstatFile(file))) continue;
       await Deno.rename(file, join(dir, `${id}.md`));
       moved++;
     }
@@ -283,10 +283,10 @@ export class MemoryFiles {
   }
 
   /** Ids of the bucket's files (valid names only; others cannot be written anyway). */
-  private async names(b: Bucket): Promise<Set<string>> {
+  private names(b: Bucket): Set<string> {
     const out = new Set<string>();
     try {
-      for await (const e of Deno.readDir(b.dir)) {
+      for (const e of Deno.readDirSync(b.dir)) {
         const id = e.name.endsWith(".md") ? e.name.slice(0, -3) : "";
         if (MEMORY_ID.test(id)) out.add(id);
       }
@@ -307,7 +307,7 @@ export class MemoryFiles {
     if (st.size > L.fileBytes) return `larger than ${L.fileBytes / 1024} KB`;
     let text: string;
     try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(file));
+      text = new TextDecoder("utf-8", { fatal: true }).decode(Deno.readFileSync(file));
     } catch (e) {
       return e instanceof TypeError ? "not UTF-8 text" : (e as Error).message;
     }
@@ -315,9 +315,9 @@ export class MemoryFiles {
     return memoryOfText(id, b.scope, text, mtime);
   }
 
-  private async lstatFile(file: string): Promise<Deno.FileInfo | null> {
+  private lstatFile(file: string): Deno.FileInfo | null {
     try {
-      return await Deno.lstat(file);
+      return Deno.lstatSync(file);
     } catch (e) {
       if (isNotFound(e)) return null;
       throw e;
@@ -328,7 +328,7 @@ export class MemoryFiles {
   private async writeItem(b: Bucket, item: MemoryItem, fresh: boolean): Promise<void> {
     const file = memoryFile(b, item.id);
     await this.ensureDir(b);
-    const st = await this.lstatFile(file);
+    const st = this.lstatFile(file);
     if (fresh && st) throw new MemoryError("exists", `memory "${item.id}" exists already`);
     if (st && !st.isFile) {
       throw new MemoryError("refused", `${item.id}.md is not a plain file; it is left alone`);
@@ -356,7 +356,7 @@ export class MemoryFiles {
     let p = this.root;
     for (const part of ["", ...rel]) {
       p = part ? join(p, part) : p;
-      const st = await Deno.lstat(p);
+      const st = Deno.lstatSync(p);
       if (st.isSymlink || !st.isDirectory) {
         throw new MemoryError(
           "refused",
@@ -367,7 +367,7 @@ export class MemoryFiles {
     if (b.projectPath) {
       // Which folder a hash stands for (for people looking at the data dir).
       const marker = join(b.dir, ".workdir.json");
-      if (!(await this.lstatFile(marker))) {
+      if (!(this.lstatFile(marker))) {
         await Deno.writeTextFile(marker, JSON.stringify({ path: b.projectPath }) + "\n");
       }
     }

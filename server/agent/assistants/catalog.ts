@@ -21,14 +21,14 @@ export const DEFAULT_ASSISTANT_KEY = "assistants.default";
 export const assistantsDir = (home: string): string => join(home, "assistants");
 
 /** Custom assistants of the folder (sorted by id) and the problems of reading it. */
-export async function readCustomAssistants(
+export function readCustomAssistants(
   home: string,
-): Promise<{ custom: Assistant[]; problems: AssistantProblem[] }> {
+): { custom: Assistant[]; problems: AssistantProblem[] } {
   const dir = assistantsDir(home);
   const problems: AssistantProblem[] = [];
   const names: string[] = [];
   try {
-    for await (const e of Deno.readDir(dir)) {
+    for (const e of Deno.readDirSync(dir)) {
       if (/\.md$/i.test(e.name)) names.push(e.name);
     }
   } catch (e) {
@@ -51,7 +51,7 @@ export async function readCustomAssistants(
     const bad = (message: string) => problems.push({ path, message });
     try {
       // A link could point anywhere (a secret file's text would become a persona).
-      const st = await Deno.lstat(path);
+      const st = Deno.lstatSync(path);
       if (st.isSymlink) {
         bad("it is a symbolic link, which is not read");
         continue;
@@ -67,7 +67,7 @@ export async function readCustomAssistants(
         bad(`"${id}" is a built-in assistant's id; rename the file to use it`);
         continue;
       }
-      const text = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(path));
+      const text = new TextDecoder("utf-8", { fatal: true }).decode(Deno.readFileSync(path));
       const a = parseAssistantFile(id, path, text);
       if ("problem" in a) bad(a.problem);
       else custom.push(a);

@@ -42,12 +42,12 @@ export async function fingerprintOf(hooks: HookView[]): Promise<string> {
 export async function readHookFile(path: string): Promise<HookFile | null> {
   let text: string;
   try {
-    const st = await Deno.stat(path);
+    const st = Deno.statSync(path);
     if (!st.isFile) return { ok: false, path, error: "is not a file" };
     if (st.size > MAX_FILE_BYTES) {
       return { ok: false, path, error: `is larger than ${MAX_FILE_BYTES} bytes` };
     }
-    text = await Deno.readTextFile(path);
+    text = Deno.readTextFileSync(path);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return null;
     return { ok: false, path, error: `cannot be read: ${(e as Error).message}` };

@@ -42,7 +42,7 @@ function invalid(
 
 /** A workspace's hooks source (null: none configured and none trusted). */
 export async function workspaceSource(home: string, workspace: string): Promise<HookSource | null> {
-  const project = await workspaceKey(workspace);
+  const project = workspaceKey(workspace);
   const path = workspaceConfigPath(project);
   const [file, rec] = await Promise.all([readHookFile(path), trustRecord(home, project)]);
   const kept: Partial<HookSource> = rec?.hooks?.length ? { trustedHooks: rec.hooks } : {};

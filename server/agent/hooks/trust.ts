@@ -20,18 +20,18 @@ export interface TrustRecord {
 }
 
 /** The real path of a workspace (trust is per folder, whatever path reached it). */
-export async function workspaceKey(workspace: string): Promise<string> {
+export function workspaceKey(workspace: string): string {
   try {
-    return await Deno.realPath(workspace);
+    return Deno.realPathSync(workspace);
   } catch {
     return workspace;
   }
 }
 
-async function readAll(home: string): Promise<Record<string, TrustRecord>> {
+function readAll(home: string): Record<string, TrustRecord> {
   let text: string;
   try {
-    text = await Deno.readTextFile(trustPath(home));
+    text = Deno.readTextFileSync(trustPath(home));
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return {};
     throw e;
@@ -47,7 +47,7 @@ async function readAll(home: string): Promise<Record<string, TrustRecord>> {
 export async function trustRecord(home: string, workspace: string): Promise<TrustRecord | null> {
   try {
     const all = await readAll(home);
-    const rec = all[await workspaceKey(workspace)];
+    const rec = all[workspaceKey(workspace)];
     if (typeof rec?.fingerprint !== "string") return null;
     return { ...rec, hooks: Array.isArray(rec.hooks) ? rec.hooks : [] };
   } catch (e) {
@@ -69,13 +69,13 @@ export async function trust(
 ): Promise<void> {
   let all: Record<string, TrustRecord>;
   try {
-    all = await readAll(home);
+    all = readAll(home);
   } catch (e) {
     throw new Error(
       `cannot read ${trustPath(home)} (${(e as Error).message}); fix or remove it first`,
     );
   }
-  const key = await workspaceKey(workspace);
+  const key = workspaceKey(workspace);
   if (hooks.length) all[key] = { fingerprint, at: now, hooks };
   else delete all[key];
   // Written beside and renamed: a crash never leaves half a file.

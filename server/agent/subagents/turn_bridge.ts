@@ -25,12 +25,12 @@ export function withSubagentTypes(base: ToolSpec[], catalog: SubagentCatalog): T
 export const loadSubagentCatalog = (workspace: string, home: string): Promise<SubagentCatalog> =>
   loadCatalog(definitionDirs(workspace, home));
 
-export async function prepareSubagents(
+/** The turn's sub-agents, with the catalog its context loaded (read once per turn). */
+export function prepareSubagents(
   runner: SubagentRunner,
-  home: string,
+  catalog: SubagentCatalog,
   parent: Omit<ParentTurn, "catalog">,
-): Promise<TurnSubagents> {
-  const catalog = await loadSubagentCatalog(parent.workspace, home);
+): TurnSubagents {
   const turn: ParentTurn = { ...parent, catalog };
   return {
     specs: (base) => withSubagentTypes(base, catalog),
