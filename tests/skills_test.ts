@@ -13,7 +13,12 @@ import { parseSkillFile } from "../server/skills/frontmatter.ts";
 import { discoverSkills } from "../server/skills/discover.ts";
 import { InstallError, installFolder, installZip } from "../server/skills/install.ts";
 import { setSwitch } from "../server/skills/switches.ts";
-import { skillsSection } from "../server/skills/reminder.ts";
+import {
+  enabledSkillsCached,
+  enabledSkillsNow,
+  forgetSkills,
+  skillsSection,
+} from "../server/skills/reminder.ts";
 import { saveUpload } from "../server/composer/uploads_store.ts";
 import { SKILL_LIMITS } from "../protocol/skills.ts";
 
@@ -272,5 +277,26 @@ Deno.test("skills ops: list, switches, preview, install from an upload, remove; 
     assertEquals((await h.op("skills.list", {})).skills, []);
   } finally {
     await h.close();
+  }
+});
+
+Deno.test("skills of a turn: looked up fresh at its start and reused by its tool calls; a change shows at the next start", async () => {
+  const root = await Deno.makeTempDir({ prefix: "ra-skills-turn-" });
+  const home = join(root, "home"), user = join(root, "user"), ws = join(root, "ws");
+  try {
+    await Deno.mkdir(ws, { recursive: true });
+    const scope = { home, workspace: ws, userHome: user, hidden: [] };
+    await write(join(home, "skills", "one", "SKILL.md"), skillMd("one", "First"));
+    const atStart = await enabledSkillsNow(scope, 1_000);
+    assertEquals(atStart.map((s) => s.name), ["one"]);
+    // A skill added after the turn started: the turn's tool calls keep what it started with.
+    await write(join(home, "skills", "two", "SKILL.md"), skillMd("two", "Second"));
+    assertEquals((await enabledSkillsCached(scope, 1_500)).map((s) => s.name), ["one"]);
+    // The next turn's start sees it at once, and so do the calls after it.
+    assertEquals((await enabledSkillsNow(scope, 1_600)).map((s) => s.name), ["one", "two"]);
+    assertEquals((await enabledSkillsCached(scope, 1_700)).map((s) => s.name), ["one", "two"]);
+  } finally {
+    forgetSkills();
+    await Deno.remove(root, { recursive: true });
   }
 });

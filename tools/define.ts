@@ -52,8 +52,12 @@ export interface ToolDefinition<T> {
   traits?: ToolTraits;
   /** A policy from the tool's configuration (MCP servers); a task's own rule wins. */
   policy?: ToolPolicy;
-  /** Runs the call; `args` passed the schema. */
-  execute(args: T, ctx: ToolContext): Promise<ToolResult>;
+  /**
+   * Runs the call; `args` passed the schema. A file tool may answer synchronously: it runs
+   * in its own sandbox worker, where a blocking file call costs microseconds and an async
+   * one a round trip through the runtime's thread pool.
+   */
+  execute(args: T, ctx: ToolContext): ToolResult | Promise<ToolResult>;
 }
 
 /** The error the model reads for arguments that do not fit the schema. */
@@ -103,7 +107,7 @@ export function defineTool<T = Record<string, unknown>>(def: ToolDefinition<T>):
       const r = await def.execute(args, ctx);
       return r.isError ? r : { ...r, meta: { ...r.meta, changesFiles: true } };
     }
-    : (args: T, ctx: ToolContext) => def.execute(args, ctx);
+    : async (args: T, ctx: ToolContext) => await def.execute(args, ctx);
   return {
     name: def.name,
     description: def.description,

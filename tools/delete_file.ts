@@ -11,16 +11,16 @@ export const deleteFile = defineTool<{ path: string }>({
   args: obj({ path: filePath }),
   kind: "write",
   traits: { writesPath: true, needsFreshRead: "delete", deletesPath: true, changesFiles: true },
-  async execute(args, ctx) {
+  execute(args, ctx) {
     const target = toolPath("delete_file", args.path, ctx);
     if ("error" in target) return fail(target.error);
     const { abs, shown } = target;
     try {
-      const st = await Deno.lstat(abs);
+      const st = Deno.lstatSync(abs);
       if (!st.isFile) {
         return fail(`${shown} is not a regular file; delete_file only removes files.`);
       }
-      await Deno.remove(abs);
+      Deno.removeSync(abs);
     } catch (e) {
       if (e instanceof Deno.errors.NotFound) return fail(`File not found: ${shown}`);
       return fail(`Cannot delete ${shown}: ${(e as Error).message}`);

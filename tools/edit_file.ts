@@ -34,7 +34,7 @@ export const editFile = defineTool<{
   }),
   kind: "write",
   traits: { writesPath: true, needsFreshRead: "edit", changesFiles: true },
-  async execute(args, ctx) {
+  execute(args, ctx) {
     const { old_string: oldS, new_string: newS } = args;
     const target = toolPath("edit_file", args.path, ctx);
     if ("error" in target) return fail(target.error);
@@ -47,10 +47,10 @@ export const editFile = defineTool<{
     if (oldS === newS) return fail("old_string and new_string are identical; nothing to change.");
     let text: string;
     try {
-      const st = await Deno.lstat(abs);
+      const st = Deno.lstatSync(abs);
       if (st.isSymlink) return fail(`${shown} is a symbolic link; refusing to edit through it.`);
       if (!st.isFile) return fail(notRegular(shown));
-      text = await Deno.readTextFile(abs);
+      text = Deno.readTextFileSync(abs);
     } catch (e) {
       if (e instanceof Deno.errors.NotFound) {
         return fail(`File not found: ${shown}. Use write_file to create it.`);
@@ -74,7 +74,7 @@ export const editFile = defineTool<{
       ? text.split(oldS).join(newS)
       : text.replace(oldS, () => newS);
     try {
-      await Deno.writeTextFile(abs, next);
+      Deno.writeTextFileSync(abs, next);
     } catch (e) {
       return fail(`Cannot write ${shown}: ${(e as Error).message}`);
     }
@@ -82,7 +82,7 @@ export const editFile = defineTool<{
       path: shown,
       replacements: n,
       diff: lineDiff(text, next),
-      file: await stampOf(abs),
+      file: stampOf(abs),
     });
   },
 });

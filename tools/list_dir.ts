@@ -16,19 +16,19 @@ export const listDir = defineTool<{ path?: string }>({
     "Relative paths resolve against the workspace root.",
   args: obj({ "path?": text("Directory to list; default: workspace root") }),
   kind: "read",
-  async execute(args, ctx) {
+  execute(args, ctx) {
     const dir = resolvePath(args.path || ".", ctx.workspace);
     const denied = outsideRoots(dir, ctx.roots ?? [ctx.workspace]);
     if (denied) return fail(denied);
     const entries: { name: string; dir: boolean; size: number; link: boolean }[] = [];
     const hide = hiddenBelow(dir, ctx.hidden ?? []);
     try {
-      for await (const e of Deno.readDir(dir)) {
+      for (const e of Deno.readDirSync(dir)) {
         if (hide.has(join(dir, e.name))) continue;
         let size = 0;
         if (e.isFile) {
           try {
-            size = (await Deno.stat(`${dir}/${e.name}`)).size;
+            size = Deno.statSync(`${dir}/${e.name}`).size;
           } catch { /* vanished or unreadable: list it without a size */ }
         }
         entries.push({ name: e.name, dir: e.isDirectory, size, link: e.isSymlink });

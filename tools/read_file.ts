@@ -26,7 +26,7 @@ export const readFile = defineTool<{ path: string; offset?: number; limit?: numb
     "limit?": doc(int({ min: 1, max: MAX_LINES }), "Number of lines"),
   }),
   kind: "read",
-  async execute(args, ctx) {
+  execute(args, ctx) {
     const target = toolPath("read_file", args.path, ctx);
     if ("error" in target) return fail(target.error);
     const { abs: path, shown } = target;
@@ -35,14 +35,14 @@ export const readFile = defineTool<{ path: string; offset?: number; limit?: numb
     let bytes: Uint8Array;
     let st: Deno.FileInfo;
     try {
-      st = await Deno.stat(path);
+      st = Deno.statSync(path);
       if (st.isDirectory) return fail(`${shown} is a directory. Use list_dir instead.`);
       // A FIFO, socket or device would block the read forever (or never end).
       if (!st.isFile) return fail(notRegular(shown));
       if (st.size > MAX_FILE) {
         return fail(`${shown} is too large to read (${st.size} bytes > 64 MB).`);
       }
-      bytes = await Deno.readFile(path);
+      bytes = Deno.readFileSync(path);
     } catch (e) {
       if (e instanceof Deno.errors.NotFound) return fail(`File not found: ${shown}`);
       return fail(`Cannot read ${shown}: ${(e as Error).message}`);

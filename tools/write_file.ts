@@ -30,11 +30,11 @@ export const writeFile = defineTool<{ path: string; content: string }>({
     let existed = true;
     let oldText = "";
     try {
-      const st = await Deno.lstat(abs);
+      const st = Deno.lstatSync(abs);
       if (st.isDirectory) return fail(`${shown} is a directory.`);
       if (st.isSymlink) return fail(`${shown} is a symbolic link; refusing to write through it.`);
       if (!st.isFile) return fail(notRegular(shown));
-      oldText = await Deno.readTextFile(abs);
+      oldText = Deno.readTextFileSync(abs);
     } catch (e) {
       if (!(e instanceof Deno.errors.NotFound)) {
         return fail(`Cannot write ${shown}: ${(e as Error).message}`);
@@ -42,9 +42,9 @@ export const writeFile = defineTool<{ path: string; content: string }>({
       existed = false;
     }
     try {
-      await Deno.mkdir(dirname(abs), { recursive: true });
+      Deno.mkdirSync(dirname(abs), { recursive: true });
       await ensureTempIgnore(abs, ctx.workspace);
-      await Deno.writeFile(abs, bytes);
+      Deno.writeFileSync(abs, bytes);
     } catch (e) {
       return fail(`Cannot write ${shown}: ${(e as Error).message}`);
     }
@@ -55,7 +55,7 @@ export const writeFile = defineTool<{ path: string; content: string }>({
         path: shown,
         created: !existed,
         diff: lineDiff(oldText, args.content),
-        file: await stampOf(abs),
+        file: stampOf(abs),
       },
     );
   },

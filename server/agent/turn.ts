@@ -405,11 +405,13 @@ export class Turns {
         messages,
         context: keeper,
         onAnswering: () => {
-          startTitle();
           // The workspace's tool worker starts while the first answer streams (most turns
-          // call a tool): its start blocks this thread ~20 ms, so not before the request is
-          // out; a real model's answer takes far longer than the worker to start.
+          // call a tool): its start blocks this thread ~12 ms, so not before the request is
+          // out; a real model's answer takes far longer than the worker to start. Before
+          // the title's request: that work then overlaps the worker's own start-up (~10 ms
+          // on its thread after the block) instead of adding to it.
           if (!run.signal.aborted) this.d.taskTools.warm(workspace, approval === "plan");
+          startTitle();
         },
         tools,
         runTool: async (call, signal) => {
