@@ -60,7 +60,7 @@ async function readOne(
   const realDir = real(path);
   if (!realDir) return null;
   try {
-    if (!(Deno.statSync(realDir)).isDirectory) return null;
+    if (!Deno.statSync(realDir).isDirectory) return null;
   } catch {
     return null;
   }

@@ -65,7 +65,7 @@ function folder(
   if (!isInside(real, realDir)) {
     throw new Error(`"${key}": ${v} leads to ${real}, outside the plugin folder`);
   }
-  if (!(Deno.statSync(real)).isDirectory) throw new Error(`"${key}": ${v} is not a folder`);
+  if (!Deno.statSync(real).isDirectory) throw new Error(`"${key}": ${v} is not a folder`);
   return real;
 }
 

@@ -112,7 +112,7 @@ async function readSkill(
   const realDir = real(dir);
   if (!realDir) return null;
   try {
-    if (!(Deno.statSync(realDir)).isDirectory) return null;
+    if (!Deno.statSync(realDir).isDirectory) return null;
   } catch {
     return null;
   }

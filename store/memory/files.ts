@@ -242,7 +242,7 @@ export class MemoryFiles {
   async remove(b: Bucket, id: string, opts: { corruptToo?: boolean } = {}): Promise<string> {
     const file = memoryFile(b, id);
     if (!opts.corruptToo) await this.read(b, id);
-    else if (!(this.lstatFile(file))) {
+    else if (!this.lstatFile(file)) {
       throw new MemoryError("not_found", `no memory "${id}" in ${b.scope} memory`);
     }
     const dir = await this.trashDir(b);
@@ -259,7 +259,7 @@ export class MemoryFiles {
     let moved = 0;
     for (const id of names) {
       const file = join(b.dir, `${id}.md`);
-      if (!(this.lstatFile(file))) continue;
+      if (!this.lstatFile(file)) continue;
       await Deno.rename(file, join(dir, `${id}.md`));
       moved++;
     }
@@ -367,7 +367,7 @@ export class MemoryFiles {
     if (b.projectPath) {
       // Which folder a hash stands for (for people looking at the data dir).
       const marker = join(b.dir, ".workdir.json");
-      if (!(this.lstatFile(marker))) {
+      if (!this.lstatFile(marker)) {
         await Deno.writeTextFile(marker, JSON.stringify({ path: b.projectPath }) + "\n");
       }
     }
