@@ -14,8 +14,7 @@
  *   - soak: 2 000 tool steps over 50 tasks on one server, RSS slope after warm-up
  *     ≤ 1 MB/min and peak ≤ 150 MB (bench_soak.ts; `--quick`: 10 tasks × 40 steps)
  */
-import { RUN_FLAGS } from "../tests/helpers/server.ts";
-import { ensureServer, SERVER_ENTRY } from "./build-server.ts";
+import { BUNDLE_RUN_FLAGS, ensureServer, SERVER_ENTRY } from "./build-server.ts";
 import { benchAgentSteps } from "./bench_agent.ts";
 import { measureExecRss } from "./bench_exec.ts";
 import { benchUi, reportUi } from "./bench_ui.ts";
@@ -67,7 +66,7 @@ async function readyOnce(reuse?: string): Promise<{ ms: number; rssMb: number }>
   probe.close();
   const t0 = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
-    args: [...RUN_FLAGS, SERVER_ENTRY, "serve", "--port", String(port), "--home", home],
+    args: [...BUNDLE_RUN_FLAGS, SERVER_ENTRY, "serve", "--port", String(port), "--home", home],
     stdout: "null",
     stderr: "null",
   }).spawn();

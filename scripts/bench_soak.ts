@@ -7,7 +7,7 @@
  *   deno run -A scripts/bench_soak.ts [--quick] [--tasks N]     (Linux only: reads /proc)
  */
 import { startTestServer } from "../tests/helpers/server.ts";
-import { SERVER_ENTRY } from "./build-server.ts";
+import { BUNDLE_RUN_FLAGS, SERVER_ENTRY } from "./build-server.ts";
 import { TestClient } from "../tests/helpers/ws_client.ts";
 import { homeWithProvider } from "../tests/helpers/seed.ts";
 import { startMockLlm } from "./mock-llm.ts";
@@ -92,7 +92,7 @@ export async function runSoak(o: SoakOptions, log = (_: string) => {}): Promise<
     workspaceFiles: { "README.md": "soak workspace\n" },
   });
   await Deno.mkdir(`${home}/DefaultProject/soak`);
-  const s = await startTestServer({ home, entry: SERVER_ENTRY });
+  const s = await startTestServer({ home, entry: SERVER_ENTRY, runFlags: BUNDLE_RUN_FLAGS });
   const t0 = performance.now();
   const samples: RssSample[] = [];
   const sample = () => {

@@ -23,6 +23,27 @@ export const SERVER_DIR = at("dist/server");
 export const SERVER_ENTRY = `${SERVER_DIR}/main.js`;
 
 /**
+ * How the bundle is run (`deno task start` / `serve` in deno.json, the benchmarks, the
+ * bundle's tests): `--no-config`, since the bundle holds its npm packages and resolves
+ * nothing through the import map — reading deno.json and its lock cost ~2 ms of every
+ * start — so the one unstable flag the config gave is passed here.
+ */
+export const BUNDLE_RUN_FLAGS = [
+  "run",
+  "--no-prompt",
+  "--no-config",
+  "--unstable-worker-options",
+  "--allow-net",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run",
+  "--allow-sys",
+  "--allow-ffi",
+  "--v8-flags=--optimize-for-size",
+];
+
+/**
  * What the bundle reads: the program's sources, the built UI, the import map and lock,
  * and how it is built (this script and its helpers).
  */

@@ -9,7 +9,7 @@
  */
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { ensureServer } from "../scripts/build-server.ts";
-import { ROOT, RUN_FLAGS } from "./helpers/server.ts";
+import { ROOT, runFlagsFor } from "./helpers/server.ts";
 import { homeWithProvider } from "./helpers/seed.ts";
 import { TestClient } from "./helpers/ws_client.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
@@ -53,7 +53,7 @@ function startMain(
   entry = `${ROOT}main.ts`,
 ): Main {
   const child = new Deno.Command(Deno.execPath(), {
-    args: [...RUN_FLAGS, entry, ...args],
+    args: [...runFlagsFor(entry), entry, ...args],
     cwd: Deno.makeTempDirSync({ prefix: "ra-cwd-" }),
     clearEnv: true,
     env: {

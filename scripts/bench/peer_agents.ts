@@ -10,8 +10,7 @@ import { join } from "node:path";
 import type { MockToolCall } from "../mock_llm/scenario.ts";
 import type { Format } from "../mock_llm/formats.ts";
 import { homeWithProvider } from "../../tests/helpers/seed.ts";
-import { RUN_FLAGS } from "../../tests/helpers/server.ts";
-import { ensureServer, SERVER_ENTRY } from "../build-server.ts";
+import { BUNDLE_RUN_FLAGS, ensureServer, SERVER_ENTRY } from "../build-server.ts";
 
 export const PROMPT = "Read the modules in src/ and tell me what each one exports.";
 /** The number of modules the scenario reads (steps = 1 listing + READS). */
@@ -97,7 +96,7 @@ const reinagent: Peer = {
     return {
       cmd: [
         Deno.execPath(),
-        ...RUN_FLAGS,
+        ...BUNDLE_RUN_FLAGS,
         SERVER_ENTRY,
         "run",
         PROMPT,

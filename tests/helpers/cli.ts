@@ -1,12 +1,12 @@
 /** Runs the program as a user would (`reinagent ARGS`): the source `main.ts` or another entry. */
-import { ROOT, RUN_FLAGS } from "./server.ts";
+import { ROOT, runFlagsFor } from "./server.ts";
 
 export async function reinagent(
   args: string[],
   entry = `${ROOT}main.ts`,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: [...RUN_FLAGS, entry, ...args],
+    args: [...runFlagsFor(entry), entry, ...args],
     stdout: "piped",
     stderr: "piped",
     stdin: "null",

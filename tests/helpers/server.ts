@@ -3,6 +3,7 @@
  * with the working directory set to an empty temporary folder: nothing may be read
  * from the source tree at run time.
  */
+import { BUNDLE_RUN_FLAGS } from "../../scripts/build-server.ts";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -21,6 +22,10 @@ export const RUN_FLAGS = [
   // As `deno task serve` runs it (deno.json): V8 collects sooner, the RSS stays lower.
   "--v8-flags=--optimize-for-size",
 ];
+
+/** The Deno flags for `entry`: the source with the config, the bundle (a `.js`) as `deno task start` runs it. */
+export const runFlagsFor = (entry: string): string[] =>
+  entry.endsWith(".js") ? BUNDLE_RUN_FLAGS : RUN_FLAGS;
 
 export interface TestServer {
   /** Full URL with ?token= */
@@ -63,7 +68,7 @@ export async function startTestServer(
   const cwd = await Deno.makeTempDir({ prefix: "ra-cwd-" });
   const child = new Deno.Command(Deno.execPath(), {
     args: [
-      ...(opts.runFlags ?? RUN_FLAGS),
+      ...(opts.runFlags ?? runFlagsFor(opts.entry ?? `${ROOT}main.ts`)),
       opts.entry ?? `${ROOT}main.ts`,
       "serve",
       "--port",
