@@ -14,6 +14,7 @@
  */
 import { stampMatches, treeStamp } from "./build/stamp.ts";
 import { deferChunkImports } from "./build/lazy_chunks.ts";
+import { COMPILE_FLAGS } from "./compile/graph.ts";
 
 const root = new URL("../", import.meta.url);
 const at = (p: string) => new URL(p, root).pathname;
@@ -24,24 +25,11 @@ export const SERVER_ENTRY = `${SERVER_DIR}/main.js`;
 
 /**
  * How the bundle is run (`deno task start` / `serve` in deno.json, the benchmarks, the
- * bundle's tests): `--no-config`, since the bundle holds its npm packages and resolves
- * nothing through the import map — reading deno.json and its lock cost ~2 ms of every
- * start — so the one unstable flag the config gave is passed here.
+ * bundle's tests): with the compiled binary's permissions and flags, and `--no-config`,
+ * since the bundle holds its npm packages and resolves nothing through the import map
+ * (reading deno.json and its lock cost ~2 ms of every start).
  */
-export const BUNDLE_RUN_FLAGS = [
-  "run",
-  "--no-prompt",
-  "--no-config",
-  "--unstable-worker-options",
-  "--allow-net",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-run",
-  "--allow-sys",
-  "--allow-ffi",
-  "--v8-flags=--optimize-for-size",
-];
+export const BUNDLE_RUN_FLAGS = ["run", "--no-config", ...COMPILE_FLAGS];
 
 /**
  * What the bundle reads: the program's sources, the built UI, the import map and lock,

@@ -4,24 +4,12 @@
  * from the source tree at run time.
  */
 import { BUNDLE_RUN_FLAGS } from "../../scripts/build-server.ts";
+import { COMPILE_FLAGS } from "../../scripts/compile/graph.ts";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-export const RUN_FLAGS = [
-  "run",
-  "--no-prompt",
-  "--config",
-  `${ROOT}deno.json`,
-  "--allow-net",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-run",
-  "--allow-sys",
-  "--allow-ffi",
-  // As `deno task serve` runs it (deno.json): V8 collects sooner, the RSS stays lower.
-  "--v8-flags=--optimize-for-size",
-];
+/** The source with its configuration (import map), and the permissions the app runs with. */
+export const RUN_FLAGS = ["run", "--config", `${ROOT}deno.json`, ...COMPILE_FLAGS];
 
 /** The Deno flags for `entry`: the source with the config, the bundle (a `.js`) as `deno task start` runs it. */
 export const runFlagsFor = (entry: string): string[] =>
