@@ -289,7 +289,7 @@ Deno.test("skills of a turn: looked up fresh at its start and reused by its tool
     await write(join(home, "skills", "one", "SKILL.md"), skillMd("one", "First"));
     const atStart = await enabledSkillsNow(scope, 1_000);
     assertEquals(atStart.map((s) => s.name), ["one"]);
-    // A skill added after the turn started: the turn's tool calls keep what it started with.
+    // A skill added after the turn started: its tool calls reuse the start's look-up (2 s).
     await write(join(home, "skills", "two", "SKILL.md"), skillMd("two", "Second"));
     assertEquals((await enabledSkillsCached(scope, 1_500)).map((s) => s.name), ["one"]);
     // The next turn's start sees it at once, and so do the calls after it.
