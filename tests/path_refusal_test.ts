@@ -83,3 +83,28 @@ Deno.test("pathRefusal: a missing hidden path is remembered while its folder sta
     Deno.realPathSync = real;
   }
 });
+
+Deno.test("pathRefusal: missing hidden paths under one folder cost one stat of that folder per check", async () => {
+  const ws = await Deno.realPath(await Deno.makeTempDir());
+  const user = await Deno.realPath(await Deno.makeTempDir());
+  const hidden = [".ssh", ".aws", ".kube", ".netrc", ".config/gh"].map((p) => `${user}/${p}`);
+  await Deno.writeTextFile(`${ws}/a.txt`, "a");
+  await new Promise((r) => setTimeout(r, 2_100)); // the folders are trusted once unchanged a while
+  const stat = Deno.statSync;
+  const seen: string[] = [];
+  Deno.statSync = (p) => (seen.push(String(p)), stat(p));
+  try {
+    const check = () => pathRefusal(`${ws}/a.txt`, [ws], hidden)?.code ?? null;
+    assertEquals(check(), null); // resolves and remembers the missing paths
+    seen.length = 0;
+    assertEquals(check(), null);
+    assertEquals(seen.filter((p) => p === user).length, 1, `stats: ${seen.join(", ")}`);
+    // Still seen as soon as one appears (the folder's stamp changed).
+    await Deno.mkdir(`${user}/.ssh`);
+    assertEquals(pathRefusal(`${user}/.ssh/id`, [ws, user], hidden)?.code, "hidden_path");
+  } finally {
+    Deno.statSync = stat;
+    await Deno.remove(ws, { recursive: true });
+    await Deno.remove(user, { recursive: true });
+  }
+});

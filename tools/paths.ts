@@ -114,8 +114,15 @@ export function hiddenPath(
   return hiddenText(path, realOrAncestor(path), realRoots, hidden, realHidden(hidden));
 }
 
-/** The hidden paths resolved: the same list on every call, so missing ones are remembered. */
-const realHidden = (hidden: readonly string[]) => hidden.map((h) => realOrAncestor(h, true));
+/**
+ * The hidden paths resolved: the same list on every call, so missing ones are remembered;
+ * each ancestor that decides a remembered one is stamped once per call (one stat for the
+ * home folder instead of one per missing credential folder: ~0.4 ms of each file tool call).
+ */
+const realHidden = (hidden: readonly string[]) => {
+  const stamps = new Map<string, string | null>();
+  return hidden.map((h) => realOrAncestor(h, true, stamps));
+};
 
 function hiddenText(
   path: string,

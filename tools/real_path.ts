@@ -42,11 +42,16 @@ function stampOf(path: string): string | null {
  * The real path of `path`, or of its nearest existing ancestor joined with the rest.
  * `remember`: the path comes back on every call (a hidden path), so a missing one is
  * remembered as said above. Inside a sandbox worker, a path outside its roots cannot
- * even be resolved: it stays as written.
+ * even be resolved: it stays as written. `stamps`: ancestors already stamped in this
+ * round of checks (most missing credential folders share one, the home folder).
  */
-export function realOrAncestor(path: string, remember = false): string {
+export function realOrAncestor(
+  path: string,
+  remember = false,
+  stamps?: Map<string, string | null>,
+): string {
   const known = remember ? missing.get(path) : undefined;
-  if (known && stampOf(known.ancestor) === known.stamp) return known.real;
+  if (known && stampOnce(known.ancestor, stamps) === known.stamp) return known.real;
   let cur = path;
   const rest: string[] = [];
   while (true) {
@@ -65,6 +70,13 @@ export function realOrAncestor(path: string, remember = false): string {
       cur = parent;
     }
   }
+}
+
+function stampOnce(ancestor: string, stamps?: Map<string, string | null>): string | null {
+  if (!stamps) return stampOf(ancestor);
+  let s = stamps.get(ancestor);
+  if (s === undefined) stamps.set(ancestor, s = stampOf(ancestor));
+  return s;
 }
 
 function rememberMissing(path: string, real: string, ancestor: string): void {
