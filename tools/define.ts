@@ -91,13 +91,15 @@ const allowsNull = (s: JsonSchema): boolean =>
   (Array.isArray(s.anyOf) && s.anyOf.some((a) => allowsNull(a as JsonSchema)));
 
 export function defineTool<T = Record<string, unknown>>(def: ToolDefinition<T>): Tool<T> {
-  const parameters = def.args.toJsonSchema();
-  const expected = describeShape(parameters);
+  // Built when first needed: every start defines all the tools, and a sandbox worker
+  // parses the arguments of the few it runs (the shape is only for error texts).
+  let schema: JsonSchema | undefined;
+  const parameters = () => schema ??= def.args.toJsonSchema();
   const parse = (raw: unknown): ParsedArgs<T> => {
-    const args = withoutNullOptionals(raw, parameters);
+    const args = withoutNullOptionals(raw, parameters());
     const problems = def.args.check(args, "args");
     return problems.length
-      ? { ok: false, error: argsError(def.name, problems, expected) }
+      ? { ok: false, error: argsError(def.name, problems, describeShape(parameters())) }
       : { ok: true, args: args as T };
   };
   const traits = def.traits ?? {};
@@ -111,7 +113,9 @@ export function defineTool<T = Record<string, unknown>>(def: ToolDefinition<T>):
   return {
     name: def.name,
     description: def.description,
-    parameters,
+    get parameters() {
+      return parameters();
+    },
     kind: def.kind,
     placement: def.placement ??
       (def.kind === "read" ? "worker-read" : def.kind === "write" ? "worker-write" : "main"),

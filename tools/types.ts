@@ -64,7 +64,7 @@ export interface Tool<T = Record<string, unknown>> {
   name: string;
   description: string;
   /** JSON Schema of the arguments object (what the model is told). */
-  parameters: JsonSchema;
+  readonly parameters: JsonSchema;
   kind: PermissionKind;
   placement: Placement;
   traits: ToolTraits;
