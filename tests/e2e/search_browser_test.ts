@@ -144,6 +144,13 @@ async function findInConversation(page: Page, phone: boolean): Promise<void> {
   }
   const input = page.locator("[data-testid=find-input]");
   await input.waitFor();
+  // The bar focuses its input from an effect (and again 30 ms later): it may be on screen a
+  // moment before it has the focus (seen once under load).
+  await page.waitForFunction(
+    () => document.activeElement?.getAttribute("data-testid") === "find-input",
+    undefined,
+    { timeout: 5_000 },
+  ).catch(() => {});
   assert(await input.evaluate((el) => el === document.activeElement), "find input focused");
   await input.fill("walrus");
   // 20 questions mention it once each (the title is not part of the conversation).
