@@ -42,13 +42,17 @@ export function systemPrompt(env: PromptEnv, mode: string, persona?: string | nu
   return parts.join("\n\n");
 }
 
-/** The first of AGENTS.md, .agents/AGENTS.md, CLAUDE.md, .claude/CLAUDE.md (64 KB cap). */
-export function readAgentsFile(
+/**
+ * The first of AGENTS.md, .agents/AGENTS.md, CLAUDE.md, .claude/CLAUDE.md (64 KB cap). The
+ * read stays asynchronous: the workspace is the model's to write, and a FIFO put there (or a
+ * file swapped for one) must hang a pool thread at worst, never the server's own thread.
+ */
+export async function readAgentsFile(
   workspace: string,
-): { path: string; text: string } | null {
+): Promise<{ path: string; text: string } | null> {
   for (const name of AGENTS_FILES) {
     try {
-      const bytes = Deno.readFileSync(join(workspace, name));
+      const bytes = await Deno.readFile(join(workspace, name));
       const text = new TextDecoder().decode(bytes.subarray(0, AGENTS_CAP));
       return {
         path: name,

@@ -38,11 +38,11 @@ export function definitionDirs(
 }
 
 /** The `*.md` files of one folder (sorted, at most `limits.files`), with the problems of reading it. */
-export function readDefinitionFiles(
+export async function readDefinitionFiles(
   d: DefinitionDir,
   problems: DefinitionProblem[],
   limits: { files: number; bytes: number; what: string },
-): { path: string; text: string }[] {
+): Promise<{ path: string; text: string }[]> {
   let names: string[] = [];
   try {
     for (const e of Deno.readDirSync(d.dir)) {
@@ -77,7 +77,8 @@ export function readDefinitionFiles(
         bad(`${Math.ceil(st.size / 1024)} KB is larger than ${limits.bytes / 1024} KB`);
         continue;
       }
-      const bytes = Deno.readFileSync(path);
+      // Asynchronous: the workspace's files are the model's to write (see readAgentsFile).
+      const bytes = await Deno.readFile(path);
       out.push({ path, text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) });
     } catch (e) {
       bad(

@@ -58,7 +58,7 @@ export async function contextPieces(
   const approval = task.settings.approval ?? getSettings(repos).defaultApproval;
   const persona = await personaOfTask(home, repos.kv, task.settings);
   const system = systemPrompt(environmentOf(workspace), approval, persona);
-  const agents = readAgentsFile(workspace);
+  const agents = await readAgentsFile(workspace);
   const enabled = await enabledSkills({
     home,
     workspace,

@@ -88,7 +88,8 @@ export async function readManifest(
         error: `${MANIFEST_FILE} is larger than ${PLUGIN_LIMITS.manifestBytes} bytes`,
       };
     }
-    raw = new TextDecoder("utf-8", { fatal: true }).decode(Deno.readFileSync(real));
+    // Asynchronous: a workspace's plugins are the model's to write (see readAgentsFile).
+    raw = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(real));
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return { ok: false, error: `no ${MANIFEST_FILE}` };
     if (e instanceof TypeError) return { ok: false, error: `${MANIFEST_FILE} is not UTF-8` };

@@ -144,7 +144,8 @@ async function readSkill(
     if (st.size > SKILL_LIMITS.fileBytes) {
       return bad(`SKILL.md is larger than ${SKILL_LIMITS.fileBytes / 1024} KB`);
     }
-    text = new TextDecoder("utf-8", { fatal: true }).decode(Deno.readFileSync(realFile));
+    // Asynchronous: a project's skill is the model's to write (see readAgentsFile).
+    text = new TextDecoder("utf-8", { fatal: true }).decode(await Deno.readFile(realFile));
   } catch (e) {
     return bad(e instanceof TypeError ? "SKILL.md is not UTF-8 text" : (e as Error).message);
   }

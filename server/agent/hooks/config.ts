@@ -47,7 +47,8 @@ export async function readHookFile(path: string): Promise<HookFile | null> {
     if (st.size > MAX_FILE_BYTES) {
       return { ok: false, path, error: `is larger than ${MAX_FILE_BYTES} bytes` };
     }
-    text = Deno.readTextFileSync(path);
+    // Asynchronous: a workspace's hook file is the model's to write (see readAgentsFile).
+    text = await Deno.readTextFile(path);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) return null;
     return { ok: false, path, error: `cannot be read: ${(e as Error).message}` };
