@@ -371,3 +371,18 @@ Deno.test("GC keeps a blob just put (its row may not be written yet)", async () 
     await s.done();
   }
 });
+
+Deno.test("GC with no grace collects a blob put in the same millisecond (the GC compaction test failed when it was)", async () => {
+  const s = await setup();
+  const now = Date.now;
+  try {
+    const t = now();
+    Date.now = () => t;
+    await s.cp.keepBlob(enc("put just now"));
+    const r = await s.cp.collect();
+    assertEquals(r.removed, 1);
+  } finally {
+    Date.now = now;
+    await s.done();
+  }
+});

@@ -217,8 +217,9 @@ export class BlobStore {
     this.load();
     this.closePack();
     this.pins = new Set();
+    // A grace of 0 protects nothing, not even a blob put in this very millisecond.
     const since = Date.now() - this.graceMs;
-    for (const [h, at] of this.recent) if (at < since) this.recent.delete(h);
+    for (const [h, at] of this.recent) if (at <= since) this.recent.delete(h);
     const keep = (h: string) => live.has(h) || this.pins!.has(h) || this.recent.has(h);
     let removed = 0, freed = 0;
     try {
