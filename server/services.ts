@@ -147,6 +147,7 @@ export function createServices(opts: ServiceOptions): ServerDeps {
     runs,
     approvals,
     safety,
+    hooks,
     mcp,
     notify,
     automations,

@@ -428,3 +428,24 @@ Deno.test("sandbox pool: an idle worker is closed after the idle time, without N
     pool.closeAll();
   }
 });
+
+Deno.test("sandbox pool: calls push one idle timeout back instead of leaving one per call pending", async () => {
+  const { dir } = await ws();
+  const pool = new SandboxPool(60_000);
+  const realTimeout = AbortSignal.timeout;
+  let armed = 0;
+  AbortSignal.timeout = (ms: number) => {
+    armed++;
+    return realTimeout.call(AbortSignal, ms);
+  };
+  try {
+    for (let i = 0; i < 30; i++) {
+      assertEquals((await pool.run("read", [dir], "list_dir", {}, dir, signal)).isError, false);
+    }
+    // Each call left a 60 s timeout (and what it holds) pending until its time.
+    assertEquals(armed, 1, "one pending idle timeout for 30 calls");
+  } finally {
+    AbortSignal.timeout = realTimeout;
+    pool.closeAll();
+  }
+});

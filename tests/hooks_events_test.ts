@@ -152,6 +152,65 @@ Deno.test("a sub-agent's tool calls pass the PreToolUse hooks too", async () => 
   }
 });
 
+Deno.test("a turn's hook session goes with the turn; a background sub-agent keeps it until it ends", async () => {
+  const e = await env();
+  const ws = await workspace();
+  try {
+    await userHooks(e, [{
+      event: "PreToolUse",
+      matcher: "list_dir",
+      command: "echo 'listing is off-limits' >&2; exit 2",
+    }]);
+    const plain = e.scenario({ turns: [{ text: "hello" }] });
+    const first = await run(e, plain, ws, "hi");
+    // Kept, a session held its whole turn (~70 KB) until 200 other tasks pushed it out.
+    assertEquals(e.deps.hooks!.of(first.task.id), undefined, "released with its turn");
+
+    const model = e.scenario({
+      turns: [
+        {
+          toolCalls: [{
+            name: "agent",
+            args: {
+              description: "Look",
+              prompt: "List the workspace.",
+              subagent_type: "explorer",
+              run_in_background: true,
+            },
+          }],
+        },
+        { text: "started it" },
+      ],
+      branches: [{
+        when: "type: explorer)",
+        turns: [
+          { toolCalls: [{ name: "list_dir", args: { path: "." } }], delayMs: 300 },
+          { text: "report" },
+        ],
+      }],
+    });
+    const { task } = await run(e, model, ws, "delegate");
+    const subs = e.deps.runs!.subagents;
+    assertEquals(subs.list(task.id)[0].status, "running", "still working after the turn");
+    assert(e.deps.hooks!.of(task.id), "kept for the background sub-agent");
+    const end = Date.now() + 10_000;
+    while (subs.list(task.id)[0].status === "running") {
+      assert(Date.now() < end, "the sub-agent ends");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // Its call after the turn's end still went through the PreToolUse hook.
+    const sub = agentRequests(e, model.modelId).filter((r) =>
+      r.includes('"tool_call_id"') && !r.includes('"name":"agent"')
+    );
+    assertStringIncludes(sub.at(-1)!, "listing is off-limits");
+    await new Promise((r) => setTimeout(r, 20));
+    assertEquals(e.deps.hooks!.of(task.id), undefined, "released once the sub-agent ended");
+  } finally {
+    await e.close();
+    await Deno.remove(ws, { recursive: true });
+  }
+});
+
 Deno.test("PreCompact hooks hear a compaction", async () => {
   const e = await env();
   const ws = await workspace();

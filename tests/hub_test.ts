@@ -118,3 +118,14 @@ Deno.test("hub: with flushMs 0 a burst is delivered once, coalesced, right after
     globalThis.clearTimeout = realClear;
   }
 });
+
+Deno.test("hub: events dropped from the replay ring are let go of soon, not kept until half of it is dead", () => {
+  const hub = new EventHub(1000, 5000);
+  for (let i = 1; i <= 7000; i++) {
+    hub.publish("a", { i });
+    hub.flush();
+  }
+  assertEquals(hub.replay(hub.epoch, 2000, new Set(["a"]))!.length, 5000);
+  const held = (hub as unknown as { ring: unknown[] }).ring.length;
+  if (held > 5000 + 1024) throw new Error(`${held} events held for a ring of 5000`);
+});

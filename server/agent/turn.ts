@@ -312,8 +312,35 @@ export class Turns {
     } catch (e) {
       return { ok: false, reason: "failed", error: errorInfo((e as Error).message) };
     }
-    const compactor = await this.compactor(task, ctx, run, "manual");
-    return await compactor.compact("manual", run.signal, focus);
+    // PreCompact hooks run in the task's session: a turn's whose background sub-agents still
+    // work, else one of the compaction's own.
+    const hooks = this.d.hooks && !this.d.hooks.of(task.id)
+      ? this.turnHooks(task, ctx.workspace, ctx.approval, run)
+      : null;
+    try {
+      const compactor = await this.compactor(task, ctx, run, "manual");
+      return await compactor.compact("manual", run.signal, focus);
+    } finally {
+      hooks?.release();
+    }
+  }
+
+  /** A turn's hooks (a session of the hook engine, for the turn's task and workspace). */
+  private turnHooks(
+    task: TaskSummary,
+    workspace: string,
+    approval: ApprovalMode,
+    run: TurnRun,
+  ): TurnHooks {
+    const { repos } = this.d;
+    return new TurnHooks(this.d.hooks!, {
+      taskId: task.id,
+      workspace,
+      approval: () => repos.tasks.get(task.id)?.settings.approval ?? approval,
+      signal: run.signal,
+      writer: run.writer,
+      repos,
+    });
   }
 
   /** Runs one turn on the task's current history; never throws for the run's own failures. */
@@ -346,14 +373,7 @@ export class Turns {
       const thisTurn = turn ?? NO_TURN;
       ws = workspace;
       if (this.d.hooks) {
-        hooks = new TurnHooks(this.d.hooks, {
-          taskId: task.id,
-          workspace,
-          approval: () => repos.tasks.get(task.id)?.settings.approval ?? approval,
-          signal: run.signal,
-          writer,
-          repos,
-        });
+        hooks = this.turnHooks(task, workspace, approval, run);
         // Before anything reads the prompt (the title request too): a hook may refuse it.
         if (await hooks.beforePrompt(history) !== null) return { outcome: null, end: "stopped" };
       }
@@ -478,6 +498,7 @@ export class Turns {
       }));
       return { outcome: null, end };
     } finally {
+      hooks?.release(this.d.subagents?.settled(task.id));
       if (turn && ws) await this.d.afterTurn(task.id, turn, ws);
     }
   }

@@ -13,6 +13,7 @@ import type { McpManager } from "../mcp/manager.ts";
 import type { RemoteAccess } from "../sessions/remote_access.ts";
 import type { NotifyCenter } from "../notify/notify_center.ts";
 import type { AutomationService } from "../automations/service.ts";
+import type { HookEngine } from "../agent/hooks/engine.ts";
 
 export interface ServerDeps {
   version: string;
@@ -27,6 +28,8 @@ export interface ServerDeps {
   approvals: ApprovalCenter | null;
   /** Notices of lowered safety (every client is told). */
   safety: SafetyLog;
+  /** The hook engine (absent when the store is unavailable). */
+  hooks?: HookEngine;
   /** The MCP servers the agent uses (absent in harnesses that do not need them). */
   mcp?: McpManager;
   /** URLs, clients, token reset, trusted proxy (absent without the HTTP server). */

@@ -7,7 +7,7 @@
  */
 import type { ToolResult } from "../types.ts";
 import { WORKER_TOOLS } from "../worker_tools.ts";
-import { type LightTimer, lightTimer } from "../../lib/light_timer.ts";
+import { IdleTimer } from "../../lib/light_timer.ts";
 
 export type Profile = "read" | "write" | "net";
 
@@ -16,7 +16,7 @@ interface Slot {
   worker: Worker;
   pending: Map<number, (r: ToolResult) => void>;
   /** Closes the worker once it has been idle for the pool's idle time. */
-  idle: LightTimer | undefined;
+  idle: IdleTimer;
 }
 
 const IDLE_MS = 60_000;
@@ -82,7 +82,7 @@ export class SandboxPool {
       ? this.slots.get(`write\0${roots.join("\0")}`)
       : undefined;
     const slot = writer ?? this.slots.get(key) ?? this.spawn(key, profile, roots);
-    slot.idle?.cancel();
+    slot.idle.cancel();
     const id = this.nextId++;
     return new Promise<ToolResult>((resolve) => {
       const onAbort = () => {
@@ -97,7 +97,7 @@ export class SandboxPool {
       });
       slot.worker.postMessage({ id, tool, args, workspace, roots, hidden });
     }).finally(() => {
-      if (slot.pending.size === 0) this.closeWhenIdle(slot);
+      if (slot.pending.size === 0) slot.idle.touch();
     });
   }
 
@@ -113,15 +113,7 @@ export class SandboxPool {
     ) {
       return;
     }
-    this.closeWhenIdle(this.spawn(key, profile, roots));
-  }
-
-  private closeWhenIdle(slot: Slot): void {
-    slot.idle?.cancel();
-    slot.idle = lightTimer(this.idleMs, () => {
-      // A worker replaced under the same key keeps its own timer.
-      if (this.slots.get(slot.key) === slot && slot.pending.size === 0) this.close(slot.key);
-    });
+    this.spawn(key, profile, roots).idle.touch();
   }
 
   private spawn(key: string, profile: Profile, roots: string[]): Slot {
@@ -129,7 +121,15 @@ export class SandboxPool {
       type: "module",
       deno: { permissions: workerPermissions(profile, roots) },
     });
-    const slot: Slot = { key, worker, pending: new Map(), idle: undefined };
+    const slot: Slot = {
+      key,
+      worker,
+      pending: new Map(),
+      idle: new IdleTimer(this.idleMs, () => {
+        // A worker replaced under the same key keeps its own timer.
+        if (this.slots.get(key) === slot && slot.pending.size === 0) this.close(key);
+      }),
+    };
     worker.onmessage = (e: MessageEvent<{ id: number; result: ToolResult }>) => {
       const done = slot.pending.get(e.data.id);
       slot.pending.delete(e.data.id);
@@ -155,7 +155,7 @@ export class SandboxPool {
   private close(key: string): void {
     const slot = this.slots.get(key);
     if (!slot) return;
-    slot.idle?.cancel();
+    slot.idle.cancel();
     slot.worker.terminate();
     this.slots.delete(key);
   }

@@ -93,12 +93,12 @@ export interface SessionOptions {
   report(n: HookNotice): void;
 }
 
-/** Sessions kept (the latest turn of this many tasks). */
+/** Sessions kept at most (a bound; a session goes when its turn is done with). */
 const MAX_SESSIONS = 200;
 
 export class HookEngine {
   /**
-   * The latest turn's session of each task: kept after the turn, because its background
+   * The session of each task's running turn, kept after the turn while its background
    * sub-agents may still call tools (their PreToolUse hooks run and report there).
    */
   private sessions = new Map<string, HookSession>();
@@ -116,6 +116,20 @@ export class HookEngine {
       this.sessions.delete(this.sessions.keys().next().value!);
     }
     return s;
+  }
+
+  /**
+   * Forgets a turn's session once nothing can use it: now, or once `until` settles (the
+   * turn's background sub-agents still call tools through it). A session holds its whole
+   * turn (writer, the turn's closures: ~70 KB); kept until pushed out by 200 others, they
+   * were most of a long-running server's heap growth (the soak: +13 MB over 200 tasks).
+   */
+  release(s: HookSession, until?: Promise<unknown>): void {
+    const drop = () => {
+      if (this.sessions.get(s.o.taskId) === s) this.sessions.delete(s.o.taskId);
+    };
+    if (until) until.then(drop, drop);
+    else drop();
   }
 
   /** The latest session of a task's turns, if any. */

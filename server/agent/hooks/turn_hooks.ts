@@ -48,6 +48,11 @@ export class TurnHooks {
     this.session.permission = (call) => this.permission(call);
   }
 
+  /** The turn is over: its session goes now, or once `until` (its background sub-agents) settles. */
+  release(until?: Promise<unknown>): void {
+    this.engine.release(this.session, until);
+  }
+
   private note(n: HookNotice): void {
     this.o.writer.notice(n.text, {
       kind: "hook",

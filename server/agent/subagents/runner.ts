@@ -113,7 +113,7 @@ export class SubagentRunner {
 
   /** Stops every run of the task (Stop); true when one was running. */
   async stopTask(taskId: string): Promise<boolean> {
-    const mine = [...this.active.values()].filter((a) => a.run.taskId === taskId);
+    const mine = this.runsOf(taskId);
     for (const a of mine) a.abort.abort();
     await Promise.all(mine.map((a) => a.done));
     return mine.length > 0;
@@ -124,8 +124,15 @@ export class SubagentRunner {
     await Promise.all([...this.active.values()].map((a) => a.done));
   }
 
-  private running(taskId: string): number {
-    return [...this.active.values()].filter((a) => a.run.taskId === taskId).length;
+  /** Resolves once the task's runs (background ones too) have ended. */
+  async settled(taskId: string): Promise<void> {
+    for (let mine = this.runsOf(taskId); mine.length; mine = this.runsOf(taskId)) {
+      await Promise.all(mine.map((a) => a.done));
+    }
+  }
+
+  private runsOf(taskId: string): Active[] {
+    return [...this.active.values()].filter((a) => a.run.taskId === taskId);
   }
 
   private async start(
@@ -143,7 +150,7 @@ export class SubagentRunner {
         }.`,
       );
     }
-    const n = this.running(taskId);
+    const n = this.runsOf(taskId).length;
     if (n >= SUBAGENT_LIMITS.activePerTask) {
       return fail(
         `Too many sub-agents running in this task (${n}); wait for one with subagent_output ` +
