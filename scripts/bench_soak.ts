@@ -14,6 +14,7 @@ import { startMockLlm } from "./mock-llm.ts";
 import type { MockTurn } from "./mock_llm/scenario.ts";
 import type { TaskEvent } from "../protocol/index.ts";
 import { reportSoak, type RssSample, type SoakResult } from "./soak_stats.ts";
+import { freePort, heapProbe } from "./bench/heap_probe.ts";
 
 export interface SoakOptions {
   tasks: number;
@@ -92,7 +93,14 @@ export async function runSoak(o: SoakOptions, log = (_: string) => {}): Promise<
     workspaceFiles: { "README.md": "soak workspace\n" },
   });
   await Deno.mkdir(`${home}/DefaultProject/soak`);
-  const s = await startTestServer({ home, entry: SERVER_ENTRY, runFlags: BUNDLE_RUN_FLAGS });
+  const port = freePort();
+  const s = await startTestServer({
+    home,
+    entry: SERVER_ENTRY,
+    runFlags: [BUNDLE_RUN_FLAGS[0], `--inspect=127.0.0.1:${port}`, ...BUNDLE_RUN_FLAGS.slice(1)],
+  });
+  const probe = await heapProbe(port);
+  let warmMb = NaN;
   const t0 = performance.now();
   const samples: RssSample[] = [];
   const sample = () => {
@@ -132,16 +140,22 @@ export async function runSoak(o: SoakOptions, log = (_: string) => {}): Promise<
       // Leave the task, as the UI does when the user moves on; drop what this client kept.
       await c.request("task.unsubscribe", { id: task.id });
       c.events.length = 0;
-      if (i + 1 === o.warmupTasks) warmupEndMs = performance.now() - t0;
+      if (i + 1 === o.warmupTasks) {
+        warmMb = await probe.heapAfterGcMb();
+        warmupEndMs = performance.now() - t0;
+      }
       if ((i + 1) % Math.max(1, Math.floor(o.tasks / 10)) === 0) {
         log(`  ${i + 1}/${o.tasks} tasks: ${statusLine(s.process.pid)}`);
       }
     }
     sample();
     const hwmMb = statusMb(s.process.pid, "VmHWM");
-    return { tasks: o.tasks, steps, ms: performance.now() - t0, samples, warmupEndMs, hwmMb };
+    const ms = performance.now() - t0;
+    const heap = { warmMb, endMb: await probe.heapAfterGcMb(), tasks: o.tasks - o.warmupTasks };
+    return { tasks: o.tasks, steps, ms, samples, warmupEndMs, hwmMb, heap };
   } finally {
     clearInterval(timer);
+    probe.close();
     c.ws.close();
     await s.stop();
     await mock.close();

@@ -34,6 +34,11 @@ export interface SoakResult {
   warmupEndMs: number;
   /** The kernel's high-water mark of the server's RSS (VmHWM, MB): spikes between samples. */
   hwmMb: number;
+  /**
+   * The heap after a full collection (MB) at warm-up's end and at the end, `tasks` apart:
+   * what the server keeps for good, without the collector's sawtooth.
+   */
+  heap?: { warmMb: number; endMb: number; tasks: number };
 }
 
 export const SOAK_BUDGET = { slopeMbPerMin: 1, peakMb: 150 };
@@ -53,9 +58,24 @@ export function reportSoak(r: SoakResult): string[] {
     `soak RSS slope after warm-up: ${slope.toFixed(2)} MB/min (${start.toFixed(1)} → ` +
     `${end.toFixed(1)} MB over ${after.length} samples; budget ${SOAK_BUDGET.slopeMbPerMin} ` +
     `MB/min) ${verdict(slope <= SOAK_BUDGET.slopeMbPerMin)}`,
+    ...heapLine(r),
     `soak peak RSS: ${peak.toFixed(1)} MB (kernel high-water mark; highest 1 s sample ` +
     `${sampled.toFixed(1)} MB; budget ${SOAK_BUDGET.peakMb} MB) ${
       verdict(peak <= SOAK_BUDGET.peakMb)
     }`,
+  ];
+}
+
+/**
+ * Growth of the heap after a full collection, per task after warm-up (informational: the
+ * bounded caches — the event ring, 200 tasks' read trackers — still fill up then).
+ */
+function heapLine(r: SoakResult): string[] {
+  if (!r.heap) return [];
+  const { warmMb, endMb, tasks } = r.heap;
+  const perTask = ((endMb - warmMb) * 1024) / Math.max(1, tasks);
+  return [
+    `soak heap after a full GC: ${warmMb.toFixed(2)} MB after warm-up → ${endMb.toFixed(2)} MB ` +
+    `${tasks} tasks later (${perTask >= 0 ? "+" : ""}${perTask.toFixed(1)} KB per task)`,
   ];
 }

@@ -54,3 +54,20 @@ Deno.test("reportSoak: the slope counts only after warm-up; over budget says OVE
   });
   assert(spike[2].startsWith("soak peak RSS: 180.0 MB") && spike[2].endsWith(" OVER"), spike[2]);
 });
+
+Deno.test("reportSoak: the heap after a full GC, per task after warm-up", () => {
+  const lines = reportSoak({
+    tasks: 50,
+    steps: 2000,
+    ms: 20_000,
+    samples: line(0, 120, 21),
+    warmupEndMs: 8_000,
+    hwmMb: 130,
+    heap: { warmMb: 18, endMb: 18.6, tasks: 30 },
+  });
+  assertEquals(
+    lines[2],
+    "soak heap after a full GC: 18.00 MB after warm-up → 18.60 MB 30 tasks later (+20.5 KB per task)",
+  );
+  assert(lines[3].startsWith("soak peak RSS"), lines[3]);
+});
