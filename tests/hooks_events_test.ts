@@ -18,6 +18,13 @@ import {
   workspace,
 } from "./helpers/hooks_env.ts";
 
+/** A PreToolUse hook that refuses every list_dir call. */
+const NO_LISTING = {
+  event: "PreToolUse",
+  matcher: "list_dir",
+  command: "echo 'listing is off-limits' >&2; exit 2",
+};
+
 Deno.test("PermissionRequest hooks answer the approval; PreToolUse approve spares it", async () => {
   const e = await env();
   const ws = await workspace();
@@ -115,11 +122,10 @@ Deno.test("a sub-agent's tool calls pass the PreToolUse hooks too", async () => 
   const e = await env();
   const ws = await workspace();
   try {
-    await userHooks(e, [{
-      event: "PreToolUse",
-      matcher: "list_dir",
-      command: "echo 'listing is off-limits' >&2; exit 2",
-    }, { event: "SubagentStop", command: "cat > subagent-stop.json" }]);
+    await userHooks(e, [NO_LISTING, {
+      event: "SubagentStop",
+      command: "cat > subagent-stop.json",
+    }]);
     const model = e.scenario({
       turns: [
         {
@@ -156,11 +162,7 @@ Deno.test("a turn's hook session goes with the turn; a background sub-agent keep
   const e = await env();
   const ws = await workspace();
   try {
-    await userHooks(e, [{
-      event: "PreToolUse",
-      matcher: "list_dir",
-      command: "echo 'listing is off-limits' >&2; exit 2",
-    }]);
+    await userHooks(e, [NO_LISTING]);
     const plain = e.scenario({ turns: [{ text: "hello" }] });
     const first = await run(e, plain, ws, "hi");
     // Kept, a session held its whole turn (~70 KB) until 200 other tasks pushed it out.

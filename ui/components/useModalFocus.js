@@ -1,16 +1,18 @@
 /**
  * Focus and Escape for a modal dialog: `ref` (its first control) takes focus when it
  * opens, Escape closes it before any other handler sees the key, and focus returns to
- * where it was when it closes.
+ * where it was when it closes. A layout effect, so the focus moves in the render that
+ * shows the dialog: with a plain effect (after the next frame) keys typed right after the
+ * shortcut that opened it went to the page behind (the palette's ↑ was lost that way).
  */
-import { useEffect } from "preact/hooks";
+import { useLayoutEffect } from "preact/hooks";
 
 /**
  * @param {{current: HTMLElement|null}} ref
  * @param {() => void} onClose
  */
 export function useModalFocus(ref, onClose) {
-  useEffect(() => {
+  useLayoutEffect(() => {
     const back = /** @type {HTMLElement|null} */ (document.activeElement);
     ref.current?.focus();
     const onKey = (/** @type {KeyboardEvent} */ e) => {
