@@ -3,7 +3,7 @@
  * plan's Reject with feedback): focused when shown; Enter sends (Shift+Enter adds a
  * line, IME-safe), Esc goes back.
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { html } from "../../html.js";
 
 /**
@@ -14,7 +14,8 @@ import { html } from "../../html.js";
 export function FeedbackForm({ testid, label, send, cancel, hint, busy, onSend, onCancel }) {
   const [text, setText] = useState("");
   const input = useRef(/** @type {HTMLTextAreaElement|null} */ (null));
-  useEffect(() => input.current?.focus(), []);
+  // In the render that shows it (see useModalFocus.js): keys typed at once land here.
+  useLayoutEffect(() => input.current?.focus(), []);
   return html`
     <form
       class="approval-reject"

@@ -120,7 +120,12 @@ function KeyField({ provider }) {
         const key = v.trim();
         if (!key) return null; // an emptied field keeps the stored key; "Clear key" removes it
         const err = await updateProvider(provider.id, { apiKey: key });
-        if (!err) typedKeys.set(provider.id, key);
+        if (!err) {
+          typedKeys.set(provider.id, key);
+          // The field shows `typed`: render it now. When the providers event (hasKey)
+          // came before this reply, nothing else would, and the field emptied.
+          rerender((n) => n + 1);
+        }
         return err;
       }}
       after=${toggle}

@@ -8,7 +8,7 @@
  * @typedef {import("../../../protocol/index.ts").ProviderPreset} ProviderPreset
  * @typedef {(typeof API_FORMATS)[number]} WireFormat
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { API_FORMATS } from "../../../protocol/index.ts";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
@@ -57,7 +57,8 @@ export function ProviderForm({ preset, onDone }) {
   const [errors, setErrors] = useState(/** @type {Record<string, string>} */ ({}));
   const [busy, setBusy] = useState(false);
   const first = useRef(/** @type {HTMLInputElement|null} */ (null));
-  useEffect(() => first.current?.focus(), []);
+  // In the render that shows it (see useModalFocus.js): keys typed at once land here.
+  useLayoutEffect(() => first.current?.focus(), []);
 
   const submit = async (/** @type {Event} */ e) => {
     e.preventDefault();
