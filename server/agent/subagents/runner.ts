@@ -124,11 +124,12 @@ export class SubagentRunner {
     await Promise.all([...this.active.values()].map((a) => a.done));
   }
 
-  /** Resolves once the task's runs (background ones too) have ended. */
+  /**
+   * Resolves once the task's runs now going (background ones too) have ended; no new one
+   * starts for a turn that is over (sub-agents cannot start sub-agents).
+   */
   async settled(taskId: string): Promise<void> {
-    for (let mine = this.runsOf(taskId); mine.length; mine = this.runsOf(taskId)) {
-      await Promise.all(mine.map((a) => a.done));
-    }
+    await Promise.all(this.runsOf(taskId).map((a) => a.done));
   }
 
   private runsOf(taskId: string): Active[] {
