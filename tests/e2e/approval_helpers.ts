@@ -66,7 +66,11 @@ export async function pickApproval(page: Page, mode: string, label: string): Pro
   await page.click(`[data-testid=approval-option][data-value=${mode}]`);
   await page.locator("[data-testid=approval-select-menu]").waitFor({ state: "detached" });
   const shown = page.locator("[data-testid=approval-label]");
-  if (await shown.isVisible()) assertEquals(await shown.innerText(), label);
+  if (await shown.isVisible()) {
+    // The label follows the choice in the next render: give it that moment, then check.
+    await shown.filter({ hasText: label }).waitFor({ timeout: 5_000 }).catch(() => {});
+    assertEquals(await shown.innerText(), label);
+  }
 }
 
 /** Starts a task from the draft with a model in ask mode; returns its id. */
