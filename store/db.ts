@@ -84,10 +84,11 @@ export function openDatabase(path: string): OpenResult {
   if (bad) return { db: null, health: { ok: false, path, error: bad } };
   let db: DatabaseSync | null = null;
   try {
-    // Read-only probe first: a damaged or too-new file must not be written to at all
-    // (switching to WAL or migrating would modify it).
-    if (fileHasContent(path)) probeReadOnly(path);
     db = new DatabaseSync(path);
+    // Checked before anything writes: a damaged or too-new file must not be written to at
+    // all (switching to WAL or migrating would modify it). Opening writes nothing, so the
+    // check needs no read-only connection of its own (that one cost ~0.5 ms per start).
+    if (fileHasContent(path)) checkReadable(db);
     if (Deno.build.os !== "windows") Deno.chmodSync(path, 0o600); // holds API keys
     db.exec("PRAGMA busy_timeout = 5000");
     db.exec("PRAGMA journal_mode = WAL");
@@ -137,27 +138,21 @@ function fileHasContent(path: string): boolean {
   }
 }
 
-/** Opens read-only and checks that the schema is readable and not from a newer version. */
-function probeReadOnly(path: string): void {
-  const ro = new DatabaseSync(path, { readOnly: true });
-  try {
-    ro.exec("PRAGMA busy_timeout = 5000");
-    // Reading the schema touches the header and the schema pages; a full
-    // integrity_check would cost O(size) at every start.
-    ro.prepare("SELECT count(*) FROM sqlite_master").get();
-    const hasVersion = ro.prepare(
-      "SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_version'",
-    ).get();
-    if (hasVersion) {
-      const row = ro.prepare("SELECT MAX(version) AS v FROM schema_version").get() as { v: number };
-      const latest = MIGRATIONS[MIGRATIONS.length - 1].version;
-      if ((row?.v ?? 0) > latest) {
-        throw new Error(
-          `database schema version ${row.v} is newer than this program supports (${latest}); upgrade ReinAgent`,
-        );
-      }
-    }
-  } finally {
-    ro.close();
+/** Checks, reading only, that the schema is readable and not from a newer version. */
+function checkReadable(db: DatabaseSync): void {
+  db.exec("PRAGMA busy_timeout = 5000");
+  // Reading the schema touches the header and the schema pages; a full
+  // integrity_check would cost O(size) at every start.
+  db.prepare("SELECT count(*) FROM sqlite_master").get();
+  const hasVersion = db.prepare(
+    "SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_version'",
+  ).get();
+  if (!hasVersion) return;
+  const row = db.prepare("SELECT MAX(version) AS v FROM schema_version").get() as { v: number };
+  const latest = MIGRATIONS[MIGRATIONS.length - 1].version;
+  if ((row?.v ?? 0) > latest) {
+    throw new Error(
+      `database schema version ${row.v} is newer than this program supports (${latest}); upgrade ReinAgent`,
+    );
   }
 }
