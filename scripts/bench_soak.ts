@@ -4,7 +4,11 @@
  * follow its events, leave it when it ends). The server's RSS is read from /proc every
  * second; the slope after warm-up (least squares) and the peak are held to their budgets.
  *
- *   deno run -A scripts/bench_soak.ts [--quick] [--tasks N]     (Linux only: reads /proc)
+ *   deno run -A scripts/bench_soak.ts [--quick] [--tasks N] [--pace-ms N]   (Linux only: /proc)
+ *
+ * `--pace-ms N` delays each mock answer N ms, as a real model's seconds per step would: unpaced,
+ * the 2 000 steps end in ~20 s and the slope over those few samples is the collector's sawtooth,
+ * not a leak (150 ms makes the soak ~5 minutes).
  */
 import { startTestServer } from "../tests/helpers/server.ts";
 import { BUNDLE_RUN_FLAGS, SERVER_ENTRY } from "./build-server.ts";
@@ -21,6 +25,8 @@ export interface SoakOptions {
   stepsPerTask: number;
   /** Tasks run before the slope starts counting (code paths loaded, caches filled). */
   warmupTasks: number;
+  /** Each mock answer waits this long before its first frame (0: as fast as possible). */
+  paceMs?: number;
 }
 
 /**
@@ -51,7 +57,7 @@ function toolCall(i: number, k: number): MockTurn["toolCalls"] {
   return [calls[k % calls.length]];
 }
 
-function scenarioOf(i: number, steps: number): { turns: MockTurn[] } {
+function scenarioOf(i: number, steps: number, paceMs: number): { turns: MockTurn[] } {
   const turns: MockTurn[] = [];
   for (let k = 0; k < steps; k++) {
     turns.push({
@@ -59,9 +65,10 @@ function scenarioOf(i: number, steps: number): { turns: MockTurn[] } {
       text: `Working on step ${k}.`,
       toolCalls: toolCall(i, k),
       chunk: 16,
+      firstDelayMs: paceMs,
     });
   }
-  turns.push({ text: `Task ${i} is done.` });
+  turns.push({ text: `Task ${i} is done.`, firstDelayMs: paceMs });
   return { turns };
 }
 
@@ -85,9 +92,10 @@ function statusLine(pid: number): string {
 }
 
 export async function runSoak(o: SoakOptions, log = (_: string) => {}): Promise<SoakResult> {
+  const paceMs = o.paceMs ?? 0;
   const mock = startMockLlm({ quiet: true });
   const models = Array.from({ length: o.tasks }, (_, i) => `soak-${i}`);
-  models.forEach((m, i) => mock.register(m, scenarioOf(i, o.stepsPerTask)));
+  models.forEach((m, i) => mock.register(m, scenarioOf(i, o.stepsPerTask, paceMs)));
   const home = await homeWithProvider(mock.base, models, {
     defaultApproval: "full",
     workspaceFiles: { "README.md": "soak workspace\n" },
@@ -135,7 +143,7 @@ export async function runSoak(o: SoakOptions, log = (_: string) => {}): Promise<
           return ended;
         },
         `soak task ${i} ends`,
-        120_000,
+        120_000 + (o.stepsPerTask + 1) * paceMs,
       );
       // Leave the task, as the UI does when the user moves on; drop what this client kept.
       await c.request("task.unsubscribe", { id: task.id });
@@ -152,7 +160,7 @@ export async function runSoak(o: SoakOptions, log = (_: string) => {}): Promise<
     const hwmMb = statusMb(s.process.pid, "VmHWM");
     const ms = performance.now() - t0;
     const heap = { warmMb, endMb: await probe.heapAfterGcMb(), tasks: o.tasks - o.warmupTasks };
-    return { tasks: o.tasks, steps, ms, samples, warmupEndMs, hwmMb, heap };
+    return { tasks: o.tasks, steps, ms, samples, warmupEndMs, hwmMb, heap, paceMs };
   } finally {
     clearInterval(timer);
     probe.close();
@@ -163,19 +171,27 @@ export async function runSoak(o: SoakOptions, log = (_: string) => {}): Promise<
   }
 }
 
+/** The whole number after `flag`, undefined when the flag is absent. */
+function intFlag(args: string[], flag: string, min: number, max: number): number | undefined {
+  const i = args.indexOf(flag);
+  if (i < 0) return undefined;
+  const n = Number(args[i + 1]);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new Error(`${flag} must be a whole number from ${min} to ${max}`);
+  }
+  return n;
+}
+
 /**
- * `--tasks N` runs more tasks than the 50 of the budget, warm-up unchanged: 2 000 steps take
- * under a minute here, too short for a slope in MB/min to rise above the GC's sawtooth.
+ * `--tasks N` runs more tasks than the 50 of the budget, warm-up unchanged, and `--pace-ms N`
+ * slows each answer: 2 000 unpaced steps take under a minute here, too short for a slope in
+ * MB/min to rise above the GC's sawtooth.
  */
 function soakOptions(args: string[]): SoakOptions {
   const base = args.includes("--quick") ? QUICK_SOAK : FULL_SOAK;
-  const i = args.indexOf("--tasks");
-  if (i < 0) return base;
-  const tasks = Number(args[i + 1]);
-  if (!Number.isInteger(tasks) || tasks <= base.warmupTasks || tasks > 2000) {
-    throw new Error(`--tasks must be a whole number from ${base.warmupTasks + 1} to 2000`);
-  }
-  return { ...base, tasks };
+  const tasks = intFlag(args, "--tasks", base.warmupTasks + 1, 2000) ?? base.tasks;
+  const paceMs = intFlag(args, "--pace-ms", 0, 5000) ?? 0;
+  return { ...base, tasks, paceMs };
 }
 
 if (import.meta.main) {

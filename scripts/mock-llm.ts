@@ -216,6 +216,7 @@ export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): Moc
     const stream = new ReadableStream<Uint8Array>({
       async start(controller) {
         try {
+          if (turn.firstDelayMs) await sleep(turn.firstDelayMs);
           for (let i = 0; i < frames.length; i++) {
             if (i >= cutAt) {
               // Let the queued chunks go out first: erroring a stream drops its queue.

@@ -39,6 +39,8 @@ export interface SoakResult {
    * what the server keeps for good, without the collector's sawtooth.
    */
   heap?: { warmMb: number; endMb: number; tasks: number };
+  /** The delay of each mock answer (ms; 0 or absent: unpaced, the slope is GC sawtooth). */
+  paceMs?: number;
 }
 
 export const SOAK_BUDGET = { slopeMbPerMin: 1, peakMb: 150 };
@@ -54,7 +56,7 @@ export function reportSoak(r: SoakResult): string[] {
   const verdict = (ok: boolean) => ok ? "OK" : "OVER";
   return [
     `soak: ${r.steps} tool steps over ${r.tasks} tasks in ${(r.ms / 1000).toFixed(0)} s, ` +
-    `${r.samples.length} RSS samples`,
+    `${r.samples.length} RSS samples${r.paceMs ? `, paced: ${r.paceMs} ms per answer` : ""}`,
     `soak RSS slope after warm-up: ${slope.toFixed(2)} MB/min (${start.toFixed(1)} → ` +
     `${end.toFixed(1)} MB over ${after.length} samples; budget ${SOAK_BUDGET.slopeMbPerMin} ` +
     `MB/min) ${verdict(slope <= SOAK_BUDGET.slopeMbPerMin)}`,

@@ -71,3 +71,15 @@ Deno.test("reportSoak: the heap after a full GC, per task after warm-up", () => 
   );
   assert(lines[3].startsWith("soak peak RSS"), lines[3]);
 });
+
+Deno.test("reportSoak: a paced soak says its pace; an unpaced one says nothing", () => {
+  const run = { tasks: 50, steps: 2000, ms: 330_000, samples: line(0, 120, 21), warmupEndMs: 0 };
+  assertEquals(
+    reportSoak({ ...run, hwmMb: 130, paceMs: 150 })[0],
+    "soak: 2000 tool steps over 50 tasks in 330 s, 21 RSS samples, paced: 150 ms per answer",
+  );
+  assertEquals(
+    reportSoak({ ...run, hwmMb: 130, paceMs: 0 })[0],
+    "soak: 2000 tool steps over 50 tasks in 330 s, 21 RSS samples",
+  );
+});

@@ -16,8 +16,10 @@ export interface MockTurn {
   usage?: { input?: number; output?: number; cacheRead?: number; cacheWrite?: number };
   /** Characters per streamed chunk (default 8). Tool-call arguments are split too. */
   chunk?: number;
-  /** Delay between chunks in ms (default 0). */
+  /** Delay inside every streamed frame in ms (default 0): it adds up with the answer's length. */
   delayMs?: number;
+  /** Wait before the first frame in ms, once per answer (a real model's time to first token). */
+  firstDelayMs?: number;
   /** Answer with this HTTP error `times` times before succeeding (forever when absent). */
   fail?: { status: number; message?: string; times?: number };
   /** End the stream early: after `afterChunks` frames, or with `beforeEnd` just before
