@@ -4,14 +4,14 @@
  * follow its events, leave it when it ends). The server's RSS is read from /proc every
  * second; the slope after warm-up (least squares) and the peak are held to their budgets.
  *
- *   deno run -A scripts/bench_soak.ts [--quick] [--tasks N] [--pace-ms N]   (Linux only: /proc)
+ *   deno run -A scripts/bench_soak.ts [--quick] [--tasks N] [--warmup N] [--pace-ms N]   (Linux: /proc)
  *
  * `--pace-ms N` delays each mock answer N ms, as a real model's seconds per step would: unpaced,
  * the 2 000 steps end in ~20 s and the slope over those few samples is the collector's sawtooth,
  * not a leak (150 ms makes the soak ~5 minutes).
  */
 import { startTestServer } from "../tests/helpers/server.ts";
-import { BUNDLE_RUN_FLAGS, SERVER_ENTRY } from "./build-server.ts";
+import { BUNDLE_RUN_FLAGS, ensureServer, SERVER_ENTRY } from "./build-server.ts";
 import { TestClient } from "../tests/helpers/ws_client.ts";
 import { homeWithProvider } from "../tests/helpers/seed.ts";
 import { startMockLlm } from "./mock-llm.ts";
@@ -28,6 +28,13 @@ export interface SoakOptions {
   /** Each mock answer waits this long before its first frame (0: as fast as possible). */
   paceMs?: number;
 }
+
+/**
+ * In a paced soak, the RSS is also read right after a full collection every this many tasks
+ * from warm-up's end: the sawtooth (±10 MB) spans several minutes there and hides a trend in
+ * the 1-second samples. Not in the unpaced soak: forced collections would lower its peak.
+ */
+export const GC_SAMPLE_EVERY = 5;
 
 /**
  * Warm-up is 20 tasks: the hub's replay ring (the last 5 000 events, for clients that
@@ -120,6 +127,13 @@ export async function runSoak(o: SoakOptions, log = (_: string) => {}): Promise<
   const c = await TestClient.connect(s.base, s.token);
   let warmupEndMs = 0;
   let steps = 0;
+  const afterGc: RssSample[] = [];
+  const sampleAfterGc = async () => {
+    const heapMb = await probe.heapAfterGcMb();
+    const mb = statusMb(s.process.pid, "VmRSS");
+    if (paceMs > 0 && Number.isFinite(mb)) afterGc.push({ ms: performance.now() - t0, mb });
+    return heapMb;
+  };
   try {
     for (let i = 0; i < o.tasks; i++) {
       const { task } = await c.request("tasks.create", {
@@ -149,8 +163,13 @@ export async function runSoak(o: SoakOptions, log = (_: string) => {}): Promise<
       await c.request("task.unsubscribe", { id: task.id });
       c.events.length = 0;
       if (i + 1 === o.warmupTasks) {
-        warmMb = await probe.heapAfterGcMb();
+        warmMb = await sampleAfterGc();
         warmupEndMs = performance.now() - t0;
+      } else if (
+        paceMs > 0 && i + 1 > o.warmupTasks && i + 1 < o.tasks &&
+        (i + 1 - o.warmupTasks) % GC_SAMPLE_EVERY === 0
+      ) {
+        await sampleAfterGc();
       }
       if ((i + 1) % Math.max(1, Math.floor(o.tasks / 10)) === 0) {
         log(`  ${i + 1}/${o.tasks} tasks: ${statusLine(s.process.pid)}`);
@@ -159,8 +178,18 @@ export async function runSoak(o: SoakOptions, log = (_: string) => {}): Promise<
     sample();
     const hwmMb = statusMb(s.process.pid, "VmHWM");
     const ms = performance.now() - t0;
-    const heap = { warmMb, endMb: await probe.heapAfterGcMb(), tasks: o.tasks - o.warmupTasks };
-    return { tasks: o.tasks, steps, ms, samples, warmupEndMs, hwmMb, heap, paceMs };
+    const heap = { warmMb, endMb: await sampleAfterGc(), tasks: o.tasks - o.warmupTasks };
+    return {
+      tasks: o.tasks,
+      steps,
+      ms,
+      samples,
+      warmupEndMs,
+      hwmMb,
+      heap,
+      paceMs,
+      ...(afterGc.length ? { afterGc } : {}),
+    };
   } finally {
     clearInterval(timer);
     probe.close();
@@ -183,18 +212,22 @@ function intFlag(args: string[], flag: string, min: number, max: number): number
 }
 
 /**
- * `--tasks N` runs more tasks than the 50 of the budget, warm-up unchanged, and `--pace-ms N`
- * slows each answer: 2 000 unpaced steps take under a minute here, too short for a slope in
- * MB/min to rise above the GC's sawtooth.
+ * `--tasks N` runs more tasks than the 50 of the budget and `--pace-ms N` slows each answer:
+ * 2 000 unpaced steps take under a minute here, too short for a slope in MB/min to rise above
+ * the GC's sawtooth. `--warmup N` counts the slope from task N on (default 20): the store's
+ * caches (SQLite pages, prepared statements) still fill for ~80 tasks after the event ring.
  */
 function soakOptions(args: string[]): SoakOptions {
   const base = args.includes("--quick") ? QUICK_SOAK : FULL_SOAK;
-  const tasks = intFlag(args, "--tasks", base.warmupTasks + 1, 2000) ?? base.tasks;
+  const warmupTasks = intFlag(args, "--warmup", 1, 1999) ?? base.warmupTasks;
+  const tasks = intFlag(args, "--tasks", warmupTasks + 1, 2000) ?? base.tasks;
+  if (tasks <= warmupTasks) throw new Error(`--warmup ${warmupTasks} needs --tasks above it`);
   const paceMs = intFlag(args, "--pace-ms", 0, 5000) ?? 0;
-  return { ...base, tasks, paceMs };
+  return { ...base, tasks, warmupTasks, paceMs };
 }
 
 if (import.meta.main) {
+  console.log(await ensureServer()); // the bundle it runs, rebuilt when a source changed
   const r = await runSoak(soakOptions(Deno.args), console.log);
   for (const line of reportSoak(r)) console.log(line);
   if (Deno.args.includes("--samples")) console.log(JSON.stringify(r.samples));

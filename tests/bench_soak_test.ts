@@ -83,3 +83,20 @@ Deno.test("reportSoak: a paced soak says its pace; an unpaced one says nothing",
     "soak: 2000 tool steps over 50 tasks in 330 s, 21 RSS samples",
   );
 });
+
+Deno.test("reportSoak: a paced soak's RSS after full collections has its own slope line", () => {
+  const run = { tasks: 50, steps: 2000, ms: 330_000, samples: line(0, 120, 21), warmupEndMs: 0 };
+  // Points every 30 s from warm-up's end: flat (a sawtooth between them does not count) …
+  const flat = [110, 111, 109.5, 110.5, 110, 110.2, 110.1].map((mb, i) => ({ ms: i * 30_000, mb }));
+  const ok = reportSoak({ ...run, hwmMb: 130, paceMs: 150, afterGc: flat });
+  assert(ok[2].startsWith("soak RSS after full collections: "), ok[2]);
+  assert(ok[2].includes("110.0 → 110.1 MB over 7 points") && ok[2].endsWith(" OK"), ok[2]);
+  assert(ok.at(-1)!.includes("lowered by the forced collections"), ok.at(-1));
+  // … and a real rise of 3 MB/min is OVER.
+  const rising = flat.map((p) => ({ ms: p.ms, mb: 110 + (3 * p.ms) / 60_000 }));
+  const leak = reportSoak({ ...run, hwmMb: 130, paceMs: 150, afterGc: rising });
+  assert(leak[2].includes("3.00 MB/min") && leak[2].endsWith(" OVER"), leak[2]);
+  // Too few points for a line: none printed.
+  const few = reportSoak({ ...run, hwmMb: 130, paceMs: 150, afterGc: flat.slice(0, 2) });
+  assert(!few.some((l) => l.includes("after full collections")), few.join("\n"));
+});
