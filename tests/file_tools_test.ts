@@ -362,6 +362,43 @@ Deno.test("sandbox pool: warm starts one worker ahead of the first call, which u
   }
 });
 
+Deno.test("a worker's warm-up answers nothing, reads nothing outside its roots, and leaves it serving", async () => {
+  const { dir } = await ws();
+  await Deno.writeTextFile(`${dir}/a.txt`, "alpha\n");
+  const worker = new Worker(new URL("../tools/sandbox/worker.ts", import.meta.url), {
+    type: "module",
+    deno: { permissions: workerPermissions("read", [dir]) },
+  });
+  const replies: { id: number; result: { content: string; isError?: boolean } }[] = [];
+  const got = new Promise<void>((done) => {
+    worker.onmessage = (e) => {
+      replies.push(e.data);
+      if (e.data.id === 7) done();
+    };
+  });
+  try {
+    // Hostile or odd warm-ups first: a folder outside the roots, not a string at all.
+    worker.postMessage({ warm: "/etc" });
+    worker.postMessage({ warm: { path: "/" } });
+    worker.postMessage({ warm: dir });
+    worker.postMessage({
+      id: 7,
+      tool: "read_file",
+      args: { path: "a.txt" },
+      workspace: dir,
+      roots: [dir],
+      hidden: [],
+    });
+    await got;
+    // Only the real call was answered (a warm-up taken for a job would answer too).
+    assertEquals(replies.map((r) => r.id), [7]);
+    assertEquals(replies[0].result.isError ?? false, false, replies[0].result.content);
+    assertMatch(replies[0].result.content, /alpha/);
+  } finally {
+    worker.terminate();
+  }
+});
+
 Deno.test({
   name: "read_file, edit_file, write_file refuse a FIFO instead of blocking on it forever",
   ignore: Deno.build.os === "windows",

@@ -103,7 +103,8 @@ export class SandboxPool {
 
   /**
    * Starts the worker of (profile, roots) ahead of its first call (a turn's start, while
-   * the model answers), so that call does not wait for the worker's module graph.
+   * the model answers), so that call does not wait for the worker's module graph, and has
+   * it warm up (see the worker) in that wait too.
    */
   warm(profile: Profile, roots: string[]): void {
     const key = `${profile}\0${roots.join("\0")}`;
@@ -113,7 +114,9 @@ export class SandboxPool {
     ) {
       return;
     }
-    this.spawn(key, profile, roots).idle.touch();
+    const slot = this.spawn(key, profile, roots);
+    slot.idle.touch();
+    if (profile !== "net") slot.worker.postMessage({ warm: roots[0] });
   }
 
   private spawn(key: string, profile: Profile, roots: string[]): Slot {

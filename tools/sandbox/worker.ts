@@ -19,9 +19,32 @@ interface Job {
 /** Jobs in flight, so a stop can abort a long search. */
 const running = new Map<number, AbortController>();
 
-self.onmessage = async (e: MessageEvent<Job | { cancel: number }>) => {
+/** A name no workspace holds: the warm-up's read fails at its first file-system call. */
+const WARM_UP_PATH = "\u0001reinagent-warm-up";
+
+/**
+ * The first call into a new worker costs ~3.6 ms more than later ones (the code shared by
+ * every tool is compiled on first use); a read of a missing file, before the first real
+ * call, takes that cost while the model is still answering. It reads no file and says
+ * nothing back; the worker's permissions bound it like any call.
+ */
+async function warmUp(root: string): Promise<void> {
+  const signal = new AbortController().signal;
+  await WORKER_TOOLS.read_file.execute({ path: WARM_UP_PATH }, {
+    workspace: root,
+    roots: [root],
+    hidden: [],
+    signal,
+  }).catch(() => {});
+}
+
+self.onmessage = async (e: MessageEvent<Job | { cancel: number } | { warm: string }>) => {
   if ("cancel" in e.data) {
     running.get(e.data.cancel)?.abort();
+    return;
+  }
+  if ("warm" in e.data) {
+    if (typeof e.data.warm === "string") await warmUp(e.data.warm);
     return;
   }
   const job = e.data;
