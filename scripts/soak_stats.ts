@@ -66,6 +66,7 @@ export function reportSoak(r: SoakResult): string[] {
     `${end.toFixed(1)} MB over ${after.length} samples; budget ${SOAK_BUDGET.slopeMbPerMin} ` +
     `MB/min) ${verdict(slope <= SOAK_BUDGET.slopeMbPerMin)}`,
     ...afterGcLine(r),
+    ...unpacedHint(r, after),
     ...heapLine(r),
     `soak peak RSS: ${peak.toFixed(1)} MB (kernel high-water mark; highest 1 s sample ` +
     `${sampled.toFixed(1)} MB${r.afterGc ? "; lowered by the forced collections" : ""}; ` +
@@ -87,6 +88,16 @@ function afterGcLine(r: SoakResult): string[] {
     `soak RSS after full collections: ${slope.toFixed(2)} MB/min (${points[0].mb.toFixed(1)} → ` +
     `${points.at(-1)!.mb.toFixed(1)} MB over ${points.length} points; budget ` +
     `${SOAK_BUDGET.slopeMbPerMin} MB/min) ${ok ? "OK" : "OVER"}`,
+  ];
+}
+
+/** An unpaced soak's slope spans seconds of the collector's sawtooth: where the verdict is made. */
+function unpacedHint(r: SoakResult, after: RssSample[]): string[] {
+  if (r.paceMs) return [];
+  const secs = after.length ? (after.at(-1)!.ms - after[0].ms) / 1000 : 0;
+  return [
+    `  (unpaced: ${secs.toFixed(0)} s of the collector's sawtooth, not a trend; the slope is ` +
+    `judged by a paced soak: scripts/bench_soak.ts --pace-ms 150 --warmup 100 --tasks 150)`,
   ];
 }
 

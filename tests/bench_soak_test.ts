@@ -30,9 +30,11 @@ Deno.test("reportSoak: the slope counts only after warm-up; over budget says OVE
     warmupEndMs: 31_000,
     hwmMb: 140,
   });
-  assertEquals(ok.length, 3);
+  assertEquals(ok.length, 4);
   assert(ok[1].endsWith(" OK"), ok[1]);
-  assert(ok[2].endsWith(" OK"), ok[2]);
+  // Unpaced: the slope's 60 s are said to be sawtooth, with where the verdict is made.
+  assert(ok[2].startsWith("  (unpaced: 59 s of the collector's sawtooth"), ok[2]);
+  assert(ok[3].endsWith(" OK"), ok[3]);
   const leak = reportSoak({
     tasks: 50,
     steps: 2000,
@@ -42,7 +44,7 @@ Deno.test("reportSoak: the slope counts only after warm-up; over budget says OVE
     hwmMb: 0,
   });
   assert(leak[1].includes("5.00 MB/min") && leak[1].endsWith(" OVER"), leak[1]);
-  assert(leak[2].endsWith(" OVER"), leak[2]); // 153 MB > 150
+  assert(leak[3].endsWith(" OVER"), leak[3]); // 153 MB > 150
   // A spike between samples counts: the kernel's high-water mark is the peak.
   const spike = reportSoak({
     tasks: 1,
@@ -52,7 +54,7 @@ Deno.test("reportSoak: the slope counts only after warm-up; over budget says OVE
     warmupEndMs: 0,
     hwmMb: 180,
   });
-  assert(spike[2].startsWith("soak peak RSS: 180.0 MB") && spike[2].endsWith(" OVER"), spike[2]);
+  assert(spike[3].startsWith("soak peak RSS: 180.0 MB") && spike[3].endsWith(" OVER"), spike[3]);
 });
 
 Deno.test("reportSoak: the heap after a full GC, per task after warm-up", () => {
@@ -66,10 +68,10 @@ Deno.test("reportSoak: the heap after a full GC, per task after warm-up", () => 
     heap: { warmMb: 18, endMb: 18.6, tasks: 30 },
   });
   assertEquals(
-    lines[2],
+    lines[3],
     "soak heap after a full GC: 18.00 MB after warm-up → 18.60 MB 30 tasks later (+20.5 KB per task)",
   );
-  assert(lines[3].startsWith("soak peak RSS"), lines[3]);
+  assert(lines[4].startsWith("soak peak RSS"), lines[4]);
 });
 
 Deno.test("reportSoak: a paced soak says its pace; an unpaced one says nothing", () => {
@@ -82,6 +84,7 @@ Deno.test("reportSoak: a paced soak says its pace; an unpaced one says nothing",
     reportSoak({ ...run, hwmMb: 130, paceMs: 0 })[0],
     "soak: 2000 tool steps over 50 tasks in 330 s, 21 RSS samples",
   );
+  assert(!reportSoak({ ...run, hwmMb: 130, paceMs: 150 }).some((l) => l.includes("unpaced")));
 });
 
 Deno.test("reportSoak: a paced soak's RSS after full collections has its own slope line", () => {
