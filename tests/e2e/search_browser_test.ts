@@ -170,16 +170,19 @@ async function findInConversation(page: Page, phone: boolean): Promise<void> {
     const h = (CSS as any).highlights;
     return h.get("reinagent-find")?.size >= 2 && h.get("reinagent-find-current")?.size === 1;
   });
-  const current = await page.evaluate(() => {
+  // The current match's range, once it lies in a rendered entry: the timeline may re-render
+  // the entry after a paint (the range then points into nodes it dropped) until the next
+  // paint (≤ 400 ms); read at once, that window failed one full run.
+  const current = await (await page.waitForFunction(() => {
     // deno-lint-ignore no-explicit-any
-    const r = [...(CSS as any).highlights.get("reinagent-find-current")][0] as Range;
-    return {
-      text: r.toString(),
-      entry: r.startContainer.parentElement!.closest("[data-entry-id]")!.getAttribute(
-        "data-entry-id",
-      ),
-    };
-  });
+    const r = [...((CSS as any).highlights.get("reinagent-find-current") ?? [])][0] as
+      | Range
+      | undefined;
+    const entry = r?.startContainer.parentElement?.closest("[data-entry-id]");
+    return entry && entry.isConnected
+      ? { text: r!.toString(), entry: entry.getAttribute("data-entry-id") }
+      : null;
+  })).jsonValue();
   assertEquals(current, { text: "walrus", entry: "mu20" });
   await input.fill("no such words");
   assertEquals(await findCount(page), "0/0");
