@@ -188,6 +188,11 @@ async function findInConversation(page: Page, phone: boolean): Promise<void> {
   assertEquals(await findCount(page), "0/0");
   await input.fill("kumquat");
   assertEquals(await findCount(page), "1/1");
+  // The count shows before the highlight is painted (a timer later): shoot the painted match.
+  await page.waitForFunction(() =>
+    // deno-lint-ignore no-explicit-any
+    [...((CSS as any).highlights.get("reinagent-find-current") ?? [])][0]?.toString() === "kumquat"
+  );
   await screenshot(page, `${phone ? "phone" : "desktop"}-search-find`);
   await input.press("Escape");
   await page.locator("[data-testid=find-bar]").waitFor({ state: "detached" });
