@@ -214,8 +214,8 @@ function intFlag(args: string[], flag: string, min: number, max: number): number
 /**
  * `--tasks N` runs more tasks than the 50 of the budget and `--pace-ms N` slows each answer:
  * 2 000 unpaced steps take under a minute here, too short for a slope in MB/min to rise above
- * the GC's sawtooth. `--warmup N` counts the slope from task N on (default 20): the store's
- * caches (SQLite pages, prepared statements) still fill for ~80 tasks after the event ring.
+ * the GC's sawtooth. `--warmup N` counts the slope from task N on (default 20): memory outside
+ * the JS heap still grows for ~80 tasks after the event ring has filled (README, the soak).
  */
 function soakOptions(args: string[]): SoakOptions {
   const base = args.includes("--quick") ? QUICK_SOAK : FULL_SOAK;

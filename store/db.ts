@@ -85,12 +85,12 @@ export function openDatabase(path: string): OpenResult {
   let db: DatabaseSync | null = null;
   try {
     db = new DatabaseSync(path);
+    db.exec("PRAGMA busy_timeout = 5000");
     // Checked before anything writes: a damaged or too-new file must not be written to at
     // all (switching to WAL or migrating would modify it). Opening writes nothing, so the
     // check needs no read-only connection of its own (that one cost ~0.5 ms per start).
     if (fileHasContent(path)) checkReadable(db);
     if (Deno.build.os !== "windows") Deno.chmodSync(path, 0o600); // holds API keys
-    db.exec("PRAGMA busy_timeout = 5000");
     db.exec("PRAGMA journal_mode = WAL");
     db.exec("PRAGMA synchronous = NORMAL");
     db.exec("PRAGMA foreign_keys = ON");
@@ -140,7 +140,6 @@ function fileHasContent(path: string): boolean {
 
 /** Checks, reading only, that the schema is readable and not from a newer version. */
 function checkReadable(db: DatabaseSync): void {
-  db.exec("PRAGMA busy_timeout = 5000");
   // Reading the schema touches the header and the schema pages; a full
   // integrity_check would cost O(size) at every start.
   db.prepare("SELECT count(*) FROM sqlite_master").get();

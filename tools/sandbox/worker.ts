@@ -19,14 +19,17 @@ interface Job {
 /** Jobs in flight, so a stop can abort a long search. */
 const running = new Map<number, AbortController>();
 
-/** A name no workspace holds: the warm-up's read fails at its first file-system call. */
+/**
+ * A name no workspace is expected to hold: the warm-up's read fails at its first file-system
+ * call (were one there, what it read would stay in this worker: nothing is answered).
+ */
 const WARM_UP_PATH = "\u0001reinagent-warm-up";
 
 /**
  * The first call into a new worker costs ~3.6 ms more than later ones (the code shared by
  * every tool is compiled on first use); a read of a missing file, before the first real
- * call, takes that cost while the model is still answering. It reads no file and says
- * nothing back; the worker's permissions bound it like any call.
+ * call, takes that cost while the model is still answering. It says nothing back, and the
+ * worker's permissions bound it like any call.
  */
 async function warmUp(root: string): Promise<void> {
   const signal = new AbortController().signal;
