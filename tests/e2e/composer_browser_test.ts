@@ -13,6 +13,7 @@ import { homeWithMockProvider } from "../helpers/mock_home.ts";
 import { startMockLlm } from "../../scripts/mock-llm.ts";
 import { noHorizontalScroll, openApp, screenshot, withPage } from "./browser.ts";
 import { pickModel } from "./run_helpers.ts";
+import { holdReplies } from "./hold_replies.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 const DESKTOP = { width: 1280, height: 800 };
@@ -80,6 +81,9 @@ function startMock() {
 }
 
 async function flow(page: Page, url: string, mock: ReturnType<typeof startMock>, prefix: string) {
+  // The queued messages' replies come 400 ms late: the second is sent (Enter) while the
+  // first is still on its way, which must queue it too, not drop the key press.
+  await page.addInitScript(holdReplies, { op: "task.send", argsInclude: "queued", ms: 400 });
   await openApp(page, url);
   await page.waitForSelector("[data-testid=empty-state]");
   await pickModel(page, "mock/vision-echo", "vision-echo");

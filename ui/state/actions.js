@@ -23,6 +23,9 @@ import { draftAssistantOption } from "./assistants.js";
 
 /** True while a message is on its way (blocks a second send creating a second task). */
 export const sending = signal(false);
+let settled = Promise.resolve();
+/** Resolves when the message on its way (if any) has its reply or its error. */
+export const sendSettled = () => settled;
 
 /**
  * Sends the composer text (with uploaded `attachments` ids): creates the task first
@@ -39,6 +42,9 @@ export async function sendMessage(attachments = []) {
   const atts = attachments.length ? { attachments } : {};
   const id = currentId.value;
   sending.value = true;
+  /** @type {() => void} */
+  let done = () => {};
+  settled = new Promise((resolve) => (done = resolve));
   composerText.value = "";
   try {
     if (id === null) {
@@ -70,6 +76,7 @@ export async function sendMessage(attachments = []) {
     return null;
   } finally {
     sending.value = false;
+    done();
   }
 }
 

@@ -7,7 +7,7 @@
 import { computed } from "@preact/signals";
 import { LIMITS, parseSlash } from "../../protocol/index.ts";
 import { connState } from "./connection.js";
-import { sending, sendMessage } from "./actions.js";
+import { sending, sendMessage, sendSettled } from "./actions.js";
 import { attachments, readyIds, uploading } from "./attachments.js";
 import { notePrompt } from "./prompt_history.js";
 import { queue } from "./queue.js";
@@ -75,6 +75,9 @@ function handledHere(text) {
  * @param {{confirmed?: boolean}} [opts] `confirmed`: the user agreed to `/clear`
  */
 export async function sendComposer(opts = {}) {
+  // Enter pressed again before the last message's reply (typing fast while a run
+  // streams) sends once that reply is in, rather than being dropped.
+  if (sendBlock.value === "sending") await sendSettled();
   if (sendBlock.value) return;
   commandNotice.value = null;
   if (!opts.confirmed && handledHere(composerText.value)) return;
