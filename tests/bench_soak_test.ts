@@ -31,7 +31,18 @@ Deno.test("reportSoak: the slope counts only after warm-up; over budget says OVE
     hwmMb: 140,
   });
   assertEquals(ok.length, 4);
-  assert(ok[1].endsWith(" OK"), ok[1]);
+  // Unpaced: shown, not judged (seconds of sawtooth); paced, the same samples are OK.
+  assert(ok[1].endsWith(" not judged"), ok[1]);
+  const okPaced = reportSoak({
+    tasks: 50,
+    steps: 2000,
+    ms: 91_000,
+    samples: [...warm, ...flat],
+    warmupEndMs: 31_000,
+    hwmMb: 140,
+    paceMs: 150,
+  });
+  assert(okPaced[1].endsWith(" OK"), okPaced[1]);
   // Unpaced: the slope's 60 s are said to be sawtooth, with where the verdict is made.
   assert(ok[2].startsWith("  (unpaced: 59 s of the collector's sawtooth"), ok[2]);
   assert(ok[3].endsWith(" OK"), ok[3]);
@@ -42,9 +53,10 @@ Deno.test("reportSoak: the slope counts only after warm-up; over budget says OVE
     samples: line(5, 148, 61),
     warmupEndMs: 0,
     hwmMb: 0,
+    paceMs: 150,
   });
   assert(leak[1].includes("5.00 MB/min") && leak[1].endsWith(" OVER"), leak[1]);
-  assert(leak[3].endsWith(" OVER"), leak[3]); // 153 MB > 150
+  assert(leak[2].endsWith(" OVER"), leak[2]); // 153 MB > 150 (paced: no unpaced hint line)
   // A spike between samples counts: the kernel's high-water mark is the peak.
   const spike = reportSoak({
     tasks: 1,
