@@ -1,0 +1,108 @@
+/**
+ * The bundle's eager-function rewrite (scripts/build/eager_functions.ts): the same
+ * program, its top-level functions in the form V8 compiles with the module (and so keeps
+ * in Deno's code cache), chunks that import each other in a cycle left alone.
+ */
+import { assert, assertEquals } from "./helpers/assert.ts";
+import { eagerChunks, eagerFunctions, inCycles } from "../scripts/build/eager_functions.ts";
+
+const SOURCE = `
+import { join } from "node:path";
+// Called above its declaration: hoisting must survive the rewrite.
+const early = double(21);
+function double(n) { return n * 2; }
+export function fact(n) { return n <= 1 ? 1 : n * fact(n - 1); }
+async function later() { return "async"; }
+function* twice() { yield 1; yield 2; }
+var named = function () { return "expr"; };
+const table = { pick: function (x) { return x + 1; }, short(x) { return x - 1; }, get g() { return 7; } };
+class Box {
+  constructor(v) { this.v = v; }
+  open() { function inner() { return "inner"; } return inner() + this.v; }
+}
+const arrow = (x) => x * 3;
+export async function result() {
+  return [early, fact(5), await later(), [...twice()], named(), named.name, table.pick(1),
+    table.short(1), table.g, new Box("!").open(), arrow(2), join("a", "b"), double.name];
+}
+`;
+
+async function run(text: string): Promise<unknown> {
+  const file = await Deno.makeTempFile({ suffix: ".js" });
+  try {
+    await Deno.writeTextFile(file, text);
+    return await (await import(`file://${file}`)).result();
+  } finally {
+    await Deno.remove(file);
+  }
+}
+
+Deno.test("eagerFunctions: the program does the same", async () => {
+  const { text, count } = eagerFunctions(SOURCE);
+  assertEquals(count, 7); // 5 top-level declarations (2 exported) + 2 top-level expressions
+  assertEquals(await run(text), await run(SOURCE));
+  assertEquals(await run(text), [
+    42,
+    120,
+    "async",
+    [1, 2],
+    "expr",
+    "named",
+    2,
+    0,
+    7,
+    "inner!",
+    6,
+    "a/b",
+    "double",
+  ]);
+});
+
+Deno.test("eagerFunctions: top-level functions in parentheses, methods and inner ones as they were", () => {
+  const { text } = eagerFunctions(SOURCE);
+  assert(text.startsWith("var double = (function double(n)"), text.slice(0, 80));
+  assert(text.includes("export var fact = (function fact(n)"), "exported declaration");
+  assert(text.includes("var later = (async function later()"), "async declaration");
+  assert(text.includes("var twice = (function* twice()"), "generator declaration");
+  assert(text.includes("var named = (function () {"), "top-level expression");
+  assert(text.includes("pick: (function (x)"), "property holding an expression");
+  assert(text.includes("short(x) { return x - 1; }"), "method untouched");
+  assert(text.includes("get g() { return 7; }"), "getter untouched");
+  assert(text.includes("{ function inner() {"), "declaration inside a function untouched");
+  // Each declaration moved, not copied.
+  assertEquals(text.match(/function double\(/g)?.length, 1);
+  // Already in parentheses: left as it is (no double wrapping).
+  assertEquals(eagerFunctions("var f = (function () {});\n").text, "var f = (function () {});\n");
+});
+
+Deno.test("inCycles: files that reach themselves through their imports", () => {
+  const imports = new Map([
+    ["a.js", ["b.js"]],
+    ["b.js", ["c.js"]],
+    ["c.js", ["a.js"]],
+    ["d.js", ["a.js"]],
+    ["e.js", []],
+  ]);
+  assertEquals([...inCycles(imports)].sort(), ["a.js", "b.js", "c.js"]);
+});
+
+Deno.test("eagerChunks: chunks in an import cycle stay as they are", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const a = `import { b } from "./b.js";\nexport function a() { return b(); }\n`;
+    const b = `import { a } from "./a.js";\nexport function b() { return 1; }\n`;
+    const c = `export function c() { return 2; }\n`;
+    await Deno.writeTextFile(`${dir}/a.js`, a);
+    await Deno.writeTextFile(`${dir}/b.js`, b);
+    await Deno.writeTextFile(`${dir}/c.js`, c);
+    assertEquals(await eagerChunks(dir), 1);
+    assertEquals(await Deno.readTextFile(`${dir}/a.js`), a);
+    assertEquals(await Deno.readTextFile(`${dir}/b.js`), b);
+    assertEquals(
+      await Deno.readTextFile(`${dir}/c.js`),
+      "export var c = (function c() { return 2; });\n\n",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
