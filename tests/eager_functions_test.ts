@@ -39,7 +39,7 @@ async function run(text: string): Promise<unknown> {
 
 Deno.test("eagerFunctions: the program does the same", async () => {
   const { text, count } = eagerFunctions(SOURCE);
-  assertEquals(count, 7); // 5 top-level declarations (2 exported) + 2 top-level expressions
+  assertEquals(count, 8); // 5 top-level declarations (2 exported) + 3 top-level expressions
   assertEquals(await run(text), await run(SOURCE));
   assertEquals(await run(text), [
     42,
@@ -66,6 +66,7 @@ Deno.test("eagerFunctions: top-level functions in parentheses, methods and inner
   assert(text.includes("var twice = (function* twice()"), "generator declaration");
   assert(text.includes("var named = (function () {"), "top-level expression");
   assert(text.includes("pick: (function (x)"), "property holding an expression");
+  assert(text.includes("const arrow = ((x) => x * 3);"), "top-level arrow");
   assert(text.includes("short(x) { return x - 1; }"), "method untouched");
   assert(text.includes("get g() { return 7; }"), "getter untouched");
   assert(text.includes("{ function inner() {"), "declaration inside a function untouched");
