@@ -2,10 +2,10 @@
  * Puts the bundle's functions into Deno's code cache. Deno writes a module's V8 code cache
  * when it compiles the module, before the module runs, and V8 compiles a function lazily, on
  * its first call: every function a process calls is parsed and compiled again in every
- * process (V8's function log: ~300 of the bundle's functions before a headless run's first
- * model request). A function
- * expression in parentheses is one V8 takes as "called soon" and compiles with its module,
- * so its bytecode is in the cache and loading it is several times cheaper than compiling it.
+ * process (V8's function log of a headless run: several hundred of the bundle's functions).
+ * A function expression in parentheses is one V8 takes as "called soon" and compiles with
+ * its module, so its bytecode is in the cache: loading it is several times cheaper than
+ * compiling it.
  *
  * The rewrite, per chunk, at its top level: each function or arrow expression gets its
  * parentheses (methods, getters and setters cannot and stay lazy), and each function
