@@ -72,8 +72,22 @@ Deno.test("eagerFunctions: top-level functions in parentheses, methods and inner
   assert(text.includes("{ function inner() {"), "declaration inside a function untouched");
   // Each declaration moved, not copied.
   assertEquals(text.match(/function double\(/g)?.length, 1);
+  // A name assigned elsewhere keeps its declaration: in an expression the function's own
+  // name would mean the original, not what replaced it.
+  assert(eagerFunctions(WRAPPED).text.includes("\nfunction fib(n) {"), "declaration kept");
   // Already in parentheses: left as it is (no double wrapping).
   assertEquals(eagerFunctions("var f = (function () {});\n").text, "var f = (function () {});\n");
+});
+
+const WRAPPED =
+  "let calls = 0;\nfunction fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\n" +
+  "const inner = fib;\nfib = (n) => { calls++; return inner(n); };\n" +
+  "export const result = () => [fib(5), calls];\n";
+
+Deno.test("eagerFunctions: a function whose name is assigned elsewhere still recurses through it", async () => {
+  // Every recursive call goes through the replacement: 15 calls for fib(5).
+  assertEquals(await run(WRAPPED), [5, 15]);
+  assertEquals(await run(eagerFunctions(WRAPPED).text), [5, 15]);
 });
 
 Deno.test("inCycles: files that reach themselves through their imports", () => {

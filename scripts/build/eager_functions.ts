@@ -32,7 +32,16 @@ export function eagerFunctions(src: string): { text: string; count: number } {
   }) as unknown as Node;
   const opens: number[] = [];
   const closes: number[] = [];
+  // Names assigned anywhere (`f = wrap(f)`): inside a function expression its own name
+  // would keep meaning the function itself, so such a declaration stays as it is.
+  const assigned = new Set<string>();
   visit(program, null, 0, (node, parent, depth) => {
+    if (node.type === "AssignmentExpression" && node.left.type === "Identifier") {
+      assigned.add(node.left.name);
+    }
+    if (node.type === "UpdateExpression" && node.argument.type === "Identifier") {
+      assigned.add(node.argument.name);
+    }
     const literal = node.type === "FunctionExpression" || node.type === "ArrowFunctionExpression";
     if (!literal || parent?.type === "ParenthesizedExpression") return;
     if (depth > 0) return;
@@ -63,7 +72,7 @@ export function eagerFunctions(src: string): { text: string; count: number } {
   for (const stmt of program.body as Node[]) {
     const exported = stmt.type === "ExportNamedDeclaration";
     const decl = exported ? stmt.declaration : stmt;
-    if (decl?.type !== "FunctionDeclaration" || !decl.id) continue;
+    if (decl?.type !== "FunctionDeclaration" || !decl.id || assigned.has(decl.id.name)) continue;
     hoisted.push(
       `${exported ? "export " : ""}var ${decl.id.name} = (${slice(decl.start, decl.end)});`,
     );
