@@ -1,10 +1,24 @@
 /**
- * An init script for a page: its socket holds back the replies to one operation by
- * `ms` (only the requests whose JSON arguments include `argsInclude`), so a race
- * between that reply and what the user does next is certain, not a matter of timing.
+ * An init script for a page: its socket holds back the replies to one operation by `ms`
+ * (only the requests whose JSON arguments include `argsInclude`), so a race between that
+ * reply and what the page does meanwhile is certain, not a matter of timing.
+ * `globalThis.__held` records what the page saw, in order: `<topic> event` for each event
+ * of `eventTopic`, and `reply` for each held reply as it is delivered (`reply (shown)` when
+ * `shownSelector` is on the page at that moment).
+ *
  * Use: `page.addInitScript(holdReplies, { op: "task.send", argsInclude: "queued", ms: 400 })`.
  */
-export function holdReplies(hold: { op: string; argsInclude: string; ms: number }) {
+export interface Hold {
+  op: string;
+  argsInclude: string;
+  ms: number;
+  eventTopic?: string;
+  shownSelector?: string;
+}
+
+export function holdReplies(hold: Hold) {
+  const seen: string[] = [];
+  (globalThis as unknown as { __held: string[] }).__held = seen;
   const Native = WebSocket;
   class HoldingSocket extends Native {
     held = new Set<number>();
@@ -19,12 +33,20 @@ export function holdReplies(hold: { op: string; argsInclude: string; ms: number 
     }
     override set onmessage(fn: ((ev: MessageEvent) => void) | null) {
       super.onmessage = !fn ? null : (ev: MessageEvent) => {
-        let m: { t?: string; id?: number } | null = null;
+        let m: { t?: string; id?: number; topic?: string } | null = null;
         try {
           m = JSON.parse(String(ev.data));
         } catch { /* passed on as it is */ }
-        if (m?.t === "res" && this.held.has(m.id!)) setTimeout(() => fn.call(this, ev), hold.ms);
-        else fn.call(this, ev);
+        if (hold.eventTopic && m?.t === "evt" && m.topic === hold.eventTopic) {
+          seen.push(`${m.topic} event`);
+        }
+        if (m?.t === "res" && this.held.has(m.id!)) {
+          setTimeout(() => {
+            const shown = hold.shownSelector && document.querySelector(hold.shownSelector);
+            seen.push(shown ? "reply (shown)" : "reply");
+            fn.call(this, ev);
+          }, hold.ms);
+        } else fn.call(this, ev);
       };
     }
     override get onmessage() {

@@ -9,6 +9,7 @@ import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { TestClient } from "../helpers/ws_client.ts";
 import { startMockLlm } from "../../scripts/mock-llm.ts";
 import { noHorizontalScroll, openApp, screenshot, withPage } from "./browser.ts";
+import { holdReplies } from "./hold_replies.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 const DESKTOP = { width: 1280, height: 800 };
@@ -278,46 +279,18 @@ Deno.test(
 );
 
 /**
- * Holds back the page's replies to key saves (`providers.update` with an `apiKey`) by 400 ms,
- * so the server's settings event (the key is stored) and the list it makes the page fetch
- * arrive first: an order a busy server or network can produce, and in which the key field
- * emptied itself before the fix. `__keyOrder` records what the page saw, in order.
+ * Key saves (`providers.update` with an `apiKey`) get their reply 400 ms late, so the
+ * server's settings event (the key is stored) and the list it makes the page fetch arrive
+ * first: an order a busy server or network can produce, and in which the key field emptied
+ * itself before the fix.
  */
-function holdKeySaveReplies() {
-  const seen: string[] = [];
-  (globalThis as unknown as { __keyOrder: string[] }).__keyOrder = seen;
-  const Native = WebSocket;
-  class HoldingSocket extends Native {
-    held = new Set<number>();
-    override send(data: string) {
-      try {
-        const m = JSON.parse(data);
-        if (m.op === "providers.update" && m.args && "apiKey" in m.args) this.held.add(m.id);
-      } catch { /* not a request */ }
-      super.send(data);
-    }
-    override set onmessage(fn: ((ev: MessageEvent) => void) | null) {
-      super.onmessage = !fn ? null : (ev: MessageEvent) => {
-        let m: { t?: string; id?: number; topic?: string } | null = null;
-        try {
-          m = JSON.parse(String(ev.data));
-        } catch { /* passed on as it is */ }
-        if (m?.t === "evt" && m.topic === "settings") seen.push("settings event");
-        if (m?.t === "res" && this.held.has(m.id!)) {
-          setTimeout(() => {
-            const shown = document.querySelector("[data-testid=clear-key]") !== null;
-            seen.push(`save reply${shown ? " (stored key already shown)" : ""}`);
-            fn.call(this, ev);
-          }, 400);
-        } else fn.call(this, ev);
-      };
-    }
-    override get onmessage() {
-      return super.onmessage;
-    }
-  }
-  globalThis.WebSocket = HoldingSocket;
-}
+const HOLD_KEY_SAVES = {
+  op: "providers.update",
+  argsInclude: '"apiKey"',
+  ms: 400,
+  eventTopic: "settings",
+  shownSelector: "[data-testid=clear-key]",
+};
 
 Deno.test(
   "settings: a saved key stays shown when the providers event comes before the save's reply",
@@ -326,7 +299,7 @@ Deno.test(
     const mock = startMockLlm({ quiet: true });
     try {
       await withPage(DESKTOP, async (page, server) => {
-        await page.addInitScript(holdKeySaveReplies);
+        await page.addInitScript(holdReplies, HOLD_KEY_SAVES);
         await openApp(page, server.url);
         await page.click(tid("open-settings"));
         await page.click(tid("add-provider"));
@@ -336,16 +309,15 @@ Deno.test(
         await page.waitForSelector(`${tid("provider-title")} >> text=Held replies`);
         await setField(page, "provider-key", KEY);
         await page.waitForFunction(() =>
-          (globalThis as unknown as { __keyOrder: string[] }).__keyOrder.some((s) =>
-            s.startsWith("save reply")
-          )
+          (globalThis as unknown as { __held: string[] }).__held.some((s) => s.startsWith("reply"))
         );
         const order = await page.evaluate(() =>
-          (globalThis as unknown as { __keyOrder: string[] }).__keyOrder
+          (globalThis as unknown as { __held: string[] }).__held
         );
+        // The stored key was already shown when the save's reply came.
         assertEquals(
           order.slice(-2),
-          ["settings event", "save reply (stored key already shown)"],
+          ["settings event", "reply (shown)"],
           "the race this test is about happened",
         );
         // The reply's render: the field shows the key typed here (it was empty before the fix).
