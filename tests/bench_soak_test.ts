@@ -22,26 +22,19 @@ Deno.test("reportSoak: the slope counts only after warm-up; over budget says OVE
   // A steep warm-up (0 → 30 s) then flat: OK, because warm-up is left out.
   const warm = line(120, 60, 31);
   const flat = line(0, 120, 60).map((s) => ({ ms: s.ms + 31_000, mb: s.mb }));
-  const ok = reportSoak({
+  const run = {
     tasks: 50,
     steps: 2000,
     ms: 91_000,
     samples: [...warm, ...flat],
     warmupEndMs: 31_000,
     hwmMb: 140,
-  });
+  };
+  const ok = reportSoak(run);
   assertEquals(ok.length, 4);
   // Unpaced: shown, not judged (seconds of sawtooth); paced, the same samples are OK.
   assert(ok[1].endsWith(" not judged"), ok[1]);
-  const okPaced = reportSoak({
-    tasks: 50,
-    steps: 2000,
-    ms: 91_000,
-    samples: [...warm, ...flat],
-    warmupEndMs: 31_000,
-    hwmMb: 140,
-    paceMs: 150,
-  });
+  const okPaced = reportSoak({ ...run, paceMs: 150 });
   assert(okPaced[1].endsWith(" OK"), okPaced[1]);
   // Unpaced: the slope's 60 s are said to be sawtooth, with where the verdict is made.
   assert(ok[2].startsWith("  (unpaced: 59 s of the collector's sawtooth"), ok[2]);
