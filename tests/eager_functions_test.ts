@@ -1,7 +1,8 @@
 /**
  * The bundle's eager-function rewrite (scripts/build/eager_functions.ts): the same
- * program, its top-level functions in the form V8 compiles with the module (and so keeps
- * in Deno's code cache), chunks that import each other in a cycle left alone.
+ * program, its top-level functions and its classes' methods in the form V8 compiles with the
+ * module (and so keeps in Deno's code cache), chunks that import each other in a cycle left
+ * alone.
  */
 import { assert, assertEquals } from "./helpers/assert.ts";
 import { eagerChunks, eagerFunctions, inCycles } from "../scripts/build/eager_functions.ts";
@@ -16,14 +17,28 @@ async function later() { return "async"; }
 function* twice() { yield 1; yield 2; }
 var named = function () { return "expr"; };
 const table = { pick: function (x) { return x + 1; }, short(x) { return x - 1; }, get g() { return 7; } };
-class Box {
-  constructor(v) { this.v = v; }
+class Base { hello() { return "base"; } }
+class Box extends Base {
+  constructor(v) { super(); this.v = v; }
   open() { function inner() { return "inner"; } return inner() + this.v; }
+  hello() { return "box+" + super.hello(); }
+  static make(v) { return new this(v); }
+  async later() { return this.v; }
+  *items() { yield this.v; }
+  delete() { return "reserved"; }
+  get size() { return this.v.length; }
 }
+// Its static field runs a method while the class is defined: the class stays as it is.
+class Early { static first = Early.one(); static one() { return 1; } two() { return 2; } }
+// The inner name is seen only inside the class body: that method stays in it.
+const Outer = class Inner { self() { return Inner === Outer; } other() { return "other"; } };
 const arrow = (x) => x * 3;
 export async function result() {
+  const box = Box.make("!");
   return [early, fact(5), await later(), [...twice()], named(), named.name, table.pick(1),
-    table.short(1), table.g, new Box("!").open(), arrow(2), join("a", "b"), double.name];
+    table.short(1), table.g, box.open(), arrow(2), join("a", "b"), double.name, box.hello(),
+    await box.later(), [...box.items()], box.delete(), box.size, Object.keys(Box.prototype),
+    box.open.name, Early.first, new Early().two(), new Outer().self(), new Outer().other()];
 }
 `;
 
@@ -39,7 +54,8 @@ async function run(text: string): Promise<unknown> {
 
 Deno.test("eagerFunctions: the program does the same", async () => {
   const { text, count } = eagerFunctions(SOURCE);
-  assertEquals(count, 8); // 5 top-level declarations (2 exported) + 3 top-level expressions
+  // 5 top-level declarations (2 exported), 3 top-level expressions, 6 methods moved out.
+  assertEquals(count, 14);
   assertEquals(await run(text), await run(SOURCE));
   assertEquals(await run(text), [
     42,
@@ -55,6 +71,17 @@ Deno.test("eagerFunctions: the program does the same", async () => {
     6,
     "a/b",
     "double",
+    "box+base",
+    "!",
+    ["!"],
+    "reserved",
+    1,
+    [],
+    "open",
+    1,
+    2,
+    true,
+    "other",
   ]);
 });
 
@@ -70,6 +97,23 @@ Deno.test("eagerFunctions: top-level functions in parentheses, methods and inner
   assert(text.includes("short(x) { return x - 1; }"), "method untouched");
   assert(text.includes("get g() { return 7; }"), "getter untouched");
   assert(text.includes("{ function inner() {"), "declaration inside a function untouched");
+  // Methods: defined after their class as functions in parentheses, not enumerable …
+  assert(
+    text.includes(
+      'Object.defineProperty(Box.prototype, "open", { value: (function open() { function inner',
+    ),
+    "method moved out",
+  );
+  assert(text.includes('Object.defineProperty(Box, "make", { value: (function make(v)'), "static");
+  assert(text.includes('"later", { value: (async function later()'), "async method");
+  assert(text.includes('"items", { value: (function* items()'), "generator method");
+  // … but not one using super, a reserved name, the constructor, a getter, a class with
+  // static code, or a method naming the class's inner name.
+  assert(text.includes('hello() { return "box+" + super.hello(); }'), "super kept");
+  assert(text.includes('delete() { return "reserved"; }'), "reserved name kept");
+  assert(text.includes("two() { return 2; }"), "class with a static field kept");
+  assert(text.includes("self() { return Inner === Outer; }"), "inner name kept");
+  assert(text.includes('Object.defineProperty(Outer.prototype, "other"'), "its other method");
   // Each declaration moved, not copied.
   assertEquals(text.match(/function double\(/g)?.length, 1);
   // A name assigned elsewhere keeps its declaration: in an expression the function's own

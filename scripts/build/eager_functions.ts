@@ -67,26 +67,107 @@ export function eagerFunctions(src: string): { text: string; count: number } {
     }
     return out + src.slice(at, to);
   };
+  // Text cut out, and text added at a position (both in the original's offsets).
+  const cuts: [number, number][] = [];
+  const adds: [number, string][] = [];
   const hoisted: string[] = [];
-  const moved: [number, number][] = [];
   for (const stmt of program.body as Node[]) {
     const exported = stmt.type === "ExportNamedDeclaration";
     const decl = exported ? stmt.declaration : stmt;
+    const cls = classOf(decl);
+    if (cls) {
+      const defs = cls.methods.map((m) => {
+        cuts.push([m.start, m.end]);
+        return methodDefinition(src, cls.name, m);
+      });
+      if (defs.length) adds.push([stmt.end, `\n${defs.join("\n")}`]);
+    }
     if (decl?.type !== "FunctionDeclaration" || !decl.id || assigned.has(decl.id.name)) continue;
     hoisted.push(
       `${exported ? "export " : ""}var ${decl.id.name} = (${slice(decl.start, decl.end)});`,
     );
-    moved.push([stmt.start, stmt.end]);
+    cuts.push([stmt.start, stmt.end]);
   }
   // At the very start: imports are bound before any statement runs, wherever they stand.
-  let text = hoisted.length ? `${hoisted.join("\n")}\n` : "";
+  if (hoisted.length) adds.push([0, `${hoisted.join("\n")}\n`]);
+  const events = [
+    ...adds.map(([p, t]) => ({ p, end: p, t })),
+    ...cuts.map(([p, end]) => ({ p, end, t: "" })),
+  ].sort((a, b) => a.p - b.p || a.end - b.end);
+  let text = "";
   let at = 0;
-  for (const [start, end] of moved) {
-    text += slice(at, start);
-    at = end;
+  for (const e of events) {
+    text += slice(at, e.p) + e.t;
+    at = e.end;
   }
   text += slice(at, src.length);
-  return { text, count: opens.length + moved.length };
+  return { text, count: opens.length + cuts.length };
+}
+
+/** Words that name a method but cannot name a function. */
+const RESERVED = new Set(
+  ("break case catch class const continue debugger default delete do else enum export extends " +
+    "false finally for function if import in instanceof new null return super switch this " +
+    "throw true try typeof var void while with yield let static implements interface package " +
+    "private protected public await arguments eval").split(" "),
+);
+
+/**
+ * A class at a chunk's top level and the methods that can be defined after it: plain named
+ * methods that use neither `super`, private names nor the class's inner name (which only
+ * code in its body sees). None for a class with static blocks or static fields set by code:
+ * that code runs while the class is defined, before the methods would exist.
+ */
+function classOf(decl: Node | undefined): { name: string; methods: Node[] } | null {
+  let name = "";
+  let cls: Node | null = null;
+  if (decl?.type === "ClassDeclaration" && decl.id) {
+    cls = decl;
+    name = decl.id.name;
+  } else if (
+    decl?.type === "VariableDeclaration" && decl.declarations.length === 1 &&
+    decl.declarations[0].init?.type === "ClassExpression" &&
+    decl.declarations[0].id.type === "Identifier"
+  ) {
+    cls = decl.declarations[0].init;
+    name = decl.declarations[0].id.name;
+  }
+  if (!cls) return null;
+  const members = cls.body.body as Node[];
+  if (
+    members.some((m) =>
+      m.type === "StaticBlock" || (m.static && m.value && m.type !== "MethodDefinition")
+    )
+  ) {
+    return null;
+  }
+  const inner = cls.id && cls.id.name !== name ? cls.id.name : null;
+  const methods = members.filter((m) =>
+    m.type === "MethodDefinition" && m.kind === "method" && !m.computed &&
+    m.key.type === "Identifier" && !RESERVED.has(m.key.name) &&
+    !contains(m.value, (n) =>
+      n.type === "Super" || n.type === "PrivateIdentifier" ||
+      (inner !== null && n.type === "Identifier" && n.name === inner))
+  );
+  return { name, methods };
+}
+
+/** `Object.defineProperty(…)` giving the class the method as a function in parentheses. */
+function methodDefinition(src: string, cls: string, m: Node): string {
+  const fn = m.value;
+  const head = `${fn.async ? "async " : ""}function${fn.generator ? "*" : ""} ${m.key.name}`;
+  // A method is not enumerable; writable and configurable like one.
+  return `Object.defineProperty(${cls}${m.static ? "" : ".prototype"}, "${m.key.name}", ` +
+    `{ value: (${head}${src.slice(fn.start, fn.end)}), writable: true, configurable: true });`;
+}
+
+/** Whether any node below `node` passes `test`. */
+function contains(node: Node, test: (n: Node) => boolean): boolean {
+  let found = false;
+  visit(node, null, 0, (n) => {
+    found ||= test(n);
+  });
+  return found;
 }
 
 const FUNCTIONS = new Set(["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression"]);

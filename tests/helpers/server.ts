@@ -41,6 +41,15 @@ export function denoDir(): string {
   return Deno.build.os === "darwin" ? `${home}/Library/Caches/deno` : `${home}/.cache/deno`;
 }
 
+/**
+ * The program the tests' servers run: the source, or what `REINAGENT_TEST_ENTRY` names
+ * (`dist/server/main.js`: the whole suite against the bundle `deno task start` runs, which
+ * the build rewrites; build it first with `deno task build`).
+ */
+const TEST_ENTRY = ((e) => !e ? `${ROOT}main.ts` : e.startsWith("/") ? e : `${ROOT}${e}`)(
+  Deno.env.get("REINAGENT_TEST_ENTRY"),
+);
+
 export async function startTestServer(
   opts: {
     home?: string;
@@ -54,10 +63,11 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const home = opts.home ?? await Deno.makeTempDir({ prefix: "ra-home-" });
   const cwd = await Deno.makeTempDir({ prefix: "ra-cwd-" });
+  const entry = opts.entry ?? TEST_ENTRY;
   const child = new Deno.Command(Deno.execPath(), {
     args: [
-      ...(opts.runFlags ?? runFlagsFor(opts.entry ?? `${ROOT}main.ts`)),
-      opts.entry ?? `${ROOT}main.ts`,
+      ...(opts.runFlags ?? runFlagsFor(entry)),
+      entry,
       "serve",
       "--port",
       "0",
