@@ -8,15 +8,19 @@
  * compiling it.
  *
  * The rewrite, per chunk, at its top level: each function or arrow expression gets its
- * parentheses (methods, getters and setters cannot and stay lazy), and each function
- * declaration becomes `var name = (function name(…) {…});` moved to the chunk's start,
- * where its hoisting put it before: every statement of the chunk still finds it.
+ * parentheses; each function declaration becomes `var name = (function name(…) {…});` moved
+ * to the chunk's start, where its hoisting put it before: every statement of the chunk still
+ * finds it; and a class's plain methods are defined right after it, as
+ * `Object.defineProperty(C.prototype, "m", { value: (function m(…) {…}), … })` — not
+ * enumerable, as a method — unless a method uses `super`, a private name or the class's
+ * inner name (only its body sees those), or the class runs code while it is defined (static
+ * blocks and fields). Getters, setters and constructors stay lazy.
  * What another chunk sees is the same as long as chunks do not import each other in a cycle
  * (a module in a cycle may run before its functions exist): {@link eagerChunks} leaves
  * chunks in a cycle as they are. Functions inside functions stay lazy (a callback may never
- * run: compiling it would be paid for nothing). Measured (issue #15, 40 runs each): a
- * headless run's first model call ~1.5–2 ms sooner; class methods, most of what a turn
- * calls, cannot be written this way.
+ * run: compiling it would be paid for nothing). Measured (issue #15, 40 runs each, against
+ * the bundle without the rewrite): a headless run's first model call −2.5 ms, the overhead
+ * per turn 5.7 → 5.3 ms, +2 MB RSS.
  */
 import { parse } from "acorn";
 
