@@ -16,7 +16,10 @@ export function fact(n) { return n <= 1 ? 1 : n * fact(n - 1); }
 async function later() { return "async"; }
 function* twice() { yield 1; yield 2; }
 var named = function () { return "expr"; };
-const table = { pick: function (x) { return x + 1; }, short(x) { return x - 1; }, get g() { return 7; } };
+const table = { pick: function (x) { return x + 1; }, short(x) { return x - 1; }, get g() { return 7; },
+  "op.name"(x) { return x; }, async later() { return "later"; } };
+const proto = { hi() { return "hi"; } };
+const child = { __proto__: proto, hi() { return "child+" + super.hi(); } };
 class Base { hello() { return "base"; } }
 class Box extends Base {
   constructor(v) { super(); this.v = v; }
@@ -38,7 +41,8 @@ export async function result() {
   return [early, fact(5), await later(), [...twice()], named(), named.name, table.pick(1),
     table.short(1), table.g, box.open(), arrow(2), join("a", "b"), double.name, box.hello(),
     await box.later(), [...box.items()], box.delete(), box.size, Object.keys(Box.prototype),
-    box.open.name, Early.first, new Early().two(), new Outer().self(), new Outer().other()];
+    box.open.name, Early.first, new Early().two(), new Outer().self(), new Outer().other(),
+    table.short.name, table["op.name"].name, await table.later(), child.hi(), Object.keys(table)];
 }
 `;
 
@@ -54,8 +58,9 @@ async function run(text: string): Promise<unknown> {
 
 Deno.test("eagerFunctions: the program does the same", async () => {
   const { text, count } = eagerFunctions(SOURCE);
-  // 5 top-level declarations (2 exported), 3 top-level expressions, 6 methods moved out.
-  assertEquals(count, 14);
+  // 5 top-level declarations (2 exported), 3 top-level expressions, 6 class methods moved
+  // out, 4 object literal methods (not `child.hi`: it uses super).
+  assertEquals(count, 18);
   assertEquals(await run(text), await run(SOURCE));
   assertEquals(await run(text), [
     42,
@@ -82,6 +87,11 @@ Deno.test("eagerFunctions: the program does the same", async () => {
     2,
     true,
     "other",
+    "short",
+    "op.name",
+    "later",
+    "child+hi",
+    ["pick", "short", "g", "op.name", "later"],
   ]);
 });
 
@@ -94,7 +104,9 @@ Deno.test("eagerFunctions: top-level functions in parentheses, methods and inner
   assert(text.includes("var named = (function () {"), "top-level expression");
   assert(text.includes("pick: (function (x)"), "property holding an expression");
   assert(text.includes("const arrow = ((x) => x * 3);"), "top-level arrow");
-  assert(text.includes("short(x) { return x - 1; }"), "method untouched");
+  assert(text.includes("short: (function (x) { return x - 1; })"), "object literal method");
+  assert(text.includes('"op.name": (function (x)'), "method with a string key");
+  assert(text.includes('hi() { return "child+" + super.hi(); }'), "object method using super");
   assert(text.includes("get g() { return 7; }"), "getter untouched");
   assert(text.includes("{ function inner() {"), "declaration inside a function untouched");
   // Methods: defined after their class as functions in parentheses, not enumerable …

@@ -14,7 +14,9 @@
  * `Object.defineProperty(C.prototype, "m", { value: (function m(…) {…}), … })` — not
  * enumerable, as a method — unless a method uses `super`, a private name or the class's
  * inner name (only its body sees those), or the class runs code while it is defined (static
- * blocks and fields). Getters, setters and constructors stay lazy.
+ * blocks and fields); an object literal's plain method becomes `key: (function (…) {…})`
+ * (named after its key all the same) unless it uses `super`. Getters, setters and
+ * constructors stay lazy.
  * What another chunk sees is the same as long as chunks do not import each other in a cycle
  * (a module in a cycle may run before its functions exist): {@link eagerChunks} leaves
  * chunks in a cycle as they are. Functions inside functions stay lazy (a callback may never
@@ -39,7 +41,10 @@ export function eagerFunctions(src: string): { text: string; count: number } {
   // Names assigned anywhere (`f = wrap(f)`): inside a function expression its own name
   // would keep meaning the function itself, so such a declaration stays as it is.
   const assigned = new Set<string>();
+  // Methods of object literals, as `key: (function (…) {…})` (see objectMethod).
+  const objectMethods: Node[] = [];
   visit(program, null, 0, (node, parent, depth) => {
+    if (depth === 0 && node.type === "Property" && objectMethod(node)) objectMethods.push(node);
     if (node.type === "AssignmentExpression" && node.left.type === "Identifier") {
       assigned.add(node.left.name);
     }
@@ -91,6 +96,10 @@ export function eagerFunctions(src: string): { text: string; count: number } {
       `${exported ? "export " : ""}var ${decl.id.name} = (${slice(decl.start, decl.end)});`,
     );
     cuts.push([stmt.start, stmt.end]);
+  }
+  for (const m of objectMethods) {
+    cuts.push([m.start, m.end]);
+    adds.push([m.start, objectMethodText(src, m)]);
   }
   // At the very start: imports are bound before any statement runs, wherever they stand.
   if (hoisted.length) adds.push([0, `${hoisted.join("\n")}\n`]);
@@ -163,6 +172,23 @@ function methodDefinition(src: string, cls: string, m: Node): string {
   // A method is not enumerable; writable and configurable like one.
   return `Object.defineProperty(${cls}${m.static ? "" : ".prototype"}, "${m.key.name}", ` +
     `{ value: (${head}${src.slice(fn.start, fn.end)}), writable: true, configurable: true });`;
+}
+
+/**
+ * Whether an object literal's property is a plain method that can be a property holding a
+ * function expression instead: the same but for `super` (which only a method has).
+ */
+function objectMethod(p: Node): boolean {
+  return p.method && p.kind === "init" && !p.computed &&
+    (p.key.type === "Identifier" || p.key.type === "Literal") &&
+    !contains(p.value, (n) => n.type === "Super");
+}
+
+/** `key: (function (…) {…})`: the function is named after its key, as the method was. */
+function objectMethodText(src: string, p: Node): string {
+  const fn = p.value;
+  const head = `${fn.async ? "async " : ""}function${fn.generator ? "*" : ""} `;
+  return `${src.slice(p.key.start, p.key.end)}: (${head}${src.slice(fn.start, fn.end)})`;
 }
 
 /** Whether any node below `node` passes `test`. */
