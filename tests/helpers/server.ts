@@ -46,9 +46,11 @@ export function denoDir(): string {
  * (`dist/server/main.js`: the whole suite against the bundle `deno task start` runs, which
  * the build rewrites; build it first with `deno task build`).
  */
-const TEST_ENTRY = ((e) => !e ? `${ROOT}main.ts` : e.startsWith("/") ? e : `${ROOT}${e}`)(
-  Deno.env.get("REINAGENT_TEST_ENTRY"),
-);
+function testEntry(named = Deno.env.get("REINAGENT_TEST_ENTRY")): string {
+  if (!named) return `${ROOT}main.ts`;
+  return named.startsWith("/") ? named : `${ROOT}${named}`; // relative to the project
+}
+const TEST_ENTRY = testEntry();
 
 export async function startTestServer(
   opts: {
