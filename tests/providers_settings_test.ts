@@ -6,7 +6,13 @@
 import { DEFAULT_HIDDEN_PATHS } from "../server/providers/catalog.ts";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { opHarness } from "./helpers/op_context.ts";
-import { resolveModel, slugify, uniqueId } from "../server/providers/catalog.ts";
+import {
+  getSettings,
+  resolveModel,
+  SETTINGS_KEYS,
+  slugify,
+  uniqueId,
+} from "../server/providers/catalog.ts";
 import { OpError } from "../server/errors.ts";
 import type { PublicProvider } from "../protocol/index.ts";
 
@@ -311,6 +317,32 @@ Deno.test("settings: defaults, validation, events on topic settings", async () =
       (await h.fail("kv.set", { key: "settings.defaultModel", value: null })).code,
       "invalid_args",
     );
+  } finally {
+    await h.close();
+  }
+});
+
+Deno.test("settings: every stored key is read back (all keys in one query)", async () => {
+  const h = await opHarness();
+  try {
+    const demo = { providerId: "demo", modelId: "demo" };
+    const stored: Record<keyof typeof SETTINGS_KEYS, unknown> = {
+      defaultModel: demo,
+      defaultEffort: "high",
+      defaultApproval: "ask",
+      sandboxLevel: "read-only",
+      sandboxNetwork: false,
+      commandEnvAllow: ["MY_VAR"],
+      hiddenPaths: ["~/.secret"],
+      compactModel: demo,
+    };
+    const repos = h.store.repos!;
+    for (const [name, key] of Object.entries(SETTINGS_KEYS)) {
+      repos.kv.set(key, stored[name as keyof typeof SETTINGS_KEYS]);
+    }
+    // A key outside the settings is not mistaken for one.
+    repos.kv.set("settings", "not a setting");
+    assertEquals({ ...getSettings(repos) }, stored);
   } finally {
     await h.close();
   }

@@ -182,6 +182,25 @@ Deno.test("kv round-trips JSON values", async () => {
   store.close();
 });
 
+Deno.test("kv: getPrefixed returns exactly the keys starting with the prefix", async () => {
+  const store = new Store(join(await tmp(), "k.db"));
+  const kv = store.repos!.kv;
+  assertEquals(kv.getPrefixed("settings.").size, 0);
+  kv.set("settings.a", 1);
+  kv.set("settings.b.c", { d: [true] });
+  kv.set("settings.", "edge"); // the prefix itself is a key starting with it
+  // Around the range: "settings" (shorter), "settings/" (next character), "settingsX", "ui.x".
+  for (const k of ["settings", "settings/", "settings-", "settingsX", "ui.x", "Settings.a"]) {
+    kv.set(k, "outside");
+  }
+  assertEquals(
+    [...kv.getPrefixed("settings.")].sort(),
+    [["settings.", "edge"], ["settings.a", 1], ["settings.b.c", { d: [true] }]],
+  );
+  assertThrows(() => kv.getPrefixed(""), "an empty prefix would read the whole table");
+  store.close();
+});
+
 Deno.test("ids are time-sortable and match the protocol's id pattern", () => {
   let t = 1;
   const id = makeIdGenerator(() => t, () => 0.5);

@@ -51,6 +51,9 @@ export const SETTINGS_KEYS = {
   compactModel: "settings.compactModel",
 } as const;
 
+/** What every key of SETTINGS_KEYS starts with (getSettings reads them in one query). */
+const SETTINGS_PREFIX = "settings.";
+
 /** Credential files and folders hidden from shell commands unless the user changes the list. */
 export const DEFAULT_HIDDEN_PATHS: readonly string[] = [
   "~/.ssh",
@@ -298,11 +301,14 @@ function readRef(v: unknown): ModelRef | null {
 }
 
 export function getSettings(repos: CatalogRepos): SystemSettings {
-  const effort = repos.kv.get(SETTINGS_KEYS.defaultEffort);
-  const approval = repos.kv.get(SETTINGS_KEYS.defaultApproval);
-  const sandbox = repos.kv.get(SETTINGS_KEYS.sandboxLevel);
+  // One query for all keys (each tool call reads the settings two or three times).
+  const stored = repos.kv.getPrefixed(SETTINGS_PREFIX);
+  const get = (key: string) => stored.get(key);
+  const effort = get(SETTINGS_KEYS.defaultEffort);
+  const approval = get(SETTINGS_KEYS.defaultApproval);
+  const sandbox = get(SETTINGS_KEYS.sandboxLevel);
   return {
-    defaultModel: readRef(repos.kv.get(SETTINGS_KEYS.defaultModel)),
+    defaultModel: readRef(get(SETTINGS_KEYS.defaultModel)),
     defaultEffort: (EFFORT_LEVELS as readonly unknown[]).includes(effort)
       ? effort as Effort
       : DEFAULT_EFFORT,
@@ -312,10 +318,10 @@ export function getSettings(repos: CatalogRepos): SystemSettings {
     sandboxLevel: (SANDBOX_LEVELS as readonly unknown[]).includes(sandbox)
       ? sandbox as SandboxLevelName
       : "workspace-write",
-    sandboxNetwork: repos.kv.get(SETTINGS_KEYS.sandboxNetwork) !== false,
-    commandEnvAllow: strings(repos.kv.get(SETTINGS_KEYS.commandEnvAllow)) ?? [],
-    hiddenPaths: strings(repos.kv.get(SETTINGS_KEYS.hiddenPaths)) ?? [...DEFAULT_HIDDEN_PATHS],
-    compactModel: readRef(repos.kv.get(SETTINGS_KEYS.compactModel)),
+    sandboxNetwork: get(SETTINGS_KEYS.sandboxNetwork) !== false,
+    commandEnvAllow: strings(get(SETTINGS_KEYS.commandEnvAllow)) ?? [],
+    hiddenPaths: strings(get(SETTINGS_KEYS.hiddenPaths)) ?? [...DEFAULT_HIDDEN_PATHS],
+    compactModel: readRef(get(SETTINGS_KEYS.compactModel)),
   };
 }
 
