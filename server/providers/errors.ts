@@ -85,7 +85,10 @@ export function isRetryable(e: unknown): boolean {
 }
 
 /** Builds a ProviderError from an HTTP response that was not OK. */
-export async function fromResponse(res: Response, url: string): Promise<ProviderError> {
+export async function fromResponse(
+  res: Pick<Response, "status" | "statusText" | "text">,
+  url: string,
+): Promise<ProviderError> {
   let body = "";
   try {
     body = (await res.text()).trim();

@@ -1,5 +1,6 @@
 /** POST a JSON body and return the SSE events, with errors mapped to ProviderError. */
-import { netFetch } from "../../tools/net/proxy.ts";
+import { goesDirect, netFetch } from "../../tools/net/proxy.ts";
+import { http1Post, type Http1Response } from "../../tools/net/http1.ts";
 import { abortedError, fromResponse, networkError, ProviderError } from "./errors.ts";
 import { parseSse, type SseEvent } from "./sse.ts";
 import { mark } from "../trace.ts";
@@ -10,21 +11,22 @@ export async function* postSse(
   body: unknown,
   signal: AbortSignal,
 ): AsyncGenerator<SseEvent> {
-  let res: Response;
+  let res: Response | Http1Response;
   mark(`http: POST ${url.slice(-24)}`);
+  const all = { "content-type": "application/json", accept: "text/event-stream", ...headers };
   try {
-    res = await netFetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "text/event-stream", ...headers },
-      body: JSON.stringify(body),
-      signal,
-    });
+    // Plain http straight to its host (a local model server): the light client; the rest
+    // (https, proxies) through fetch.
+    const target = new URL(url);
+    res = target.protocol === "http:" && goesDirect(target)
+      ? await http1Post(target, all, new TextEncoder().encode(JSON.stringify(body)), signal)
+      : await netFetch(url, { method: "POST", headers: all, body: JSON.stringify(body), signal });
   } catch (e) {
     if (signal.aborted) throw abortedError();
     throw networkError(e, url);
   }
   mark("http: headers");
-  if (!res.ok) throw await fromResponse(res, url);
+  if (res.status < 200 || res.status > 299) throw await fromResponse(res, url);
   if (!res.body) {
     throw new ProviderError({
       category: "server",

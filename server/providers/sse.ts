@@ -9,7 +9,16 @@ export interface SseEvent {
   data: string;
 }
 
-export async function* parseSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
+/** What parseSse reads from: a fetch body's reader, or the light HTTP/1.1 client's. */
+interface ByteReader {
+  read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }>;
+  cancel(): Promise<void>;
+  releaseLock(): void;
+}
+
+export async function* parseSse(
+  body: ReadableStream<Uint8Array> | { getReader(): ByteReader },
+): AsyncGenerator<SseEvent> {
   const decoder = new TextDecoder();
   let buf = "";
   let event = "";
@@ -50,7 +59,7 @@ export async function* parseSse(body: ReadableStream<Uint8Array>): AsyncGenerato
     else if (field === "data") data.push(value);
     return null;
   };
-  const reader = body.getReader();
+  const reader: ByteReader = body.getReader() as ByteReader;
   let finished = false;
   try {
     while (true) {
