@@ -272,3 +272,30 @@ Deno.test("http1: a stop ends a stream being read; a stopped request is never se
     await server.shutdown();
   }
 });
+
+Deno.test("http1: a server that answers and closes before taking the whole body: its answer is reported", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const served = (async () => {
+    const conn = await listener.accept();
+    const buf = new Uint8Array(4096);
+    let head = "";
+    while (!head.includes("\r\n\r\n")) {
+      const n = await conn.read(buf);
+      if (n === null) break;
+      head += new TextDecoder().decode(buf.subarray(0, n));
+    }
+    await conn.write(
+      enc.encode("HTTP/1.1 413 Payload Too Large\r\ncontent-length: 9\r\n\r\ntoo large"),
+    );
+    conn.close(); // most of the body unread
+  })();
+  try {
+    const url = new URL(`http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}/`);
+    const res = await http1Post(url, {}, new Uint8Array(32 * 1024 * 1024), never());
+    assertEquals(res.status, 413);
+    assertEquals(await res.text(), "too large");
+  } finally {
+    listener.close();
+    await served;
+  }
+});

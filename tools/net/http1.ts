@@ -110,11 +110,18 @@ async function exchange(
     close();
   };
   const reader = new ByteReader(conn);
-  let head: Head;
+  let head: Head | undefined;
   let framing: Framing;
   try {
-    await writeAll(conn, request);
-    head = await readHead(reader);
+    try {
+      await writeAll(conn, request);
+    } catch (e) {
+      // A server may answer (413, 400) and close before taking the whole body: its answer
+      // is what to report, when there is one.
+      if (signal.aborted) throw e;
+      head = await readHead(reader).catch(() => Promise.reject(e));
+    }
+    head ??= await readHead(reader);
     framing = framingOf(head);
   } catch (e) {
     finish();
