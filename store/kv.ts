@@ -14,7 +14,7 @@ export class KvRepo {
 
   /**
    * Every stored key starting with `prefix`, in one query (a range on the key's index):
-   * the settings are read at each tool call, nine keys at once.
+   * the settings are read at each tool call, eight keys at once.
    */
   getPrefixed(prefix: string): Map<string, unknown> {
     if (!prefix) throw new Error("getPrefixed needs a non-empty prefix");
