@@ -3,14 +3,10 @@
  * well-formed answers, a raw TCP listener for hostile or odd ones.
  */
 import { assert, assertEquals, assertMatch, assertRejects } from "./helpers/assert.ts";
-import { Http1Error, http1Post, type Http1Response } from "../tools/net/http1.ts";
+import { Http1Error, http1Post } from "../tools/net/http1.ts";
 
 const enc = new TextEncoder();
 const never = () => new AbortController().signal;
-
-async function readAll(res: Http1Response): Promise<string> {
-  return await res.text();
-}
 
 /** A TCP server answering each connection with `answer(request text)` bytes, then closing. */
 function rawServer(answer: (req: string) => Uint8Array | string | Promise<Uint8Array | string>) {
@@ -105,7 +101,7 @@ Deno.test("http1: the request is what it says (method, path, host, headers, leng
       never(),
     );
     assertEquals([res.status, res.statusText], [429, "Too Many Requests"]);
-    assertEquals(await readAll(res), '{"error":{"message":"slow"}');
+    assertEquals(await res.text(), '{"error":{"message":"slow"}');
     const req = server.requests[0];
     assertMatch(req, /^POST \/v1\/chat\/completions\?x=1 HTTP\/1\.1\r\n/);
     assertMatch(req, new RegExp(`\r\nhost: ${server.url.host}\r\n`));
@@ -126,12 +122,12 @@ Deno.test("http1: a body without length ends with the connection; an interim 100
   );
   try {
     assertEquals(
-      await readAll(await http1Post(plain.url, {}, enc.encode(""), never())),
+      await (await http1Post(plain.url, {}, enc.encode(""), never())).text(),
       "all of it",
     );
     const res = await http1Post(interim.url, {}, enc.encode(""), never());
     assertEquals(res.status, 200);
-    assertEquals(await readAll(res), "data");
+    assertEquals(await res.text(), "data");
   } finally {
     await plain.close();
     await interim.close();
@@ -193,13 +189,9 @@ Deno.test("http1: hostile or broken answers are clear errors, never guessed", as
   for (const [what, answer, error] of cases) {
     const server = rawServer(() => answer);
     try {
-      await assertRejects(
-        async () => await readAll(await http1Post(server.url, {}, enc.encode("{}"), never())),
-        `${what}: should fail`,
-      );
       const e = await (async () => {
         try {
-          await readAll(await http1Post(server.url, {}, enc.encode("{}"), never()));
+          await (await http1Post(server.url, {}, enc.encode("{}"), never())).text();
         } catch (e) {
           return e as Error;
         }
@@ -297,5 +289,30 @@ Deno.test("http1: a server that answers and closes before taking the whole body:
   } finally {
     listener.close();
     await served;
+  }
+});
+
+Deno.test("http1: what the model wrote stays body bytes: text shaped like a second request is not one", async () => {
+  const server = rawServer(() => "HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok");
+  try {
+    const hostile = JSON.stringify({
+      messages: [{ role: "tool", content: "x\r\n\r\nGET /token HTTP/1.1\r\nhost: evil\r\n\r\n" }],
+    });
+    const res = await http1Post(
+      server.url,
+      { "x-api-key": "sk-secret" },
+      enc.encode(hostile),
+      never(),
+    );
+    assertEquals(await res.text(), "ok");
+    assertEquals(server.requests.length, 1);
+    const req = server.requests[0];
+    const head = req.slice(0, req.indexOf("\r\n\r\n") + 4);
+    // One request, its body exactly the JSON (framed by its byte length), the key only in the head.
+    assertEquals(req.slice(head.length), hostile);
+    assertMatch(head, new RegExp(`\r\ncontent-length: ${enc.encode(hostile).length}\r\n`));
+    assertEquals(head.match(/HTTP\/1\.1/g)?.length, 1);
+  } finally {
+    await server.close();
   }
 });

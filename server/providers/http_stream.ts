@@ -5,6 +5,8 @@ import { abortedError, fromResponse, networkError, ProviderError } from "./error
 import { parseSse, type SseEvent } from "./sse.ts";
 import { mark } from "../trace.ts";
 
+const utf8 = new TextEncoder();
+
 export async function* postSse(
   url: string,
   headers: Record<string, string>,
@@ -19,7 +21,7 @@ export async function* postSse(
     // (https, proxies) through fetch.
     const target = new URL(url);
     res = target.protocol === "http:" && goesDirect(target)
-      ? await http1Post(target, all, new TextEncoder().encode(JSON.stringify(body)), signal)
+      ? await http1Post(target, all, utf8.encode(JSON.stringify(body)), signal)
       : await netFetch(url, { method: "POST", headers: all, body: JSON.stringify(body), signal });
   } catch (e) {
     if (signal.aborted) throw abortedError();

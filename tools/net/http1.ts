@@ -210,10 +210,14 @@ class ByteReader {
     const n = await this.conn.read(chunk);
     if (n === null) return false;
     const rest = this.buf.subarray(this.pos);
-    const next = new Uint8Array(rest.length + n);
-    next.set(rest);
-    next.set(chunk.subarray(0, n), rest.length);
-    this.buf = next;
+    // Usually nothing is left over: the read is the buffer, no copy.
+    if (rest.length === 0) this.buf = chunk.subarray(0, n);
+    else {
+      const next = new Uint8Array(rest.length + n);
+      next.set(rest);
+      next.set(chunk.subarray(0, n), rest.length);
+      this.buf = next;
+    }
     this.pos = 0;
     return true;
   }
@@ -242,7 +246,8 @@ class ByteReader {
   async take(max: number): Promise<Uint8Array | null> {
     if (this.available() === 0 && !(await this.fill())) return null;
     const n = Math.min(max, this.available());
-    const out = this.buf.slice(this.pos, this.pos + n);
+    // A view: every fill makes a new buffer, so the bytes handed out never change.
+    const out = this.buf.subarray(this.pos, this.pos + n);
     this.pos += n;
     return out;
   }
