@@ -2,38 +2,18 @@
  * Opens the SQLite database (`node:sqlite`, WAL, busy_timeout) and applies migrations.
  * A file that is not a SQLite database, that SQLite cannot read, or that a newer
  * version created is reported and left byte-for-byte untouched: callers get a
- * `StoreHealth` with the error instead of a database.
+ * `StoreHealth` with the error instead of a database. Nothing but SQLite opens the
+ * database's files (see lib/watch.ts for why).
  */
 
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { MIGRATIONS } from "./migrations.ts";
 import type { StoreHealth } from "../protocol/index.ts";
-
-const SQLITE_MAGIC = "SQLite format 3\0";
+import { markDatabaseFolder } from "../lib/watch.ts";
 
 export interface OpenResult {
   db: DatabaseSync | null;
   health: StoreHealth;
-}
-
-/** Reads the first bytes to refuse non-SQLite files before SQLite touches them. */
-function headerProblem(path: string): string | null {
-  let file: Deno.FsFile;
-  try {
-    file = Deno.openSync(path, { read: true });
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return null;
-    return `cannot open: ${(e as Error).message}`;
-  }
-  try {
-    const buf = new Uint8Array(16);
-    const n = file.readSync(buf) ?? 0;
-    if (n === 0) return null; // empty file: SQLite treats it as a new database
-    const head = new TextDecoder("latin1").decode(buf.subarray(0, n));
-    return head === SQLITE_MAGIC ? null : "file is not a SQLite database (bad header)";
-  } finally {
-    file.close();
-  }
 }
 
 /** Highest applied migration, or 0 for a fresh database. */
@@ -80,10 +60,11 @@ export function migrate(db: DatabaseSync, now = Date.now()): number {
  * the problem is returned in `health` and the file is not modified.
  */
 export function openDatabase(path: string): OpenResult {
-  const bad = headerProblem(path);
-  if (bad) return { db: null, health: { ok: false, path, error: bad } };
   let db: DatabaseSync | null = null;
   try {
+    // Only SQLite opens the database's files: a descriptor opened and closed beside it
+    // (to read the header, say) would drop the locks SQLite holds in this process.
+    markDatabaseFolder(path);
     db = new DatabaseSync(path);
     db.exec("PRAGMA busy_timeout = 5000");
     // Checked before anything writes: a damaged or too-new file must not be written to at
@@ -101,8 +82,15 @@ export function openDatabase(path: string): OpenResult {
     try {
       db?.close();
     } catch { /* already reporting the original error */ }
-    return { db: null, health: { ok: false, path, error: (e as Error).message } };
+    return { db: null, health: { ok: false, path, error: describeOpenError(e as Error) } };
   }
+}
+
+/** SQLite's words for a file that is not a database, made plain for the user. */
+function describeOpenError(e: Error): string {
+  return /file is not a database/i.test(e.message)
+    ? "file is not a SQLite database (bad header)"
+    : e.message;
 }
 
 /** How many distinct statements stay prepared (the store's SQL is a few hundred texts). */

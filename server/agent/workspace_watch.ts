@@ -16,6 +16,7 @@
  */
 import { join } from "../../lib/path.ts";
 import { SKIP_DIRS } from "../../tools/walk.ts";
+import { holdsDatabase, watchFolders } from "../../lib/watch.ts";
 
 /** New directories walked on every update before the watcher is retired. */
 const MAX_UNWATCHED = 64;
@@ -29,15 +30,17 @@ export class WorkspaceWatcher {
   private waiters = new Map<string, () => void>();
   private barrier = 0;
   private base: string;
+  private dirs: Set<string>;
   /** Directories created since the watch began: walked by every update. */
   readonly unwatched = new Set<string>();
   broken = false;
 
   constructor(
     readonly workspace: string,
-    private dirs: Set<string>,
+    dirs: Set<string>,
     private privDir: string,
   ) {
+    this.dirs = new Set(dirs);
     this.base = workspace.endsWith("/") ? workspace : workspace + "/";
   }
 
@@ -45,7 +48,14 @@ export class WorkspaceWatcher {
   start(): boolean {
     try {
       Deno.mkdirSync(this.privDir, { recursive: true });
-      this.w = Deno.watchFs([...this.dirs, this.privDir], { recursive: false });
+      // A folder holding the data folder's database (a workspace that contains it) is
+      // walked at every update instead: watching it would unlock the database.
+      const held = [...this.dirs].filter(holdsDatabase);
+      for (const d of held) {
+        this.dirs.delete(d);
+        this.unwatched.add(d);
+      }
+      this.w = watchFolders([...this.dirs, this.privDir]);
     } catch {
       this.broken = true;
       return false;

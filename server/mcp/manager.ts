@@ -22,6 +22,7 @@ import { type McpConnection, McpPhaseError } from "./connection.ts";
 import { McpPool } from "./pool.ts";
 import { buildTools } from "./tools.ts";
 import { masked } from "./secrets.ts";
+import { type FilePoll, pollFile } from "../../lib/watch.ts";
 
 export interface ManagerOptions {
   home: string;
@@ -49,7 +50,7 @@ export const TURN_WAIT_MS = 15_000;
 export class McpManager {
   readonly pool: McpPool;
   private failures = new Map<string, Failure>();
-  private watcher: Deno.FsWatcher | null = null;
+  private watcher: FilePoll | null = null;
   private now: () => number;
   private closed = false;
 
@@ -350,28 +351,19 @@ export class McpManager {
     });
   }
 
+  /**
+   * The file is polled, not watched: it sits beside the database, and a watcher on that
+   * folder would open the database's files at each change (see lib/watch.ts).
+   */
   private watch(): void {
-    try {
-      this.watcher = Deno.watchFs(this.o.home, { recursive: false });
-    } catch (e) {
-      console.error("watching mcp_servers.json failed:", (e as Error).message);
-      return;
-    }
-    const file = mcpConfigPath(this.o.home);
-    (async () => {
-      for await (const ev of this.watcher!) {
-        if (ev.paths.some((p) => p === file)) this.pushOverview();
-      }
-    })().catch(() => {});
+    this.watcher = pollFile(mcpConfigPath(this.o.home), () => void this.pushOverview());
   }
 
   async close(): Promise<void> {
     this.closed = true;
     if (this.pushTimer !== null) clearTimeout(this.pushTimer);
     this.pushTimer = null;
-    try {
-      this.watcher?.close();
-    } catch { /* closed */ }
+    this.watcher?.close();
     await this.pool.closeAll();
   }
 }
