@@ -12,11 +12,21 @@
  */
 import { dirname, resolve } from "./path.ts";
 
+const databaseFiles = new Set<string>();
 const databaseFolders = new Set<string>();
 
-/** Called by the store when it opens a database: its folder is never watched. */
-export function markDatabaseFolder(dbFile: string): void {
+/**
+ * Called by the store when it opens a database: its folder is never watched, and nothing
+ * else in this process opens the file again.
+ */
+export function markDatabaseOpen(dbFile: string): void {
+  databaseFiles.add(resolve(dbFile));
   databaseFolders.add(resolve(dirname(dbFile)));
+}
+
+/** Whether this process has opened the database at `dbFile` (it is never forgotten). */
+export function isDatabaseOpen(dbFile: string): boolean {
+  return databaseFiles.has(resolve(dbFile));
 }
 
 /** Whether `dir` holds a database this process has open. */

@@ -126,6 +126,8 @@ export const PROVIDER_OP_ARGS = {
     "baseUrl?": baseUrl,
     "apiKey?": apiKey,
     "models?": arr(modelId, 500),
+    /** The environment variable the key came from: withheld from the agent's commands. */
+    "keyEnvName?": envName,
   }),
   /** `apiKey: ""` clears the key. */
   "providers.update": obj({
@@ -184,7 +186,7 @@ export const PROVIDER_OP_ARGS = {
   }),
 } satisfies Record<string, Schema>;
 
-type ProviderList = { providers: PublicProvider[]; defaultModel: ModelRef | null };
+export type ProviderList = { providers: PublicProvider[]; defaultModel: ModelRef | null };
 
 export type ProviderOpResults = {
   "settings.subscribe": ProviderList & SystemSettings & {

@@ -9,11 +9,38 @@
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { MIGRATIONS } from "./migrations.ts";
 import type { StoreHealth } from "../protocol/index.ts";
-import { markDatabaseFolder } from "../lib/watch.ts";
+import { isDatabaseOpen, markDatabaseOpen } from "../lib/watch.ts";
 
 export interface OpenResult {
   db: DatabaseSync | null;
   health: StoreHealth;
+}
+
+const SQLITE_MAGIC = "SQLite format 3\0";
+
+/**
+ * Reads the first bytes to refuse non-SQLite files before SQLite touches them (with a
+ * write-ahead log left beside it SQLite would read page one from the log and take any
+ * file for a database). Never done for a database this process has open: closing this
+ * descriptor would drop the locks SQLite holds on the file.
+ */
+function headerProblem(path: string): string | null {
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(path, { read: true });
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return null;
+    return `cannot open: ${(e as Error).message}`;
+  }
+  try {
+    const buf = new Uint8Array(16);
+    const n = file.readSync(buf) ?? 0;
+    if (n === 0) return null; // empty file: SQLite treats it as a new database
+    const head = new TextDecoder("latin1").decode(buf.subarray(0, n));
+    return head === SQLITE_MAGIC ? null : "file is not a SQLite database (bad header)";
+  } finally {
+    file.close();
+  }
 }
 
 /** Highest applied migration, or 0 for a fresh database. */
@@ -62,9 +89,11 @@ export function migrate(db: DatabaseSync, now = Date.now()): number {
 export function openDatabase(path: string): OpenResult {
   let db: DatabaseSync | null = null;
   try {
-    // Only SQLite opens the database's files: a descriptor opened and closed beside it
-    // (to read the header, say) would drop the locks SQLite holds in this process.
-    markDatabaseFolder(path);
+    if (!isDatabaseOpen(path)) {
+      const bad = headerProblem(path);
+      if (bad) return { db: null, health: { ok: false, path, error: bad } };
+    }
+    markDatabaseOpen(path);
     db = new DatabaseSync(path);
     db.exec("PRAGMA busy_timeout = 5000");
     // Checked before anything writes: a damaged or too-new file must not be written to at

@@ -11,6 +11,9 @@ import { homeWithProvider } from "./helpers/seed.ts";
 import { TestClient } from "./helpers/ws_client.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
 import { DatabaseSync } from "node:sqlite";
+import { VIA_INSTANCE } from "../server/cli/home_client.ts";
+import { claimHome } from "../server/instance/claim.ts";
+import { tryLockHome } from "../server/instance/lock.ts";
 
 /** The server's descriptors of the database files that were unlinked under it. */
 function deletedDbFiles(pid: number): string[] {
@@ -85,6 +88,9 @@ Deno.test({
     for (const args of commands) {
       const r = await reinagentIn([...args, "--home", home]);
       assert(r.code === 0 || args[0] === "doctor", `${args.join(" ")}: ${r.stderr}`);
+      if (args[0] === "providers" || args[0] === "models" || args[0] === "mcp") {
+        assert(r.stderr.includes(VIA_INSTANCE), `${args.join(" ")} says who did it`);
+      }
       assertEquals(deletedDbFiles(pid), [], `after \`reinagent ${args.join(" ")}\``);
       assert(dbLocks(pid, `${home}/reinagent.db`) > 0, `lock kept after ${args.join(" ")}`);
     }
@@ -162,4 +168,23 @@ Deno.test({
   } finally {
     db.close();
   }
+});
+
+Deno.test("a server starting while a one-shot command owns the data dir waits for it", async () => {
+  const home = await Deno.makeTempDir({ prefix: "ra-claim-" });
+  const cli = await tryLockHome(home, "cli");
+  assert(cli, "the command holds the lock");
+  let claimed = false;
+  const server = claimHome(home, "server").then((c) => {
+    claimed = true;
+    return c;
+  });
+  // The claim keeps trying while the command holds the lock.
+  await new Promise((r) => setTimeout(r, 200));
+  assertEquals(claimed, false, "the server does not open the database meanwhile");
+  cli.release();
+  const c = await server;
+  assertEquals(c.kind, "owner");
+  if (c.kind === "owner") c.lock.release();
+  await Deno.remove(home, { recursive: true });
 });

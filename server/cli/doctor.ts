@@ -3,10 +3,10 @@
  * the tool sandbox and the window backend, and says plainly what works.
  */
 import { dbPath, HOME_DIRS } from "../home.ts";
-import { Store } from "../../store/store.ts";
-import { getSettings, listProviders } from "../providers/catalog.ts";
 import { sandboxStatus } from "../../tools/exec/bwrap.ts";
-import { describeCommandEnv } from "../agent/command_policy.ts";
+import { openHomeClient } from "./home_client.ts";
+import type { ProviderList, SystemSettings } from "../../protocol/providers.ts";
+import type { CommandSafetyInfo } from "../../protocol/index.ts";
 import { SandboxPool } from "../../tools/sandbox/pool.ts";
 import { describeBackend } from "../window/backend.ts";
 import { probeNative } from "../window/native/spawn.ts";
@@ -105,58 +105,76 @@ async function instanceCheck(home: string): Promise<Check> {
   };
 }
 
-export async function runDoctor(home: string, print: (s: string) => void): Promise<number> {
-  const checks: Check[] = [await dataDir(home)];
-  const store = new Store(dbPath(home));
-  if (!store.health.ok) {
-    checks.push({
-      name: "database",
-      ok: false,
-      detail: `${store.health.error} (${store.health.path}, left untouched)`,
-    });
-  } else {
-    checks.push({ name: "database", ok: true, detail: store.health.path });
-    const providers = listProviders(store.repos!).filter((p) => p.enabled && !p.readOnly);
-    const s = getSettings(store.repos!);
+/**
+ * The database, providers, shell sandbox and command environment, as the owner of the
+ * data dir sees them: the running instance when there is one (this process then never
+ * opens the database), otherwise this process with the lock held.
+ */
+async function storeChecks(home: string): Promise<Check[]> {
+  const opened = await openHomeClient(home, "cli");
+  if ("error" in opened) {
+    return [{ name: "database", ok: false, detail: opened.storeError ?? opened.error }];
+  }
+  const { client, remote } = opened;
+  try {
+    const { providers: all } = await client.request<ProviderList>("providers.list");
+    const s = await client.request<SystemSettings>("settings.get");
+    const env = await client.request<CommandSafetyInfo>("safety.info");
+    const providers = all.filter((p) => p.enabled && !p.readOnly);
     const def = s.defaultModel
       ? `${s.defaultModel.providerId}/${s.defaultModel.modelId}`
       : "Demo (no default chosen)";
-    checks.push({
-      name: "providers",
-      ok: true,
-      detail: `${providers.length} enabled${
-        providers.length ? ` (${providers.map((p) => p.id).join(", ")})` : " — only the Demo model"
-      }; default model: ${def}`,
-    });
     const sb = await sandboxStatus();
-    checks.push({
-      name: "shell sandbox",
-      ok: true,
-      detail: sb.available
-        ? `bubblewrap (${sb.path}); level ${s.sandboxLevel}, network ${
-          s.sandboxNetwork ? "on" : "off"
-        }${sb.networkIsolation === false ? " (network isolation unavailable)" : ""}`
-        : `none — shell commands run unsandboxed (${
-          sb.reason ?? "bwrap not available"
-        }); level setting: ${s.sandboxLevel}`,
-    });
-    const env = describeCommandEnv(store.repos!, home);
-    checks.push({
-      name: "command environment",
-      ok: true,
-      detail: `${env.withheld.length} variables withheld from commands${
-        env.withheld.length
-          ? ` (${env.withheld.map((w) => `${w.name}: ${w.reason}`).join(", ")})`
-          : ""
-      }; allowed through: ${env.allow.length ? env.allow.join(", ") : "none"}`,
-    });
-    checks.push({
-      name: "hidden from commands",
-      ok: true,
-      detail: `${env.hidden.join(", ")} (inside the sandbox; with level off nothing is hidden)`,
-    });
+    return [
+      {
+        name: "database",
+        ok: true,
+        detail: remote ? `${dbPath(home)} (opened by the running instance)` : dbPath(home),
+      },
+      {
+        name: "providers",
+        ok: true,
+        detail: `${providers.length} enabled${
+          providers.length
+            ? ` (${providers.map((p) => p.id).join(", ")})`
+            : " — only the Demo model"
+        }; default model: ${def}`,
+      },
+      {
+        name: "shell sandbox",
+        ok: true,
+        detail: sb.available
+          ? `bubblewrap (${sb.path}); level ${s.sandboxLevel}, network ${
+            s.sandboxNetwork ? "on" : "off"
+          }${sb.networkIsolation === false ? " (network isolation unavailable)" : ""}`
+          : `none — shell commands run unsandboxed (${
+            sb.reason ?? "bwrap not available"
+          }); level setting: ${s.sandboxLevel}`,
+      },
+      {
+        name: "command environment",
+        ok: true,
+        detail: `${env.withheld.length} variables withheld from commands${
+          env.withheld.length
+            ? ` (${env.withheld.map((w) => `${w.name}: ${w.reason}`).join(", ")})`
+            : ""
+        }; allowed through: ${env.allow.length ? env.allow.join(", ") : "none"}`,
+      },
+      {
+        name: "hidden from commands",
+        ok: true,
+        detail: `${env.hidden.join(", ")} (inside the sandbox; with level off nothing is hidden)`,
+      },
+    ];
+  } catch (e) {
+    return [{ name: "database", ok: false, detail: (e as Error).message }];
+  } finally {
+    await client.close();
   }
-  store.close();
+}
+
+export async function runDoctor(home: string, print: (s: string) => void): Promise<number> {
+  const checks: Check[] = [await dataDir(home), ...await storeChecks(home)];
   checks.push(await mcpServers(home));
   checks.push(await toolSandbox(home));
   checks.push({

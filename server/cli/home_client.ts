@@ -1,8 +1,9 @@
 /**
- * The op client for a headless command (`run`, `tasks`): the running instance of the
- * data dir when there is one, otherwise services in this process — holding the data
- * dir's lock meanwhile, so that a server starting now waits instead of opening the
- * same database (and marking this process's run stopped).
+ * The op client for a command that reads or changes the data dir's state: the running
+ * instance of the data dir when there is one — the one process that opens its database —
+ * otherwise services in this process, holding the data dir's lock meanwhile, so that a
+ * server starting now waits instead of opening the same database (and marking this
+ * process's run stopped).
  */
 import { localOpClient, type OpClient, runningInstance } from "./op_client.ts";
 import { createServices } from "../services.ts";
@@ -10,10 +11,19 @@ import { claimHome } from "../instance/claim.ts";
 import { mark } from "../trace.ts";
 import type { LockRole } from "../instance/lock.ts";
 
+/** What a command prints (on stderr) when the running instance carried it out. */
+export const VIA_INSTANCE = "(carried out by the ReinAgent instance running for this data dir)";
+
 export async function openHomeClient(
   home: string,
   role: Exclude<LockRole, "server">,
-): Promise<{ client: OpClient; remote: boolean } | { error: string }> {
+): Promise<
+  | { client: OpClient; remote: boolean }
+  | {
+    error: string; /** The database's own problem, when that is the error. */
+    storeError?: string;
+  }
+> {
   const running = await runningInstance(home);
   mark("home: no instance running");
   if (running) return { client: running, remote: true };
@@ -35,10 +45,8 @@ export async function openHomeClient(
   if (!deps.store.health.ok) {
     deps.store.close();
     claim.lock.release();
-    return {
-      error:
-        `database unavailable: ${deps.store.health.error} (${deps.store.health.path}, left untouched)`,
-    };
+    const storeError = `${deps.store.health.error} (${deps.store.health.path}, left untouched)`;
+    return { error: `database unavailable: ${storeError}`, storeError };
   }
   // Every command that opens the data dir this way returns to main, which exits.
   const local = localOpClient(deps, { exiting: true });

@@ -2,7 +2,8 @@
  * `reinagent mcp add|list|remove|test`, like `claude mcp` / `codex mcp`: edits
  * `<home>/mcp_servers.json` directly (atomic writes; a corrupt file is reported and
  * left alone), so it works while a server runs — the running server re-reads the file
- * (it watches it and reads it at every turn).
+ * (it polls it and reads it at every turn). `list` and `test` start the servers in the
+ * data dir's owner: the running instance when there is one.
  *
  *   reinagent mcp add ID [--env K=V]… [--cwd DIR] [--timeout MS] [--description TEXT]
  *       [--policy allow|ask|deny] [--disabled] -- CMD ARGS…
@@ -14,31 +15,18 @@
  * Exit codes: 0 ok, 1 failed (a test failed, the file is corrupt), 2 bad input.
  */
 import { applyProxyFile } from "../net/proxy_config.ts";
-import { dbPath, resolveHome } from "../home.ts";
-import { Store } from "../../store/store.ts";
-import { commandPolicy } from "../agent/command_policy.ts";
-import { McpManager } from "../mcp/manager.ts";
+import { resolveHome } from "../home.ts";
+import { openHomeClient, VIA_INSTANCE } from "./home_client.ts";
 import { McpConfigError, readServers, updateServers } from "../mcp/config.ts";
 import type { McpServerConfig, McpTestResult } from "../../protocol/mcp_servers.ts";
 import type { McpCommand } from "./mcp_args.ts";
 
 export { type McpCommand, parseMcpArgs } from "./mcp_args.ts";
-import type { EnvPolicy } from "../../tools/exec/env_policy.ts";
 import { masked } from "../mcp/secrets.ts";
 
 export interface McpIo {
   out(line: string): void;
   err(line: string): void;
-}
-
-/** What stdio servers may see, as for shell commands (provider keys withheld). */
-function envPolicyOf(home: string): EnvPolicy {
-  const store = new Store(dbPath(home));
-  try {
-    return store.repos ? commandPolicy(store.repos, home).envPolicy : {};
-  } finally {
-    store.close();
-  }
 }
 
 function describe(s: McpServerConfig): string {
@@ -102,21 +90,29 @@ export async function mcpCommand(cmd: McpCommand, io: McpIo): Promise<number> {
       io.err("The file was left as it is; fix or remove it.");
       return 1;
     }
-    const manager = new McpManager({ home, envPolicy: () => envPolicyOf(home), publish: () => {} });
+    if (cmd.action === "test" && !read.servers.some((s) => s.id === cmd.id)) {
+      io.err(`no MCP server "${cmd.id}" in ${read.path}`);
+      return 1;
+    }
+    // The servers are started by the data dir's owner: with the environment its commands
+    // get (provider keys withheld), and without this process opening its database.
+    const opened = await openHomeClient(home, "cli");
+    if ("error" in opened) {
+      io.err(`reinagent: ${opened.error}`);
+      return 1;
+    }
+    if (opened.remote) io.err(VIA_INSTANCE);
+    const client = opened.client;
+    const test = (id: string) => client.request<McpTestResult>("mcp.test", { id });
     try {
       if (cmd.action === "test") {
-        const server = read.servers.find((s) => s.id === cmd.id);
-        if (!server) {
-          io.err(`no MCP server "${cmd.id}" in ${read.path}`);
-          return 1;
-        }
-        const r = await manager.test(server);
+        const r = await test(cmd.id);
         for (const l of testLines(r)) (r.ok ? io.out : io.err)(l);
         return r.ok ? 0 : 1;
       }
       // list: each enabled server is tried (in parallel) for its status and tool count.
       const results = await Promise.all(
-        read.servers.map((s) => s.enabled ? manager.test(s) : Promise.resolve(null)),
+        read.servers.map((s) => s.enabled ? test(s.id) : Promise.resolve(null)),
       );
       if (cmd.action === "list" && cmd.json) {
         io.out(JSON.stringify(
@@ -147,7 +143,7 @@ export async function mcpCommand(cmd: McpCommand, io: McpIo): Promise<number> {
       });
       return 0;
     } finally {
-      await manager.close();
+      await client.close();
     }
   } catch (e) {
     if (e instanceof McpConfigError) {

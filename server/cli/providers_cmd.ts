@@ -1,30 +1,18 @@
 /**
- * Runs the provider/model CLI commands directly on the database in the data dir,
- * through the same catalog functions as the WebSocket ops (SQLite WAL + busy_timeout
- * make this safe while a server runs). Keys are read from an environment variable or
- * stdin and never printed (only masked).
+ * The provider/model CLI commands, carried out as ops: by the running instance of the
+ * data dir when there is one (the one owner of its database), otherwise in this process.
+ * Keys are read from an environment variable or stdin and never printed (only masked).
  *
  * Exit codes: 0 ok, 1 the operation failed (e.g. the provider answered an error),
  * 2 bad input.
  */
 import { applyProxyFile } from "../net/proxy_config.ts";
-import { recordKeyEnvName } from "../agent/command_policy.ts";
-import { dbPath, ensureHome, resolveHome } from "../home.ts";
-import { Store } from "../../store/store.ts";
-import { OpError } from "../errors.ts";
-import {
-  addProvider,
-  type CatalogRepos,
-  deleteProvider,
-  getSettings,
-  listProviders,
-  setDefaultModel,
-  toPublic,
-} from "../providers/catalog.ts";
-import { fetchModels, updateModel } from "../providers/catalog_models.ts";
+import { ensureHome, resolveHome } from "../home.ts";
 import type { ModelInfo } from "../providers/types.ts";
-import type { PublicProvider } from "../../protocol/providers.ts";
+import type { ProviderList, PublicProvider } from "../../protocol/providers.ts";
 import type { CatalogCommand } from "./providers_args.ts";
+import { type OpClient, OpClientError } from "./op_client.ts";
+import { openHomeClient, VIA_INSTANCE } from "./home_client.ts";
 
 export interface CliIo {
   out(line: string): void;
@@ -61,8 +49,7 @@ function table(rows: string[][]): string[] {
   return rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd());
 }
 
-function listText(providers: PublicProvider[], repos: CatalogRepos): string[] {
-  const def = getSettings(repos).defaultModel;
+function listText({ providers, defaultModel: def }: ProviderList): string[] {
   const rows = [["ID", "NAME", "FORMAT", "BASE URL", "KEY", "ENABLED", "MODELS"]];
   for (const p of providers) {
     const on = p.models.filter((m) => m.enabled).length;
@@ -99,11 +86,15 @@ async function readApiKey(cmd: { apiKeyEnv?: string; apiKeyStdin: boolean }, io:
   return "";
 }
 
-async function run(cmd: CatalogCommand, repos: CatalogRepos, io: CliIo): Promise<void> {
+async function run(cmd: CatalogCommand, client: OpClient, io: CliIo): Promise<void> {
   if (cmd.kind === "models") {
     if (cmd.action === "fetch") {
-      const before = new Set(repos.providers.get(cmd.id)?.models.map((m) => m.id) ?? []);
-      const r = await fetchModels(repos, cmd.id);
+      const { providers } = await client.request<ProviderList>("providers.list");
+      const before = new Set(providers.find((p) => p.id === cmd.id)?.models.map((m) => m.id));
+      const r = await client.request<{ provider: PublicProvider; added: number; total: number }>(
+        "models.fetch",
+        { providerId: cmd.id },
+      );
       const fresh = r.provider.models.filter((m) => !before.has(m.id));
       io.out(
         `Fetched ${r.total} models from ${r.provider.name}: ${r.added} new (disabled until you enable them), ${r.provider.models.length} in total.`,
@@ -112,39 +103,45 @@ async function run(cmd: CatalogCommand, repos: CatalogRepos, io: CliIo): Promise
       return;
     }
     const enabled = cmd.action === "enable";
-    updateModel(repos, cmd.id, cmd.modelId, { enabled });
+    await client.request("models.update", {
+      providerId: cmd.id,
+      modelId: cmd.modelId,
+      patch: { enabled },
+    });
     io.out(`${enabled ? "Enabled" : "Disabled"} model ${cmd.id}/${cmd.modelId}.`);
     return;
   }
   switch (cmd.action) {
     case "list": {
-      const providers = listProviders(repos);
-      if (cmd.json) {
-        io.out(
-          JSON.stringify({ providers, defaultModel: getSettings(repos).defaultModel }, null, 2),
-        );
-      } else for (const line of listText(providers, repos)) io.out(line);
+      const list = await client.request<ProviderList>("providers.list");
+      if (cmd.json) io.out(JSON.stringify(list, null, 2));
+      else for (const line of listText(list)) io.out(line);
       return;
     }
     case "add": {
       const apiKey = await readApiKey(cmd, io);
-      const p = toPublic(addProvider(repos, {
-        id: cmd.id,
-        name: cmd.name ?? cmd.id,
-        format: cmd.format,
-        baseUrl: cmd.baseUrl,
-        apiKey,
-        models: cmd.models,
-      }));
-      // Commands the agent runs never get this variable (nor any holding the key).
-      if (cmd.apiKeyEnv) recordKeyEnvName(repos, cmd.apiKeyEnv);
+      const { provider: p } = await client.request<{ provider: PublicProvider }>(
+        "providers.add",
+        {
+          id: cmd.id,
+          name: cmd.name ?? cmd.id,
+          format: cmd.format,
+          baseUrl: cmd.baseUrl,
+          apiKey,
+          models: cmd.models,
+          // Commands the agent runs never get this variable (nor any holding the key).
+          ...(cmd.apiKeyEnv ? { keyEnvName: cmd.apiKeyEnv } : {}),
+        },
+      );
       io.out(`Added provider ${p.id} "${p.name}" (${p.format}, ${p.baseUrl}).`);
       io.out(`  key: ${p.hasKey ? `stored (${p.apiKeyMasked})` : "none"}`);
       if (p.models.length) io.out(`  models: ${p.models.map((m) => m.id).join(", ")}`);
       return;
     }
     case "remove": {
-      const r = deleteProvider(repos, cmd.id);
+      const r = await client.request<{ defaultCleared: boolean }>("providers.delete", {
+        id: cmd.id,
+      });
       io.out(`Removed provider ${cmd.id}.`);
       if (r.defaultCleared) {
         io.out("  It held the default model; the default is now unset (new tasks use Demo).");
@@ -152,14 +149,20 @@ async function run(cmd: CatalogCommand, repos: CatalogRepos, io: CliIo): Promise
       return;
     }
     case "set-default": {
-      const s = setDefaultModel(repos, { providerId: cmd.id, modelId: cmd.modelId });
+      const s = await client.request<{ defaultModel: ProviderList["defaultModel"] }>(
+        "settings.setDefaultModel",
+        { providerId: cmd.id, modelId: cmd.modelId },
+      );
       io.out(`Default model: ${s.defaultModel!.providerId}/${s.defaultModel!.modelId}`);
       return;
     }
   }
 }
 
-/** Runs one command against `<home>/reinagent.db`; returns the exit code. */
+/**
+ * Runs one command on the data dir: through the running instance when there is one (it
+ * owns the database), otherwise in this process. Returns the exit code.
+ */
 export async function runCatalogCommand(
   cmd: CatalogCommand,
   io: CliIo = defaultIo(),
@@ -167,21 +170,21 @@ export async function runCatalogCommand(
   const home = resolveHome(cmd.home);
   ensureHome(home);
   await applyProxyFile(home); // `models fetch` goes out through the proxy setting
-  const store = new Store(dbPath(home));
+  const opened = await openHomeClient(home, "cli");
+  if ("error" in opened) {
+    io.err(`reinagent: ${opened.error}`);
+    return 1;
+  }
+  if (opened.remote) io.err(VIA_INSTANCE);
   try {
-    if (!store.repos) {
-      io.err(
-        `reinagent: the database could not be opened (${store.health.error}); it was left untouched: ${store.health.path}`,
-      );
-      return 1;
-    }
-    await run(cmd, store.repos, io);
+    await run(cmd, opened.client, io);
     return 0;
   } catch (e) {
     io.err(`reinagent: ${(e as Error).message}`);
-    return e instanceof UsageError || (e instanceof OpError && e.code === "invalid_args") ? 2 : 1;
+    if (e instanceof UsageError) return 2;
+    return e instanceof OpClientError && e.code === "invalid_args" ? 2 : 1;
   } finally {
-    store.close();
+    await opened.client.close();
   }
 }
 

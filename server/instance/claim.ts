@@ -2,7 +2,8 @@
  * One instance per data dir: before anything opens the database, the process either
  * takes the lock (and becomes the owner), or finds the server that holds it (and hands
  * over to it), or learns that a headless CLI holds it. A server that holds the lock but
- * does not answer yet is starting: it is given `waitMs` to come up.
+ * does not answer yet is starting, and a one-shot command is about to end: each is given
+ * `waitMs`.
  */
 import { ensureHome } from "../home.ts";
 import { type HomeLock, type LockRole, readLockInfo, tryLockHome } from "./lock.ts";
@@ -21,6 +22,11 @@ export async function claimHome(home: string, role: LockRole, waitMs = 10_000): 
     const lock = await tryLockHome(home, role);
     if (lock) return { kind: "owner", lock };
     const holder = await readLockInfo(home);
+    // A one-shot command (`providers list`, `doctor` …) ends within moments: wait for it.
+    if (holder?.role === "cli" && Date.now() <= deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      continue;
+    }
     if (holder && holder.role !== "server") {
       return {
         kind: "busy",

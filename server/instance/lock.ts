@@ -11,7 +11,15 @@ import { VERSION } from "../version.ts";
 export const lockPath = (home: string) => join(home, "instance.lock");
 
 /** What owns the data dir: a server (answers on its control endpoint) or a CLI. */
-export type LockRole = "server" | "run" | "tasks" | "export" | "import" | "backup" | "restore";
+export type LockRole =
+  | "server"
+  | "run"
+  | "tasks"
+  | "export"
+  | "import"
+  | "backup"
+  | "restore"
+  | "cli";
 
 export interface LockInfo {
   pid: number;
@@ -32,7 +40,7 @@ export function parseLockInfo(text: string): LockInfo | null {
     const v = JSON.parse(text);
     if (
       Number.isInteger(v?.pid) && v.pid > 0 &&
-      ["server", "run", "tasks", "export", "import", "backup", "restore"].includes(v.role) &&
+      ["server", "run", "tasks", "export", "import", "backup", "restore", "cli"].includes(v.role) &&
       typeof v.startedAt === "number"
     ) return { pid: v.pid, role: v.role, startedAt: v.startedAt, version: String(v.version) };
   } catch { /* empty or partly written */ }

@@ -27,6 +27,7 @@ import {
 import { type OpContext, services, whoIs } from "./context.ts";
 import { loweredSettings } from "../sessions/safety.ts";
 import { sandboxStatus } from "../../tools/exec/bwrap.ts";
+import { recordKeyEnvName } from "../agent/command_policy.ts";
 import type { OpHandlers } from "./types.ts";
 
 /** The catalog's repositories (`store_unavailable` when the database is down). */
@@ -53,7 +54,12 @@ export const PROVIDER_HANDLERS: OpHandlers<keyof typeof PROVIDER_OP_ARGS> = {
     return { providers: listProviders(r), defaultModel: getSettings(r).defaultModel };
   },
   "providers.presets": () => ({ presets: presets() }),
-  "providers.add": (ctx, a) => changed(ctx, { provider: toPublic(addProvider(repos(ctx), a)) }),
+  "providers.add": (ctx, a) => {
+    const { keyEnvName, ...fields } = a;
+    const provider = toPublic(addProvider(repos(ctx), fields));
+    if (keyEnvName) recordKeyEnvName(repos(ctx), keyEnvName);
+    return changed(ctx, { provider });
+  },
   "providers.update": (ctx, a) => {
     const { id, ...patch } = a;
     return changed(ctx, { provider: toPublic(updateProvider(repos(ctx), id, patch)) });
