@@ -9,6 +9,7 @@
  *   reinagent export|import   carry tasks between machines; import other tools' sessions
  *   reinagent backup|restore  the configuration as one JSON (optionally over WebDAV)
  *   reinagent automations …   scheduled prompts (list, add, remove, run-now)
+ *   reinagent memory …        the agent's memories (list, add, remove)
  *   reinagent hooks list|trust a workspace's hooks and their trust
  *   reinagent plugins …       plugins found, switched on/off, their hooks trusted
  *   reinagent update          self-update from a release manifest (sha256 checked)
@@ -88,6 +89,13 @@ async function main(argv: string[]): Promise<number> {
   if (cmd.kind === "automations") {
     const { automationsCommand } = await import("./server/cli/automations_cmd.ts");
     return await automationsCommand(cmd, resolveHome(cmd.home), {
+      line: (s) => console.log(s),
+      err: (s) => console.error(s),
+    });
+  }
+  if (cmd.kind === "memory") {
+    const { memoryCommand } = await import("./server/cli/memory_cmd.ts");
+    return await memoryCommand(cmd, resolveHome(cmd.home), {
       line: (s) => console.log(s),
       err: (s) => console.error(s),
     });

@@ -4,6 +4,7 @@ import { parseUpdateArgs, type UpdateArgs } from "./update_args.ts";
 import { type CatalogCommand, parseModelsArgs, parseProvidersArgs } from "./providers_args.ts";
 import { parseRunArgs, type RunArgs } from "./run_args.ts";
 import { parseTasksArgs, type TasksArgs } from "./tasks_args.ts";
+import { type MemoryCommand, parseMemoryArgs } from "./memory_args.ts";
 import { type HooksArgs, parseHooksArgs } from "./hooks_args.ts";
 import { parseFlags } from "./flags.ts";
 import { type McpServeArgs, parseMcpServeArgs } from "./mcp_serve_args.ts";
@@ -43,6 +44,11 @@ export const USAGE = `Usage:
       hourly [:MM], daily HH:MM, weekdays HH:MM, weekly mon,fri HH:MM, monthly 1,15 HH:MM,
       every N m|h|d|w|mo [DAYS] [HH:MM]. They run while a server runs; missed runs are
       not replayed.
+  reinagent memory list [--project DIR] [--json]
+  reinagent memory add "<title>" --body TEXT [--type user|feedback|project|reference]
+      [--description TEXT] [--project DIR]
+  reinagent memory remove ID [--project DIR]
+      The memories the agent is reminded of: global, or a project's with --project.
   reinagent hooks list|trust [--project DIR] [--json] [--home DIR]
       The hooks of a workspace (default: this folder) and their trust state; trust
       lets the workspace's hooks run as they are now (a change asks again).
@@ -125,6 +131,7 @@ export type Command =
   | SkillsCommand
   | CarryCommand
   | AutomationsCommand
+  | MemoryCommand
   | ({ kind: "run" } & RunArgs)
   | ({ kind: "tasks" } & TasksArgs)
   | ({ kind: "hooks" } & HooksArgs)
@@ -166,6 +173,7 @@ const SUBCOMMANDS: Record<string, (args: string[]) => Parsed> = {
   backup: parseBackupArgs,
   restore: parseRestoreArgs,
   automations: parseAutomationsArgs,
+  memory: parseMemoryArgs,
   hooks: (args) => {
     const r = parseHooksArgs(args);
     return "error" in r ? r : { command: { kind: "hooks", ...r } };
