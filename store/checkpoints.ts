@@ -45,6 +45,18 @@ const toRow = (r: Row): CheckpointRow => ({
   skipped: r.skipped,
 });
 
+/**
+ * A rewind in progress: each file it touches with the blob of its content before (null:
+ * it did not exist). A crash midway leaves it, and the next start puts the files back.
+ */
+export interface RewindJournal {
+  taskId: string;
+  turnPos: number;
+  files: { path: string; before: string | null }[];
+}
+
+const JOURNAL_KEY = "checkpoints.rewindJournal";
+
 export class CheckpointRepo {
   constructor(private db: DatabaseSync, private now: () => number = Date.now) {}
 
@@ -97,6 +109,36 @@ export class CheckpointRepo {
     )
       .all(taskId, fromPos) as unknown as Row[];
     return rows.map(toRow);
+  }
+
+  /** The rewind under way (written before its first file, gone once it is done). */
+  journal(): RewindJournal | null {
+    const r = this.db.prepare("SELECT value FROM kv WHERE key = ?").get(JOURNAL_KEY) as
+      | { value: string }
+      | undefined;
+    return r ? JSON.parse(r.value) as RewindJournal : null;
+  }
+
+  setJournal(j: RewindJournal | null): void {
+    if (j === null) this.db.prepare("DELETE FROM kv WHERE key = ?").run(JOURNAL_KEY);
+    else {
+      this.db.prepare("INSERT OR REPLACE INTO kv (key, value, updated_at) VALUES (?, ?, ?)")
+        .run(JOURNAL_KEY, JSON.stringify(j), this.now());
+    }
+  }
+
+  /** A rewind's end, in one transaction: its rows go, and so does its journal. */
+  finishRewind(taskId: string, fromPos: number): void {
+    this.db.exec("SAVEPOINT rewind_done");
+    try {
+      this.deleteSince(taskId, fromPos);
+      this.setJournal(null);
+      this.db.exec("RELEASE rewind_done");
+    } catch (e) {
+      this.db.exec("ROLLBACK TO rewind_done");
+      this.db.exec("RELEASE rewind_done");
+      throw e;
+    }
   }
 
   deleteSince(taskId: string, fromPos: number): void {
@@ -159,6 +201,8 @@ export class CheckpointRepo {
     ).all() as { h: unknown }[];
     const out = new Set<string>();
     for (const r of rows) if (typeof r.h === "string") out.add(r.h);
+    // A rewind under way needs what its files held before.
+    for (const f of this.journal()?.files ?? []) if (f.before) out.add(f.before);
     return out;
   }
 }

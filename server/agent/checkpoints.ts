@@ -126,6 +126,10 @@ export class Checkpointer {
       dropIndexes: (keep) => this.scans.drop(keep),
       newestWorkspace: () => this.scans.newest(),
     });
+    const back = this.recoverRewind();
+    if (back.length) {
+      console.error(`a rewind interrupted by a crash was undone: ${back.join(", ")} put back`);
+    }
   }
 
   /** Removes blobs nothing needs any more (see checkpoint_gc.ts); `delayMs` debounces. */
@@ -462,43 +466,92 @@ export class Checkpointer {
 
   /**
    * Rewinds files to before the turn at `turnPos`: nothing is written unless every
-   * file is exactly as the agent left it. On a failure half-way, what was already
-   * written is put back.
+   * file is exactly as the agent left it. All or nothing, crashes included: each file's
+   * current content is kept and named in a journal (in the database) before the first
+   * write; a failure half-way puts back what was written, and a crash half-way is undone
+   * at the next start ({@link recoverRewind}). `written` is for tests: it runs after each
+   * file.
    */
-  async apply(taskId: string, turnPos: number): Promise<RewindPreview> {
+  async apply(
+    taskId: string,
+    turnPos: number,
+    written?: (path: string) => Promise<void>,
+  ): Promise<RewindPreview> {
     const plan = await this.preview(taskId, turnPos);
     if (plan.conflicts.length || plan.unrewindable.length) return plan;
     const rows = this.repo.since(taskId, turnPos);
     const pre = new Map<string, string | null>();
     for (const r of rows) if (!pre.has(r.path)) pre.set(r.path, r.preHash);
-    const backup = new Map<string, Uint8Array | null>();
     const touched = [...plan.restore, ...plan.remove];
-    for (const p of touched) backup.set(p, await Deno.readFile(p).catch(() => null));
-    const done: string[] = [];
+    const before: { path: string; before: string | null }[] = [];
+    for (const p of touched) {
+      const bytes = await Deno.readFile(p).catch(() => null);
+      before.push({ path: p, before: bytes ? this.blobs.put(bytes) : null });
+    }
+    this.repo.setJournal({ taskId, turnPos, files: before });
     try {
       for (const p of plan.restore) {
         const bytes = this.blobs.readSync(pre.get(p)!);
         if (!bytes) throw new Error(`the kept version of ${p} is missing`);
         await Deno.mkdir(dirname(p), { recursive: true });
-        const tmp = `${p}.reinagent-rewind.tmp`;
-        await Deno.writeFile(tmp, bytes);
-        await Deno.rename(tmp, p);
-        done.push(p);
+        await replaceFile(p, bytes);
+        await written?.(p);
       }
       for (const p of plan.remove) {
         await Deno.remove(p);
-        done.push(p);
+        await written?.(p);
       }
     } catch (e) {
-      for (const p of done) {
-        const b = backup.get(p);
-        if (b) await Deno.writeFile(p, b);
-        else await Deno.remove(p).catch(() => {});
-      }
+      this.putBack(before);
+      this.repo.setJournal(null);
       throw new Error(`rewind failed and was undone: ${(e as Error).message}`);
     }
-    this.repo.deleteSince(taskId, turnPos);
+    this.repo.finishRewind(taskId, turnPos);
     this.forgetTask(taskId);
     return plan;
   }
+
+  /**
+   * Undoes a rewind a crash interrupted (its journal is still there): every file it may
+   * have touched gets its content from before back. Runs before anything else uses the
+   * store; returns the paths put back.
+   */
+  recoverRewind(): string[] {
+    const j = this.repo.journal();
+    if (!j) return [];
+    this.putBack(j.files);
+    this.repo.setJournal(null);
+    return j.files.map((f) => f.path);
+  }
+
+  /** Files back to the blobs named (null: removed). */
+  private putBack(files: { path: string; before: string | null }[]): void {
+    for (const f of files) {
+      try {
+        if (f.before === null) Deno.removeSync(f.path);
+        else {
+          const bytes = this.blobs.readSync(f.before);
+          if (bytes) replaceFileSync(f.path, bytes);
+        }
+      } catch (e) {
+        if (!(e instanceof Deno.errors.NotFound)) {
+          console.error(`rewind: could not put back ${f.path}: ${(e as Error).message}`);
+        }
+      }
+    }
+  }
+}
+
+/** Writes `bytes` beside `path` and renames it over: a reader never sees half a file. */
+async function replaceFile(path: string, bytes: Uint8Array): Promise<void> {
+  const tmp = `${path}.reinagent-rewind.tmp`;
+  await Deno.writeFile(tmp, bytes);
+  await Deno.rename(tmp, path);
+}
+
+function replaceFileSync(path: string, bytes: Uint8Array): void {
+  Deno.mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.reinagent-rewind.tmp`;
+  Deno.writeFileSync(tmp, bytes);
+  Deno.renameSync(tmp, path);
 }

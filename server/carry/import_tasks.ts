@@ -1,8 +1,8 @@
 /**
  * Writes checked tasks into the store, idempotently: ids are kept, so a task or entry
  * already here is left as it is and only what is missing is added (a second import of
- * the same file changes nothing). Each task is one transaction. Attachments are written
- * into the upload store under their own ids (`uploads/<id>/data` + `meta.json`).
+ * the same file changes nothing). The whole import is one transaction. Attachments are
+ * written into the upload store under their own ids (`uploads/<id>/data` + `meta.json`).
  */
 import { fromBase64 } from "../../lib/bytes.ts";
 import { join } from "../../lib/path.ts";
@@ -58,7 +58,12 @@ async function writeAttachment(home: string, a: ExportedAttachment): Promise<boo
   return true;
 }
 
-/** Imports the tasks into `repos`; adds to `report` (returned) what it did. */
+/**
+ * Imports the tasks into `repos`; adds to `report` (returned) what it did. The
+ * attachments are written first (an upload nothing refers to is harmless), then every
+ * task's rows in one transaction: a crash or a kill midway leaves the store as it was.
+ * A task that fails is rolled back alone (a savepoint) and reported.
+ */
 export async function importTasks(
   repos: Repos,
   home: string,
@@ -66,52 +71,67 @@ export async function importTasks(
   report: ImportReport = emptyReport(),
 ): Promise<ImportReport> {
   const problems: string[] = [];
+  const attachments = new Map<ExportedTask, number>();
   for (const t of tasks) {
-    let added = 0;
-    const created = !repos.imports.taskExists(t.id);
-    try {
-      added = repos.imports.tx(() => {
-        if (created) repos.imports.insertTask(t);
-        const used = repos.imports.positions(t.id);
-        let next = Math.max(0, ...used) + 1;
-        let n = 0;
-        for (const e of t.entries) {
-          const owner = repos.imports.entryTask(e.id);
-          if (owner === t.id) continue; // already imported
-          if (owner !== null) {
-            problems.push(`${t.title}: entry ${e.id} belongs to another task here; left out`);
-            continue;
-          }
-          const pos = used.has(e.pos) ? next : e.pos;
-          used.add(pos);
-          next = Math.max(next, pos + 1);
-          repos.entries.upsert({ ...e, taskId: t.id, pos });
-          n++;
-        }
-        return n;
-      });
-    } catch (e) {
-      problems.push(`${t.title}: not imported (${(e as Error).message})`);
-      continue;
-    }
-    let attachments = 0;
+    let n = 0;
     for (const a of t.attachments) {
       try {
         const w = await writeAttachment(home, a);
         if (typeof w === "string") problems.push(`${t.title}: ${w}`);
-        else if (w) attachments++;
+        else if (w) n++;
       } catch (e) {
         problems.push(`${t.title}: attachment ${a.name} not written (${(e as Error).message})`);
       }
     }
-    report.entriesAdded += added;
-    report.attachmentsAdded += attachments;
-    if (created) report.tasksCreated++;
-    else if (added > 0 || attachments > 0) report.tasksUpdated++;
-    else report.tasksSkipped++;
-    if (created || added > 0) report.taskIds.push(t.id);
+    attachments.set(t, n);
   }
+  repos.imports.tx(() => {
+    for (const t of tasks) importOne(repos, t, attachments.get(t) ?? 0, report, problems);
+  });
   repos.entries.flushSearchIndex();
   addProblems(report, problems);
   return report;
+}
+
+/** One task's rows, all or nothing; what happened is added to `report`. */
+function importOne(
+  repos: Repos,
+  t: ExportedTask,
+  attachments: number,
+  report: ImportReport,
+  problems: string[],
+): void {
+  let added = 0;
+  const created = !repos.imports.taskExists(t.id);
+  try {
+    added = repos.imports.tx(() => {
+      if (created) repos.imports.insertTask(t);
+      const used = repos.imports.positions(t.id);
+      let next = Math.max(0, ...used) + 1;
+      let n = 0;
+      for (const e of t.entries) {
+        const owner = repos.imports.entryTask(e.id);
+        if (owner === t.id) continue; // already imported
+        if (owner !== null) {
+          problems.push(`${t.title}: entry ${e.id} belongs to another task here; left out`);
+          continue;
+        }
+        const pos = used.has(e.pos) ? next : e.pos;
+        used.add(pos);
+        next = Math.max(next, pos + 1);
+        repos.entries.upsert({ ...e, taskId: t.id, pos });
+        n++;
+      }
+      return n;
+    });
+  } catch (e) {
+    problems.push(`${t.title}: not imported (${(e as Error).message})`);
+    return;
+  }
+  report.entriesAdded += added;
+  report.attachmentsAdded += attachments;
+  if (created) report.tasksCreated++;
+  else if (added > 0 || attachments > 0) report.tasksUpdated++;
+  else report.tasksSkipped++;
+  if (created || added > 0) report.taskIds.push(t.id);
 }
