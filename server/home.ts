@@ -38,3 +38,20 @@ export function ensureHome(home: string): void {
 export const dbPath = (home: string) => join(home, "reinagent.db");
 export const tokenPath = (home: string) => join(home, "token");
 export const instancePath = (home: string) => join(home, "instance.json");
+
+/**
+ * Why the data dir cannot be used, in plain words (a read-only or full disk, a folder
+ * this user may not write): for the error a start or a command prints.
+ */
+export function homeProblem(home: string, e: unknown): string {
+  const msg = (e as Error)?.message ?? String(e);
+  const why = /read-only file system|os error 30/i.test(msg)
+    ? "it is on a read-only file system"
+    : /no space left|os error 28/i.test(msg)
+    ? "its disk is full"
+    : e instanceof Deno.errors.PermissionDenied || e instanceof Deno.errors.NotCapable
+    ? "this user may not write there"
+    : msg;
+  return `cannot use the data dir ${home}: ${why}. ReinAgent keeps its database there; ` +
+    "choose a writable folder with --home DIR or REINAGENT_HOME (nothing was changed)";
+}

@@ -3,6 +3,7 @@
  * first touched it (`pre_hash`, null = it did not exist) and after its latest change
  * (`post_hash`, null = deleted). Blobs live in a content-addressed folder.
  */
+import { inSavepoint } from "./savepoint.ts";
 import type { DatabaseSync } from "node:sqlite";
 
 export interface CheckpointRow {
@@ -129,16 +130,10 @@ export class CheckpointRepo {
 
   /** A rewind's end, in one transaction: its rows go, and so does its journal. */
   finishRewind(taskId: string, fromPos: number): void {
-    this.db.exec("SAVEPOINT rewind_done");
-    try {
+    inSavepoint(this.db, "rewind_done", () => {
       this.deleteSince(taskId, fromPos);
       this.setJournal(null);
-      this.db.exec("RELEASE rewind_done");
-    } catch (e) {
-      this.db.exec("ROLLBACK TO rewind_done");
-      this.db.exec("RELEASE rewind_done");
-      throw e;
-    }
+    });
   }
 
   deleteSince(taskId: string, fromPos: number): void {

@@ -2,6 +2,7 @@
  * Timeline entries (`message` rows) and their content blocks (`part` rows).
  * Writes are incremental: one entry is upserted at a time, never a whole task.
  */
+import { inSavepoint } from "./savepoint.ts";
 import type { DatabaseSync } from "node:sqlite";
 import type { Entry, EntryRole, EntryStatus, Part } from "../protocol/index.ts";
 import { SearchIndexQueue, SearchRepo } from "./search.ts";
@@ -30,16 +31,7 @@ export class EntryRepo {
 
   /** Runs `fn` atomically; savepoints make it nest inside an outer transaction. */
   tx<T>(fn: () => T): T {
-    this.db.exec("SAVEPOINT entry_tx");
-    try {
-      const out = fn();
-      this.db.exec("RELEASE entry_tx");
-      return out;
-    } catch (e) {
-      this.db.exec("ROLLBACK TO entry_tx");
-      this.db.exec("RELEASE entry_tx");
-      throw e;
-    }
+    return inSavepoint(this.db, "entry_tx", fn);
   }
 
   /** Appends a new entry at the end of the task's timeline. */

@@ -4,6 +4,7 @@
  * Entries themselves go through `EntryRepo.upsert` (which also indexes them).
  */
 import type { DatabaseSync } from "node:sqlite";
+import { inSavepoint } from "./savepoint.ts";
 
 export interface ImportedTaskRow {
   id: string;
@@ -63,16 +64,7 @@ export class ImportRepo {
 
   /** Runs `fn` in one transaction (an import of one task is all or nothing). */
   tx<T>(fn: () => T): T {
-    this.db.exec("SAVEPOINT import_tx");
-    try {
-      const out = fn();
-      this.db.exec("RELEASE import_tx");
-      return out;
-    } catch (e) {
-      this.db.exec("ROLLBACK TO import_tx");
-      this.db.exec("RELEASE import_tx");
-      throw e;
-    }
+    return inSavepoint(this.db, "import_tx", fn);
   }
 }
 

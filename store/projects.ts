@@ -4,6 +4,7 @@
  * tasks (they keep their path and list under "Tasks" until the folder is added again).
  * All project SQL lives here.
  */
+import { inSavepoint } from "./savepoint.ts";
 import type { DatabaseSync } from "node:sqlite";
 import type { Project } from "../protocol/projects.ts";
 
@@ -82,15 +83,7 @@ export class ProjectRepo {
   reorder(ids: string[]): Project[] {
     const at = this.now();
     const stmt = this.db.prepare("UPDATE project SET sort = ?, updated_at = ? WHERE id = ?");
-    this.db.exec("SAVEPOINT project_reorder");
-    try {
-      ids.forEach((id, i) => stmt.run(i + 1, at, id));
-      this.db.exec("RELEASE project_reorder");
-    } catch (e) {
-      this.db.exec("ROLLBACK TO project_reorder");
-      this.db.exec("RELEASE project_reorder");
-      throw e;
-    }
+    inSavepoint(this.db, "project_reorder", () => ids.forEach((id, i) => stmt.run(i + 1, at, id)));
     return this.list();
   }
 }

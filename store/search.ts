@@ -11,6 +11,7 @@
  * const search = new SearchRepo(db);
  * search.query("parser");  // titles first, then full text, snippets marked
  */
+import { inSavepoint } from "./savepoint.ts";
 import type { DatabaseSync } from "node:sqlite";
 import type { Entry, Part } from "../protocol/index.ts";
 import { plainMarkdown } from "./plain_text.ts";
@@ -98,15 +99,9 @@ export class SearchIndexQueue {
     const list = [...this.pending.values()];
     this.pending.clear();
     const exists = this.db.prepare("SELECT 1 AS x FROM message WHERE id = ?");
-    this.db.exec("SAVEPOINT search_index");
-    try {
+    inSavepoint(this.db, "search_index", () => {
       for (const e of list) if (exists.get(e.id)) indexEntry(this.db, e);
-      this.db.exec("RELEASE search_index");
-    } catch (err) {
-      this.db.exec("ROLLBACK TO search_index");
-      this.db.exec("RELEASE search_index");
-      throw err;
-    }
+    });
   }
 
   /** Indexes final user/assistant entries with text that have no document yet. */

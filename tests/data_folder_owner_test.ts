@@ -120,7 +120,9 @@ Deno.test({
   const llm = startMockLlm();
   const words = Array.from({ length: 400 }, (_, i) => `w${i}`);
   // One word per frame, 25 frames a second: 300 ms of streaming is under 8 words.
-  llm.register("slow", { turns: [{ text: words.join(" ") + " ", chunk: 5, delayMs: 40 }] });
+  llm.register("slow", {
+    turns: [{ text: words.join(" ") + " ", chunk: 5, delayMs: 40 }, { text: "and the rest." }],
+  });
   const home = await homeWithProvider(llm.base, ["slow"]);
   let server: TestServer | null = await startTestServer({ home });
   let client = await TestClient.connect(server.base, server.token);
@@ -156,7 +158,24 @@ Deno.test({
     assert(seen.startsWith(kept) || kept.startsWith(seen), "kept text is the streamed text");
     const lost = seen.split(" ").length - kept.split(" ").length;
     assert(lost <= 12, `at most the last ~300 ms lost: ${lost} words of ${seen.split(" ").length}`);
-    assertEquals(answer.status, "stopped", "marked interrupted");
+    assertEquals(answer.status, "stopped", "the answer is marked cut off");
+    const { tasks } = await client.request("tasks.list", {});
+    const task = tasks.find((t: { id: string }) => t.id === taskId);
+    assertEquals(task.lastRun, "interrupted", "the task says its run was interrupted");
+    // It can be continued: the model gets the kept text and goes on.
+    await client.request("task.continue", { id: taskId });
+    await client.until(
+      () =>
+        client.events.some((e) =>
+          e.topic === "tasks" &&
+          (e.data as { task?: { id: string; status: string; lastRun: string } }).task?.lastRun ===
+            "done"
+        ),
+      "the continued run ends",
+      20_000,
+    );
+    const sent = llm.requests("slow").at(-1)!.body as { messages: { content: unknown }[] };
+    assert(JSON.stringify(sent.messages).includes(kept.slice(-40)), "the kept text is sent on");
   } finally {
     await client.close();
     await server.stop();

@@ -4,6 +4,7 @@
  * live entry at most every `flushMs`, immediately at each status change) and
  * publishes small patches (text deltas coalesced by the hub).
  */
+import { describeStoreError } from "../../store/errors.ts";
 import type { CompactMeta, Entry, Part } from "../../protocol/index.ts";
 import { taskTopic } from "../../protocol/index.ts";
 import type { EntrySink } from "../../store/subagents.ts";
@@ -278,12 +279,25 @@ export class TimelineWriter {
     this.entries.upsert(this.live);
   }
 
+  private persistFailed = false;
+
   private schedulePersist(): void {
     this.timer ??= lightTimer(this.flushMs, () => {
       this.timer = undefined;
       if (this.live) {
         this.live.updatedAt = this.now();
-        this.entries.upsert(this.live);
+        try {
+          this.entries.upsert(this.live);
+        } catch (e) {
+          // A full disk or a locked database must not end the server from a timer: the
+          // text stays in memory, every client has it, and the next delta tries again.
+          if (!this.persistFailed) {
+            console.error(`saving the answer failed: ${describeStoreError(e) ?? e}`);
+          }
+          this.persistFailed = true;
+          return;
+        }
+        this.persistFailed = false;
         if (this.republish) this.publishEntry(this.live);
       }
       this.republish = false;

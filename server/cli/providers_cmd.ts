@@ -7,7 +7,7 @@
  * 2 bad input.
  */
 import { applyProxyFile } from "../net/proxy_config.ts";
-import { ensureHome, resolveHome } from "../home.ts";
+import { resolveHome } from "../home.ts";
 import type { ModelInfo } from "../providers/types.ts";
 import type { ProviderList, PublicProvider } from "../../protocol/providers.ts";
 import type { CatalogCommand } from "./providers_args.ts";
@@ -168,7 +168,6 @@ export async function runCatalogCommand(
   io: CliIo = defaultIo(),
 ): Promise<number> {
   const home = resolveHome(cmd.home);
-  ensureHome(home);
   await applyProxyFile(home); // `models fetch` goes out through the proxy setting
   const opened = await openHomeClient(home, "cli");
   if ("error" in opened) {

@@ -5,7 +5,7 @@
  * does not answer yet is starting, and a one-shot command is about to end: each is given
  * `waitMs`.
  */
-import { ensureHome } from "../home.ts";
+import { ensureHome, homeProblem } from "../home.ts";
 import { type HomeLock, type LockRole, readLockInfo, tryLockHome } from "./lock.ts";
 import { type InstanceFile, instanceInfo } from "./client.ts";
 import type { InstanceInfo } from "./control.ts";
@@ -16,7 +16,15 @@ export type Claim =
   | { kind: "busy"; message: string };
 
 export async function claimHome(home: string, role: LockRole, waitMs = 10_000): Promise<Claim> {
-  ensureHome(home);
+  try {
+    ensureHome(home);
+    return await claimMade(home, role, waitMs);
+  } catch (e) {
+    throw new Error(homeProblem(home, e));
+  }
+}
+
+async function claimMade(home: string, role: LockRole, waitMs: number): Promise<Claim> {
   const deadline = Date.now() + waitMs;
   while (true) {
     const lock = await tryLockHome(home, role);

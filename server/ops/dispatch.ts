@@ -28,6 +28,7 @@ import {
   USAGE_OP_ARGS,
 } from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
+import { describeStoreError } from "../../store/errors.ts";
 import type { OpContext } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
 import { TASK_HANDLERS } from "./task_ops.ts";
@@ -119,6 +120,11 @@ export async function runOp(ctx: OpContext, op: string, args: unknown): Promise<
     return { ok: true, result: await handle(ctx, op, parsed.value) };
   } catch (e) {
     if (e instanceof OpError) return { ok: false, error: { code: e.code, message: e.message } };
+    const store = describeStoreError(e);
+    if (store) {
+      console.error(`op ${op}: ${store}`);
+      return { ok: false, error: { code: "store_unavailable", message: store } };
+    }
     console.error(`op ${op} failed:`, e);
     return { ok: false, error: { code: "internal", message: (e as Error).message } };
   }
