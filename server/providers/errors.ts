@@ -79,7 +79,9 @@ export function isRetryable(e: unknown): boolean {
   if (!(e instanceof ProviderError)) return false;
   const { status, category } = e.info;
   if (category === "aborted") return false;
-  if (e.network || category === "network" || category === "timeout") return true;
+  if (e.network || category === "timeout") return true;
+  // A network failure that is not worth another attempt (refused, unknown name).
+  if (category === "network") return false;
   if (status === null) return false;
   return status === 408 || status === 409 || status === 429 || (status >= 500 && status <= 599);
 }
@@ -115,14 +117,43 @@ export function extractMessage(body: string): string {
   return body.slice(0, 500);
 }
 
+/**
+ * Failures that another attempt seconds later will meet again: nothing listens at the
+ * address, or the name does not resolve. They fail at once with the reason (retrying
+ * them only kept the user waiting for minutes).
+ */
+const UNREACHABLE =
+  /connection refused|os error 111|econnrefused|failed to lookup address|name or service not known|nodename nor servname|no such host|dns error|os error -2/i;
+
 /** Wraps a fetch/network failure (DNS, refused, reset). */
 export function networkError(e: unknown, url: string): ProviderError {
-  const msg = (e as Error)?.message ?? String(e);
+  // fetch says only "fetch failed"; the reason (refused, DNS) is in its cause.
+  const reasons: string[] = [];
+  for (let x = e as { message?: string; cause?: unknown } | undefined; x && reasons.length < 4;) {
+    reasons.push(x.message ?? String(x));
+    x = x.cause as typeof x;
+  }
+  const msg = reasons.length > 1
+    ? `${reasons[0]}: ${reasons.at(-1)!.replace(/^error sending request for url \([^)]*\): /, "")}`
+    : reasons[0] ?? String(e);
+  const unreachable = UNREACHABLE.test(msg);
+  let host = url;
+  try {
+    host = new URL(url).host;
+  } catch { /* not a URL: name it as given */ }
   return new ProviderError({
     message: `network error: ${msg}`,
     url,
     chain: [`request to ${url} failed`, msg],
-  }, true);
+    ...(unreachable
+      ? {
+        category: "network" as const,
+        hint: /refused|111/i.test(msg)
+          ? `Nothing answers at ${host}: is the model server running, and is the base URL right?`
+          : `The name in ${host} does not resolve: check the base URL, your network or proxy.`,
+      }
+      : {}),
+  }, !unreachable);
 }
 
 /**
