@@ -26,10 +26,17 @@ type AssistantMessage = Extract<LlmMessage, { role: "assistant" }>;
 export function assistantMessage(e: Entry): AssistantMessage | null {
   const content: (TextBlock | ThinkingBlock | ToolCallBlock)[] = [];
   for (const p of e.parts) {
-    if (p.type === "text" && p.text) content.push({ type: "text", text: p.text });
-    else if (p.type === "thinking" && p.text) {
-      const signature = p.data?.signature as string | undefined;
-      content.push({ type: "thinking", text: p.text, ...(signature ? { signature } : {}) });
+    const signature = typeof p.data?.signature === "string" ? p.data.signature : undefined;
+    if (p.type === "text" && (p.text || signature)) {
+      content.push({ type: "text", text: p.text ?? "", ...(signature ? { signature } : {}) });
+    } else if (p.type === "thinking" && (p.text || signature || p.data?.opaque)) {
+      const opaque = p.data?.opaque as Record<string, unknown> | undefined;
+      content.push({
+        type: "thinking",
+        text: p.text ?? "",
+        ...(signature ? { signature } : {}),
+        ...(opaque ? { opaque } : {}),
+      });
     } else if (p.type === "tool_call" && p.data) {
       content.push({
         type: "tool_call",
@@ -42,7 +49,10 @@ export function assistantMessage(e: Entry): AssistantMessage | null {
       });
     }
   }
-  return content.length ? { role: "assistant", content } : null;
+  if (!content.length) return null;
+  // The model that wrote it: its signatures and opaque reasoning go back to it alone.
+  const source = typeof e.meta.model === "string" ? e.meta.model : undefined;
+  return { role: "assistant", content, ...(source ? { source } : {}) };
 }
 
 /** A user entry's content for the model: its text (or a command's prompt), attachments, mentions. */

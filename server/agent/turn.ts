@@ -252,6 +252,7 @@ export class Turns {
         tools: specs,
         effort,
         maxTokens: resolveMaxTokens(resolved.model.maxOutput),
+        cacheKey: task.id,
       }),
       conversation: async (entries) =>
         toConversation(entries, await loadAttachmentData(entries, this.d.home, vision), { vision }),
