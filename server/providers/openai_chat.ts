@@ -191,6 +191,7 @@ export const openaiChat: Adapter = {
     const think = new ThinkTagSplitter();
     const calls = new Map<number, PendingCall>();
     let finish: string | null = null;
+    let refused = false;
     // Which field the reasoning streamed in (and OpenRouter's details): said once the
     // reasoning ends, so it belongs to the thinking part that just streamed.
     let field: string | null = null;
@@ -235,6 +236,11 @@ export const openaiChat: Adapter = {
         const end = reasoningEnd();
         if (end) yield end;
       }
+      if (typeof d.refusal === "string" && d.refusal) {
+        // OpenAI's structured refusal: the model's words, and the reason the answer ends.
+        refused = true;
+        yield { type: "text", delta: d.refusal };
+      }
       if (typeof d.content === "string" && d.content) {
         for (const piece of think.push(d.content)) {
           yield piece.type === "text"
@@ -273,6 +279,9 @@ export const openaiChat: Adapter = {
     // `[DONE]`); its half-streamed tool calls are not emitted.
     if (finish === null) throw truncatedError(url, "finish_reason / [DONE]");
     for (const c of [...calls.values()].sort((a, b) => a.index - b.index)) yield finishCall(c);
-    yield { type: "stop", reason: calls.size ? "tool_use" : CHAT_STOPS[finish] ?? "other" };
+    yield {
+      type: "stop",
+      reason: calls.size ? "tool_use" : refused ? "refusal" : CHAT_STOPS[finish] ?? "other",
+    };
   },
 };
