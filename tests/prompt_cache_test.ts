@@ -21,6 +21,7 @@ import {
 import type { LlmMessage } from "../server/providers/types.ts";
 import { fakeTool, MemoryEntries, replayRequest } from "./helpers/replay.ts";
 import { ToolRegistry } from "../tools/registry.ts";
+import { env, runTask } from "./helpers/agent_env.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -149,5 +150,52 @@ Deno.test("prompt cache: a 10-step Anthropic run bills at full price about what 
     assert(ratio <= 1.5, `billed at full price ÷ new = ${ratio.toFixed(2)} (want ≤ 1.5)`);
   } finally {
     await mock.close();
+  }
+});
+
+Deno.test("prompt cache: the next turn repeats the previous request's prefix when the reminder changes", async () => {
+  const e = await env();
+  try {
+    const model = e.scenario({
+      turns: [
+        { text: "Looking.", toolCalls: [{ name: "list_dir", args: { path: "." } }] },
+        { text: "Done." },
+      ],
+      repeatLast: true,
+    }, "anthropic-messages");
+    const { task } = await runTask(e, model, "what is here?", "t");
+    const repos = e.deps.store.repos!;
+    // Between the turns the project gains instructions: the reminder changes.
+    await Deno.writeTextFile(`${e.deps.home}/DefaultProject/AGENTS.md`, "Answer in French.");
+    repos.entries.append({
+      id: "u2",
+      taskId: task.id,
+      role: "user",
+      status: "done",
+      parts: [{ type: "text", text: "and now?" }],
+      meta: {},
+    });
+    assertEquals((await e.deps.runs!.start(task.id))?.kind, "done");
+    const bodies = e.mock.requests(model.modelId).map((r) => r.body as Json);
+    assertEquals(bodies.length, 3);
+    const strip = (m: Json[]) =>
+      JSON.stringify(m.map((x) => ({
+        ...x,
+        content: x.content.map(({ cache_control: _, ...b }: Json) => b),
+      })));
+    const before = strip(bodies[1].messages);
+    const next = strip(bodies[2].messages);
+    assert(next.startsWith(before.slice(0, -1)), "turn 2 repeats turn 1's last request");
+    const last = bodies[2].messages.at(-1);
+    assertEquals(last.content[0].text.startsWith("<system-reminder>\n"), true);
+    assert(last.content[0].text.includes("Answer in French."), "the new reminder is at the tail");
+    assert(!JSON.stringify(bodies[1]).includes("Answer in French."));
+    // Stored on the message it was sent with: a third turn changes nothing before its tail.
+    assertEquals(
+      typeof repos.entries.latest(task.id, 100).find((x) => x.id === "u2")?.meta.reminder,
+      "string",
+    );
+  } finally {
+    await e.close();
   }
 });
