@@ -224,6 +224,35 @@ Deno.test("replay responses: encrypted reasoning asked for and sent back in orde
   assertEquals(item.encrypted_content, done.encrypted_content);
 });
 
+Deno.test("replay responses: a retry after a cut answer drops the reasoning it led nowhere", async () => {
+  const [step1, ...rest] = splitResponses(
+    recorded("openai-reasoning-encrypted-content.1.chunks.txt"),
+  );
+  // The connection ends right after the reasoning item is done: no call, no completion.
+  const cut = step1.slice(0, step1.findIndex((l) => l.includes('"type":"function_call"')));
+  const run = await runRecorded({
+    format: "openai-responses",
+    model: "gpt-5.1",
+    streams: [cut],
+    tools: ["calculator"],
+  });
+  assertEquals(run.outcome.kind, "error");
+  const kept = partsOf(run.entries).filter((p) => p.type === "thinking");
+  assertEquals(kept.length, 1, "the timeline keeps what streamed");
+  // Retry (the same conversation from the stored entries): no orphan reasoning item.
+  const retry = await runRecorded({
+    format: "openai-responses",
+    model: "gpt-5.1",
+    streams: rest,
+    tools: ["calculator"],
+    messages: [
+      { role: "user", content: [{ type: "text", text: "go" }] },
+      ...toConversation(run.entries),
+    ],
+  });
+  assertEquals((retry.bodies[0].input as Json[]).map((x) => x.type ?? x.role), ["user"]);
+});
+
 Deno.test("replay responses: an error event mid-stream is reported with the API's own words", async () => {
   const run = await runRecorded({
     format: "openai-responses",

@@ -47,6 +47,7 @@ export function toResponsesInput(messages: LlmMessage[], target?: StreamRequest)
     } else if (m.role === "assistant") {
       // In the order the model produced them: a reasoning item stays before the message
       // or call it led to, as the API expects.
+      const start = out.length;
       let text = "";
       const flush = () => {
         if (text) out.push({ role: "assistant", content: [{ type: "output_text", text }] });
@@ -71,6 +72,9 @@ export function toResponsesInput(messages: LlmMessage[], target?: StreamRequest)
         }
       }
       flush();
+      // An answer cut after its reasoning (stopped, failed) has nothing the reasoning led
+      // to: the API refuses a reasoning item without its following item.
+      while (out.length > start && out[out.length - 1].type === "reasoning") out.pop();
     } else {
       out.push({ type: "function_call_output", call_id: m.toolCallId, output: m.content });
     }
