@@ -20,6 +20,7 @@ import { geminiBody } from "../server/providers/gemini.ts";
 import { adapterFor } from "../server/providers/index.ts";
 import type { ApiFormat, LlmMessage, StreamEvent } from "../server/providers/types.ts";
 import { ProviderError } from "../server/providers/errors.ts";
+import { startMockLlm } from "../scripts/mock-llm.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -508,5 +509,73 @@ Deno.test("replay: a recorded stream cut mid-way is never taken for a finished a
       err = e;
     }
     assert(err instanceof ProviderError, `${format}: a cut stream is an error`);
+  }
+});
+
+// No public recording of parallel calls was found: the mock LLM speaks each format.
+Deno.test("parallel calls (mock): both calls, then both results, in order, in every format", async () => {
+  const mock = startMockLlm({ quiet: true });
+  try {
+    mock.register("parallel", {
+      turns: [
+        {
+          thinking: "Two things at once.",
+          toolCalls: [{ name: "weather", args: { city: "Rome" } }, { name: "clock", args: {} }],
+        },
+        { text: "Sunny, noon." },
+      ],
+    });
+    for (
+      const format of [
+        "openai-chat-completions",
+        "openai-responses",
+        "anthropic-messages",
+        "google-generative-ai",
+      ] as const
+    ) {
+      const run = await runRecorded({
+        format,
+        model: "parallel",
+        streams: [],
+        base: mock.base,
+        tools: ["weather", "clock"],
+      });
+      assertEquals(run.outcome, { kind: "done", steps: 2 }, format);
+      const calls = partsOf(run.entries).filter((p) => p.type === "tool_call");
+      assertEquals(calls.map((c) => [c.data?.name, c.data?.args]), [
+        ["weather", { city: "Rome" }],
+        ["clock", {}],
+      ]);
+      const sent = JSON.stringify(toConversation(run.entries));
+      assert(sent.indexOf("weather done") < sent.indexOf("clock done"), format);
+    }
+    const [chat, resp, anth, gem] = ["/v1/chat/completions", "/v1/responses", "/v1/messages", ":"]
+      .map((path) =>
+        mock.requests("parallel").filter((r) => r.path.includes(path))[1].body as Json
+      );
+    assertEquals(
+      chat.messages.slice(-3).map((m: Json) => m.role),
+      ["assistant", "tool", "tool"],
+    );
+    assertEquals(chat.messages.at(-3).tool_calls.map((c: Json) => c.function.arguments), [
+      '{"city":"Rome"}',
+      "{}",
+    ]);
+    assertEquals(resp.input.slice(-4).map((x: Json) => x.type), [
+      "function_call",
+      "function_call",
+      "function_call_output",
+      "function_call_output",
+    ]);
+    assertEquals(anth.messages.at(-1).content.map((b: Json) => b.type), [
+      "tool_result",
+      "tool_result",
+    ]);
+    assertEquals(gem.contents.at(-1).parts.map((p: Json) => p.functionResponse.name), [
+      "weather",
+      "clock",
+    ]);
+  } finally {
+    await mock.close();
   }
 });

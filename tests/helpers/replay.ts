@@ -170,12 +170,16 @@ export async function runRecorded(opts: {
   format: ApiFormat;
   model: string;
   streams: string[][];
+  /** Another server to ask instead (e.g. the mock LLM); `streams` is then unused. */
+  base?: string;
   tools?: string[];
   messages?: LlmMessage[];
   maxSteps?: number;
   providerId?: string;
 }): Promise<RecordedRun> {
-  const server = replayServer(opts.format, opts.streams);
+  const server = opts.base
+    ? { base: opts.base, bodies: [] as Record<string, unknown>[], close: () => Promise.resolve() }
+    : replayServer(opts.format, opts.streams);
   const sink = new MemoryEntries();
   let n = 0;
   const writer = new TimelineWriter(
