@@ -9,8 +9,12 @@ import { continueRun, continuing } from "../state/run_actions.js";
 import { IconAlert } from "./RunIcons.js";
 
 /** @typedef {"maxSteps" | "max_tokens" | "refusal" | "content_filter"} NoticeKind */
+/** @typedef {import("../i18n/index.js").MsgKey} MsgKey */
 
-/** Title and hint keys, and whether Continue can pick the work up again. */
+/**
+ * Title and hint keys, and whether Continue can pick the work up again.
+ * @type {Record<NoticeKind, {title: MsgKey, hint: MsgKey, more: boolean, id: string}>}
+ */
 const KINDS = {
   maxSteps: { title: "turn.maxSteps", hint: "turn.maxStepsHint", more: true, id: "max-steps" },
   max_tokens: {
