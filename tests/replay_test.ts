@@ -579,3 +579,41 @@ Deno.test("parallel calls (mock): both calls, then both results, in order, in ev
     await mock.close();
   }
 });
+
+Deno.test("responses: a model without encrypted reasoning is asked again without it, and remembered", async () => {
+  const text = splitResponses(recorded("openai-reasoning-encrypted-content.1.chunks.txt"))[3];
+  const bodies: Json[] = [];
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, async (r) => {
+    const body = await r.json();
+    bodies.push(body);
+    if (body.include) {
+      // The API's answer to a non-reasoning model (gpt-4o, gpt-4.1), word for word.
+      return Response.json({
+        error: {
+          message: "Encrypted content is not supported with this model.",
+          type: "invalid_request_error",
+          param: "include",
+          code: null,
+        },
+      }, { status: 400 });
+    }
+    return new Response(text.map((l) => `data: ${l}\n\n`).join(""), {
+      headers: { "content-type": "text/event-stream" },
+    });
+  });
+  try {
+    const base = `http://127.0.0.1:${server.addr.port}`;
+    const adapter = await adapterFor("openai-responses");
+    for (let i = 0; i < 2; i++) {
+      const req = replayRequest("openai-responses", base, "gpt-4.1", [USER_NEXT]);
+      let answer = "";
+      for await (const ev of adapter.stream(req, new AbortController().signal)) {
+        if (ev.type === "text") answer += ev.delta;
+      }
+      assertEquals(answer, "The final result is **570**.");
+    }
+    assertEquals(bodies.map((b) => "include" in b), [true, false, false]);
+  } finally {
+    await server.shutdown();
+  }
+});

@@ -82,7 +82,11 @@ export function toResponsesInput(messages: LlmMessage[], target?: StreamRequest)
   return out;
 }
 
-export function responsesBody(req: StreamRequest): Json {
+/**
+ * The request body. `encrypted`: ask for the reasoning back encrypted (the default; off
+ * for a model that said it has no such thing).
+ */
+export function responsesBody(req: StreamRequest, encrypted = true): Json {
   const effort = openaiEffort(req.effort);
   return {
     model: req.model.id,
@@ -92,7 +96,7 @@ export function responsesBody(req: StreamRequest): Json {
     // Nothing is kept on the server, so a reasoning model's thoughts come back encrypted
     // with the answer and are sent again with the next step's input.
     store: false,
-    include: ["reasoning.encrypted_content"],
+    ...(encrypted ? { include: ["reasoning.encrypted_content"] } : {}),
     ...(req.cacheKey ? { prompt_cache_key: req.cacheKey } : {}),
     max_output_tokens: req.maxTokens,
     ...(req.tools.length
@@ -110,6 +114,42 @@ export function responsesBody(req: StreamRequest): Json {
   };
 }
 
+/** Models (endpoint and id) that refused `include: ["reasoning.encrypted_content"]`. */
+const NO_ENCRYPTED = new Set<string>();
+
+/**
+ * Non-reasoning models (gpt-4o, gpt-4.1 …) answer the request for encrypted reasoning with
+ * a 400 ("Encrypted content is not supported with this model"); which models reason is
+ * not known beforehand, so the refusal is the sign: asked again without, and remembered.
+ */
+function refusesEncrypted(e: unknown): boolean {
+  if (!(e instanceof ProviderError) || e.info.status !== 400) return false;
+  return /encrypted content|reasoning\.encrypted_content/i.test(
+    `${e.info.message} ${e.info.upstream ?? ""}`,
+  );
+}
+
+async function* openStream(
+  url: string,
+  req: StreamRequest,
+  signal: AbortSignal,
+): AsyncGenerator<{ data: string }> {
+  const key = `${url} ${req.model.id}`;
+  const headers = openaiHeaders(req.provider.apiKey);
+  const encrypted = !NO_ENCRYPTED.has(key);
+  let it = postSse(url, headers, responsesBody(req, encrypted), signal);
+  let first: IteratorResult<{ data: string }>;
+  try {
+    first = await it.next();
+  } catch (e) {
+    if (!encrypted || !refusesEncrypted(e)) throw e;
+    NO_ENCRYPTED.add(key);
+    it = postSse(url, headers, responsesBody(req, false), signal);
+    first = await it.next();
+  }
+  for (let r = first; !r.done; r = await it.next()) yield r.value;
+}
+
 export const openaiResponses: Adapter = {
   async *stream(req: StreamRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
     const url = `${v1(req.provider.baseUrl)}/responses`;
@@ -119,8 +159,7 @@ export const openaiResponses: Adapter = {
     let refused = false;
     let ended = false;
     let n = 0;
-    const body = responsesBody(req);
-    for await (const sse of postSse(url, openaiHeaders(req.provider.apiKey), body, signal)) {
+    for await (const sse of openStream(url, req, signal)) {
       if (sse.data === "[DONE]") break;
       const ev: Json = sseJson(sse.data, url);
       switch (ev.type) {
