@@ -30,7 +30,13 @@ Deno.test("loop: tool call → real tool result → final answer; usage and orde
     assertEquals(tl[1].parts.map((p) => p.type), ["thinking", "text", "tool_call"]);
     assertEquals(tl[1].parts[2].data?.args, { path: "." });
     assertMatch(tl[2].parts[0].text!, /hello\.txt\s+9 B/);
-    assertEquals(tl[1].meta.usage, { input: 50, output: 10, cacheRead: 25, cacheWrite: 0 });
+    assertEquals(tl[1].meta.usage, {
+      input: 50,
+      output: 10,
+      cacheRead: 25,
+      cacheWrite: 0,
+      reasoning: 0,
+    });
     assertEquals(tl[3].parts[0].text, "Found hello.txt.");
     assert(typeof tl[1].parts[0].data?.endedAt === "number", "thinking block has an end time");
     // The second request carried the tool result back to the model.

@@ -401,6 +401,7 @@ Deno.test("request bodies: base URL joined once, max_tokens always, effort per f
       name: TOOL.name,
       description: TOOL.description,
       input_schema: TOOL.parameters,
+      cache_control: { type: "ephemeral" },
     });
 
     const gem = bodies["google-generative-ai/high"];
@@ -474,13 +475,24 @@ Deno.test("history round-trip: tool calls and results reach each format in its o
       },
       {
         role: "user",
-        content: [{ type: "tool_result", tool_use_id: "c1", content: "a.txt", is_error: false }],
+        content: [{
+          type: "tool_result",
+          tool_use_id: "c1",
+          content: "a.txt",
+          is_error: false,
+          cache_control: { type: "ephemeral" },
+        }],
       },
     ]);
     assertEquals((gem.contents as unknown[]).slice(1), [
       {
         role: "model",
-        parts: [{ text: "ok" }, { functionCall: { name: "list_dir", args: { path: "." } } }],
+        // The model's own signed thought goes back where it came (on a thought part).
+        parts: [
+          { text: "hmm", thought: true, thoughtSignature: "sig" },
+          { text: "ok" },
+          { functionCall: { name: "list_dir", args: { path: "." } } },
+        ],
       },
       {
         role: "user",

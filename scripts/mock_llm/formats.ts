@@ -48,10 +48,13 @@ function chatFrames(turn: MockTurn, model: string): string[] {
     }
   }
   if (thinkOpen) frames.push(chunk({ content: "</think>" }));
+  if (turn.stopReason === "refusal") frames.push(chunk({ refusal: "I can't help with that." }));
   const finish = turn.toolCalls?.length
     ? "tool_calls"
     : turn.stopReason === "max_tokens"
     ? "length"
+    : turn.stopReason === "content_filter"
+    ? "content_filter"
     : "stop";
   frames.push(chunk({}, finish));
   frames.push(sse({
@@ -177,11 +180,21 @@ function responsesFrames(turn: MockTurn, model: string): string[] {
       });
     }
   }
+  if (turn.stopReason === "refusal") {
+    ev("response.refusal.delta", { item_id: "msg_refusal", delta: "I can't help with that." });
+  }
   close();
   ev("response.completed", {
     response: {
       id: "resp_mock",
-      status: turn.stopReason === "max_tokens" ? "incomplete" : "completed",
+      status: turn.stopReason === "max_tokens" || turn.stopReason === "content_filter"
+        ? "incomplete"
+        : "completed",
+      incomplete_details: turn.stopReason === "content_filter"
+        ? { reason: "content_filter" }
+        : turn.stopReason === "max_tokens"
+        ? { reason: "max_output_tokens" }
+        : null,
       model,
       output: [],
       usage: {
@@ -269,6 +282,8 @@ function anthropicFrames(turn: MockTurn, model: string): string[] {
     ? "tool_use"
     : turn.stopReason === "max_tokens"
     ? "max_tokens"
+    : turn.stopReason === "refusal" || turn.stopReason === "content_filter"
+    ? "refusal"
     : "end_turn";
   ev("message_delta", {
     delta: { stop_reason: stop, stop_sequence: null },
@@ -293,7 +308,11 @@ function geminiFrames(turn: MockTurn): string[] {
   frames.push(sse({
     candidates: [{
       content: { role: "model", parts: [] },
-      finishReason: turn.stopReason === "max_tokens" ? "MAX_TOKENS" : "STOP",
+      finishReason: turn.stopReason === "max_tokens"
+        ? "MAX_TOKENS"
+        : turn.stopReason === "refusal" || turn.stopReason === "content_filter"
+        ? "SAFETY"
+        : "STOP",
       index: 0,
     }],
     usageMetadata: {

@@ -33,7 +33,8 @@ export interface MockTurn {
   malformed?: boolean;
   /** Chat completions only: send thinking inline as `<think>…</think>` in content. */
   inlineThink?: boolean;
-  stopReason?: "end" | "max_tokens";
+  /** How the answer ends; each format says it its own way (Gemini has no refusal: SAFETY). */
+  stopReason?: "end" | "max_tokens" | "refusal" | "content_filter";
 }
 
 export interface Scenario {

@@ -26,10 +26,17 @@ type AssistantMessage = Extract<LlmMessage, { role: "assistant" }>;
 export function assistantMessage(e: Entry): AssistantMessage | null {
   const content: (TextBlock | ThinkingBlock | ToolCallBlock)[] = [];
   for (const p of e.parts) {
-    if (p.type === "text" && p.text) content.push({ type: "text", text: p.text });
-    else if (p.type === "thinking" && p.text) {
-      const signature = p.data?.signature as string | undefined;
-      content.push({ type: "thinking", text: p.text, ...(signature ? { signature } : {}) });
+    const signature = typeof p.data?.signature === "string" ? p.data.signature : undefined;
+    if (p.type === "text" && (p.text || signature)) {
+      content.push({ type: "text", text: p.text ?? "", ...(signature ? { signature } : {}) });
+    } else if (p.type === "thinking" && (p.text || signature || p.data?.opaque)) {
+      const opaque = p.data?.opaque as Record<string, unknown> | undefined;
+      content.push({
+        type: "thinking",
+        text: p.text ?? "",
+        ...(signature ? { signature } : {}),
+        ...(opaque ? { opaque } : {}),
+      });
     } else if (p.type === "tool_call" && p.data) {
       content.push({
         type: "tool_call",
@@ -42,12 +49,26 @@ export function assistantMessage(e: Entry): AssistantMessage | null {
       });
     }
   }
-  return content.length ? { role: "assistant", content } : null;
+  if (!content.length) return null;
+  // The model that wrote it: its signatures and opaque reasoning go back to it alone.
+  const source = typeof e.meta.model === "string" ? e.meta.model : undefined;
+  return { role: "assistant", content, ...(source ? { source } : {}) };
 }
 
-/** A user entry's content for the model: its text (or a command's prompt), attachments, mentions. */
-function userContent(e: Entry, attachments: AttachmentData): (TextBlock | ImageBlock)[] {
+/**
+ * A user entry's content for the model: the reminder pinned to it (when asked for), its
+ * text (or a command's prompt), attachments, mentions.
+ */
+function userContent(
+  e: Entry,
+  attachments: AttachmentData,
+  reminders: boolean,
+): (TextBlock | ImageBlock)[] {
   const content: (TextBlock | ImageBlock)[] = [];
+  const reminder = e.meta.reminder;
+  if (reminders && typeof reminder === "string" && reminder) {
+    content.push({ type: "text", text: reminder });
+  }
   // A prompt command (`/init`, a custom one): the model reads its expansion, not "/init".
   const prompt = (e.meta.command as { prompt?: unknown } | undefined)?.prompt;
   if (typeof prompt === "string" && prompt) content.push({ type: "text", text: prompt });
@@ -68,15 +89,42 @@ function userContent(e: Entry, attachments: AttachmentData): (TextBlock | ImageB
 }
 
 /**
+ * The entries that make the conversation: those after the latest `/clear` marker, and
+ * after a compaction only the ones from its `keepFrom` (the compaction entry stands for
+ * the rest).
+ */
+export function conversationScope(entries: Entry[]): { list: Entry[]; compact: Entry | null } {
+  const from = entries.findLastIndex(isClearMarker) + 1;
+  let list = from ? entries.slice(from) : entries;
+  const compact = list.findLast((e) => compactMetaOf(e) !== null) ?? null;
+  if (compact) {
+    const keepFrom = compactMetaOf(compact)!.keepFrom;
+    list = list.filter((e) => e.pos >= keepFrom);
+  }
+  return { list, compact };
+}
+
+/** The reminder pinned to the conversation's latest user message that carries one, or null. */
+export function pinnedReminder(entries: Entry[]): string | null {
+  const { list } = conversationScope(entries);
+  for (let i = list.length - 1; i >= 0; i--) {
+    const r = list[i].role === "user" ? list[i].meta.reminder : undefined;
+    if (typeof r === "string" && r) return r;
+  }
+  return null;
+}
+
+/**
  * @param attachments bytes of image/file parts (see `attachments.ts`); without it images
  *   and files become path references.
  * Entries before the latest `/clear` marker are not part of the conversation; after a
- * compaction, its summary stands for the entries before its `keepFrom`.
+ * compaction, its summary stands for the entries before its `keepFrom`. With `reminders`,
+ * a user message carries the reminder pinned to it (what the turn's requests send).
  */
 export function toConversation(
   entries: Entry[],
   attachments: AttachmentData = emptyAttachmentData(),
-  opts: { vision?: boolean } = {},
+  opts: { vision?: boolean; reminders?: boolean } = {},
 ): LlmMessage[] {
   const out: LlmMessage[] = [];
   /** Calls of the latest assistant message still waiting for a result. */
@@ -93,18 +141,12 @@ export function toConversation(
     images = [];
   };
   const known = new Set<string>();
-  const from = entries.findLastIndex(isClearMarker) + 1;
-  let list = from ? entries.slice(from) : entries;
-  const compact = list.findLast((e) => compactMetaOf(e) !== null);
-  if (compact) {
-    const keepFrom = compactMetaOf(compact)!.keepFrom;
-    list = list.filter((e) => e.pos >= keepFrom);
-  }
+  const { list, compact } = conversationScope(entries);
   for (const e of list) {
     if (e.role === "user") {
       closeOpen();
       if (e.meta.hookBlocked === true) continue; // a UserPromptSubmit hook kept it from the model
-      const content = userContent(e, attachments);
+      const content = userContent(e, attachments, opts.reminders === true);
       if (content.length) out.push({ role: "user", content });
     } else if (e.role === "assistant") {
       closeOpen();

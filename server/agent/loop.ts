@@ -70,11 +70,19 @@ export interface LoopHost {
   vision?: boolean;
 }
 
+/**
+ * How a run ended. A `done` run whose last answer was cut short or declined names why in
+ * `stop` (refusal, content filter, output limit): the run ended, but not with an answer.
+ */
 export type LoopOutcome =
-  | { kind: "done"; steps: number }
+  | { kind: "done"; steps: number; stop?: CutStop }
   | { kind: "stopped"; steps: number }
   | { kind: "maxSteps"; steps: number }
   | { kind: "error"; steps: number; error: ProviderErrorInfo };
+
+/** The stop reasons that end an answer without it being complete. */
+export type CutStop = Extract<StopReason, "refusal" | "content_filter" | "max_tokens">;
+const CUT_STOPS: ReadonlySet<string> = new Set(["refusal", "content_filter", "max_tokens"]);
 
 const STOPPED_RESULT: ToolResult = {
   content: "The user stopped the run before this tool call finished.",
@@ -119,6 +127,12 @@ export async function runLoop(h: LoopHost): Promise<LoopOutcome> {
             break;
           case "thinking_signature":
             h.writer.signature(ev.signature);
+            break;
+          case "text_signature":
+            h.writer.textSignature(ev.signature);
+            break;
+          case "thinking_opaque":
+            h.writer.opaque(ev.data);
             break;
           case "tool_call_start":
             callIds.set(ev.index, ev.id);
@@ -174,7 +188,13 @@ export async function runLoop(h: LoopHost): Promise<LoopOutcome> {
     if (usage) h.context?.noteUsage(usage);
     const msg = h.writer.endAssistant("done", { stopReason, usage });
     if (msg) h.messages.push(msg);
-    if (calls.length === 0) return { kind: "done", steps: step };
+    if (calls.length === 0) {
+      // A paused turn (a long server-side step) resumes when its answer is sent back as is.
+      if (stopReason === "pause_turn" && msg && step < h.maxSteps) continue;
+      return stopReason && CUT_STOPS.has(stopReason)
+        ? { kind: "done", steps: step, stop: stopReason as CutStop }
+        : { kind: "done", steps: step };
+    }
 
     h.onStep?.(step, "tools");
     await runCalls(h, calls);

@@ -89,8 +89,24 @@ export function reminderBlock(
   return `<system-reminder>\n${lines.join("\n")}\n</system-reminder>`;
 }
 
-/** Prepends the reminder to the first user message (a copy; the timeline is unchanged). */
+const REMINDER_OPEN = "<system-reminder>\n";
+
+/** Whether a conversation already carries a reminder (one pinned to a stored user message). */
+export function hasReminder(messages: LlmMessage[]): boolean {
+  return messages.some((m) =>
+    m.role === "user" &&
+    m.content.some((b) => b.type === "text" && b.text.startsWith(REMINDER_OPEN))
+  );
+}
+
+/**
+ * Prepends the reminder to the first user message (a copy; the timeline is unchanged)
+ * unless the conversation carries one already: a reminder pinned to the stored message it
+ * was first sent with stays there, so the conversation's prefix (and its prompt cache)
+ * does not change from one turn to the next.
+ */
 export function withReminder(messages: LlmMessage[], reminder: string): LlmMessage[] {
+  if (hasReminder(messages)) return messages;
   const i = messages.findIndex((m) => m.role === "user");
   if (i < 0) return messages;
   const first = messages[i] as Extract<LlmMessage, { role: "user" }>;

@@ -98,6 +98,36 @@ export class TimelineWriter {
     if (thinking) thinking.data = { ...thinking.data, signature: sig };
   }
 
+  /** A signature on the text just streamed (Gemini); an empty text part carries it when none did. */
+  textSignature(sig: string): void {
+    const e = this.need();
+    let last = e.parts[e.parts.length - 1];
+    if (last?.type !== "text" || last.data?.signature) {
+      this.closeThinking();
+      last = { type: "text", text: "" };
+      e.parts.push(last);
+    }
+    last.data = { ...last.data, signature: sig };
+    this.schedulePersist();
+  }
+
+  /**
+   * Opaque reasoning to send back with the message: it belongs to the thinking part that
+   * just streamed; reasoning that showed no text gets a (collapsed, empty) part of its own.
+   */
+  opaque(data: Record<string, unknown>): void {
+    const e = this.need();
+    let last = e.parts[e.parts.length - 1];
+    if (last?.type !== "thinking" || last.data?.opaque || last.data?.signature) {
+      this.closeThinking();
+      last = { type: "thinking", text: "", data: { startedAt: this.now(), endedAt: this.now() } };
+      e.parts.push(last);
+      this.publishEntry(e);
+    }
+    last.data = { ...last.data, opaque: data };
+    this.schedulePersist();
+  }
+
   toolCallStart(id: string, name: string): void {
     this.closeThinking();
     this.need().parts.push({

@@ -37,7 +37,7 @@ import { effectiveEffort, resolveMaxTokens, stepBudget } from "../providers/effo
 import { errorInfo } from "../providers/errors.ts";
 import type { RetryNotice } from "../providers/retry.ts";
 import type { TimelineWriter } from "./timeline_writer.ts";
-import { toConversation } from "./history.ts";
+import { pinnedReminder, toConversation } from "./history.ts";
 import { loadAttachmentData } from "./attachments.ts";
 import {
   environmentOf,
@@ -182,6 +182,8 @@ interface TurnContext {
   conversation(entries: Entry[]): Promise<LlmMessage[]>;
   /** The workspace's sub-agent types (null: this server runs no sub-agents). */
   catalog: SubagentCatalog | null;
+  /** This turn's reminder (date, goal, AGENTS.md, skills, memories). */
+  reminder: string;
 }
 
 /**
@@ -244,6 +246,7 @@ export class Turns {
       tools,
       history: repos.entries.latest(task.id, Number.MAX_SAFE_INTEGER),
       catalog,
+      reminder,
       buildRequest: (messages) => ({
         provider: resolved.provider,
         model: resolved.model,
@@ -252,9 +255,13 @@ export class Turns {
         tools: specs,
         effort,
         maxTokens: resolveMaxTokens(resolved.model.maxOutput),
+        cacheKey: task.id,
       }),
       conversation: async (entries) =>
-        toConversation(entries, await loadAttachmentData(entries, this.d.home, vision), { vision }),
+        toConversation(entries, await loadAttachmentData(entries, this.d.home, vision), {
+          vision,
+          reminders: true,
+        }),
     };
   }
 
@@ -414,6 +421,7 @@ export class Turns {
           planMode: approval === "plan",
         })
         : null;
+      this.pinReminder(history, ctx.reminder);
       mark("turn: hooks, subagents");
       const [messages, keeper] = await Promise.all([
         ctx.conversation(history),
@@ -522,6 +530,20 @@ export class Turns {
         : undefined,
     });
     writer.toolResult(call, result, this.d.now() - t0);
+  }
+
+  /**
+   * Pins the turn's reminder to its user message when it differs from the one the
+   * conversation carries (the first turn, or the date, goal, AGENTS.md, skills or memories
+   * changed). Earlier messages keep the reminder they were sent with, so every request
+   * repeats the previous one's prefix and the provider's prompt cache keeps hitting.
+   */
+  private pinReminder(history: Entry[], reminder: string): void {
+    if (pinnedReminder(history) === reminder) return;
+    const user = history.findLast((e) => e.role === "user");
+    if (!user || user.meta.hookBlocked === true) return;
+    user.meta = { ...user.meta, reminder };
+    this.d.repos.entries.upsert(user);
   }
 
   /** The built-in tools and, when there are, this turn's extra ones (MCP; `only`: these servers). */

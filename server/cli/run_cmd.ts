@@ -186,6 +186,31 @@ export const RUN_EXIT: Readonly<Record<RunEnd, { code: number; kind: string }>> 
   stopped: { code: 130, kind: "stopped" },
 };
 
+/**
+ * A run that ended without a complete answer: the model refused, the provider's filter
+ * cut it, or the output limit did (Continue resumes it). Exit codes after maxSteps' 3.
+ */
+export const CUT_EXIT: Readonly<Record<string, { code: number; kind: string; note: string }>> = {
+  refusal: { code: 4, kind: "refused", note: "the model refused to answer" },
+  content_filter: {
+    code: 5,
+    kind: "filtered",
+    note: "the provider's content filter blocked the answer",
+  },
+  max_tokens: {
+    code: 6,
+    kind: "truncated",
+    note: "the answer hit the output token limit (continue with --task)",
+  },
+};
+
+/** Why the turn's last answer was cut short or declined (null: it was not). */
+export function cutStopOf(entries: Entry[]): string | null {
+  const last = entries.filter((e) => e.role === "assistant").at(-1);
+  const reason = last?.meta.stopReason;
+  return typeof reason === "string" && reason in CUT_EXIT ? reason : null;
+}
+
 /** How the finished turn ended, from its entries (when the task's record is unknown). */
 export function outcomeOf(entries: Entry[]): RunEnd {
   const last = entries.at(-1);
@@ -300,12 +325,18 @@ export async function runCommand(args: RunArgs, home: string, out: Out): Promise
     const end: RunEnd = stoppedWaiting
       ? "stopped"
       : tasks.find((t) => t.id === taskId)?.lastRun ?? outcomeOf(entries);
-    const outcome = RUN_EXIT[end];
-    const usage = entries.filter((e) => e.role === "assistant").reduce((acc, e) => {
-      const u = e.meta.usage as { input: number; output: number } | undefined;
-      return { input: acc.input + (u?.input ?? 0), output: acc.output + (u?.output ?? 0) };
-    }, { input: 0, output: 0 });
-    if (args.json) out.json({ type: "done", outcome: outcome.kind, taskId, usage });
+    const cut = end === "done" ? cutStopOf(entries) : null;
+    const outcome = cut ? CUT_EXIT[cut] : RUN_EXIT[end];
+    const usage = totalUsage(entries);
+    if (args.json) {
+      out.json({
+        type: "done",
+        outcome: outcome.kind,
+        taskId,
+        usage,
+        ...(cut ? { stopReason: cut } : {}),
+      });
+    } else if (cut) out.note(`run ended: ${CUT_EXIT[cut].note}`);
     else if (end !== "done") out.note(`run ended: ${TASK_STATE_WORDS[end]}`);
     return outcome.code;
   } catch (e) {
@@ -315,6 +346,17 @@ export async function runCommand(args: RunArgs, home: string, out: Out): Promise
   } finally {
     await client.close();
   }
+}
+
+/** The run's tokens summed over its answers, each kind apart (so they can be priced). */
+function totalUsage(entries: Entry[]): Record<string, number> {
+  const sum = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0 };
+  for (const e of entries) {
+    if (e.role !== "assistant") continue;
+    const u = e.meta.usage as Partial<typeof sum> | undefined;
+    for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += u?.[k] ?? 0;
+  }
+  return sum;
 }
 
 /** `reinagent run "/help"`: the commands of the folder and the files that could not be used. */

@@ -183,6 +183,7 @@ export const demo: Adapter = {
         output: Math.ceil((plan.thinking.length + plan.text.length) / 4),
         cacheRead: 0,
         cacheWrite: 0,
+        reasoning: Math.ceil(plan.thinking.length / 4),
       },
     };
     yield { type: "stop", reason: plan.call ? "tool_use" : "end" };

@@ -1,5 +1,13 @@
 /** `google-generative-ai` (streamGenerateContent?alt=sse): fetch + the shared SSE parser. */
-import type { Adapter, LlmMessage, StreamEvent, StreamRequest, Usage } from "./types.ts";
+import {
+  type Adapter,
+  forTarget,
+  type LlmMessage,
+  type StopReason,
+  type StreamEvent,
+  type StreamRequest,
+  type Usage,
+} from "./types.ts";
 import { geminiThinking } from "./effort.ts";
 import { postSse, sseJson } from "./http_stream.ts";
 import { ProviderError, truncatedError } from "./errors.ts";
@@ -20,14 +28,22 @@ export function geminiSchema(s: Json): Json {
   return out;
 }
 
-export function toGeminiContents(messages: LlmMessage[]): Json[] {
+/**
+ * Gemini 3 refuses a function call of the current turn that comes back without its
+ * thought signature; calls another model made carry this documented placeholder instead.
+ */
+const NO_SIGNATURE = "skip_thought_signature_validator";
+
+export function toGeminiContents(messages: LlmMessage[], target?: StreamRequest): Json[] {
+  const strict = target ? /gemini-3/i.test(target.model.id) : false;
   const out: Json[] = [];
   const push = (role: "user" | "model", parts: Json[]) => {
     const last = out[out.length - 1];
     if (last?.role === role) last.parts.push(...parts);
     else out.push({ role, parts });
   };
-  for (const m of messages) {
+  for (const original of messages) {
+    const m = original.role === "assistant" && target ? forTarget(original, target) : original;
     if (m.role === "user") {
       push(
         "user",
@@ -38,11 +54,19 @@ export function toGeminiContents(messages: LlmMessage[]): Json[] {
         ),
       );
     } else if (m.role === "assistant") {
+      // Every part that had a thought signature gets it back (the API checks them).
       const parts: Json[] = [];
       for (const b of m.content) {
-        if (b.type === "text" && b.text) parts.push({ text: b.text });
-        else if (b.type === "tool_call") {
-          const sig = b.providerData?.thoughtSignature;
+        if (b.type === "text") {
+          if (b.text || b.signature) {
+            parts.push({ text: b.text, ...(b.signature ? { thoughtSignature: b.signature } : {}) });
+          }
+        } else if (b.type === "thinking") {
+          if (b.signature) {
+            parts.push({ text: b.text, thought: true, thoughtSignature: b.signature });
+          }
+        } else {
+          const sig = b.providerData?.thoughtSignature ?? (strict ? NO_SIGNATURE : undefined);
           parts.push({
             functionCall: { name: b.name, args: b.args },
             ...(sig ? { thoughtSignature: sig } : {}),
@@ -65,7 +89,7 @@ export function toGeminiContents(messages: LlmMessage[]): Json[] {
 export function geminiBody(req: StreamRequest): Json {
   const thinkingConfig = geminiThinking(req.effort);
   return {
-    contents: toGeminiContents(req.messages),
+    contents: toGeminiContents(req.messages, req),
     systemInstruction: { parts: [{ text: req.system }] },
     ...(req.tools.length
       ? {
@@ -84,6 +108,19 @@ export function geminiBody(req: StreamRequest): Json {
     },
   };
 }
+
+/** Gemini's finish reasons: its several safety and policy blocks are all a content filter. */
+const GEMINI_STOPS: Record<string, StopReason> = {
+  STOP: "end",
+  MAX_TOKENS: "max_tokens",
+  SAFETY: "content_filter",
+  RECITATION: "content_filter",
+  BLOCKLIST: "content_filter",
+  PROHIBITED_CONTENT: "content_filter",
+  SPII: "content_filter",
+  IMAGE_SAFETY: "content_filter",
+  PROMPT_BLOCKED: "content_filter",
+};
 
 export const gemini: Adapter = {
   async *stream(req: StreamRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
@@ -108,9 +145,15 @@ export const gemini: Adapter = {
         });
       }
       const cand = d.candidates?.[0];
+      if (d.promptFeedback?.blockReason && !cand) finish = "PROMPT_BLOCKED";
       for (const p of cand?.content?.parts ?? []) {
         if (typeof p.text === "string" && p.text) {
           yield p.thought ? { type: "thinking", delta: p.text } : { type: "text", delta: p.text };
+        }
+        if (typeof p.text === "string" && typeof p.thoughtSignature === "string") {
+          yield p.thought
+            ? { type: "thinking_signature", signature: p.thoughtSignature }
+            : { type: "text_signature", signature: p.thoughtSignature };
         }
         if (p.functionCall) {
           const index = calls++;
@@ -133,25 +176,18 @@ export const gemini: Adapter = {
       const u = d.usageMetadata;
       if (u) {
         const cached = u.cachedContentTokenCount ?? 0;
+        // Cumulative: each chunk's numbers replace the previous ones.
         usage = {
           input: Math.max(0, (u.promptTokenCount ?? 0) - cached),
           output: (u.candidatesTokenCount ?? 0) + (u.thoughtsTokenCount ?? 0),
           cacheRead: cached,
           cacheWrite: 0,
+          reasoning: u.thoughtsTokenCount ?? 0,
         };
       }
     }
     if (!finish) throw truncatedError(url, "finishReason");
     if (usage) yield { type: "usage", usage };
-    yield {
-      type: "stop",
-      reason: calls
-        ? "tool_use"
-        : finish === "MAX_TOKENS"
-        ? "max_tokens"
-        : finish === "STOP"
-        ? "end"
-        : "other",
-    };
+    yield { type: "stop", reason: calls ? "tool_use" : GEMINI_STOPS[finish] ?? "other" };
   },
 };

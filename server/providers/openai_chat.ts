@@ -3,7 +3,15 @@
  * Not `npm:openai`: importing that SDK cost ~80 ms and ~28 MB RSS on every start
  * (issue #15), for a streaming POST the other adapters already do in a few lines.
  */
-import type { Adapter, LlmMessage, StreamEvent, StreamRequest, Usage } from "./types.ts";
+import {
+  type Adapter,
+  forTarget,
+  type LlmMessage,
+  type StopReason,
+  type StreamEvent,
+  type StreamRequest,
+  type Usage,
+} from "./types.ts";
 import { openaiEffort } from "./effort.ts";
 import { ThinkTagSplitter } from "./think_tags.ts";
 import { finishCall, type PendingCall } from "./tool_args.ts";
@@ -14,9 +22,34 @@ import { v1 } from "./urls.ts";
 // deno-lint-ignore no-explicit-any
 type Json = any;
 
-export function toChatMessages(system: string, messages: LlmMessage[]): Json[] {
+/**
+ * The reasoning an assistant message with tool calls carries back: thinking models of
+ * OpenAI-compatible APIs (DeepSeek, xAI, OpenRouter) refuse or lose the thread when a
+ * tool-call step comes back without the reasoning it streamed, in the field it used.
+ */
+function reasoningBack(m: Extract<LlmMessage, { role: "assistant" }>): Json {
+  const out: Json = {};
+  for (const b of m.content) {
+    if (b.type !== "thinking" || !b.opaque) continue;
+    const field = b.opaque.field;
+    if (field === "reasoning_content" || field === "reasoning") {
+      out[field] = (out[field] ?? "") + b.text;
+    }
+    if (Array.isArray(b.opaque.reasoning_details)) {
+      out.reasoning_details = [...(out.reasoning_details ?? []), ...b.opaque.reasoning_details];
+    }
+  }
+  return out;
+}
+
+export function toChatMessages(
+  system: string,
+  messages: LlmMessage[],
+  target?: StreamRequest,
+): Json[] {
   const out: Json[] = [{ role: "system", content: system }];
-  for (const m of messages) {
+  for (const original of messages) {
+    const m = original.role === "assistant" && target ? forTarget(original, target) : original;
     if (m.role === "user") {
       const onlyText = m.content.every((b) => b.type === "text");
       out.push({
@@ -37,6 +70,7 @@ export function toChatMessages(system: string, messages: LlmMessage[]): Json[] {
       out.push({
         role: "assistant",
         content: text || null,
+        ...(calls.length ? reasoningBack(m) : {}),
         ...(calls.length
           ? {
             tool_calls: calls.map((c) => ({
@@ -64,7 +98,7 @@ export function chatBody(req: StreamRequest): Json {
     : "max_tokens";
   return {
     model: req.model.id,
-    messages: toChatMessages(req.system, req.messages),
+    messages: toChatMessages(req.system, req.messages, req),
     stream: true,
     stream_options: { include_usage: true },
     [maxKey]: req.maxTokens,
@@ -77,20 +111,54 @@ export function chatBody(req: StreamRequest): Json {
       }
       : {}),
     ...(effort ? { reasoning_effort: effort } : {}),
+    // Only OpenAI's own API is known to take it; strict compatible servers refuse unknown keys.
+    ...(req.cacheKey && maxKey === "max_completion_tokens"
+      ? { prompt_cache_key: req.cacheKey }
+      : {}),
   };
 }
 
+/** Usage of the chat and Responses APIs (DeepSeek names its cache hits its own way). */
 export function usageFromOpenAI(u: Json): Usage {
   const cached = u?.prompt_tokens_details?.cached_tokens ??
-    u?.input_tokens_details?.cached_tokens ?? 0;
+    u?.input_tokens_details?.cached_tokens ?? u?.prompt_cache_hit_tokens ?? 0;
   const prompt = u?.prompt_tokens ?? u?.input_tokens ?? 0;
   return {
     input: Math.max(0, prompt - cached),
     output: u?.completion_tokens ?? u?.output_tokens ?? 0,
     cacheRead: cached,
     cacheWrite: 0,
+    reasoning: u?.completion_tokens_details?.reasoning_tokens ??
+      u?.output_tokens_details?.reasoning_tokens ?? 0,
   };
 }
+
+/**
+ * OpenRouter-style `reasoning_details` streamed in pieces: consecutive pieces of one
+ * entry (same `index` and `type`) are joined, so the list goes back as the model wrote it.
+ */
+function addDetails(list: Json[], pieces: Json[]): void {
+  for (const p of pieces) {
+    if (typeof p !== "object" || p === null) continue;
+    const last = list[list.length - 1];
+    if (last && last.type === p.type && (last.index ?? 0) === (p.index ?? 0)) {
+      for (const k of ["text", "summary", "data"]) {
+        if (typeof p[k] === "string") last[k] = (last[k] ?? "") + p[k];
+      }
+      for (const [k, v] of Object.entries(p)) {
+        if (!["text", "summary", "data"].includes(k) && v !== null && v !== undefined) last[k] = v;
+      }
+    } else list.push({ ...p });
+  }
+}
+
+const CHAT_STOPS: Record<string, StopReason> = {
+  stop: "end",
+  length: "max_tokens",
+  content_filter: "content_filter",
+  tool_calls: "tool_use",
+  function_call: "tool_use",
+};
 
 /** An error object sent inside an OpenAI-style stream (`{error: {message, type, code}}`). */
 export function streamError(err: Json, url: string, raw: string): ProviderError {
@@ -100,6 +168,8 @@ export function streamError(err: Json, url: string, raw: string): ProviderError 
     ? 429
     : kind === "server_error" || kind === "overloaded_error"
     ? 503
+    : kind === "insufficient_quota"
+    ? 402
     : null;
   return new ProviderError({
     message: kind ? `${kind}: ${msg}` : msg,
@@ -121,6 +191,20 @@ export const openaiChat: Adapter = {
     const think = new ThinkTagSplitter();
     const calls = new Map<number, PendingCall>();
     let finish: string | null = null;
+    let refused = false;
+    // Which field the reasoning streamed in (and OpenRouter's details): said once the
+    // reasoning ends, so it belongs to the thinking part that just streamed.
+    let field: string | null = null;
+    let reasoningOpen = false;
+    const details: Json[] = [];
+    const reasoningEnd = (): StreamEvent | null => {
+      if (!reasoningOpen) return null;
+      reasoningOpen = false;
+      return {
+        type: "thinking_opaque",
+        data: { field, ...(details.length ? { reasoning_details: details } : {}) },
+      };
+    };
     for await (
       const ev of postSse(url, openaiHeaders(req.provider.apiKey), chatBody(req), signal)
     ) {
@@ -133,9 +217,29 @@ export const openaiChat: Adapter = {
       const choice = chunk.choices?.[0];
       if (!choice) continue;
       const d = choice.delta ?? {};
-      const reasoning = d.reasoning_content ?? d.reasoning;
-      if (typeof reasoning === "string" && reasoning) {
+      const key = typeof d.reasoning_content === "string"
+        ? "reasoning_content"
+        : typeof d.reasoning === "string"
+        ? "reasoning"
+        : null;
+      const reasoning = key ? d[key] : null;
+      if (Array.isArray(d.reasoning_details) && d.reasoning_details.length) {
+        addDetails(details, d.reasoning_details);
+        reasoningOpen = true;
+      }
+      if (reasoning) {
+        field = key;
+        reasoningOpen = true;
         yield { type: "thinking", delta: reasoning };
+      }
+      if ((typeof d.content === "string" && d.content) || d.tool_calls?.length) {
+        const end = reasoningEnd();
+        if (end) yield end;
+      }
+      if (typeof d.refusal === "string" && d.refusal) {
+        // OpenAI's structured refusal: the model's words, and the reason the answer ends.
+        refused = true;
+        yield { type: "text", delta: d.refusal };
       }
       if (typeof d.content === "string" && d.content) {
         for (const piece of think.push(d.content)) {
@@ -164,6 +268,8 @@ export const openaiChat: Adapter = {
       }
     }
     if (signal.aborted) throw abortedError();
+    const end = reasoningEnd();
+    if (end) yield end;
     for (const piece of think.end()) {
       yield piece.type === "text"
         ? { type: "text", delta: piece.delta }
@@ -175,13 +281,7 @@ export const openaiChat: Adapter = {
     for (const c of [...calls.values()].sort((a, b) => a.index - b.index)) yield finishCall(c);
     yield {
       type: "stop",
-      reason: calls.size
-        ? "tool_use"
-        : finish === "length"
-        ? "max_tokens"
-        : finish === "stop"
-        ? "end"
-        : "other",
+      reason: calls.size ? "tool_use" : refused ? "refusal" : CHAT_STOPS[finish] ?? "other",
     };
   },
 };

@@ -168,6 +168,8 @@ export class Turn extends Component {
           `
         )}
         ${view.maxSteps && !live && html`<${TurnNotice} canContinue=${canAct} />`}
+        ${view.stopNotice && !view.maxSteps &&
+          html`<${TurnNotice} kind=${view.stopNotice} canContinue=${canAct} />`}
         ${view.compactions.map((e) => html`<${CompactBand} key=${e.id} entry=${e} />`)}
         ${view.rewinds.map((e) => html`<${RewindBand} key=${e.id} entry=${e} turnId=${turn.id} />`)}
         ${view.clears.map((e) => html`<${ClearBand} key=${e.id} entry=${e} />`)}

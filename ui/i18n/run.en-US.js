@@ -15,6 +15,14 @@ export default {
   "turn.maxSteps": "Max steps reached",
   "turn.maxStepsHint": "The agent used this turn's step budget.",
   "turn.continue": "Continue",
+  "turn.stop.refusal": "The model declined to answer",
+  "turn.stop.refusalHint": "It refused this request. Rephrase it or choose another model.",
+  "turn.stop.contentFilter": "Blocked by the provider's content filter",
+  "turn.stop.contentFilterHint":
+    "The provider's safety system stopped the answer; it may be incomplete.",
+  "turn.stop.maxTokens": "The answer hit the output limit",
+  "turn.stop.maxTokensHint":
+    "It was cut at the model's maximum output length. Continue to let it go on.",
   "turn.writing": "Writing…",
   "dur.lt1": "<1s",
   "dur.s": "{s}s",

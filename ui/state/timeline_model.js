@@ -154,6 +154,7 @@ export function groupTurns(entries) {
  *   final: FinalAnswer|null,
  *   errors: Entry[],
  *   maxSteps: boolean,
+ *   stopNotice: "max_tokens"|"refusal"|"content_filter"|null,
  *   startedAt: number,
  *   endedAt: number,
  *   rewinds: Entry[],
@@ -275,6 +276,12 @@ export function analyseTurn(turn, live) {
     if (items[i].role === "assistant") lastAssistant = items[i];
   }
   const maxSteps = lastAssistant?.meta?.truncatedBy === "maxSteps";
+  // The last answer ended without being complete: said under the turn, never silently.
+  const reason = lastAssistant?.meta?.stopReason;
+  const stopNotice = !live && lastAssistant?.status === "done" &&
+      (reason === "max_tokens" || reason === "refusal" || reason === "content_filter")
+    ? reason
+    : null;
   /** @type {TurnStatus} */
   let status = "done";
   if (live) status = "working";
@@ -294,6 +301,7 @@ export function analyseTurn(turn, live) {
     final,
     errors: items.slice(end),
     maxSteps,
+    stopNotice,
     startedAt,
     endedAt,
     rewinds,
