@@ -66,9 +66,8 @@ export function createServices(opts: ServiceOptions): ServerDeps {
         const t = repos.tasks.get(taskId);
         if (t) tasks.publish(t);
       },
-      async () => {
-        const s = getSettings(repos);
-        if (s.sandboxLevel === "off") return "off";
+      async (settings) => {
+        if ((settings.sandbox ?? getSettings(repos).sandboxLevel) === "off") return "off";
         return (await sandboxStatus()).available ? null : "unavailable";
       },
     )
