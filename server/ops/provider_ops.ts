@@ -33,7 +33,7 @@ import type { OpHandlers } from "./types.ts";
 const repos = (ctx: OpContext): CatalogRepos => services(ctx).repos;
 
 /** Tells every subscribed client to refresh its provider/settings view. */
-function changed<T>(ctx: OpContext, result: T, kind: SettingsEvent["kind"] = "providers"): T {
+function changed<T>(ctx: OpContext, result: T, kind: "providers" | "settings" = "providers"): T {
   ctx.hub.publish(SETTINGS_TOPIC, { kind } satisfies SettingsEvent);
   return result;
 }
