@@ -53,4 +53,7 @@ export default {
     "Shell sandbox is off: commands run as you. In Full access you are asked once per task.",
   "approval.menu.unsandboxed.unavailable":
     "No sandbox on this machine: commands run as you. In Full access you are asked once per task.",
+  "sandbox.badge": "No sandbox",
+  "sandbox.badge.title":
+    "Bubblewrap cannot run on this machine right now: commands would run as you. ReinAgent tries again before the next command.",
 };

@@ -53,4 +53,7 @@ export default {
     "Shell 沙箱已关闭：命令以你的身份运行。完全访问模式下每个任务会询问一次。",
   "approval.menu.unsandboxed.unavailable":
     "本机没有沙箱：命令以你的身份运行。完全访问模式下每个任务会询问一次。",
+  "sandbox.badge": "无沙箱",
+  "sandbox.badge.title":
+    "本机目前无法运行 bubblewrap：命令将以你的身份运行。ReinAgent 会在下一条命令前重新检测。",
 };
