@@ -46,7 +46,7 @@ async function services(turns: unknown[]) {
   };
 }
 
-type Created = { task: { id: string; settings: TaskSettings } };
+type Created = { task: { id: string; title: string; settings: TaskSettings } };
 
 Deno.test("a task made while the default was ask still asks before a write after the default became full", async () => {
   const s = await services([
@@ -205,4 +205,51 @@ Deno.test("migration 12 without any stored default: the built-in ones (the Demo,
     sandbox: "workspace-write",
   });
   db.close();
+});
+
+Deno.test("a task's own sandbox level: set per task (lowering is announced), read by the gate", async () => {
+  const s = await services([
+    { toolCalls: [{ name: "exec_command", args: { command: "echo hi" } }] },
+    { text: "Done." },
+  ]);
+  try {
+    const { task } = await s.op<Created>("tasks.create", {
+      options: { model: s.ref, approval: "full" },
+    });
+    assertEquals(task.settings.sandbox, "workspace-write");
+    const off = await s.op<Created>("task.setOptions", { id: task.id, sandbox: "off" });
+    assertEquals(off.task.settings.sandbox, "off");
+    const notice = s.deps.safety.recent().at(-1)!;
+    assertEquals(notice.changes, [{
+      what: "taskSandbox",
+      taskId: task.id,
+      taskTitle: task.title,
+      from: "workspace-write",
+      to: "off",
+    }]);
+    // The system setting still sandboxes; this task's commands would not be: it asks once.
+    const asked = new Promise<PendingApproval>((resolve) => {
+      s.deps.hub.observe({
+        id: "watch",
+        topics: new Set(["approvals"]),
+        deliver: (evs) => {
+          for (const e of evs) {
+            const p = (e.data as { approvals: PendingApproval[] }).approvals?.[0];
+            if (p) resolve(p);
+          }
+        },
+      });
+    });
+    await s.op("task.send", { id: task.id, text: "run it" });
+    const p = await asked;
+    assertEquals([p.kind, p.unsandboxed], ["unsandboxed", "off"]);
+    const finished = new Promise((resolve) => s.deps.runs!.onFinish(resolve));
+    assert(s.deps.approvals!.decide(p.id, "reject"));
+    await finished;
+    // null = the system setting of now, bound again.
+    const back = await s.op<Created>("task.setOptions", { id: task.id, sandbox: null });
+    assertEquals(back.task.settings.sandbox, "workspace-write");
+  } finally {
+    await s.close();
+  }
 });

@@ -93,18 +93,22 @@ export class TaskService {
   }
 
   /**
-   * Per-task model/effort/approval. Never touches defaults; null picks the system default
-   * of now, bound like a new task's option (it does not follow the default afterwards).
+   * Per-task model/effort/approval/sandbox. Never touches defaults; null picks the system
+   * default of now, bound like a new task's option (it does not follow the default later).
    */
   setOptions(
     id: string,
-    o: Partial<Pick<TaskSettings, "model" | "effort" | "approval">>,
+    o: Partial<Pick<TaskSettings, "model" | "effort" | "approval">> & {
+      sandbox?: TaskSettings["sandbox"] | null;
+    },
   ): TaskSummary {
     const t = this.get(id);
     const next: TaskSettings = { ...t.settings };
     if (o.model !== undefined) next.model = o.model;
     if (o.effort !== undefined) next.effort = o.effort;
     if (o.approval !== undefined) next.approval = o.approval;
+    if (o.sandbox === null) delete next.sandbox;
+    else if (o.sandbox !== undefined) next.sandbox = o.sandbox;
     const bound = bindOptions(next, getSettings(this.repos));
     return this.changed(this.repos.tasks.setSettings(id, { ...next, ...bound }), id);
   }

@@ -5,6 +5,7 @@ export default {
   "safety.change.sandboxNetwork": "Network inside the shell sandbox turned on",
   "safety.change.defaultApproval": "Default approval mode: {from} → {to}",
   "safety.change.taskApproval": "Approval mode of “{task}”: {from} → {to}",
+  "safety.change.taskSandbox": "Shell sandbox of “{task}”: {from} → {to}",
   "safety.change.toolPolicy": "{tool} is always allowed in “{task}”",
   "safety.change.mcpServer": "MCP server {id} runs: {target}",
   "safety.change.mcpPolicy": "Every tool of the MCP server {id} is always allowed",

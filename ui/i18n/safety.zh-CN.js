@@ -5,6 +5,7 @@ export default {
   "safety.change.sandboxNetwork": "已允许沙箱内访问网络",
   "safety.change.defaultApproval": "默认审批模式：{from} → {to}",
   "safety.change.taskApproval": "任务「{task}」的审批模式：{from} → {to}",
+  "safety.change.taskSandbox": "任务「{task}」的 Shell 沙箱：{from} → {to}",
   "safety.change.toolPolicy": "任务「{task}」中始终允许 {tool}",
   "safety.change.mcpServer": "MCP 服务器 {id} 将运行：{target}",
   "safety.change.mcpPolicy": "MCP 服务器 {id} 的所有工具始终允许",
