@@ -195,6 +195,8 @@ export type ProviderOpResults = {
     seq: number;
     /** Whether commands run sandboxed now: ok, the level is off, or bwrap is unavailable. */
     shellSandbox: "ok" | "off" | "unavailable";
+    /** Whether bubblewrap works on this machine now, whatever the level (tasks keep their own). */
+    sandboxAvailable: boolean;
   };
   "providers.list": ProviderList;
   "providers.presets": { presets: ProviderPreset[] };

@@ -46,7 +46,13 @@ export const PROVIDER_HANDLERS: OpHandlers<keyof typeof PROVIDER_OP_ARGS> = {
     ctx.client.topics.add(SETTINGS_TOPIC);
     const s = getSettings(r);
     const shellSandbox = s.sandboxLevel === "off" ? "off" : probe.available ? "ok" : "unavailable";
-    return { providers: listProviders(r), ...s, shellSandbox, seq: ctx.hub.lastSeq };
+    return {
+      providers: listProviders(r),
+      ...s,
+      shellSandbox,
+      sandboxAvailable: probe.available,
+      seq: ctx.hub.lastSeq,
+    };
   },
   "providers.list": (ctx) => {
     const r = repos(ctx);

@@ -73,12 +73,37 @@ Deno.test(
         assertEquals(await shownMode(before.page, "Ask"), "Ask");
         await screenshot(before.page, "desktop-bound-options");
 
+        // The task's own sandbox level, in the approval menu: lowering it is told to the others.
+        await before.page.click(tid("approval-select"));
+        const pressed = `${tid("task-sandbox-option")}[aria-pressed=true]`;
+        assertEquals(
+          await before.page.locator(pressed).getAttribute("data-value"),
+          "workspace-write",
+        );
+        await before.page.click(`${tid("task-sandbox-option")}[data-value=off]`);
+        await before.page.locator(`${pressed}[data-value=off]`).waitFor();
+        await before.page.locator(tid("approval-unsandboxed-note")).waitFor();
+        await before.page.locator(`${tid("safety-notice")} >> text=Shell sandbox of`).waitFor();
+        await screenshot(before.page, "desktop-task-sandbox-menu");
+        await before.page.keyboard.press("Escape");
+        const listed = await c.request<{ tasks: { settings: { sandbox?: string } }[] }>(
+          "tasks.list",
+          {
+            ids: [task.id],
+          },
+        );
+        assertEquals(listed.tasks[0].settings.sandbox, "off");
+
         // A window opened after the change shows the task's own mode too.
         const later = await open(browser, PHONE, server.url);
         await openTask(later.page, task.id);
         assertEquals(await shownMode(later.page, "Ask"), "Ask");
         await noHorizontalScroll(later.page, PHONE.width);
         await screenshot(later.page, "phone-bound-options");
+        await later.page.click(tid("approval-select"));
+        await later.page.locator(`${tid("task-sandbox-option")}[aria-pressed=true][data-value=off]`)
+          .waitFor();
+        await screenshot(later.page, "phone-task-sandbox-menu");
         assertEquals([...before.errors, ...later.errors], [], "the pages logged errors");
       } finally {
         await c.close();

@@ -57,4 +57,5 @@ export default {
   "sandbox.badge": "No sandbox",
   "sandbox.badge.title":
     "Bubblewrap cannot run on this machine right now: commands would run as you. ReinAgent tries again before the next command.",
+  "sandbox.task.title": "Shell sandbox of this task",
 };

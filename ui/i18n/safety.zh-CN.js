@@ -57,4 +57,5 @@ export default {
   "sandbox.badge": "无沙箱",
   "sandbox.badge.title":
     "本机目前无法运行 bubblewrap：命令将以你的身份运行。ReinAgent 会在下一条命令前重新检测。",
+  "sandbox.task.title": "此任务的 Shell 沙箱",
 };
