@@ -11,6 +11,7 @@ import {
   type Effort,
   EFFORT_LEVELS,
   SANDBOX_LEVELS,
+  type SandboxLevelName,
 } from "./constants.ts";
 export { APPROVAL_MODES, EFFORT_LEVELS, SANDBOX_LEVELS };
 export {
@@ -28,11 +29,17 @@ export interface ModelRef {
   modelId: string;
 }
 
-/** Per-task choices (SPEC §3.5); null = use the system default. */
+/**
+ * Per-task choices. A new task gets every option written in (what the user picked, else
+ * the system default of that moment), so a later change of a default never changes how an
+ * existing task runs; null is only seen in rows made before that (the store binds them).
+ */
 export interface TaskSettings {
   model: ModelRef | null;
   effort: Effort | null;
   approval: ApprovalMode | null;
+  /** The shell-command sandbox level the task runs with (absent = the system setting). */
+  sandbox?: SandboxLevelName;
   /** Set once the user renamed the task: automatic titles no longer apply. */
   titleLocked?: boolean;
   /** Per-tool overrides of the approval mode ("Always allow" adds `allow`). */

@@ -123,7 +123,7 @@ import type {
   TaskSummary,
 } from "./domain.ts";
 import { TOOL_POLICIES } from "./domain.ts";
-import { APPROVAL_MODES, EFFORT_LEVELS } from "./constants.ts";
+import { APPROVAL_MODES, EFFORT_LEVELS, SANDBOX_LEVELS } from "./constants.ts";
 
 // ---------- errors ----------
 
@@ -259,6 +259,8 @@ export const OP_ARGS = {
     "model?": nullable(modelRef),
     "effort?": nullable(oneOf(EFFORT_LEVELS)),
     "approval?": nullable(oneOf(APPROVAL_MODES)),
+    /** The task's shell sandbox level (null = the system setting of now). */
+    "sandbox?": nullable(oneOf(SANDBOX_LEVELS)),
   }),
   /**
    * Replays events missed since `afterSeq` of server `epoch` for the given topics.

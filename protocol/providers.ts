@@ -82,7 +82,11 @@ export type ModelTestResult =
   | { ok: false; latencyMs: number; error: ProviderErrorInfo };
 
 /** Topic `settings`: providers/models or system settings changed; re-fetch. */
-export type SettingsEvent = { kind: "providers" } | { kind: "settings" };
+/** `sandbox`: bubblewrap became usable or unusable (`shellSandbox` of the snapshot changed). */
+export type SettingsEvent =
+  | { kind: "providers" }
+  | { kind: "settings" }
+  | { kind: "sandbox"; available: boolean };
 export const SETTINGS_TOPIC = "settings";
 
 export const PROVIDER_LIMITS = {
@@ -193,6 +197,8 @@ export type ProviderOpResults = {
     seq: number;
     /** Whether commands run sandboxed now: ok, the level is off, or bwrap is unavailable. */
     shellSandbox: "ok" | "off" | "unavailable";
+    /** Whether bubblewrap works on this machine now, whatever the level (tasks keep their own). */
+    sandboxAvailable: boolean;
   };
   "providers.list": ProviderList;
   "providers.presets": { presets: ProviderPreset[] };

@@ -18,6 +18,7 @@ export type SafetyChange =
   | { what: "sandboxNetwork"; from: boolean; to: boolean }
   | { what: "defaultApproval"; from: string; to: string }
   | { what: "taskApproval"; taskId: string; taskTitle: string; from: string; to: string }
+  | { what: "taskSandbox"; taskId: string; taskTitle: string; from: string; to: string }
   | { what: "toolPolicy"; taskId: string; taskTitle: string; tool: string; to: "allow" }
   | { what: "envAllow"; added: string[] }
   | { what: "hiddenPaths"; removed: string[] }

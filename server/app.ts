@@ -119,9 +119,9 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
     onListen: () => {},
   }, handler);
   port = server.addr.port;
-  // Bubblewrap is probed once, after listening (two child processes off the start path), so
-  // the first settings snapshot and command do not wait; a headless run probes it when a
-  // command first needs it.
+  // Bubblewrap is probed after listening (two child processes off the start path), so the
+  // first settings snapshot and command do not wait; a headless run probes it when a command
+  // first needs it. A failed probe is not final: later commands probe again (bwrap.ts).
   sandboxStatus().catch((e) => console.error("probing bubblewrap failed:", e));
   // What earlier runs left unreferenced in the checkpoint store is collected a little later.
   services.runs?.checkpoints.collectSoon(5000);

@@ -16,10 +16,11 @@ import type { ServerDeps } from "./ops/context.ts";
 import { VERSION } from "./version.ts";
 import { composerOf } from "./composer/composer_service.ts";
 import { SafetyLog } from "./sessions/safety.ts";
-import { sandboxStatus } from "../tools/exec/bwrap.ts";
+import { SANDBOX, sandboxStatus } from "../tools/exec/bwrap.ts";
 import { McpManager } from "./mcp/manager.ts";
 import { commandPolicy } from "./agent/command_policy.ts";
 import { MCP_TOPIC } from "../protocol/mcp_servers.ts";
+import { SETTINGS_TOPIC } from "../protocol/providers.ts";
 import { NotifyCenter } from "./notify/notify_center.ts";
 import { extractorOf } from "./agent/memory_extraction.ts";
 import { MEMORY_TOPIC } from "../protocol/memory.ts";
@@ -51,6 +52,12 @@ export function createServices(opts: ServiceOptions): ServerDeps {
   repos?.entries.stopLeftovers();
   repos?.subagents.stopLeftovers();
   repos?.tasks.resetStatuses();
+  // Every client hears when commands become sandboxed or stop being so.
+  hub.onClose(
+    SANDBOX.onChange((s) =>
+      hub.publish(SETTINGS_TOPIC, { kind: "sandbox", available: s.available })
+    ),
+  );
   const approvals = repos && tasks
     ? new ApprovalCenter(
       repos,
@@ -66,9 +73,9 @@ export function createServices(opts: ServiceOptions): ServerDeps {
         const t = repos.tasks.get(taskId);
         if (t) tasks.publish(t);
       },
-      async () => {
-        const s = getSettings(repos);
-        if (s.sandboxLevel === "off") return "off";
+      async (settings) => {
+        if ((settings.sandbox ?? getSettings(repos).sandboxLevel) === "off") return "off";
+        // A failed probe is retried here (rate-limited): before a command would run bare.
         return (await sandboxStatus()).available ? null : "unavailable";
       },
     )

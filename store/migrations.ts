@@ -286,4 +286,39 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX message_replies ON message(created_at) WHERE role = 'assistant';
     `,
   },
+  {
+    version: 12,
+    name: "tasks keep their options: open ones bound to the defaults of now",
+    // A task whose model, effort, approval mode or sandbox level was never chosen followed
+    // the system default of the moment, so changing a default changed how existing tasks
+    // ran. Each open option gets what the task effectively ran with until now: the
+    // default as stored in kv (the same fallbacks as getSettings when it is unset or not
+    // a known value; no default model = the Demo).
+    sql: `
+      CREATE TEMP TABLE bind_default AS SELECT
+        COALESCE((SELECT json(value) FROM kv WHERE key = 'settings.defaultModel'
+            AND json_type(value, '$.providerId') = 'text'
+            AND json_type(value, '$.modelId') = 'text'),
+          json('{"providerId":"demo","modelId":"demo"}')) AS model,
+        COALESCE((SELECT value ->> '$' FROM kv WHERE key = 'settings.defaultEffort'
+            AND value ->> '$' IN ('off', 'default', 'low', 'medium', 'high', 'xhigh', 'max')),
+          'default') AS effort,
+        COALESCE((SELECT value ->> '$' FROM kv WHERE key = 'settings.defaultApproval'
+            AND value ->> '$' IN ('plan', 'ask', 'edit', 'full')), 'edit') AS approval,
+        COALESCE((SELECT value ->> '$' FROM kv WHERE key = 'settings.sandboxLevel'
+            AND value ->> '$' IN ('off', 'workspace-write', 'read-only')),
+          'workspace-write') AS sandbox;
+      UPDATE task SET settings = json_set(settings, '$.model',
+        json((SELECT json_object('providerId', model ->> '$.providerId',
+          'modelId', model ->> '$.modelId') FROM bind_default)))
+        WHERE settings ->> '$.model' IS NULL;
+      UPDATE task SET settings = json_set(settings, '$.effort', (SELECT effort FROM bind_default))
+        WHERE settings ->> '$.effort' IS NULL;
+      UPDATE task SET settings = json_set(settings, '$.approval',
+        (SELECT approval FROM bind_default)) WHERE settings ->> '$.approval' IS NULL;
+      UPDATE task SET settings = json_set(settings, '$.sandbox', (SELECT sandbox FROM bind_default))
+        WHERE settings ->> '$.sandbox' IS NULL;
+      DROP TABLE bind_default;
+    `,
+  },
 ];

@@ -108,9 +108,10 @@ Deno.test("carry: export → import on a fresh data dir reproduces the task; a s
       /imported 1 new task\(s\), updated 0, 0 already here; 4 entries, 1 attachments/,
     );
     const after = snapshot(homeB);
-    // The approval mode chosen there ("full") is a grant of that machine: not carried.
+    // The approval mode chosen there ("full") is a grant of that machine: not carried; the
+    // task gets this machine's default of now, bound (a later default change leaves it).
     assertEquals(before[0].task.settings.approval, "full");
-    before[0].task.settings = { ...before[0].task.settings, approval: null };
+    before[0].task.settings = { ...before[0].task.settings, approval: "edit" };
     assertEquals(after, before, "tasks and entries (parts, usage, times) are the same");
     assertEquals(await Deno.readFile(`${homeB}/uploads/${att.id}/data`), PNG_1PX);
     const meta = JSON.parse(await Deno.readTextFile(`${homeB}/uploads/${att.id}/meta.json`));
@@ -267,7 +268,8 @@ Deno.test("carry: hostile export files are refused or reported, and the good res
     assertEquals(repos.tasks.get("tgrants")!.settings, {
       model: { providerId: "p", modelId: "m" },
       effort: "high",
-      approval: null,
+      approval: "edit",
+      sandbox: "workspace-write",
       goal: { text: "ship it", paused: true, setAt: 5 },
     });
 

@@ -118,16 +118,18 @@ export class TaskTools {
     const policy = commandPolicy(this.d.repos, this.d.home);
     const masks = attachmentMasks(workspace, at.attachments);
     const defaults = this.d.defaults();
+    // The task's own level, bound when it was made (the system setting for older rows).
+    const sandbox = this.d.repos.tasks.get(taskId)?.settings.sandbox ?? defaults.sandbox;
     return {
       workspace,
       roots: [workspace],
       hidden: policy.hidden,
       signal,
       tracker: this.trackerOf(taskId),
-      // Shell commands: the sandbox level the user chose (read at each call). Background
-      // jobs record their later file changes against this turn's snapshot.
+      // Shell commands: the task's sandbox level (read at each call). Background jobs
+      // record their later file changes against this turn's snapshot.
       extra: {
-        sandbox: defaults.sandbox,
+        sandbox,
         network: defaults.network,
         // Spread into the context of main-process tools only (commands need it).
         get envPolicy() {

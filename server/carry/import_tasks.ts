@@ -11,6 +11,8 @@ import type { ExportedAttachment, ExportedTask, ImportReport } from "../../proto
 import { CARRY_LIMITS } from "../../protocol/carry.ts";
 import type { Attachment } from "../../protocol/composer.ts";
 import { isImageMime, uploadDir } from "../composer/uploads_store.ts";
+import { getSettings } from "../providers/catalog.ts";
+import { bindOptions } from "../sessions/task_options.ts";
 
 export function emptyReport(): ImportReport {
   return {
@@ -105,7 +107,12 @@ function importOne(
   const created = !repos.imports.taskExists(t.id);
   try {
     added = repos.imports.tx(() => {
-      if (created) repos.imports.insertTask(t);
+      // Options not carried (the approval mode, sandbox) are this machine's defaults of
+      // now, bound like a new task's: a later change of a default leaves the task as it is.
+      if (created) {
+        const settings = { ...t.settings, ...bindOptions(t.settings, getSettings(repos)) };
+        repos.imports.insertTask({ ...t, settings });
+      }
       const used = repos.imports.positions(t.id);
       let next = Math.max(0, ...used) + 1;
       let n = 0;

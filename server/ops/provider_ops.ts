@@ -34,7 +34,7 @@ import type { OpHandlers } from "./types.ts";
 const repos = (ctx: OpContext): CatalogRepos => services(ctx).repos;
 
 /** Tells every subscribed client to refresh its provider/settings view. */
-function changed<T>(ctx: OpContext, result: T, kind: SettingsEvent["kind"] = "providers"): T {
+function changed<T>(ctx: OpContext, result: T, kind: "providers" | "settings" = "providers"): T {
   ctx.hub.publish(SETTINGS_TOPIC, { kind } satisfies SettingsEvent);
   return result;
 }
@@ -47,7 +47,13 @@ export const PROVIDER_HANDLERS: OpHandlers<keyof typeof PROVIDER_OP_ARGS> = {
     ctx.client.topics.add(SETTINGS_TOPIC);
     const s = getSettings(r);
     const shellSandbox = s.sandboxLevel === "off" ? "off" : probe.available ? "ok" : "unavailable";
-    return { providers: listProviders(r), ...s, shellSandbox, seq: ctx.hub.lastSeq };
+    return {
+      providers: listProviders(r),
+      ...s,
+      shellSandbox,
+      sandboxAvailable: probe.available,
+      seq: ctx.hub.lastSeq,
+    };
   },
   "providers.list": (ctx) => {
     const r = repos(ctx);

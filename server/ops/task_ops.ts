@@ -43,8 +43,8 @@ import { type RewindPreview, SHELL_FILE_CAP } from "../agent/checkpoints.ts";
 import { displayPath } from "../../tools/paths.ts";
 import { join } from "../../lib/path.ts";
 import { getSettings } from "../providers/catalog.ts";
-import { APPROVAL_RANK } from "../sessions/safety.ts";
-import type { TaskSummary } from "../../protocol/index.ts";
+import { APPROVAL_RANK, SANDBOX_RANK } from "../sessions/safety.ts";
+import type { SafetyChange, TaskSummary } from "../../protocol/index.ts";
 import { newTaskCommand, taskCommand } from "../commands/surface.ts";
 import { surfaceOf } from "./command_ops.ts";
 import { newTaskSettings } from "./assistant_ops.ts";
@@ -218,16 +218,18 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
     const before = tasks.get(a.id);
     const task = tasks.setOptions(a.id, a);
     approvals.reevaluate(a.id); // a mode change applies at once to what waits
-    const mode = (t: typeof task) => t.settings.approval ?? getSettings(repos).defaultApproval;
+    const sys = getSettings(repos);
+    const mode = (t: typeof task) => t.settings.approval ?? sys.defaultApproval;
+    const level = (t: typeof task) => t.settings.sandbox ?? sys.sandboxLevel;
+    const lowered: SafetyChange[] = [];
+    const where = { taskId: task.id, taskTitle: task.title };
     if (APPROVAL_RANK[mode(task)] < APPROVAL_RANK[mode(before)]) {
-      ctx.safety.announce(whoIs(ctx), [{
-        what: "taskApproval",
-        taskId: task.id,
-        taskTitle: task.title,
-        from: mode(before),
-        to: mode(task),
-      }]);
+      lowered.push({ what: "taskApproval", ...where, from: mode(before), to: mode(task) });
     }
+    if (SANDBOX_RANK[level(task)] < SANDBOX_RANK[level(before)]) {
+      lowered.push({ what: "taskSandbox", ...where, from: level(before), to: level(task) });
+    }
+    if (lowered.length) ctx.safety.announce(whoIs(ctx), lowered);
     return { task };
   },
   "task.setToolPolicy": (ctx, a) => {

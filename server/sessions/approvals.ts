@@ -126,8 +126,9 @@ export class ApprovalCenter {
     private waitingChanged: (taskId: string, waiting: boolean) => void,
     /** Called when this center changed a task's settings (plan approved → ask mode). */
     private settingsChanged: (taskId: string) => void = () => {},
-    /** Why commands would run without a sandbox now, or null when they are sandboxed. */
-    private unsandboxed: () => Promise<UnsandboxedWhy | null> = () => Promise.resolve(null),
+    /** Why the task's commands would run without a sandbox now, or null when sandboxed. */
+    private unsandboxed: (settings: TaskSettings) => Promise<UnsandboxedWhy | null> = () =>
+      Promise.resolve(null),
   ) {
     // Approvals persisted by a previous process have no run waiting: offer recovery.
     // A sub-agent's call cannot be resumed (its loop is gone, the run is interrupted).
@@ -169,7 +170,7 @@ export class ApprovalCenter {
     }
     const verdict = judge(task.settings, mode, call.name, kind, configured);
     if (verdict === "deny") return this.denial(call.name, task.settings, configured);
-    const bare = kind === "exec" ? await this.unsandboxed() : null;
+    const bare = kind === "exec" ? await this.unsandboxed(task.settings) : null;
     if (verdict === "allow") {
       if (!bare || task.settings.unsandboxedOk) return { allow: true };
       return await this.confirmUnsandboxed(task.id, task.title, call, bare, signal);

@@ -63,6 +63,8 @@ export class EventHub {
   private clients = new Set<HubClient>();
   /** In-process listeners (e.g. notifications): served like clients, never counted as one. */
   private observers = new Set<HubClient>();
+  /** Run once at close: feeds from process-wide sources stop publishing into this hub. */
+  private closers: (() => void)[] = [];
 
   constructor(
     private flushMs = 30,
@@ -196,7 +198,13 @@ export class EventHub {
     return out;
   }
 
+  /** Calls `fn` when the hub closes (e.g. to unsubscribe a feed that outlives it). */
+  onClose(fn: () => void): void {
+    this.closers.push(fn);
+  }
+
   close(): void {
+    for (const fn of this.closers.splice(0)) fn();
     this.flush();
     this.clients.clear();
     this.observers.clear();

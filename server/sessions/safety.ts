@@ -17,7 +17,12 @@ import type { KvRepo } from "../../store/kv.ts";
 const NOTICES_KEY = "security.notices";
 const KEEP = 30;
 
-const SANDBOX_RANK: Record<string, number> = { "off": 0, "workspace-write": 1, "read-only": 2 };
+/** Higher = safer. */
+export const SANDBOX_RANK: Record<string, number> = {
+  "off": 0,
+  "workspace-write": 1,
+  "read-only": 2,
+};
 /** Higher = safer. */
 export const APPROVAL_RANK: Record<string, number> = { full: 0, edit: 1, ask: 2, plan: 3 };
 
@@ -50,6 +55,8 @@ export function describeChange(c: SafetyChange): string {
       return "sandbox network off → on";
     case "taskApproval":
       return `approval of task "${c.taskTitle}" ${c.from} → ${c.to}`;
+    case "taskSandbox":
+      return `sandbox of task "${c.taskTitle}" ${c.from} → ${c.to}`;
     case "toolPolicy":
       return `tool ${c.tool} always allowed in task "${c.taskTitle}"`;
     case "envAllow":

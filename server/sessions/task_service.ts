@@ -8,6 +8,8 @@ import type { Repos } from "../../store/store.ts";
 import type { IdFn } from "../../store/ids.ts";
 import type { EventHub } from "./hub.ts";
 import { OpError } from "../errors.ts";
+import { getSettings } from "../providers/catalog.ts";
+import { bindOptions } from "./task_options.ts";
 
 /** First 30 characters of the first line: the immediate title of a new task. */
 export function quickTitle(text: string): string {
@@ -58,15 +60,15 @@ export class TaskService {
         : args.goal
         ? quickTitle(args.goal.text)
         : "New task");
+    // Every open option takes today's default and keeps it (a later change is for new tasks).
+    const bound = bindOptions(args.options, getSettings(this.repos));
     const out = entries.tx(() => {
       const t = tasks.create({
         id: this.newId("t"),
         title,
         projectPath: args.projectPath ?? null,
         settings: {
-          model: args.options?.model ?? null,
-          effort: args.options?.effort ?? null,
-          approval: args.options?.approval ?? null,
+          ...bound,
           ...(args.title ? { titleLocked: true } : {}),
           ...(args.goal ? { goal: args.goal } : {}),
           ...(args.options?.assistantId ? { assistantId: args.options.assistantId } : {}),
@@ -90,17 +92,25 @@ export class TaskService {
     return this.changed(this.repos.tasks.rename(id, title.trim() || title), id);
   }
 
-  /** Per-task model/effort/approval (null = system default). Never touches defaults. */
+  /**
+   * Per-task model/effort/approval/sandbox. Never touches defaults; null picks the system
+   * default of now, bound like a new task's option (it does not follow the default later).
+   */
   setOptions(
     id: string,
-    o: Partial<Pick<TaskSettings, "model" | "effort" | "approval">>,
+    o: Partial<Pick<TaskSettings, "model" | "effort" | "approval">> & {
+      sandbox?: TaskSettings["sandbox"] | null;
+    },
   ): TaskSummary {
     const t = this.get(id);
     const next: TaskSettings = { ...t.settings };
     if (o.model !== undefined) next.model = o.model;
     if (o.effort !== undefined) next.effort = o.effort;
     if (o.approval !== undefined) next.approval = o.approval;
-    return this.changed(this.repos.tasks.setSettings(id, next), id);
+    if (o.sandbox === null) delete next.sandbox;
+    else if (o.sandbox !== undefined) next.sandbox = o.sandbox;
+    const bound = bindOptions(next, getSettings(this.repos));
+    return this.changed(this.repos.tasks.setSettings(id, { ...next, ...bound }), id);
   }
 
   /** Publishes a task changed elsewhere (runs, titles). */

@@ -115,12 +115,80 @@ export async function probeBwrap(path?: string): Promise<SandboxStatus> {
   };
 }
 
-let cached: Promise<SandboxStatus> | null = null;
+/** How long a failed probe is trusted before the next status request probes again. */
+export const SANDBOX_RETRY_MS = 30_000;
 
-/** The sandbox backend of this machine, probed once (for `reinagent doctor` and the UI). */
+/**
+ * The sandbox backend of this machine. A probe that succeeded is kept for the life of
+ * the process; one that failed is not: the next request after `retryMs` (typically the
+ * next command that would otherwise run unsandboxed) probes again, so a bubblewrap that
+ * was busy, installed or permitted later is used from then on, and a failure at start
+ * never leaves commands unsandboxed for good. Listeners hear every change of
+ * availability (to push it to the clients).
+ */
+export class SandboxState {
+  private last: SandboxStatus | null = null;
+  private pending: Promise<SandboxStatus> | null = null;
+  private probedAt = 0;
+  private listeners = new Set<(s: SandboxStatus) => void>();
+
+  constructor(
+    private probe: () => Promise<SandboxStatus> = () => probeBwrap(),
+    private now: () => number = Date.now,
+    private retryMs = SANDBOX_RETRY_MS,
+  ) {}
+
+  /** The status, probing when none is known, when `refresh`, or when a failure is due again. */
+  get(refresh = false): Promise<SandboxStatus> {
+    if (this.pending) return this.pending;
+    const due = this.last !== null && !this.last.available &&
+      this.now() - this.probedAt >= this.retryMs;
+    if (this.last && !refresh && !due) return Promise.resolve(this.last);
+    return this.run();
+  }
+
+  /** Calls `fn` whenever availability changes; returns the unsubscribe. */
+  onChange(fn: (s: SandboxStatus) => void): () => void {
+    this.listeners.add(fn);
+    return () => void this.listeners.delete(fn);
+  }
+
+  /** Tests: another probe (and clock), forgetting what was probed before. */
+  reset(
+    probe: () => Promise<SandboxStatus> = () => probeBwrap(),
+    now: () => number = Date.now,
+    retryMs = SANDBOX_RETRY_MS,
+  ): void {
+    Object.assign(this, { probe, now, retryMs, last: null, pending: null, probedAt: 0 });
+  }
+
+  private run(): Promise<SandboxStatus> {
+    const before = this.last;
+    const p = this.probe().catch((e): SandboxStatus => ({
+      backend: "none",
+      available: false,
+      reason: `probing bwrap failed: ${(e as Error)?.message ?? e}`,
+    })).then((s) => {
+      if (this.pending !== p) return s; // reset meanwhile: this answer is stale
+      this.pending = null;
+      this.last = s;
+      this.probedAt = this.now();
+      if (before && before.available !== s.available) {
+        for (const fn of [...this.listeners]) fn(s);
+      }
+      return s;
+    });
+    this.pending = p;
+    return p;
+  }
+}
+
+/** This process's sandbox state (the server, `reinagent doctor`, commands). */
+export const SANDBOX = new SandboxState();
+
+/** The sandbox backend of this machine (see {@link SandboxState}). */
 export function sandboxStatus(refresh = false): Promise<SandboxStatus> {
-  if (!cached || refresh) cached = probeBwrap();
-  return cached;
+  return SANDBOX.get(refresh);
 }
 
 export interface SandboxSpec {

@@ -3,21 +3,47 @@
  * an icon, a title and a one-line description; `full` in the warning colour, and the
  * button says the mode in words (a short word on phones) with its meaning in the
  * tooltip, so "no prompts" is never just an icon. Below,
- * for a task, its tool rules ("Always allow" and the like, SPEC §4.5), each with a
- * Remove that sends the tool back to what the mode says.
+ * for a task, its own shell sandbox level and its tool rules ("Always allow" and the
+ * like), each rule with a Remove that sends the tool back to what the mode says.
  */
-import { APPROVAL_MODES } from "../../protocol/index.ts";
+import { APPROVAL_MODES, SANDBOX_LEVELS } from "../../protocol/index.ts";
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
 import { deciding, policyList, removePolicy } from "../state/approvals.js";
-import { activeOptions, setOption } from "../state/run_actions.js";
+import { activeOptions, setOption, setTaskSandbox } from "../state/run_actions.js";
 import { currentId, currentTask } from "../state/tasks.js";
-import { shellSandbox } from "../state/settings.js";
+import { sandboxLevel, taskSandbox } from "../state/settings.js";
 import { Menu } from "./Menu.js";
 import { MenuItem } from "./MenuItem.js";
 import { IconAsk, IconBolt, IconChevronDown, IconEdit, IconPlan, IconX } from "./RunIcons.js";
 
 const ICONS = { plan: IconPlan, ask: IconAsk, edit: IconEdit, full: IconBolt };
+
+/** The shown task's own shell sandbox level (a new task starts at the system level). */
+function TaskSandboxLevel() {
+  const task = currentTask.value;
+  if (!currentId.value || !task) return null;
+  const level = task.settings.sandbox ?? sandboxLevel.value;
+  return html`
+    <div class="opt-group" data-testid="task-sandbox">
+      <div class="opt-group-label" id="task-sandbox-label">${t("sandbox.task.title")}</div>
+      <div class="pills task-sandbox-pills" role="group" aria-labelledby="task-sandbox-label">
+        ${SANDBOX_LEVELS.map((l) =>
+          html`
+            <button
+              type="button"
+              class=${`pill${l === "off" ? " pill-warn" : ""}`}
+              data-testid="task-sandbox-option"
+              data-value=${l}
+              aria-pressed=${l === level ? "true" : "false"}
+              onClick=${() => l !== level && setTaskSandbox(task.id, l)}
+            >${t(/** @type {const} */ (`safety.level.${l}`))}</button>
+          `
+        )}
+      </div>
+    </div>
+  `;
+}
 
 /** The shown task's tool rules, each removable. */
 function Policies() {
@@ -101,10 +127,11 @@ export function ApprovalMenu() {
               `;
             })}
           </div>
-          ${shellSandbox.value !== "ok" &&
+          <${TaskSandboxLevel} />
+          ${taskSandbox.value !== "ok" &&
             html`<p class="approval-menu-note" data-testid="approval-unsandboxed-note">${
               t(
-                /** @type {const} */ (`approval.menu.unsandboxed.${shellSandbox.value}`),
+                /** @type {const} */ (`approval.menu.unsandboxed.${taskSandbox.value}`),
               )
             }</p>`}
           <${Policies} />

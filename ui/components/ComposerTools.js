@@ -1,11 +1,12 @@
 /**
- * The composer's option toolbar: model, reasoning effort, approval mode, the
- * assistant (phones; the header has it on wide screens), the background-work badge and
+ * The composer's option toolbar: model, reasoning effort, approval mode, a "no sandbox"
+ * warning while the server has none, the assistant (phones; the header has it on wide screens), the background-work badge and
  * the context ring.
  */
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
 import { ApprovalMenu } from "./ApprovalMenu.js";
+import { SandboxBadge } from "./SandboxBadge.js";
 import { EffortMenu } from "./EffortMenu.js";
 import { ModelMenu } from "./ModelMenu.js";
 import { AssistantChip } from "./assistants/AssistantChip.js";
@@ -20,6 +21,7 @@ export function ComposerTools() {
       <${ModelMenu} />
       <${EffortMenu} />
       <${ApprovalMenu} />
+      <${SandboxBadge} />
       <${AssistantChip} place="composer" />
       <${BackgroundBadge} />
       <${ContextRing} />

@@ -5,6 +5,7 @@ export default {
   "safety.change.sandboxNetwork": "Network inside the shell sandbox turned on",
   "safety.change.defaultApproval": "Default approval mode: {from} → {to}",
   "safety.change.taskApproval": "Approval mode of “{task}”: {from} → {to}",
+  "safety.change.taskSandbox": "Shell sandbox of “{task}”: {from} → {to}",
   "safety.change.toolPolicy": "{tool} is always allowed in “{task}”",
   "safety.change.mcpServer": "MCP server {id} runs: {target}",
   "safety.change.mcpPolicy": "Every tool of the MCP server {id} is always allowed",
@@ -53,4 +54,8 @@ export default {
     "Shell sandbox is off: commands run as you. In Full access you are asked once per task.",
   "approval.menu.unsandboxed.unavailable":
     "No sandbox on this machine: commands run as you. In Full access you are asked once per task.",
+  "sandbox.badge": "No sandbox",
+  "sandbox.badge.title":
+    "Bubblewrap cannot run on this machine right now: commands would run as you. ReinAgent tries again before the next command.",
+  "sandbox.task.title": "Shell sandbox of this task",
 };

@@ -5,6 +5,7 @@ export default {
   "safety.change.sandboxNetwork": "已允许沙箱内访问网络",
   "safety.change.defaultApproval": "默认审批模式：{from} → {to}",
   "safety.change.taskApproval": "任务「{task}」的审批模式：{from} → {to}",
+  "safety.change.taskSandbox": "任务「{task}」的 Shell 沙箱：{from} → {to}",
   "safety.change.toolPolicy": "任务「{task}」中始终允许 {tool}",
   "safety.change.mcpServer": "MCP 服务器 {id} 将运行：{target}",
   "safety.change.mcpPolicy": "MCP 服务器 {id} 的所有工具始终允许",
@@ -53,4 +54,8 @@ export default {
     "Shell 沙箱已关闭：命令以你的身份运行。完全访问模式下每个任务会询问一次。",
   "approval.menu.unsandboxed.unavailable":
     "本机没有沙箱：命令以你的身份运行。完全访问模式下每个任务会询问一次。",
+  "sandbox.badge": "无沙箱",
+  "sandbox.badge.title":
+    "本机目前无法运行 bubblewrap：命令将以你的身份运行。ReinAgent 会在下一条命令前重新检测。",
+  "sandbox.task.title": "此任务的 Shell 沙箱",
 };

@@ -71,6 +71,20 @@ export async function setOption(key, value) {
   }
 }
 
+/**
+ * Changes the shell sandbox level of a task (the system level stays as it is).
+ * @param {string} id
+ * @param {"off"|"workspace-write"|"read-only"} level
+ */
+export async function setTaskSandbox(id, level) {
+  try {
+    const r = await request("task.setOptions", { id, sandbox: level });
+    if (r?.task) upsertTask(r.task);
+  } catch (e) {
+    notifyError("run.error.options", e);
+  }
+}
+
 /** Options to send with `tasks.create` (only the ones chosen), then clears them. */
 export function takeDraftOptions() {
   const o = draftOptions.value;

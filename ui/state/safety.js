@@ -64,6 +64,15 @@ export function changeText(c, tr) {
         key: "safety.change.taskApproval",
         params: { task: c.taskTitle, from: tr(`approval.${c.from}`), to: tr(`approval.${c.to}`) },
       };
+    case "taskSandbox":
+      return {
+        key: "safety.change.taskSandbox",
+        params: {
+          task: c.taskTitle,
+          from: tr(`safety.level.${c.from}`),
+          to: tr(`safety.level.${c.to}`),
+        },
+      };
     case "toolPolicy":
       return { key: "safety.change.toolPolicy", params: { tool: c.tool, task: c.taskTitle } };
     case "envAllow":

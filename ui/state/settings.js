@@ -19,7 +19,7 @@
 import { batch, computed, effect, signal } from "@preact/signals";
 import { DEFAULT_APPROVAL, SETTINGS_TOPIC } from "../../protocol/index.ts";
 import { connState, errorCode, onEvent, request } from "./connection.js";
-import { currentId } from "./tasks.js";
+import { currentId, currentTask } from "./tasks.js";
 import { drawerOpen, notifyError } from "./ui.js";
 
 /** @type {import("@preact/signals").Signal<PublicProvider[]>} */
@@ -34,6 +34,20 @@ export const sandboxLevel = signal("workspace-write");
 export const sandboxNetwork = signal(true);
 /** Whether commands run sandboxed now: "ok", "off" (the level) or "unavailable" (no bwrap). */
 export const shellSandbox = signal(/** @type {"ok"|"off"|"unavailable"} */ ("ok"));
+/** Whether bubblewrap works on the server's machine now (pushed when it changes). */
+export const sandboxAvailable = signal(true);
+/**
+ * How the shown task's commands would run: its own level (a draft: the system level),
+ * "unavailable" when that level sandboxes but the machine has no working bubblewrap.
+ */
+export const taskSandbox = computed(() => {
+  const level = (currentId.value !== null && currentTask.value?.settings.sandbox) ||
+    sandboxLevel.value;
+  if (level === "off") return /** @type {const} */ ("off");
+  return sandboxAvailable.value
+    ? /** @type {const} */ ("ok")
+    : /** @type {const} */ ("unavailable");
+});
 /** Variable names let into commands although they look like secrets. */
 export const commandEnvAllow = signal(/** @type {string[]} */ ([]));
 /** Credential paths hidden from commands. */
@@ -86,7 +100,9 @@ function putProvider(p) {
   providers.value = i < 0 ? [...list, p] : list.map((x) => (x.id === p.id ? p : x));
 }
 
-/** @param {SystemSettings & {shellSandbox?: "ok"|"off"|"unavailable"}} s */
+/**
+ * @param {SystemSettings & {shellSandbox?: "ok"|"off"|"unavailable", sandboxAvailable?: boolean}} s
+ */
 function applySettings(s) {
   defaultModel.value = s.defaultModel ?? null;
   if (s.compactModel !== undefined) compactModel.value = s.compactModel;
@@ -95,6 +111,7 @@ function applySettings(s) {
   if (s.sandboxLevel) sandboxLevel.value = s.sandboxLevel;
   if (typeof s.sandboxNetwork === "boolean") sandboxNetwork.value = s.sandboxNetwork;
   if (s.shellSandbox) shellSandbox.value = s.shellSandbox;
+  if (typeof s.sandboxAvailable === "boolean") sandboxAvailable.value = s.sandboxAvailable;
   if (Array.isArray(s.commandEnvAllow)) commandEnvAllow.value = s.commandEnvAllow;
   if (Array.isArray(s.hiddenPaths)) hiddenPaths.value = s.hiddenPaths;
 }
