@@ -16,16 +16,20 @@ function closedPort(): number {
   return port;
 }
 
-for (const [name, url] of [
-  ["plain http (the light client)", () => `http://127.0.0.1:${closedPort()}/v1/chat/completions`],
-  ["a name that does not resolve", () => "http://no-such-host.invalid/v1/chat/completions"],
-] as const) {
+for (
+  const [name, url] of [
+    ["plain http (the light client)", () => `http://127.0.0.1:${closedPort()}/v1/chat/completions`],
+    ["a name that does not resolve", () => "http://no-such-host.invalid/v1/chat/completions"],
+  ] as const
+) {
   Deno.test(`unreachable provider, ${name}: no retry, the reason said`, async () => {
     const retries: RetryNotice[] = [];
     const signal = new AbortController().signal;
     // The adapters' events do not matter here: the request fails before any.
     const open = async function* (): AsyncGenerator<StreamEvent> {
-      for await (const _ of postSse(url(), {}, { model: "m" }, signal)) yield { type: "text", delta: "" };
+      for await (const _ of postSse(url(), {}, { model: "m" }, signal)) {
+        yield { type: "text", delta: "" };
+      }
     };
     let err: Error | null = null;
     try {

@@ -15,10 +15,10 @@ import {
   manualModel,
   SETTINGS_KEYS,
 } from "./catalog.ts";
-import { errorInfo, ProviderError, type ProviderErrorInfo } from "./errors.ts";
+import { errorInfo, ProviderError, type ProviderErrorInfo, scrubInfo } from "./errors.ts";
 import { adapterFor } from "./index.ts";
 import { DEMO_PROVIDER_ID } from "./demo.ts";
-import { fetchModelList, mergeModels, scrubInfo, timeoutError } from "./models_fetch.ts";
+import { fetchModelList, mergeModels, timeoutError } from "./models_fetch.ts";
 import type { ModelInfo, ProviderConfig } from "./types.ts";
 
 export const TEST_TIMEOUT_MS = 25_000;

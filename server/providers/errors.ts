@@ -204,3 +204,32 @@ const CONTEXT_OVERFLOW_RE = new RegExp(
   ].join("|"),
   "i",
 );
+
+/** The info with every occurrence of `secret` replaced by `masked` (keys echoed back). */
+export function scrubInfo(
+  info: ProviderErrorInfo,
+  secret: string,
+  masked: string,
+): ProviderErrorInfo {
+  if (!secret) return info;
+  const s = <T extends string | null>(t: T): T =>
+    (typeof t === "string" ? t.split(secret).join(masked) : t) as T;
+  return {
+    ...info,
+    message: s(info.message),
+    url: s(info.url),
+    upstream: s(info.upstream),
+    chain: info.chain.map((c) => s(c)),
+  };
+}
+
+/** The same error with the secrets it may echo (the request's key) masked everywhere. */
+export function scrubbedError(
+  e: ProviderError,
+  secrets: { secret: string; masked: string }[],
+): ProviderError {
+  let info = e.info;
+  for (const x of secrets) info = scrubInfo(info, x.secret, x.masked);
+  if (info === e.info) return e;
+  return new ProviderError(info, e.network);
+}

@@ -257,17 +257,3 @@ export function mergeModels(
   }
   return { models, added };
 }
-
-/** Replaces every occurrence of `secret` in an error's texts with `masked`. */
-export function scrubInfo(info: ProviderErrorInfo, secret: string, masked: string) {
-  if (!secret) return info;
-  const s = <T extends string | null>(t: T): T =>
-    (typeof t === "string" ? t.split(secret).join(masked) : t) as T;
-  return {
-    ...info,
-    message: s(info.message),
-    url: s(info.url),
-    upstream: s(info.upstream),
-    chain: info.chain.map((c) => s(c)),
-  };
-}
