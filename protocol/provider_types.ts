@@ -5,6 +5,7 @@
  * `server/providers/types.ts`.
  */
 import type { Effort } from "./constants.ts";
+import type { ModelPrice } from "./pricing.ts";
 export { EFFORT_LEVELS } from "./constants.ts";
 export type { Effort } from "./constants.ts";
 
@@ -28,6 +29,8 @@ export interface ModelInfo {
   effortLevels: Effort[] | null;
   defaultEffort: Effort | null;
   source: "fetched" | "manual" | "builtin";
+  /** Price per million tokens; null = unknown (never counted as free). */
+  price: ModelPrice | null;
 }
 
 export interface ProviderConfig {

@@ -25,6 +25,7 @@ import {
 } from "./constants.ts";
 
 import type { ModelRef } from "./domain.ts";
+import { priceSchema } from "./pricing.ts";
 
 export type { ApiFormat, Effort, ModelInfo, ProviderErrorInfo, ProviderPreset };
 export { API_FORMATS, EFFORT_LEVELS };
@@ -147,6 +148,8 @@ export const PROVIDER_OP_ARGS = {
       "contextWindow?": tokens,
       "maxOutput?": tokens,
       "vision?": nullable(bool),
+      /** Per million tokens in micro-units; absent = the built-in list price if any. */
+      "price?": nullable(priceSchema),
     }),
   }),
   "models.update": obj({
@@ -159,6 +162,8 @@ export const PROVIDER_OP_ARGS = {
       "contextWindow?": tokens,
       "maxOutput?": tokens,
       "vision?": nullable(bool),
+      /** null = price unknown. */
+      "price?": nullable(priceSchema),
     }),
   }),
   "models.delete": obj({ providerId, modelId }),

@@ -24,7 +24,8 @@ const toConfig = (r: ProviderRow): ProviderConfig => ({
   baseUrl: r.base_url,
   apiKey: r.api_key,
   enabled: r.enabled === 1,
-  models: JSON.parse(r.models) as ModelInfo[],
+  // Models stored before prices existed have no `price`: unknown.
+  models: (JSON.parse(r.models) as ModelInfo[]).map((m) => ({ ...m, price: m.price ?? null })),
 });
 
 /** `sk-…abcd`: enough to recognise a key, never enough to use it. */

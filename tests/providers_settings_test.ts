@@ -216,6 +216,7 @@ Deno.test("models: manual add/edit/delete; default follows renames and clears on
       effortLevels: null,
       defaultEffort: null,
       source: "manual",
+      price: null,
     });
     assertMatch(
       (await h.fail("models.add", { providerId: pid, model: { id: "big" } })).message,

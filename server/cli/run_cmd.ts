@@ -6,11 +6,15 @@
  * 0 done, 1 failed, 2 bad input, 3 max steps reached, 130 stopped.
  */
 import {
+  addMoney,
   type CommandReply,
+  type Cost,
   type Entry,
   type EvtMsg,
+  formatMoney,
   MCP_TOPIC,
   type McpEvent,
+  type MoneySum,
   type OpResults,
   parseSlash,
   type PendingApproval,
@@ -301,11 +305,13 @@ export async function runCommand(args: RunArgs, home: string, out: Out): Promise
       ? "stopped"
       : tasks.find((t) => t.id === taskId)?.lastRun ?? outcomeOf(entries);
     const outcome = RUN_EXIT[end];
-    const usage = entries.filter((e) => e.role === "assistant").reduce((acc, e) => {
+    const replies = entries.filter((e) => e.role === "assistant");
+    const usage = replies.reduce((acc, e) => {
       const u = e.meta.usage as { input: number; output: number } | undefined;
       return { input: acc.input + (u?.input ?? 0), output: acc.output + (u?.output ?? 0) };
     }, { input: 0, output: 0 });
-    if (args.json) out.json({ type: "done", outcome: outcome.kind, taskId, usage });
+    const cost = runCost(replies);
+    if (args.json) out.json({ type: "done", outcome: outcome.kind, taskId, usage, cost });
     else if (end !== "done") out.note(`run ended: ${TASK_STATE_WORDS[end]}`);
     return outcome.code;
   } catch (e) {
@@ -315,6 +321,31 @@ export async function runCommand(args: RunArgs, home: string, out: Out): Promise
   } finally {
     await client.close();
   }
+}
+
+/**
+ * What this run's replies cost at their models' prices (sub-agents not included):
+ * per currency in nano-units with the text a person reads, and the replies whose
+ * price is unknown (they are not counted as free).
+ */
+export function runCost(replies: Entry[]): {
+  total: (MoneySum & { text: string })[];
+  replies: number;
+  unpriced: number;
+} {
+  const sums: MoneySum[] = [];
+  let unpriced = 0;
+  for (const e of replies) {
+    const c = e.meta.cost as Cost | undefined;
+    if (c && typeof c.total === "number" && typeof c.currency === "string") {
+      addMoney(sums, { currency: c.currency, nanos: c.total });
+    } else unpriced++;
+  }
+  return {
+    total: sums.map((s) => ({ ...s, text: formatMoney(s.nanos, s.currency, "en-US") })),
+    replies: replies.length,
+    unpriced,
+  };
 }
 
 /** `reinagent run "/help"`: the commands of the folder and the files that could not be used. */

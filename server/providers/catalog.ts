@@ -32,6 +32,8 @@ import { PROVIDER_PRESETS, type ProviderPreset } from "../../protocol/presets.ts
 import { type ApiFormat, type Effort, EFFORT_LEVELS, type ModelInfo } from "./types.ts";
 import type { ProviderConfig } from "./types.ts";
 import { normaliseBaseUrl } from "./urls.ts";
+import type { ModelPrice } from "../../protocol/pricing.ts";
+import { builtinPrice } from "./prices.ts";
 
 /** The repositories the catalog needs (a `Store`'s `repos` fits). */
 export interface CatalogRepos {
@@ -193,6 +195,7 @@ export function manualModel(input: {
   contextWindow?: number | null;
   maxOutput?: number | null;
   vision?: boolean | null;
+  price?: ModelPrice | null;
 }): ModelInfo {
   return {
     id: input.id,
@@ -204,6 +207,7 @@ export function manualModel(input: {
     effortLevels: null,
     defaultEffort: null,
     source: "manual",
+    price: input.price ?? null,
   };
 }
 
@@ -244,12 +248,15 @@ export function addProvider(repos: CatalogRepos, input: AddProviderInput): Provi
   } else {
     id = uniqueId(slugify(preset && input.name === undefined ? preset.id : name), taken);
   }
-  const models = [...new Set(input.models ?? [])].map((m) => manualModel({ id: m }));
+  const baseUrl = cleanBaseUrl(input.baseUrl ?? preset?.baseUrl ?? "");
+  const models = [...new Set(input.models ?? [])].map((m) =>
+    manualModel({ id: m, price: builtinPrice(baseUrl, m) })
+  );
   return repos.providers.put({
     id,
     name,
     format: input.format ?? preset?.format ?? "openai-chat-completions",
-    baseUrl: cleanBaseUrl(input.baseUrl ?? preset?.baseUrl ?? ""),
+    baseUrl,
     apiKey: cleanKey(input.apiKey ?? ""),
     enabled: true,
     models,
