@@ -33,10 +33,21 @@ export interface ModelInfo {
   price: ModelPrice | null;
 }
 
+/** What a provider needs beyond a base URL and a key. */
+export interface ProviderOptions {
+  /** Azure OpenAI: the `api-version` query parameter of every request. */
+  apiVersion?: string;
+  /** OpenRouter: the site sent as `HTTP-Referer` (the app's attribution). */
+  appUrl?: string;
+}
+
 export interface ProviderConfig {
   id: string;
   name: string;
   format: ApiFormat;
+  /** The preset it was made from (its request quirks follow it); absent = custom. */
+  preset?: string | null;
+  options?: ProviderOptions;
   /** Stored without trailing slashes or `/v1`. */
   baseUrl: string;
   apiKey: string;

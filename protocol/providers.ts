@@ -112,6 +112,13 @@ const baseUrl = str({ max: L.baseUrlChars });
 const apiKey = str({ max: L.apiKeyChars });
 const tokens = nullable(int({ min: 1, max: L.maxTokens }));
 const format = oneOf(API_FORMATS);
+/** An Azure `api-version` such as 2024-10-21 or 2025-04-01-preview. */
+export const API_VERSION_RE = /^[A-Za-z0-9][A-Za-z0-9.-]{0,39}$/;
+/** Options of a provider; "" removes one. */
+const options = obj({
+  "apiVersion?": str({ max: 40, pattern: /^$|^[A-Za-z0-9][A-Za-z0-9.-]{0,39}$/ }),
+  "appUrl?": str({ max: L.baseUrlChars }),
+});
 
 export const PROVIDER_OP_ARGS = {
   /** Snapshot of providers + settings, and live `settings` events from then on. */
@@ -127,6 +134,7 @@ export const PROVIDER_OP_ARGS = {
     "baseUrl?": baseUrl,
     "apiKey?": apiKey,
     "models?": arr(modelId, 500),
+    "options?": options,
   }),
   /** `apiKey: ""` clears the key. */
   "providers.update": obj({
@@ -136,6 +144,7 @@ export const PROVIDER_OP_ARGS = {
     "baseUrl?": baseUrl,
     "apiKey?": apiKey,
     "enabled?": bool,
+    "options?": options,
   }),
   "providers.delete": obj({ id: providerId }),
   /** GET /v1/models (or the format's equivalent) and merge into the provider. */

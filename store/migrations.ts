@@ -286,4 +286,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX message_replies ON message(created_at) WHERE role = 'assistant';
     `,
   },
+  {
+    version: 12,
+    name: "provider presets and options",
+    // The preset a provider was made from picks its request quirks (URL shape, auth and
+    // extra headers); options hold what a preset needs beyond a base URL and a key.
+    sql: `
+      ALTER TABLE provider ADD COLUMN preset TEXT;
+      ALTER TABLE provider ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
+    `,
+  },
 ];

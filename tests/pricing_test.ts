@@ -133,12 +133,24 @@ Deno.test("prices from a model list: OpenRouter's per-token strings, per-million
 });
 
 Deno.test("built-in list prices: preset vendors' models by host, dated snapshots included", () => {
-  const sonnet = builtinPrice("https://api.anthropic.com", "claude-sonnet-4-5-20250929");
+  const sonnet = builtinPrice(
+    { baseUrl: "https://api.anthropic.com" },
+    "claude-sonnet-4-5-20250929",
+  );
   assertEquals(sonnet, { ...SONNET, source: "builtin" });
-  assertEquals(builtinPrice("https://api.deepseek.com", "deepseek-chat")?.cacheRead, 28_000);
-  assertEquals(builtinPrice("https://api.openai.com", "gpt-4.1-mini")?.input, 400_000);
+  assertEquals(
+    builtinPrice({ baseUrl: "https://api.deepseek.com" }, "deepseek-chat")?.cacheRead,
+    28_000,
+  );
+  assertEquals(builtinPrice({ baseUrl: "https://api.openai.com" }, "gpt-4.1-mini")?.input, 400_000);
   // Another host (a proxy, OpenRouter) or an unknown model: no guess.
-  assertEquals(builtinPrice("https://openrouter.ai/api", "gpt-4.1-mini"), null);
-  assertEquals(builtinPrice("https://api.openai.com", "gpt-4o-2024-05-13"), null);
-  assertEquals(builtinPrice("not a url", "gpt-4o"), null);
+  assertEquals(builtinPrice({ baseUrl: "https://openrouter.ai/api" }, "gpt-4.1-mini"), null);
+  assertEquals(builtinPrice({ baseUrl: "https://api.openai.com" }, "gpt-4o-2024-05-13"), null);
+  assertEquals(builtinPrice({ baseUrl: "not a url" }, "gpt-4o"), null);
+  // A provider made from a preset is priced as its vendor wherever it points (a proxy).
+  assertEquals(
+    builtinPrice({ preset: "anthropic", baseUrl: "http://127.0.0.1:9" }, "claude-haiku-4-5")
+      ?.output,
+    5_000_000,
+  );
 });

@@ -21,6 +21,7 @@ import { DEMO_PROVIDER_ID } from "./demo.ts";
 import { fetchModelList, mergeModels, scrubInfo, timeoutError } from "./models_fetch.ts";
 import type { ModelInfo, ProviderConfig } from "./types.ts";
 import { builtinPrice } from "./prices.ts";
+import { dialectOf } from "./dialects.ts";
 import {
   CURRENCY_RE,
   MAX_PRICE_MICROS,
@@ -107,9 +108,7 @@ export function addModel(
   if (p.models.length >= PROVIDER_LIMITS.modelsPerProvider) {
     throw invalid(`a provider can hold at most ${PROVIDER_LIMITS.modelsPerProvider} models`);
   }
-  const price = input.price !== undefined
-    ? typedPrice(input.price)
-    : builtinPrice(p.baseUrl, input.id);
+  const price = input.price !== undefined ? typedPrice(input.price) : builtinPrice(p, input.id);
   const model = manualModel({ ...input, price });
   const provider = repos.providers.put({ ...p, models: [...p.models, model] });
   return { provider, model };
@@ -216,6 +215,12 @@ export async function fetchModels(
   }
   const p = editableProvider(repos, providerId);
   needBaseUrl(p);
+  if (dialectOf(p) === "azure" && p.format === "openai-chat-completions") {
+    throw invalid(
+      `Azure OpenAI does not list the deployments of "${p.name}" for an API key: add each ` +
+        "deployment's name as a model (Add model)",
+    );
+  }
   let listed;
   try {
     listed = await fetchModelList(p, opts);
@@ -225,7 +230,7 @@ export async function fetchModels(
   const fresh = getProvider(repos, providerId); // re-read: it may have changed meanwhile
   const priced = listed.map((
     m,
-  ) => (m.price ? m : { ...m, price: builtinPrice(fresh.baseUrl, m.id) }));
+  ) => (m.price ? m : { ...m, price: builtinPrice(fresh, m.id) }));
   const { models, added } = mergeModels(fresh.models, priced);
   const provider = repos.providers.put({ ...fresh, models });
   return { provider, added, total: listed.length };

@@ -7,6 +7,7 @@
  */
 import type { ModelPrice } from "../../protocol/pricing.ts";
 import { MAX_PRICE_MICROS } from "../../protocol/pricing.ts";
+import { PROVIDER_PRESETS } from "../../protocol/presets.ts";
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -135,13 +136,17 @@ const ALIASES: Record<string, string> = {
 const micros = (usd: number | null) => (usd === null ? null : Math.round(usd * 1_000_000));
 
 /**
- * The built-in list price of `modelId` at the vendor serving `baseUrl` (matched by host),
- * or null when the list does not know it.
+ * The built-in list price of `modelId` at the provider's vendor — the preset it was made
+ * from, else the host it talks to — or null when the list does not know it.
  */
-export function builtinPrice(baseUrl: string, modelId: string): ModelPrice | null {
+export function builtinPrice(
+  p: { preset?: string | null; baseUrl: string },
+  modelId: string,
+): ModelPrice | null {
+  const vendorUrl = PROVIDER_PRESETS.find((x) => x.id === p.preset)?.baseUrl || p.baseUrl;
   let host: string;
   try {
-    host = new URL(baseUrl).hostname;
+    host = new URL(vendorUrl).hostname;
   } catch {
     return null;
   }
