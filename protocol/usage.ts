@@ -16,6 +16,9 @@ import type { MoneySum } from "./pricing.ts";
 export const USAGE_RANGES = ["7d", "30d", "all"] as const;
 export type UsageRange = typeof USAGE_RANGES[number];
 
+/** How many tasks the Usage page lists by cost. */
+export const USAGE_TOP_TASKS = 10;
+
 /** Days in the heatmap: 52 full weeks plus the current one (weeks start on Sunday). */
 export const HEATMAP_WEEKS = 53;
 
@@ -79,6 +82,15 @@ export interface UsageSnapshot {
   heatmap: (UsageDay & { level: number })[];
   streaks: { current: number; longest: number };
   peakDay: UsageDay | null;
+  /** The costliest tasks of the range (at most `USAGE_TOP_TASKS`), costliest first. */
+  taskCosts: {
+    taskId: string;
+    title: string;
+    cost: MoneySum[];
+    replies: number;
+    /** Replies whose cost is unknown. */
+    unpriced: number;
+  }[];
   /** The task with the longest span from its first to its last entry in the range. */
   longestTask: { taskId: string; title: string; durationMs: number } | null;
 }

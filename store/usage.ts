@@ -121,6 +121,47 @@ export class UsageRepo {
     }) as unknown as TaskCostRow[];
   }
 
+  /**
+   * Per task and currency, the cost of its replies (and its sub-agents') since `since`,
+   * with the replies that have no cost; rows of the `limit` costliest tasks.
+   */
+  costByTask(since: number, limit: number): {
+    taskId: string;
+    title: string;
+    currency: string | null;
+    cost: number;
+    replies: number;
+    priced: number;
+  }[] {
+    const select = (arm: "m" | "s") =>
+      `${taskOf(arm)} AS task_id, ${currency} AS currency, COUNT(*) AS replies, ${costs}`;
+    const live = "m.role = 'assistant' AND m.created_at >= :since AND m.status <> 'streaming'";
+    return this.db.prepare(`
+      WITH x AS (
+        SELECT ${select("m")} FROM message m WHERE ${live} GROUP BY 1, 2
+        UNION ALL
+        SELECT ${select("s")} FROM subagent_entry m JOIN subagent_run s ON s.id = m.run_id
+          WHERE ${live} GROUP BY 1, 2
+      ), per AS (
+        SELECT task_id, currency, SUM(cost) AS cost, SUM(replies) AS replies,
+               SUM(priced) AS priced FROM x GROUP BY task_id, currency
+      ), top AS (
+        SELECT task_id, SUM(cost) AS rank FROM per GROUP BY task_id
+          ORDER BY rank DESC, task_id LIMIT :limit
+      )
+      SELECT per.task_id AS taskId, t.title AS title, per.currency AS currency, per.cost AS cost,
+             per.replies AS replies, per.priced AS priced
+        FROM per JOIN top ON top.task_id = per.task_id JOIN task t ON t.id = per.task_id
+        ORDER BY top.rank DESC, per.task_id, per.currency`).all({ since, limit }) as unknown as {
+      taskId: string;
+      title: string;
+      currency: string | null;
+      cost: number;
+      replies: number;
+      priced: number;
+    }[];
+  }
+
   /** Tasks with a reply since `since`. */
   taskCount(since: number): number {
     const sql = `SELECT COUNT(*) AS n FROM (

@@ -125,6 +125,11 @@ Deno.test(
       ]);
       const bareRow = byModel.get(`${bare.providerId}/${bare.modelId}`)!;
       assertEquals([bareRow.cost, bareRow.unpriced], [[{ currency: "USD", nanos: 6_000_000 }], 1]);
+      // Per task, costliest first; the one with an unpriced reply says how many.
+      assertEquals(snap.taskCosts.map((x) => [x.taskId, x.cost, x.replies, x.unpriced]), [
+        [task.id, [{ currency: "USD", nanos: 12_000_000 }], 2, 0],
+        [other.task.id, [{ currency: "USD", nanos: 6_000_000 }], 2, 1],
+      ]);
     } finally {
       await e.close();
     }

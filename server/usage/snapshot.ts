@@ -5,6 +5,7 @@
  */
 import {
   HEATMAP_WEEKS,
+  USAGE_TOP_TASKS,
   type UsageDay,
   type UsageRange,
   type UsageSnapshot,
@@ -61,6 +62,22 @@ function perDayTotals(rows: UsageRow[]): { day: number; total: number; requests:
     out.set(r.day, d);
   }
   return [...out.values()].sort((a, b) => a.day - b.day);
+}
+
+/** The costliest tasks since `since`, their cost per currency and unpriced replies. */
+function taskCosts(repos: Repos, since: number): UsageSnapshot["taskCosts"] {
+  const out = new Map<string, UsageSnapshot["taskCosts"][number]>();
+  for (const r of repos.usage.costByTask(since, USAGE_TOP_TASKS)) {
+    const t = out.get(r.taskId) ??
+      { taskId: r.taskId, title: r.title, cost: [], replies: 0, unpriced: 0 };
+    t.replies += r.replies;
+    t.unpriced += r.replies - r.priced;
+    if (r.currency !== null && r.priced > 0) {
+      addMoney(t.cost, { currency: r.currency, nanos: r.cost });
+    }
+    out.set(r.taskId, t);
+  }
+  return [...out.values()];
 }
 
 export function usageSnapshot(
@@ -185,5 +202,6 @@ export function usageSnapshot(
     streaks: streaks(days.map((d) => d.day), today),
     peakDay,
     longestTask: firstDay === null ? null : repos.usage.longestTask(since),
+    taskCosts: firstDay === null ? [] : taskCosts(repos, since),
   };
 }
