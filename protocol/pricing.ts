@@ -89,10 +89,16 @@ export function costOf(usage: TokenUsage, price: ModelPrice | null | undefined):
   if (!price) {
     return { known: false, missing: PRICE_FIELDS.filter((f) => tokensOf(usage, f) > 0) };
   }
-  const missing = PRICE_FIELDS.filter((f) => tokensOf(usage, f) > 0 && price[f] === null);
+  // A rate that is not a whole number of micro-units (e.g. from a hand-edited backup)
+  // is as good as unknown.
+  const rate = (f: PriceField): number | null => {
+    const v = price[f];
+    return Number.isSafeInteger(v) && (v as number) >= 0 ? v as number : null;
+  };
+  const missing = PRICE_FIELDS.filter((f) => tokensOf(usage, f) > 0 && rate(f) === null);
   if (missing.length) return { known: false, missing };
   // Pico-units in BigInt: tokens × micro-units per million can pass 2^53.
-  const part = (f: PriceField) => BigInt(tokensOf(usage, f)) * BigInt(price[f] ?? 0);
+  const part = (f: PriceField) => BigInt(tokensOf(usage, f)) * BigInt(rate(f) ?? 0);
   const picos = { input: 0n, output: 0n, cacheRead: 0n, cacheWrite: 0n };
   for (const f of PRICE_FIELDS) picos[f] = part(f);
   const sum = picos.input + picos.output + picos.cacheRead + picos.cacheWrite;

@@ -62,6 +62,9 @@ Deno.test("costOf: an unknown price is unknown, never 0", () => {
   assert(costOf(u, noCache).known);
   // Cached tokens with no cache-read rate: the cost is unknown, not priced as input.
   assertEquals(costOf({ ...u, cacheRead: 5 }, noCache), { known: false, missing: ["cacheRead"] });
+  // A malformed rate (not whole micro-units) is unknown, not a crash.
+  const odd = { ...SONNET, input: 1.5 } as ModelPrice;
+  assertEquals(costOf(u, odd), { known: false, missing: ["input"] });
   // A price of 0 (a free model) is a real price.
   const free: ModelPrice = { ...SONNET, input: 0, output: 0 };
   const r = costOf(u, free);
