@@ -109,7 +109,9 @@ export function costReport(c: TaskCost): string {
     const unknown = m.unpriced ? ` (${m.unpriced} of ${m.replies} replies: price unknown)` : "";
     lines.push(
       `  ${m.model}: ${m.cost.length ? moneyText(m.cost) : "price unknown"} — ${m.replies} ` +
-        `replies, ${m.input} input, ${m.output} output, ${m.cacheRead} cache read, ` +
+        `${
+          m.replies === 1 ? "reply" : "replies"
+        }, ${m.input} input, ${m.output} output, ${m.cacheRead} cache read, ` +
         `${m.cacheWrite} cache write tokens${m.cost.length ? unknown : ""}`,
     );
   }

@@ -5,8 +5,8 @@
  * "price unknown" for the unpriced replies (never $0); a task shows its cost in the
  * stats line and each turn's cost on its strip; a model's price typed in Settings is
  * shown on its row. Desktop 1280×800 and phone 390×844. Screenshots: desktop-cost-usage,
- * desktop-cost-usage-lists, desktop-cost-task, desktop-cost-model-price, phone-cost-usage,
- * phone-cost-task.
+ * desktop-cost-usage-lists, desktop-cost-task, desktop-cost-model-price, desktop-azure-form,
+ * phone-cost-usage, phone-cost-task. The Azure preset's form (resource URL, API version) too.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { expected, REPLIES, seededCost, seedUsage } from "../helpers/usage_seed.ts";
@@ -110,7 +110,34 @@ Deno.test(
       });
       await row.scrollIntoViewIfNeeded();
       await screenshot(page, "desktop-cost-model-price");
-      await page.keyboard.press("Escape");
+
+      // The Azure preset asks for the resource URL and an API version, stored as an option.
+      await page.click(tid("add-from-preset"));
+      await page.click(tid("preset-azure"));
+      assertEquals(await page.locator(tid("provider-form-base-url")).inputValue(), "");
+      assertEquals(
+        await page.locator(tid("provider-form-base-url")).getAttribute("placeholder"),
+        "https://YOUR-RESOURCE.openai.azure.com",
+      );
+      const apiVersion = page.locator(tid("provider-form-api-version"));
+      assertEquals(await apiVersion.inputValue(), "2024-10-21");
+      await page.locator(tid("provider-form-base-url")).fill("https://contoso.openai.azure.com");
+      await apiVersion.fill("2025-04-01-preview");
+      await page.locator(tid("provider-form-key")).fill("azure-key-0123456789abcdef");
+      await screenshot(page, "desktop-azure-form");
+      await page.click(tid("provider-form-save"));
+      await page.locator(tid("provider-api-version")).waitFor();
+      assertEquals(
+        await page.locator(tid("provider-api-version")).inputValue(),
+        "2025-04-01-preview",
+      );
+      const { providers: after } = await ws.request("providers.list");
+      // deno-lint-ignore no-explicit-any
+      const azure = after.find((p: any) => p.preset === "azure");
+      assertEquals([azure.baseUrl, azure.options], ["https://contoso.openai.azure.com", {
+        apiVersion: "2025-04-01-preview",
+      }]);
+      assert(!JSON.stringify(after).includes("azure-key-0123456789abcdef"), "the key is masked");
 
       // A task: the stats line sums its replies; the turn's strip shows what it cost.
       await page.goto(`${server.url}#/t/tseed0`);

@@ -32,6 +32,8 @@ export default {
   "settings.price.source.manual": "set by you",
   "settings.price.source.builtin": "built-in list price; check it against the vendor's page",
   "settings.price.short": "{input} in · {output} out / 1M",
+  "settings.baseUrlHelpAzure":
+    "Your resource's endpoint; requests go to /openai/deployments/{model}/chat/completions?api-version=….",
   "settings.apiVersion": "API version",
   "settings.apiVersionHelp":
     "Azure's api-version, e.g. 2024-10-21. Add each deployment's name as a model: Azure does not list deployments for a key.",

@@ -27,6 +27,8 @@ export default {
   "settings.price.source.manual": "由你设置",
   "settings.price.source.builtin": "内置标价；请以厂商页面为准",
   "settings.price.short": "输入 {input} · 输出 {output} / 百万",
+  "settings.baseUrlHelpAzure":
+    "你的资源终结点；请求发往 /openai/deployments/{model}/chat/completions?api-version=…。",
   "settings.apiVersion": "API 版本",
   "settings.apiVersionHelp":
     "Azure 的 api-version，例如 2024-10-21。请将每个部署名称添加为模型：Azure 不会为密钥列出部署。",

@@ -205,7 +205,7 @@ export function ProviderDetail({ provider: p }) {
         </div>
         <${TextField} id=${`url-${p.id}`} label=${t("settings.baseUrl")}
           testid="provider-base-url" value=${p.baseUrl} placeholder="https://api.example.com"
-          help=${t("settings.baseUrlHelp")}
+          help=${t(p.preset === "azure" ? "settings.baseUrlHelpAzure" : "settings.baseUrlHelp")}
           onSave=${(/** @type {string} */ v) => save({ baseUrl: v })} />
         ${p.preset === "azure" &&
           html`

@@ -135,7 +135,9 @@ export function ProviderForm({ preset, onDone }) {
           placeholder=${preset?.baseUrlExample ?? "https://api.example.com"}
           aria-invalid=${errors.baseUrl ? "true" : undefined} onInput=${input(setBaseUrl)} />
         ${err("baseUrl", "provider-form-base-url-error") ||
-          html`<p class="field-help">${t("settings.baseUrlHelp")}</p>`}
+          html`<p class="field-help">${
+            t(preset?.id === "azure" ? "settings.baseUrlHelpAzure" : "settings.baseUrlHelp")
+          }</p>`}
       </div>
       ${preset?.options?.apiVersion !== undefined &&
         html`
@@ -154,7 +156,7 @@ export function ProviderForm({ preset, onDone }) {
           spellcheck=${false} placeholder=${t("settings.key.none")}
           aria-invalid=${errors.apiKey ? "true" : undefined} onInput=${input(setApiKey)} />
         ${err("apiKey", "provider-form-key-error") ||
-          html`<p class="field-help">${t("settings.key.help")}${
+          html`<p class="field-help">${t("settings.key.help")}${preset?.keyUrl && " "}${
             preset?.keyUrl &&
             html`
               <a href=${preset.keyUrl} target="_blank" rel="noopener noreferrer">${t(
