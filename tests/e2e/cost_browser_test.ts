@@ -6,7 +6,7 @@
  * stats line and each turn's cost on its strip; a model's price typed in Settings is
  * shown on its row. Desktop 1280×800 and phone 390×844. Screenshots: desktop-cost-usage,
  * desktop-cost-usage-lists, desktop-cost-task, desktop-cost-model-price, desktop-azure-form,
- * phone-cost-usage, phone-cost-task. The Azure preset's form (resource URL, API version) too.
+ * phone-cost-usage, phone-cost-task, phone-cost-model-form. The Azure preset's form (resource URL, API version) too.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { expected, REPLIES, seededCost, seedUsage } from "../helpers/usage_seed.ts";
@@ -78,6 +78,12 @@ Deno.test(
       await screenshot(page, "desktop-cost-usage");
       await page.locator(tid("usage-cost-days")).scrollIntoViewIfNeeded();
       await screenshot(page, "desktop-cost-usage-lists");
+      // zh-CN: the same cost lists in Chinese, the money still with its currency.
+      await page.click(tid("lang-toggle"));
+      await page.locator(`${tid("usage-cost-days")} li`, { hasText: "价格未知" }).first().waitFor();
+      await page.locator(tid("usage-cost-days")).scrollIntoViewIfNeeded();
+      await screenshot(page, "desktop-cost-usage-lists-zh");
+      await page.click(tid("lang-toggle"));
 
       // A model's price typed in Settings → Providers shows on its row.
       const ws = await TestClient.connect(server.base, server.token);
@@ -171,6 +177,18 @@ Deno.test(
       await phone.page.locator(tid("turn-cost")).first().waitFor();
       await noHorizontalScroll(phone.page, PHONE.width);
       await screenshot(phone.page, "phone-cost-task");
+      // The model form's price fields fit the phone.
+      await phone.page.click(tid("open-drawer"));
+      await drawerShown(phone.page);
+      await phone.page.click(tid("open-settings"));
+      await phone.page.click(`${tid("provider-item")}[data-provider-id=acme]`);
+      const phoneRow = phone.page.locator(`${tid("model-row")}[data-model-id=acme-large]`);
+      await phoneRow.locator(tid("model-edit")).click();
+      await phone.page.locator(tid("price-input")).scrollIntoViewIfNeeded();
+      assertEquals(await phone.page.locator(tid("price-input")).inputValue(), "3");
+      assertEquals(await phone.page.locator(tid("price-cacheRead")).inputValue(), "0.3");
+      await noHorizontalScroll(phone.page, PHONE.width);
+      await screenshot(phone.page, "phone-cost-model-form");
       assertEquals(phone.errors, [], "the phone page logged errors");
       await ws.close();
     });

@@ -151,7 +151,7 @@ export function ModelForm({ model, testid, onCancel, onSave }) {
                   /** @type {const} */ (`settings.price.${f}`),
                 )}</label>
                 <input id=${`${uid}-p-${f}`} class="input" data-testid=${`price-${f}`}
-                  inputmode="decimal" value=${prices[f]} placeholder=${t("cost.unknown")}
+                  inputmode="decimal" value=${prices[f]} placeholder=${t("stats.unknown")}
                   onInput=${input((v) => {
                     setPrices({ ...prices, [f]: v });
                     setPriceEdited(true);
