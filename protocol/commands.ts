@@ -35,7 +35,15 @@ export const COMMAND_LIMITS = {
 export const COMMAND_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}$/;
 
 /** Built-in command names, in menu order (see server/commands). */
-export const BUILTIN_COMMAND_NAMES = ["clear", "compact", "init", "plan", "goal", "help"] as const;
+export const BUILTIN_COMMAND_NAMES = [
+  "clear",
+  "compact",
+  "init",
+  "plan",
+  "goal",
+  "cost",
+  "help",
+] as const;
 
 /** Where a command comes from: built in, the workspace, or the user's data folder / ~/.claude. */
 export type CommandSource = "builtin" | "workspace" | "user";
@@ -83,6 +91,9 @@ export const REPLY_CODES = [
   "cleared",
   "compacted",
   "compactNothing",
+  "cost",
+  "costNone",
+  "costUnknown",
 ] as const;
 export type ReplyCode = typeof REPLY_CODES[number];
 

@@ -87,6 +87,7 @@ export * from "./memory.ts";
 export * from "./carry.ts";
 export * from "./automations.ts";
 export * from "./usage.ts";
+export * from "./pricing.ts";
 export * from "./hooks.ts";
 export * from "./notes.ts";
 export * from "./plugins.ts";

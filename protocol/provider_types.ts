@@ -5,6 +5,7 @@
  * `server/providers/types.ts`.
  */
 import type { Effort } from "./constants.ts";
+import type { ModelPrice } from "./pricing.ts";
 export { EFFORT_LEVELS } from "./constants.ts";
 export type { Effort } from "./constants.ts";
 
@@ -28,12 +29,25 @@ export interface ModelInfo {
   effortLevels: Effort[] | null;
   defaultEffort: Effort | null;
   source: "fetched" | "manual" | "builtin";
+  /** Price per million tokens; null = unknown (never counted as free). */
+  price: ModelPrice | null;
+}
+
+/** What a provider needs beyond a base URL and a key. */
+export interface ProviderOptions {
+  /** Azure OpenAI: the `api-version` query parameter of every request. */
+  apiVersion?: string;
+  /** OpenRouter: the site sent as `HTTP-Referer` (the app's attribution). */
+  appUrl?: string;
 }
 
 export interface ProviderConfig {
   id: string;
   name: string;
   format: ApiFormat;
+  /** The preset it was made from (its request quirks follow it); absent = custom. */
+  preset?: string | null;
+  options?: ProviderOptions;
   /** Stored without trailing slashes or `/v1`. */
   baseUrl: string;
   apiKey: string;

@@ -25,6 +25,7 @@ import {
 } from "./constants.ts";
 
 import type { ModelRef } from "./domain.ts";
+import { priceSchema } from "./pricing.ts";
 
 export type { ApiFormat, Effort, ModelInfo, ProviderErrorInfo, ProviderPreset };
 export { API_FORMATS, EFFORT_LEVELS };
@@ -115,6 +116,13 @@ const baseUrl = str({ max: L.baseUrlChars });
 const apiKey = str({ max: L.apiKeyChars });
 const tokens = nullable(int({ min: 1, max: L.maxTokens }));
 const format = oneOf(API_FORMATS);
+/** An Azure `api-version` such as 2024-10-21 or 2025-04-01-preview. */
+export const API_VERSION_RE = /^[A-Za-z0-9][A-Za-z0-9.-]{0,39}$/;
+/** Options of a provider; "" removes one. */
+const options = obj({
+  "apiVersion?": str({ max: 40, pattern: /^$|^[A-Za-z0-9][A-Za-z0-9.-]{0,39}$/ }),
+  "appUrl?": str({ max: L.baseUrlChars }),
+});
 
 export const PROVIDER_OP_ARGS = {
   /** Snapshot of providers + settings, and live `settings` events from then on. */
@@ -130,6 +138,7 @@ export const PROVIDER_OP_ARGS = {
     "baseUrl?": baseUrl,
     "apiKey?": apiKey,
     "models?": arr(modelId, 500),
+    "options?": options,
     /** The environment variable the key came from: withheld from the agent's commands. */
     "keyEnvName?": envName,
   }),
@@ -141,6 +150,7 @@ export const PROVIDER_OP_ARGS = {
     "baseUrl?": baseUrl,
     "apiKey?": apiKey,
     "enabled?": bool,
+    "options?": options,
   }),
   "providers.delete": obj({ id: providerId }),
   /** GET /v1/models (or the format's equivalent) and merge into the provider. */
@@ -153,6 +163,8 @@ export const PROVIDER_OP_ARGS = {
       "contextWindow?": tokens,
       "maxOutput?": tokens,
       "vision?": nullable(bool),
+      /** Per million tokens in micro-units; absent = the built-in list price if any. */
+      "price?": nullable(priceSchema),
     }),
   }),
   "models.update": obj({
@@ -165,6 +177,8 @@ export const PROVIDER_OP_ARGS = {
       "contextWindow?": tokens,
       "maxOutput?": tokens,
       "vision?": nullable(bool),
+      /** null = price unknown. */
+      "price?": nullable(priceSchema),
     }),
   }),
   "models.delete": obj({ providerId, modelId }),

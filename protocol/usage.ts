@@ -3,14 +3,21 @@
  * (`meta.usage` of assistant entries, the task's and its sub-agents'). A reply without
  * stored usage is counted as such (`unknownRequests`), never estimated.
  * `total` = input + output; cache reads and writes are shown beside it, not added.
+ * Cost is the sum of what each reply cost at its model's price when it ended
+ * (nano-units, one sum per currency); replies without a price are counted as
+ * `unpriced`, never as free.
  *
  * Ops: `usage.stats {range, utcOffsetMin}`, `usage.reset {}` (records a reset point:
  * statistics start there; no task or entry is deleted).
  */
 import { int, obj, oneOf, type Schema } from "./schema.ts";
+import type { MoneySum } from "./pricing.ts";
 
 export const USAGE_RANGES = ["7d", "30d", "all"] as const;
 export type UsageRange = typeof USAGE_RANGES[number];
+
+/** How many tasks the Usage page lists by cost. */
+export const USAGE_TOP_TASKS = 10;
 
 /** Days in the heatmap: 52 full weeks plus the current one (weeks start on Sunday). */
 export const HEATMAP_WEEKS = 53;
@@ -30,6 +37,10 @@ export interface UsageTotals {
   tasks: number;
   /** Days with at least one model reply. */
   activeDays: number;
+  /** Cost of the priced replies, one sum per currency (empty when none is priced). */
+  cost: MoneySum[];
+  /** Replies whose cost is unknown (no price for the tokens they used, or no usage). */
+  unpriced: number;
 }
 
 export interface UsageModelShare {
@@ -39,6 +50,8 @@ export interface UsageModelShare {
   requests: number;
   /** Share of the range's total tokens, 0–1 (0 when the total is 0). */
   share: number;
+  cost: MoneySum[];
+  unpriced: number;
 }
 
 /** One local day, `YYYY-MM-DD`. */
@@ -58,11 +71,26 @@ export interface UsageSnapshot {
   totals: UsageTotals;
   models: UsageModelShare[];
   /** Every day of the range in order, per model tokens (`all`: from the first active day). */
-  daily: { day: string; models: Record<string, number>; total: number }[];
+  daily: {
+    day: string;
+    models: Record<string, number>;
+    total: number;
+    cost: MoneySum[];
+    unpriced: number;
+  }[];
   /** `HEATMAP_WEEKS` × 7 days ending with today's week (Sunday first), level 0–4. */
   heatmap: (UsageDay & { level: number })[];
   streaks: { current: number; longest: number };
   peakDay: UsageDay | null;
+  /** The costliest tasks of the range (at most `USAGE_TOP_TASKS`), costliest first. */
+  taskCosts: {
+    taskId: string;
+    title: string;
+    cost: MoneySum[];
+    replies: number;
+    /** Replies whose cost is unknown. */
+    unpriced: number;
+  }[];
   /** The task with the longest span from its first to its last entry in the range. */
   longestTask: { taskId: string; title: string; durationMs: number } | null;
 }

@@ -79,6 +79,7 @@ export async function benchAgentSteps(
     effortLevels: null,
     defaultEffort: null,
     source: "manual" as const,
+    price: null,
   };
   const tools = (await import("../tools/registry.ts")).defaultTools();
   const messages: LlmMessage[] = [{ role: "user", content: [{ type: "text", text: "go" }] }];

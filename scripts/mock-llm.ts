@@ -4,6 +4,7 @@
  *   POST /v1/responses                                 (openai-responses)
  *   POST /v1/messages                                  (anthropic-messages)
  *   POST /v1beta/models/{model}:streamGenerateContent  (google-generative-ai)
+ *   POST /openai/deployments/{deployment}/chat/completions?api-version=…  (Azure OpenAI)
  *   GET  /v1/models                                    (rich metadata)
  * The model id names the scenario; the turn answered is the number of assistant turns
  * already in the request's history (so it is stateless and parallel-safe), except for
@@ -306,6 +307,14 @@ export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): Moc
           req,
           p,
         );
+      }
+      // Azure OpenAI: the deployment (model) is in the path; no api-version, no route.
+      const az = p.match(/^\/openai\/deployments\/([^/]+)\/chat\/completions$/);
+      if (req.method === "POST" && az) {
+        if (!url.searchParams.get("api-version")) {
+          return json(404, { error: { code: "404", message: "Resource not found" } });
+        }
+        return answer("chat", decodeURIComponent(az[1]), req, `${p}${url.search}`);
       }
       const g = p.match(/^\/v1beta\/models\/([^:]+):streamGenerateContent$/);
       if (req.method === "POST" && g) return answer("gemini", decodeURIComponent(g[1]), req, p);

@@ -321,4 +321,14 @@ export const MIGRATIONS: readonly Migration[] = [
       DROP TABLE bind_default;
     `,
   },
+  {
+    version: 13,
+    name: "provider presets and options",
+    // The preset a provider was made from picks its request quirks (URL shape, auth and
+    // extra headers); options hold what a preset needs beyond a base URL and a key.
+    sql: `
+      ALTER TABLE provider ADD COLUMN preset TEXT;
+      ALTER TABLE provider ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
+    `,
+  },
 ];

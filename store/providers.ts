@@ -4,7 +4,12 @@
  * sent to clients goes through `maskKey`.
  */
 import type { DatabaseSync } from "node:sqlite";
-import type { ApiFormat, ModelInfo, ProviderConfig } from "../protocol/provider_types.ts";
+import type {
+  ApiFormat,
+  ModelInfo,
+  ProviderConfig,
+  ProviderOptions,
+} from "../protocol/provider_types.ts";
 
 interface ProviderRow {
   id: string;
@@ -15,6 +20,8 @@ interface ProviderRow {
   enabled: number;
   models: string;
   sort: number;
+  preset: string | null;
+  options: string;
 }
 
 const toConfig = (r: ProviderRow): ProviderConfig => ({
@@ -24,7 +31,10 @@ const toConfig = (r: ProviderRow): ProviderConfig => ({
   baseUrl: r.base_url,
   apiKey: r.api_key,
   enabled: r.enabled === 1,
-  models: JSON.parse(r.models) as ModelInfo[],
+  preset: r.preset,
+  options: JSON.parse(r.options || "{}") as ProviderOptions,
+  // Models stored before prices existed have no `price`: unknown.
+  models: (JSON.parse(r.models) as ModelInfo[]).map((m) => ({ ...m, price: m.price ?? null })),
 });
 
 /** `sk-…abcd`: enough to recognise a key, never enough to use it. */
@@ -56,11 +66,13 @@ export class ProviderRepo {
       s: number;
     }).s;
     this.db.prepare(
-      `INSERT INTO provider (id, name, format, base_url, api_key, enabled, models, sort, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO provider (id, name, format, base_url, api_key, enabled, models, sort, created_at,
+         updated_at, preset, options)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(id) DO UPDATE SET name = excluded.name, format = excluded.format,
          base_url = excluded.base_url, api_key = excluded.api_key, enabled = excluded.enabled,
-         models = excluded.models, updated_at = excluded.updated_at`,
+         models = excluded.models, updated_at = excluded.updated_at, preset = excluded.preset,
+         options = excluded.options`,
     ).run(
       p.id,
       p.name,
@@ -72,6 +84,8 @@ export class ProviderRepo {
       sort,
       at,
       at,
+      p.preset ?? null,
+      JSON.stringify(p.options ?? {}),
     );
     return this.get(p.id)!;
   }

@@ -236,3 +236,41 @@ Deno.test("run: the conversation's request goes out before the title's side requ
     await mock.close();
   }
 });
+
+Deno.test("run --json: the done event reports the run's cost; a model without a price says unknown", async () => {
+  const mock = startMockLlm({ quiet: true });
+  const turn = { text: "ok", usage: { input: 1200, output: 300, cacheRead: 5000 } };
+  mock.register("priced", { turns: [turn], repeatLast: true });
+  mock.register("unpriced", { turns: [turn], repeatLast: true });
+  const home = await homeWithProvider(mock.base, ["priced", "unpriced"], {
+    prices: {
+      priced: {
+        currency: "USD",
+        input: 3_000_000,
+        output: 15_000_000,
+        cacheRead: 300_000,
+        cacheWrite: 3_750_000,
+        source: "manual",
+      },
+    },
+  });
+  try {
+    const run = async (model: string) => {
+      const r = await cli(["run", "hi", "--home", home, "--model", `mock/${model}`, "--json"]);
+      assertEquals(r.code, 0, r.stderr);
+      return r.stdout.trim().split("\n").map((l) => JSON.parse(l)).at(-1);
+    };
+    const done = await run("priced");
+    assertEquals(done.type, "done");
+    // 1200 × $3/M + 300 × $15/M + 5000 × $0.30/M = $0.0036 + $0.0045 + $0.0015
+    assertEquals(done.cost, {
+      total: [{ currency: "USD", nanos: 9_600_000, text: "$0.0096" }],
+      replies: 1,
+      unpriced: 0,
+    });
+    const unknown = await run("unpriced");
+    assertEquals(unknown.cost, { total: [], replies: 1, unpriced: 1 });
+  } finally {
+    await mock.close();
+  }
+});

@@ -135,6 +135,7 @@ Deno.test("mergeModels keeps models the provider no longer lists; parseModel ski
     effortLevels: null,
     defaultEffort: null,
     source: "fetched",
+    price: null,
   };
   const r = mergeModels([old], []);
   assertEquals(r, { models: [old], added: 0 });
@@ -252,7 +253,10 @@ Deno.test(
       const net = await h.fail("models.fetch", {
         providerId: await add(`http://127.0.0.1:${closedPort}`),
       });
-      assertMatch(net.message, /network error: .*Connection refused.*Nothing answers at 127\.0\.0\.1:\d+/);
+      assertMatch(
+        net.message,
+        /network error: .*Connection refused.*Nothing answers at 127\.0\.0\.1:\d+/,
+      );
       const blankId = (await h.op("providers.add", { apiKey: KEY })).provider.id;
       const blank = await h.fail("models.fetch", { providerId: blankId });
       assertEquals(blank.code, "invalid_args");
@@ -351,3 +355,86 @@ Deno.test(
     }
   },
 );
+
+Deno.test(
+  "models.fetch takes the prices the list states; a typed price survives a refetch",
+  opts,
+  async () => {
+    const mock = startMockLlm({ quiet: true });
+    const h = await opHarness();
+    try {
+      // OpenRouter's shape: dollars per token as decimal strings, "-1" = varies.
+      mock.register("vendor/priced", {
+        turns: [{ text: "ok" }],
+        meta: {
+          pricing: {
+            prompt: "0.000003",
+            completion: "0.000015",
+            input_cache_read: "0.0000003",
+            input_cache_write: "0.00000375",
+          },
+        },
+      });
+      mock.register("vendor/varies", {
+        turns: [{ text: "ok" }],
+        meta: { pricing: { prompt: "-1", completion: "-1" } },
+      });
+      const pid = (await h.op("providers.add", { name: "Router", baseUrl: mock.base })).provider.id;
+      const r = await h.op("models.fetch", { providerId: pid });
+      const m = byId(r.provider);
+      assertEquals(m.get("vendor/priced")!.price, {
+        currency: "USD",
+        input: 3_000_000,
+        output: 15_000_000,
+        cacheRead: 300_000,
+        cacheWrite: 3_750_000,
+        source: "fetched",
+      });
+      assertEquals(m.get("vendor/varies")!.price, null, "no stated price: unknown, not 0");
+      assertEquals(m.get("mock-plain")!.price, null);
+
+      // The user's own price is kept when the list is fetched again.
+      const mine = { currency: "EUR", input: 1, output: 2, cacheRead: null, cacheWrite: null };
+      await h.op("models.update", {
+        providerId: pid,
+        modelId: "vendor/priced",
+        patch: { price: mine },
+      });
+      const again = byId((await h.op("models.fetch", { providerId: pid })).provider);
+      assertEquals(again.get("vendor/priced")!.price, { ...mine, source: "manual" });
+    } finally {
+      await h.close();
+      await mock.close();
+    }
+  },
+);
+
+Deno.test("models.fetch from a preset vendor fills in the built-in list price", opts, async () => {
+  const h = await opHarness();
+  try {
+    const pid = (await h.op("providers.add", { preset: "deepseek", apiKey: "sk-test-1234567890" }))
+      .provider.id;
+    const fake: typeof fetch = () =>
+      Promise.resolve(
+        new Response(JSON.stringify({ data: [{ id: "deepseek-chat" }, { id: "deepseek-x" }] })),
+      );
+    const r = await fetchModels(h.store.repos!, pid, { fetchFn: fake });
+    const m = new Map(r.provider.models.map((x) => [x.id, x]));
+    assertEquals(m.get("deepseek-chat")!.price?.source, "builtin");
+    assertEquals(m.get("deepseek-chat")!.price?.input, 280_000);
+    assertEquals(m.get("deepseek-x")!.price, null);
+    // Added by hand: the built-in price too; an explicit null means unknown.
+    const added = await h.op("models.add", {
+      providerId: pid,
+      model: { id: "deepseek-reasoner" },
+    });
+    assertEquals(added.model.price.output, 420_000);
+    const none = await h.op("models.add", {
+      providerId: pid,
+      model: { id: "deepseek-reasoner-2", price: null },
+    });
+    assertEquals(none.model.price, null);
+  } finally {
+    await h.close();
+  }
+});

@@ -87,6 +87,10 @@ Deno.test("providers: presets, id slugs, explicit ids", async () => {
         ["anthropic", "https://api.anthropic.com", "anthropic-messages"],
         ["gemini", "https://generativelanguage.googleapis.com", "google-generative-ai"],
         ["ollama", "http://127.0.0.1:11434", "openai-chat-completions"],
+        ["openrouter", "https://openrouter.ai/api", "openai-chat-completions"],
+        ["lmstudio", "http://127.0.0.1:1234", "openai-chat-completions"],
+        ["groq", "https://api.groq.com/openai", "openai-chat-completions"],
+        ["azure", "", "openai-chat-completions"],
       ],
     );
     const ds = (await h.op("providers.add", { preset: "deepseek", apiKey: KEY })).provider;
@@ -216,6 +220,7 @@ Deno.test("models: manual add/edit/delete; default follows renames and clears on
       effortLevels: null,
       defaultEffort: null,
       source: "manual",
+      price: null,
     });
     assertMatch(
       (await h.fail("models.add", { providerId: pid, model: { id: "big" } })).message,
@@ -399,7 +404,7 @@ Deno.test("store unavailable: provider ops answer store_unavailable", async () =
     for (const op of ["providers.list", "settings.get", "providers.add", "settings.subscribe"]) {
       assertEquals((await h.fail(op)).code, "store_unavailable", op);
     }
-    assertEquals((await h.op("providers.presets")).presets.length, 5);
+    assertEquals((await h.op("providers.presets")).presets.length, 9);
   } finally {
     await h.close();
     await Deno.remove(home, { recursive: true });

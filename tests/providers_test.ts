@@ -63,6 +63,7 @@ function request(
       effortLevels: null,
       defaultEffort: null,
       source: "manual",
+      price: null,
     },
     system: "You are a test.",
     messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }],

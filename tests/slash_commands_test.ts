@@ -152,15 +152,16 @@ Deno.test("custom commands: precedence, size cap, built-ins reserved, links out 
   const scope = { workspace: ws, home, userHome: user };
   const { commands, problems } = await listCommands(scope);
   const names = commands.map((c) => `${c.source}:${c.name}`);
-  assertEquals(names.slice(0, 6), [
+  assertEquals(names.slice(0, 7), [
     "builtin:clear",
     "builtin:compact",
     "builtin:init",
     "builtin:plan",
     "builtin:goal",
+    "builtin:cost",
     "builtin:help",
   ]);
-  assertEquals(names.slice(6), ["user:daily", "user:fix", "workspace:review"]);
+  assertEquals(names.slice(7), ["user:daily", "user:fix", "workspace:review"]);
   assertEquals(
     commands.find((c) => c.name === "review")!.path,
     `${ws}/.reinagent/commands/review.md`,

@@ -191,8 +191,13 @@ Deno.test("migration 12 binds the open options of existing tasks to the defaults
 
 Deno.test("migration 12 without any stored default: the built-in ones (the Demo, edit)", () => {
   const db = new DatabaseSync(":memory:");
-  migrate(db); // fresh: nothing to bind, the migration runs on an empty table
-  db.exec("DELETE FROM schema_version WHERE version = 12");
+  db.exec(
+    "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
+  );
+  for (const m of MIGRATIONS.filter((m) => m.version < 12)) {
+    db.exec(m.sql);
+    db.prepare("INSERT INTO schema_version VALUES (?, ?, 0)").run(m.version, m.name);
+  }
   db.prepare(
     "INSERT INTO task (id, title, settings, created_at, updated_at) VALUES ('t', 't', '{}', 0, 0)",
   ).run();

@@ -95,6 +95,7 @@ Deno.test("usableGroups and findModel", () => {
     effortLevels: null,
     defaultEffort: null,
     source: "manual" as const,
+    price: null,
   });
   const p = (id: string, enabled: boolean, models: ReturnType<typeof m>[]) => ({
     id,

@@ -38,10 +38,11 @@ Deno.test("/ menu: opens on the first word, ↑↓ wrap, Enter/Tab fill, full na
     "init",
     "plan",
     "goal",
+    "cost",
     "help",
   ]);
   assertEquals(menuKey(key("ArrowUp")), true);
-  assertEquals(activeIndex.value, 5, "↑ on the first row wraps to the last");
+  assertEquals(activeIndex.value, 6, "↑ on the first row wraps to the last");
   assertEquals(menuKey(key("ArrowDown")), true);
   assertEquals(activeIndex.value, 0);
   typed("/pl");

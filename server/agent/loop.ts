@@ -26,6 +26,7 @@ import type { ToolResult } from "../../tools/types.ts";
 import type { TimelineWriter } from "./timeline_writer.ts";
 import type { Refusal } from "../../protocol/index.ts";
 import type { ContextKeeper } from "./compaction/compactor.ts";
+import { costOf } from "../../protocol/pricing.ts";
 
 export interface ToolCall {
   id: string;
@@ -106,6 +107,8 @@ export async function runLoop(h: LoopHost): Promise<LoopOutcome> {
     const callIds = new Map<number, string>();
     let stopReason: StopReason | undefined;
     let usage: Usage | undefined;
+    // Priced at the model's price when the reply ends, so a later price edit keeps history.
+    const cost = () => (usage ? costOf(usage, request.model.price) : undefined);
     try {
       const events = withRetry(
         () => h.adapter.stream(request, h.signal),
@@ -160,7 +163,7 @@ export async function runLoop(h: LoopHost): Promise<LoopOutcome> {
     } catch (e) {
       h.onRetry?.(null);
       if (h.signal.aborted || (e instanceof ProviderError && e.info.category === "aborted")) {
-        const msg = h.writer.endAssistant("stopped", { usage });
+        const msg = h.writer.endAssistant("stopped", { usage, cost: cost() });
         if (msg) h.messages.push(msg);
         return { kind: "stopped", steps: step };
       }
@@ -180,13 +183,13 @@ export async function runLoop(h: LoopHost): Promise<LoopOutcome> {
         h.writer.error(info);
         return { kind: "error", steps: step, error: info };
       }
-      h.writer.endAssistant("error", { usage, error: info });
+      h.writer.endAssistant("error", { usage, cost: cost(), error: info });
       h.writer.error(info);
       return { kind: "error", steps: step, error: info };
     }
     mark(`loop: step ${step} answer done`);
     if (usage) h.context?.noteUsage(usage);
-    const msg = h.writer.endAssistant("done", { stopReason, usage });
+    const msg = h.writer.endAssistant("done", { stopReason, usage, cost: cost() });
     if (msg) h.messages.push(msg);
     if (calls.length === 0) {
       // A paused turn (a long server-side step) resumes when its answer is sent back as is.

@@ -5,6 +5,7 @@
  * publishes small patches (text deltas coalesced by the hub).
  */
 import { describeStoreError } from "../../store/errors.ts";
+import type { CostResult } from "../../protocol/pricing.ts";
 import type { CompactMeta, Entry, Part } from "../../protocol/index.ts";
 import { taskTopic } from "../../protocol/index.ts";
 import type { EntrySink } from "../../store/subagents.ts";
@@ -181,6 +182,8 @@ export class TimelineWriter {
     info: {
       stopReason?: StopReason;
       usage?: Usage;
+      /** What the usage cost at the model's price (unknown: the kinds without a price). */
+      cost?: CostResult;
       error?: ProviderErrorInfo;
       durationMs?: number;
     },
@@ -196,6 +199,8 @@ export class TimelineWriter {
       endedAt: this.now(),
       ...(info.stopReason ? { stopReason: info.stopReason } : {}),
       ...(info.usage ? { usage: info.usage } : {}),
+      ...(info.cost?.known ? { cost: info.cost.cost } : {}),
+      ...(info.cost && !info.cost.known ? { costMissing: info.cost.missing } : {}),
       ...(info.error ? { error: info.error } : {}),
     };
     for (const p of e.parts) {

@@ -6,11 +6,15 @@
  * 0 done, 1 failed, 2 bad input, 3 max steps reached, 130 stopped.
  */
 import {
+  addMoney,
   type CommandReply,
+  type Cost,
   type Entry,
   type EvtMsg,
+  formatMoney,
   MCP_TOPIC,
   type McpEvent,
+  type MoneySum,
   type OpResults,
   parseSlash,
   type PendingApproval,
@@ -328,12 +332,14 @@ export async function runCommand(args: RunArgs, home: string, out: Out): Promise
     const cut = end === "done" ? cutStopOf(entries) : null;
     const outcome = cut ? CUT_EXIT[cut] : RUN_EXIT[end];
     const usage = totalUsage(entries);
+    const cost = runCost(entries.filter((e) => e.role === "assistant"));
     if (args.json) {
       out.json({
         type: "done",
         outcome: outcome.kind,
         taskId,
         usage,
+        cost,
         ...(cut ? { stopReason: cut } : {}),
       });
     } else if (cut) out.note(`run ended: ${CUT_EXIT[cut].note}`);
@@ -357,6 +363,31 @@ function totalUsage(entries: Entry[]): Record<string, number> {
     for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += u?.[k] ?? 0;
   }
   return sum;
+}
+
+/**
+ * What this run's replies cost at their models' prices (sub-agents not included):
+ * per currency in nano-units with the text a person reads, and the replies whose
+ * price is unknown (they are not counted as free).
+ */
+export function runCost(replies: Entry[]): {
+  total: (MoneySum & { text: string })[];
+  replies: number;
+  unpriced: number;
+} {
+  const sums: MoneySum[] = [];
+  let unpriced = 0;
+  for (const e of replies) {
+    const c = e.meta.cost as Cost | undefined;
+    if (c && typeof c.total === "number" && typeof c.currency === "string") {
+      addMoney(sums, { currency: c.currency, nanos: c.total });
+    } else unpriced++;
+  }
+  return {
+    total: sums.map((s) => ({ ...s, text: formatMoney(s.nanos, s.currency, "en-US") })),
+    replies: replies.length,
+    unpriced,
+  };
 }
 
 /** `reinagent run "/help"`: the commands of the folder and the files that could not be used. */

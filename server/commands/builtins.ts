@@ -2,7 +2,7 @@
  * The built-in slash commands, as the `/` menu lists them. Two kinds:
  * - prompt commands (`/init`) become a prompt the model receives instead of the typed
  *   text ({@link builtinPrompt});
- * - local commands (`/clear`, `/compact`, `/plan`, `/goal`, `/help`) act on the task
+ * - local commands (`/clear`, `/compact`, `/plan`, `/goal`, `/cost`, `/help`) act on the task
  *   without a turn of the model (local.ts).
  * Adding one = a row here, its name in `BUILTIN_COMMAND_NAMES`
  * (protocol/commands.ts) and a handler in local.ts (or a prompt in builtinPrompt).
@@ -41,6 +41,11 @@ export const BUILTINS: readonly CommandInfo[] = [
     source: "builtin",
     argHint: "[text|pause|resume|clear]",
     description: "Set, show, pause, resume or clear the task's goal (kept in every turn)",
+  },
+  {
+    name: "cost",
+    source: "builtin",
+    description: "Show what the task has cost so far, by token kind and model",
   },
   { name: "help", source: "builtin", description: "List the commands and @ mentions" },
 ];

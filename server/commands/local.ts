@@ -15,6 +15,7 @@ import { compactMetaOf } from "../../protocol/index.ts";
 import { parseGoalArgs, parseSlash } from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
 import { type CommandScope, listCommands } from "./registry.ts";
+import { costReport, moneyText, type TaskCost } from "../usage/task_cost.ts";
 
 export interface CommandHost {
   /** The task, or null while it is being created. */
@@ -27,6 +28,8 @@ export interface CommandHost {
   clear(): void;
   /** Compacts the conversation now; the compact entry, or null when there is nothing to. */
   compact(focus: string): Promise<Entry | null>;
+  /** The task's cost so far (its replies and its sub-agents'). */
+  cost(): TaskCost;
 }
 
 export interface LocalResult {
@@ -101,9 +104,34 @@ async function help(_args: string, host: CommandHost): Promise<LocalResult> {
   return { reply: reply("help", "help", text, { count: commands.length }) };
 }
 
+function cost(_args: string, host: CommandHost): LocalResult {
+  if (!host.task) throw new OpError("invalid_args", "a new task has cost nothing yet");
+  const c = host.cost();
+  const text = costReport(c);
+  if (c.replies === 0) return { reply: reply("cost", "costNone", text) };
+  if (c.cost.length === 0) {
+    return { reply: reply("cost", "costUnknown", text, { replies: c.replies }) };
+  }
+  const part = (k: "input" | "output" | "cacheRead" | "cacheWrite") =>
+    moneyText(c.cost.map((x) => ({ currency: x.currency, nanos: x[k] })));
+  return {
+    reply: reply("cost", "cost", text, {
+      total: moneyText(c.cost.map((x) => ({ currency: x.currency, nanos: x.total }))),
+      input: part("input"),
+      output: part("output"),
+      cacheRead: part("cacheRead"),
+      cacheWrite: part("cacheWrite"),
+      replies: c.replies,
+      unpriced: c.unpriced,
+      models: c.models.length,
+    }),
+  };
+}
+
 /** The local commands by name; the `/` menu's metadata is in builtins.ts. */
 const HANDLERS: Record<string, Handler> = {
   compact,
+  cost,
   goal,
   help,
   plan: (args, host) => {

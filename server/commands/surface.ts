@@ -11,6 +11,7 @@ import type { RunManager } from "../sessions/runs.ts";
 import type { ComposerService } from "../composer/composer_service.ts";
 import { type CommandHost, type LocalResult, runLocalCommand } from "./local.ts";
 import { compactTask } from "./compact.ts";
+import type { TaskCost } from "../usage/task_cost.ts";
 
 export interface SurfaceDeps {
   home: string;
@@ -19,6 +20,8 @@ export interface SurfaceDeps {
   composer: ComposerService;
   /** Re-checks waiting approvals after a mode change. */
   reevaluate?(taskId: string): void;
+  /** A task's cost so far (`/cost`). */
+  cost(taskId: string): TaskCost;
   now?: () => number;
 }
 
@@ -46,6 +49,7 @@ export async function taskCommand(
       d.tasks.clearMarker(taskId, { by: opts.by });
     },
     compact: (focus) => compactTask(d.runs, taskId, focus),
+    cost: () => d.cost(taskId),
   };
   const r = await runLocalCommand(text, host, opts);
   if (r) {
@@ -84,6 +88,9 @@ export async function newTaskCommand(
     },
     compact: () => {
       throw new OpError("invalid_args", "a new task has nothing to compact");
+    },
+    cost: () => {
+      throw new OpError("invalid_args", "a new task has cost nothing yet");
     },
   };
   const r = await runLocalCommand(text, host, opts);

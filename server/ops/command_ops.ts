@@ -8,6 +8,7 @@ import { commandPolicy } from "../agent/command_policy.ts";
 import { OpError } from "../errors.ts";
 import type { SurfaceDeps } from "../commands/surface.ts";
 import { compactTask } from "../commands/compact.ts";
+import { taskCost } from "../usage/task_cost.ts";
 
 /** The workspace of a task (`id`) or of the new-task draft (`projectPath`, null = default). */
 function workspaceOf(ctx: OpContext, a: { id?: string; projectPath?: string | null }): string {
@@ -24,6 +25,7 @@ export function surfaceOf(ctx: OpContext): SurfaceDeps {
     runs: services(ctx).runs,
     composer: services(ctx).composer,
     reevaluate: (id) => services(ctx).approvals.reevaluate(id),
+    cost: (id) => taskCost(services(ctx).repos.usage, id),
   };
 }
 

@@ -22,6 +22,7 @@ import {
 } from "../../protocol/constants.ts";
 import type { ModelRef } from "../../protocol/index.ts";
 import {
+  API_VERSION_RE,
   PROVIDER_ID_RE,
   PROVIDER_LIMITS,
   type PublicProvider,
@@ -31,7 +32,10 @@ import { DEMO_MODEL, DEMO_PROVIDER, DEMO_PROVIDER_ID } from "./demo.ts";
 import { PROVIDER_PRESETS, type ProviderPreset } from "../../protocol/presets.ts";
 import { type ApiFormat, type Effort, EFFORT_LEVELS, type ModelInfo } from "./types.ts";
 import type { ProviderConfig } from "./types.ts";
+import type { ProviderOptions } from "../../protocol/provider_types.ts";
 import { normaliseBaseUrl } from "./urls.ts";
+import type { ModelPrice } from "../../protocol/pricing.ts";
+import { builtinPrice } from "./prices.ts";
 
 /** The repositories the catalog needs (a `Store`'s `repos` fits). */
 export interface CatalogRepos {
@@ -193,6 +197,7 @@ export function manualModel(input: {
   contextWindow?: number | null;
   maxOutput?: number | null;
   vision?: boolean | null;
+  price?: ModelPrice | null;
 }): ModelInfo {
   return {
     id: input.id,
@@ -204,6 +209,7 @@ export function manualModel(input: {
     effortLevels: null,
     defaultEffort: null,
     source: "manual",
+    price: input.price ?? null,
   };
 }
 
@@ -217,6 +223,29 @@ export interface AddProviderInput {
   baseUrl?: string;
   apiKey?: string;
   models?: string[];
+  options?: ProviderOptions;
+}
+
+/** `base` with `patch` applied: a value of "" removes the option; each is checked. */
+export function cleanOptions(base: ProviderOptions, patch: ProviderOptions = {}): ProviderOptions {
+  const out: ProviderOptions = { ...base };
+  if (patch.apiVersion !== undefined) {
+    const v = patch.apiVersion.trim();
+    if (v && !API_VERSION_RE.test(v)) {
+      throw invalid(`the API version "${v}" is not valid (expected e.g. 2024-10-21)`);
+    }
+    if (v) out.apiVersion = v;
+    else delete out.apiVersion;
+  }
+  if (patch.appUrl !== undefined) {
+    const u = patch.appUrl.trim();
+    if (u && !/^https?:\/\/[^\s]+$/.test(u)) {
+      throw invalid(`the app URL must start with http:// or https:// (got "${u}")`);
+    }
+    if (u) out.appUrl = u;
+    else delete out.appUrl;
+  }
+  return out;
 }
 
 /** Appends a provider (enabled). Explicit fields win over the preset's. */
@@ -244,15 +273,20 @@ export function addProvider(repos: CatalogRepos, input: AddProviderInput): Provi
   } else {
     id = uniqueId(slugify(preset && input.name === undefined ? preset.id : name), taken);
   }
-  const models = [...new Set(input.models ?? [])].map((m) => manualModel({ id: m }));
+  const baseUrl = cleanBaseUrl(input.baseUrl ?? preset?.baseUrl ?? "");
+  const models = [...new Set(input.models ?? [])].map((m) =>
+    manualModel({ id: m, price: builtinPrice({ preset: preset?.id, baseUrl }, m) })
+  );
   return repos.providers.put({
     id,
     name,
     format: input.format ?? preset?.format ?? "openai-chat-completions",
-    baseUrl: cleanBaseUrl(input.baseUrl ?? preset?.baseUrl ?? ""),
+    baseUrl,
     apiKey: cleanKey(input.apiKey ?? ""),
     enabled: true,
     models,
+    preset: preset?.id ?? null,
+    options: cleanOptions(preset?.options ?? {}, input.options),
   });
 }
 
@@ -263,6 +297,7 @@ export interface ProviderPatch {
   /** "" clears the stored key. */
   apiKey?: string;
   enabled?: boolean;
+  options?: ProviderOptions;
 }
 
 export function updateProvider(
@@ -278,6 +313,9 @@ export function updateProvider(
     ...(patch.baseUrl !== undefined ? { baseUrl: cleanBaseUrl(patch.baseUrl) } : {}),
     ...(patch.apiKey !== undefined ? { apiKey: cleanKey(patch.apiKey) } : {}),
     ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
+    ...(patch.options !== undefined
+      ? { options: cleanOptions(p.options ?? {}, patch.options) }
+      : {}),
   });
 }
 

@@ -20,6 +20,15 @@ import { adapterFor } from "./index.ts";
 import { DEMO_PROVIDER_ID } from "./demo.ts";
 import { fetchModelList, mergeModels, timeoutError } from "./models_fetch.ts";
 import type { ModelInfo, ProviderConfig } from "./types.ts";
+import { builtinPrice } from "./prices.ts";
+import { dialectOf } from "./dialects.ts";
+import {
+  CURRENCY_RE,
+  MAX_PRICE_MICROS,
+  type ModelPrice,
+  PRICE_FIELDS,
+  type PriceSource,
+} from "../../protocol/pricing.ts";
 
 export const TEST_TIMEOUT_MS = 25_000;
 
@@ -49,15 +58,44 @@ function toInfo(e: unknown, p: ProviderConfig): ProviderErrorInfo {
   return scrubInfo(info, p.apiKey, maskKey(p.apiKey));
 }
 
+/** A price as typed: per million tokens in micro-units; null clears it. */
+export type PriceInput = Omit<ModelPrice, "source"> & { source?: PriceSource };
+
 export interface ModelInput {
   id: string;
   name?: string;
   contextWindow?: number | null;
   maxOutput?: number | null;
   vision?: boolean | null;
+  price?: PriceInput | null;
 }
 
-/** Adds a model by hand (enabled, source "manual"). */
+/** A typed price is the user's ("manual") whatever source the client claims. */
+function typedPrice(p: PriceInput | null): ModelPrice | null {
+  if (p === null) return null;
+  if (!CURRENCY_RE.test(p.currency)) {
+    throw invalid(`the currency must be a 3-letter ISO code such as USD (got "${p.currency}")`);
+  }
+  for (const f of PRICE_FIELDS) {
+    const v = p[f];
+    if (v !== null && !(Number.isSafeInteger(v) && v >= 0 && v <= MAX_PRICE_MICROS)) {
+      throw invalid(`the ${f} price must be a whole number of micro-units per million tokens`);
+    }
+  }
+  return {
+    currency: p.currency,
+    input: p.input,
+    output: p.output,
+    cacheRead: p.cacheRead,
+    cacheWrite: p.cacheWrite,
+    source: "manual",
+  };
+}
+
+/**
+ * Adds a model by hand (enabled, source "manual"). Without a typed price it takes the
+ * built-in list price of a well-known vendor model, else stays unknown.
+ */
 export function addModel(
   repos: CatalogRepos,
   providerId: string,
@@ -70,7 +108,8 @@ export function addModel(
   if (p.models.length >= PROVIDER_LIMITS.modelsPerProvider) {
     throw invalid(`a provider can hold at most ${PROVIDER_LIMITS.modelsPerProvider} models`);
   }
-  const model = manualModel(input);
+  const price = input.price !== undefined ? typedPrice(input.price) : builtinPrice(p, input.id);
+  const model = manualModel({ ...input, price });
   const provider = repos.providers.put({ ...p, models: [...p.models, model] });
   return { provider, model };
 }
@@ -82,6 +121,8 @@ export interface ModelPatch {
   contextWindow?: number | null;
   maxOutput?: number | null;
   vision?: boolean | null;
+  /** null = price unknown. */
+  price?: PriceInput | null;
 }
 
 /** Edits a model; renaming its id keeps the system default pointing at it. */
@@ -105,6 +146,7 @@ export function updateModel(
     ...(patch.contextWindow !== undefined ? { contextWindow: patch.contextWindow } : {}),
     ...(patch.maxOutput !== undefined ? { maxOutput: patch.maxOutput } : {}),
     ...(patch.vision !== undefined ? { vision: patch.vision } : {}),
+    ...(patch.price !== undefined ? { price: typedPrice(patch.price) } : {}),
   };
   const provider = repos.providers.put({
     ...p,
@@ -173,6 +215,12 @@ export async function fetchModels(
   }
   const p = editableProvider(repos, providerId);
   needBaseUrl(p);
+  if (dialectOf(p) === "azure" && p.format === "openai-chat-completions") {
+    throw invalid(
+      `Azure OpenAI does not list the deployments of "${p.name}" for an API key: add each ` +
+        "deployment's name as a model (Add model)",
+    );
+  }
   let listed;
   try {
     listed = await fetchModelList(p, opts);
@@ -180,7 +228,10 @@ export async function fetchModels(
     throw new OpError("upstream", `fetching models failed: ${describeProviderError(toInfo(e, p))}`);
   }
   const fresh = getProvider(repos, providerId); // re-read: it may have changed meanwhile
-  const { models, added } = mergeModels(fresh.models, listed);
+  const priced = listed.map((
+    m,
+  ) => (m.price ? m : { ...m, price: builtinPrice(fresh, m.id) }));
+  const { models, added } = mergeModels(fresh.models, priced);
   const provider = repos.providers.put({ ...fresh, models });
   return { provider, added, total: listed.length };
 }

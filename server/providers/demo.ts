@@ -27,6 +27,8 @@ export const DEMO_MODEL: ModelInfo = {
   effortLevels: ["default"],
   defaultEffort: "default",
   source: "builtin",
+  // Scripted and local: it really costs nothing.
+  price: { currency: "USD", input: 0, output: 0, cacheRead: 0, cacheWrite: 0, source: "builtin" },
 };
 export const DEMO_PROVIDER: ProviderConfig = {
   id: DEMO_PROVIDER_ID,

@@ -11,6 +11,7 @@ import { netFetch } from "../../tools/net/proxy.ts";
 import { fromResponse, networkError, ProviderError, type ProviderErrorInfo } from "./errors.ts";
 import { type ApiFormat, type Effort, EFFORT_LEVELS, type ModelInfo } from "./types.ts";
 import { normaliseBaseUrl, v1 } from "./urls.ts";
+import { priceFromListing } from "./prices.ts";
 
 /** A model as the provider lists it (no user state yet). */
 export type FetchedModel = Omit<ModelInfo, "enabled" | "source">;
@@ -101,6 +102,7 @@ export function parseModel(format: ApiFormat, m: unknown): FetchedModel | null {
     vision: visionOf(m),
     effortLevels: effort.levels,
     defaultEffort: effort.def,
+    price: priceFromListing(m),
   };
 }
 
@@ -226,9 +228,9 @@ function badList(url: string, status: number, text: string, why: string): Provid
 /**
  * Merges a fetched list into a provider's models without losing user data:
  * new models are appended disabled; existing ones keep their name, switch, source and
- * any value already set, and only gain metadata that was unknown (effort levels follow
- * what the provider declares, since users do not edit them); models the provider no
- * longer lists are kept.
+ * any value already set, and only gain metadata that was unknown (effort levels and
+ * prices follow what the provider declares, unless the user typed the price); models
+ * the provider no longer lists are kept.
  */
 export function mergeModels(
   existing: ModelInfo[],
@@ -245,6 +247,8 @@ export function mergeModels(
       vision: m.vision ?? f.vision,
       effortLevels: f.effortLevels ?? m.effortLevels,
       defaultEffort: f.effortLevels ? f.defaultEffort : m.defaultEffort ?? f.defaultEffort,
+      // A price the user typed stays; otherwise the provider's current price wins.
+      price: m.price?.source === "manual" ? m.price : f.price ?? m.price ?? null,
     };
   });
   const known = new Set(existing.map((m) => m.id));

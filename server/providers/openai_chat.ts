@@ -17,7 +17,13 @@ import { ThinkTagSplitter } from "./think_tags.ts";
 import { finishCall, type PendingCall } from "./tool_args.ts";
 import { abortedError, ProviderError, truncatedError } from "./errors.ts";
 import { postSse, sseJson } from "./http_stream.ts";
-import { v1 } from "./urls.ts";
+import {
+  chatCompletionsUrl,
+  chunkUsage,
+  compatHeaders,
+  maxTokensField,
+  shapeChatBody,
+} from "./dialects.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -91,12 +97,10 @@ export function toChatMessages(
 /** The exact request body (exported so tests and the request preview see it). */
 export function chatBody(req: StreamRequest): Json {
   const effort = openaiEffort(req.effort);
-  // OpenAI's own API takes max_completion_tokens (reasoning models reject max_tokens);
-  // every compatible server takes max_tokens.
-  const maxKey = /(^|\.)openai\.com$/.test(new URL(req.provider.baseUrl).hostname)
-    ? "max_completion_tokens"
-    : "max_tokens";
-  return {
+  // OpenAI's own API (and Azure's) take max_completion_tokens (reasoning models reject
+  // max_tokens); every other compatible server takes max_tokens.
+  const maxKey = maxTokensField(req.provider);
+  return shapeChatBody(req.provider, {
     model: req.model.id,
     messages: toChatMessages(req.system, req.messages, req),
     stream: true,
@@ -112,10 +116,10 @@ export function chatBody(req: StreamRequest): Json {
       : {}),
     ...(effort ? { reasoning_effort: effort } : {}),
     // Only OpenAI's own API is known to take it; strict compatible servers refuse unknown keys.
-    ...(req.cacheKey && maxKey === "max_completion_tokens"
+    ...(req.cacheKey && /(^|\.)openai\.com$/.test(new URL(req.provider.baseUrl).hostname)
       ? { prompt_cache_key: req.cacheKey }
       : {}),
-  };
+  });
 }
 
 /** Usage of the chat and Responses APIs (DeepSeek names its cache hits its own way). */
@@ -187,7 +191,7 @@ export function openaiHeaders(apiKey: string): Record<string, string> {
 
 export const openaiChat: Adapter = {
   async *stream(req: StreamRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
-    const url = `${v1(req.provider.baseUrl)}/chat/completions`;
+    const url = chatCompletionsUrl(req.provider, req.model.id);
     const think = new ThinkTagSplitter();
     const calls = new Map<number, PendingCall>();
     let finish: string | null = null;
@@ -206,12 +210,13 @@ export const openaiChat: Adapter = {
       };
     };
     for await (
-      const ev of postSse(url, openaiHeaders(req.provider.apiKey), chatBody(req), signal)
+      const ev of postSse(url, compatHeaders(req.provider), chatBody(req), signal)
     ) {
       if (ev.data === "[DONE]") break;
       const chunk: Json = sseJson(ev.data, url);
       if (chunk.error) throw streamError(chunk.error, url, ev.data);
-      if (chunk.usage) yield { type: "usage", usage: usageFromOpenAI(chunk.usage) };
+      const reported = chunkUsage(chunk);
+      if (reported) yield { type: "usage", usage: usageFromOpenAI(reported) };
       const ended = chunk.choices?.find((c: Json) => c?.finish_reason);
       if (ended) finish = ended.finish_reason;
       const choice = chunk.choices?.[0];

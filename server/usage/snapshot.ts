@@ -5,11 +5,13 @@
  */
 import {
   HEATMAP_WEEKS,
+  USAGE_TOP_TASKS,
   type UsageDay,
   type UsageRange,
   type UsageSnapshot,
 } from "../../protocol/usage.ts";
 import type { Repos } from "../../store/store.ts";
+import { addMoney, type MoneySum } from "../../protocol/pricing.ts";
 import type { UsageRow } from "../../store/usage.ts";
 
 const DAY_MS = 86_400_000;
@@ -62,6 +64,22 @@ function perDayTotals(rows: UsageRow[]): { day: number; total: number; requests:
   return [...out.values()].sort((a, b) => a.day - b.day);
 }
 
+/** The costliest tasks since `since`, their cost per currency and unpriced replies. */
+function taskCosts(repos: Repos, since: number): UsageSnapshot["taskCosts"] {
+  const out = new Map<string, UsageSnapshot["taskCosts"][number]>();
+  for (const r of repos.usage.costByTask(since, USAGE_TOP_TASKS)) {
+    const t = out.get(r.taskId) ??
+      { taskId: r.taskId, title: r.title, cost: [], replies: 0, unpriced: 0 };
+    t.replies += r.replies;
+    t.unpriced += r.replies - r.priced;
+    if (r.currency !== null && r.priced > 0) {
+      addMoney(t.cost, { currency: r.currency, nanos: r.cost });
+    }
+    out.set(r.taskId, t);
+  }
+  return [...out.values()];
+}
+
 export function usageSnapshot(
   repos: Repos,
   range: UsageRange,
@@ -91,12 +109,21 @@ export function usageSnapshot(
     unknownRequests: 0,
     tasks: firstDay === null ? 0 : repos.usage.taskCount(since),
     activeDays: 0,
+    cost: [] as MoneySum[],
+    unpriced: 0,
   };
-  const models = new Map<string, { total: number; requests: number }>();
+  type Priced = { cost: MoneySum[]; unpriced: number };
+  const models = new Map<string, { total: number; requests: number } & Priced>();
   const perDay = new Map<
     number,
-    { models: Record<string, number>; total: number; requests: number }
+    { models: Record<string, number>; total: number; requests: number } & Priced
   >();
+  const price = (into: Priced, r: UsageRow) => {
+    if (r.currency !== null && r.priced > 0) {
+      addMoney(into.cost, { currency: r.currency, nanos: r.cost });
+    }
+    into.unpriced += r.requests + r.unknown - r.priced;
+  };
   for (const r of rows) addRow(r);
   function addRow(r: UsageRow) {
     const t = r.input + r.output;
@@ -107,11 +134,15 @@ export function usageSnapshot(
     totals.total += t;
     totals.requests += r.requests;
     totals.unknownRequests += r.unknown;
-    const m = models.get(r.model) ?? { total: 0, requests: 0 };
+    price(totals, r);
+    const m = models.get(r.model) ?? { total: 0, requests: 0, cost: [], unpriced: 0 };
     m.total += t;
     m.requests += r.requests + r.unknown;
+    price(m, r);
     models.set(r.model, m);
-    const d = perDay.get(r.day) ?? { models: {}, total: 0, requests: 0 };
+    const d = perDay.get(r.day) ??
+      { models: {}, total: 0, requests: 0, cost: [], unpriced: 0 };
+    price(d, r);
     d.models[r.model] = (d.models[r.model] ?? 0) + t;
     d.total += t;
     d.requests += r.requests + r.unknown;
@@ -124,7 +155,13 @@ export function usageSnapshot(
   if (firstDay !== null) {
     for (let d = firstDay; d <= today; d++) {
       const v = perDay.get(d);
-      daily.push({ day: dayName(d), models: v?.models ?? {}, total: v?.total ?? 0 });
+      daily.push({
+        day: dayName(d),
+        models: v?.models ?? {},
+        total: v?.total ?? 0,
+        cost: v?.cost ?? [],
+        unpriced: v?.unpriced ?? 0,
+      });
       if (v && v.total > (peakDay?.total ?? 0)) {
         peakDay = { day: dayName(d), total: v.total, requests: v.requests };
       }
@@ -165,5 +202,6 @@ export function usageSnapshot(
     streaks: streaks(days.map((d) => d.day), today),
     peakDay,
     longestTask: firstDay === null ? null : repos.usage.longestTask(since),
+    taskCosts: firstDay === null ? [] : taskCosts(repos, since),
   };
 }

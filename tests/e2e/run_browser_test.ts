@@ -50,7 +50,12 @@ Deno.test("run (desktop): stream, tools, Markdown, stop, errors, Demo, options",
       await turn.locator("[data-testid=tool-card][data-tool=list_dir]").waitFor();
       await screenshot(page, "desktop-run-live");
       await strip(turn).and(page.locator("[data-state=done]")).waitFor({ timeout: 15_000 });
-      assertMatch(await strip(turn).innerText(), /^Worked (<1s|\d+s|\d+m \d+s)$/);
+      assertMatch(
+        await strip(turn).locator(".strip-label").innerText(),
+        /^Worked (<1s|\d+s|\d+m \d+s)$/,
+      );
+      // The mock model has no price: the turn's cost is unknown, not $0.
+      assertEquals(await turn.locator("[data-testid=turn-cost]").innerText(), "price unknown");
       await page.locator("[data-testid=send]").waitFor();
 
       // The final answer is outside the (collapsed) process.

@@ -98,6 +98,7 @@ export function replayRequest(
       effortLevels: null,
       defaultEffort: null,
       source: "manual",
+      price: null,
     },
     system: "You are a test.",
     messages,

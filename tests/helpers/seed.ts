@@ -3,6 +3,7 @@ import { Store } from "../../store/store.ts";
 import type { ApiFormat, ProviderConfig } from "../../server/providers/types.ts";
 import type { ApprovalMode } from "../../protocol/constants.ts";
 import { SETTINGS_KEYS } from "../../server/providers/catalog.ts";
+import type { ModelPrice } from "../../protocol/pricing.ts";
 
 /** Provider `mock` with one enabled model per id (ids containing "vision" accept images). */
 export function mockProvider(
@@ -27,6 +28,7 @@ export function mockProvider(
       effortLevels: null,
       defaultEffort: null,
       source: "manual" as const,
+      price: null,
     })),
   };
 }
@@ -47,11 +49,17 @@ export async function homeWithProvider(
     dir?: string;
     apiKey?: string;
     defaultApproval?: ApprovalMode;
+    /** Prices of some of the models, by model id. */
+    prices?: Record<string, ModelPrice>;
   } = {},
 ): Promise<string> {
   const home = await Deno.makeTempDir({ prefix: "ra-seeded-", dir: opts.dir });
   const store = new Store(`${home}/reinagent.db`);
-  const provider = mockProvider(mockBase, modelIds, opts.format);
+  const base = mockProvider(mockBase, modelIds, opts.format);
+  const provider = {
+    ...base,
+    models: base.models.map((m) => ({ ...m, price: opts.prices?.[m.id] ?? null })),
+  };
   store.repos!.providers.put(opts.apiKey ? { ...provider, apiKey: opts.apiKey } : provider);
   if (opts.defaultApproval) {
     store.repos!.kv.set(SETTINGS_KEYS.defaultApproval, opts.defaultApproval);

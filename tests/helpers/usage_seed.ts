@@ -3,6 +3,7 @@
  * data dir's database, for the usage statistics tests and the Usage page's browser test.
  */
 import { Store } from "../../store/store.ts";
+import { costOf, type ModelPrice } from "../../protocol/pricing.ts";
 
 const DAY = 86_400_000;
 
@@ -12,6 +13,33 @@ export interface SeededReply {
   model: string | null;
   usage: { input: number; output: number; cacheRead?: number; cacheWrite?: number } | null;
   subagent?: boolean;
+}
+
+/** Prices of the seeded models (per million tokens, micro-dollars); beta has none. */
+export const PRICES: Record<string, ModelPrice> = {
+  "mock/alpha": {
+    currency: "USD",
+    input: 3_000_000,
+    output: 15_000_000,
+    cacheRead: 300_000,
+    cacheWrite: 3_750_000,
+    source: "manual",
+  },
+  "mock/gamma": {
+    currency: "USD",
+    input: 1_000_000,
+    output: 2_000_000,
+    cacheRead: null,
+    cacheWrite: null,
+    source: "manual",
+  },
+};
+
+/** The cost a seeded reply records (as the agent loop does when the reply ends). */
+export function seededCost(r: SeededReply) {
+  if (!r.usage || !r.model) return null;
+  const c = costOf({ cacheRead: 0, cacheWrite: 0, ...r.usage }, PRICES[r.model]);
+  return c.known ? c.cost : null;
 }
 
 /** Replies of the usage tests (and the Usage page's browser test). */
@@ -77,6 +105,7 @@ export function seedUsage(home: string, replies: SeededReply[] = REPLIES): void 
     const meta = {
       ...(r.model ? { model: r.model } : {}),
       ...(r.usage ? { usage: { cacheRead: 0, cacheWrite: 0, ...r.usage } } : {}),
+      ...(seededCost(r) ? { cost: seededCost(r) } : {}),
     };
     if (r.subagent) {
       insertSubagentReply(store, `sa${n}`, taskId, `se${n}`, meta, at);
@@ -131,5 +160,9 @@ export function expected(replies: SeededReply[], days: number | null) {
     unknownRequests: inRange.length - known.length,
     tasks: new Set(inRange.map((r) => r.task)).size,
     activeDays: new Set(inRange.map((r) => r.daysAgo)).size,
+    cost: inRange.some((r) => seededCost(r))
+      ? [{ currency: "USD", nanos: inRange.reduce((s, r) => s + (seededCost(r)?.total ?? 0), 0) }]
+      : [],
+    unpriced: inRange.filter((r) => !seededCost(r)).length,
   };
 }

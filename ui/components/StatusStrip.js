@@ -16,7 +16,8 @@ import { useNow } from "./useNow.js";
 
 /**
  * @param {{status: TurnStatus, run: RunState|null, waiting: boolean, startedAt: number,
- *   endedAt: number, open: boolean, expandable: boolean, onToggle: () => void}} props
+ *   endedAt: number, open: boolean, expandable: boolean, onToggle: () => void,
+ *   cost?: {text: string, title: string, unknown: boolean}|null}} props
  */
 export function StatusStrip(props) {
   const { status, run, waiting, open, expandable, onToggle } = props;
@@ -89,6 +90,11 @@ export function StatusStrip(props) {
         <span class="strip-label">${label}</span>
         ${expandable && html`<span class="chev"><${IconChevron} size=${14} /></span>`}
       </button>
+      ${props.cost &&
+        html`
+          <span class=${`strip-cost${props.cost.unknown ? " strip-cost-unknown" : ""}`}
+            data-testid="turn-cost" title=${props.cost.title}>${props.cost.text}</span>
+        `}
     </div>
   `;
 }

@@ -29,6 +29,25 @@ import { StatusStrip } from "./StatusStrip.js";
 import { ToolCard } from "./tools/ToolCard.js";
 import { TurnNotice } from "./TurnNotice.js";
 import { UserMessage } from "./UserMessage.js";
+import { costOfEntries, moneyLabel } from "../state/cost_model.js";
+
+/**
+ * What a finished turn's model replies cost, for its strip; null when it made none.
+ * @param {readonly import("../../protocol/index.ts").Entry[]} items
+ * @param {string} lang
+ * @returns {{text: string, title: string, unknown: boolean}|null}
+ */
+function turnCost(items, lang) {
+  const c = costOfEntries(items);
+  if (c.replies === 0) return null;
+  const money = moneyLabel(c.sums, lang);
+  if (!money) return { text: t("cost.unknown"), title: t("cost.unknownHelp"), unknown: true };
+  return {
+    text: c.unpriced ? t("cost.partial", { money, n: c.unpriced }) : money,
+    title: t("cost.turnTitle", { n: c.replies }),
+    unknown: false,
+  };
+}
 
 /**
  * @param {TurnData} a
@@ -117,7 +136,7 @@ export class Turn extends Component {
   }
 
   render() {
-    const { turn, live, run, waiting, canAct } = this.props;
+    const { turn, live, run, waiting, canAct, lang } = this.props;
     const view = analyseTurn(turn, live);
     const open = this.state.open ?? live;
     const expandable = view.process.length > 0;
@@ -137,6 +156,7 @@ export class Turn extends Component {
               waiting=${waiting}
               startedAt=${view.startedAt}
               endedAt=${view.endedAt}
+              cost=${live ? null : turnCost(turn.items, lang)}
               open=${open && expandable}
               expandable=${expandable}
               onToggle=${() => this.setOpen(!open)}

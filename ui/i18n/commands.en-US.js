@@ -11,6 +11,7 @@ export default {
   "cmd.desc.init": "Create or update AGENTS.md from the repository",
   "cmd.desc.plan": "Switch to plan mode (research first, then a plan to approve)",
   "cmd.desc.goal": "Set, show, pause, resume or clear the task's goal",
+  "cmd.desc.cost": "Show what the task has cost so far, by token kind and model",
   "cmd.desc.help": "List the commands and how @ mentions work",
   "cmd.help.title": "Commands and mentions",
   "cmd.help.intro":
@@ -43,6 +44,11 @@ export default {
   "cmd.reply.compacted":
     "Compacted {count} messages (about {before} → {after} tokens, {seconds} s).",
   "cmd.reply.compactNothing": "Nothing to compact yet: the conversation is short.",
+  "cmd.reply.cost":
+    "Cost so far: {total} (input {input}, output {output}, cache read {cacheRead}, cache write {cacheWrite}) over {replies} replies; {unpriced} with price unknown.",
+  "cmd.reply.costUnknown":
+    "Price unknown for all {replies} replies: set the model's price in Settings → Providers.",
+  "cmd.reply.costNone": "No model replies in this task yet: nothing has cost anything.",
   "cmd.error.list": "Could not load the commands: {message}",
   "goal.label": "Goal",
   "goal.paused": "Paused",

@@ -11,6 +11,7 @@ export default {
   "cmd.desc.init": "根据仓库创建或更新 AGENTS.md",
   "cmd.desc.plan": "切换到计划模式（先调研，再提交计划供你批准）",
   "cmd.desc.goal": "设置、查看、暂停、恢复或清除任务目标",
+  "cmd.desc.cost": "显示任务至今的费用，按 token 类型和模型细分",
   "cmd.desc.help": "列出命令并说明 @ 提及的用法",
   "cmd.help.title": "命令与提及",
   "cmd.help.intro": "在消息开头输入 / 使用命令；发送时由服务器执行。",
@@ -41,6 +42,10 @@ export default {
   "cmd.reply.compacted":
     "已压缩 {count} 条消息（约 {before} → {after} tokens，用时 {seconds} 秒）。",
   "cmd.reply.compactNothing": "暂无可压缩的内容：对话还很短。",
+  "cmd.reply.cost":
+    "至今费用：{total}（输入 {input}，输出 {output}，缓存读取 {cacheRead}，缓存写入 {cacheWrite}），共 {replies} 次回复，其中 {unpriced} 次价格未知。",
+  "cmd.reply.costUnknown": "全部 {replies} 次回复的价格未知：请在 设置 → 提供商 中填写模型价格。",
+  "cmd.reply.costNone": "此任务还没有模型回复：尚未产生费用。",
   "cmd.error.list": "无法加载命令：{message}",
   "goal.label": "目标",
   "goal.paused": "已暂停",

@@ -1,9 +1,46 @@
-/** The Usage page (Settings → Usage). */
+/** The Usage page (Settings → Usage) and cost in money wherever it shows. */
 export default {
+  "cost.unknown": "price unknown",
+  "cost.unknownHelp":
+    "The model has no price for the tokens it used. Set it in Settings → Providers → the model.",
+  "cost.partial": "{money} + {n} with price unknown",
+  "cost.turnTitle": "What this turn's {n} model replies cost at their models' prices",
+  "stats.cost": "cost {money}",
+  "stats.costTitle":
+    "{replies} model replies of this task; {n} with price unknown (sub-agents: /cost)",
+  "usage.cost": "Cost",
+  "usage.costAllPriced": "all replies priced",
+  "usage.costUnpriced": "+ {n} replies with price unknown",
+  "usage.costUnpriced.one": "+ 1 reply with price unknown",
+  "usage.unpricedOf": "{n} with price unknown",
+  "usage.costDaily": "Cost per day",
+  "usage.costTasks": "Cost per task",
+  "usage.costNone": "No model replies in this range.",
+  "usage.replies": "{n} replies",
+  "usage.replies.one": "1 reply",
+  "settings.price.title": "Price per million tokens",
+  "settings.price.currency": "Currency",
+  "settings.price.input": "Input",
+  "settings.price.output": "Output",
+  "settings.price.cacheRead": "Cache read",
+  "settings.price.cacheWrite": "Cache write",
+  "settings.price.help":
+    'Empty = unknown: a reply that used tokens of that kind shows "price unknown", never 0.',
+  "settings.price.bad": "A price is a number such as 3 or 0.075 (at most 6 decimals).",
+  "settings.price.badCurrency": "The currency is a 3-letter code such as USD.",
+  "settings.price.source.fetched": "from the provider's model list",
+  "settings.price.source.manual": "set by you",
+  "settings.price.source.builtin": "built-in list price; check it against the vendor's page",
+  "settings.price.short": "{input} in · {output} out / 1M",
+  "settings.baseUrlHelpAzure":
+    "Your resource's endpoint; requests go to /openai/deployments/{model}/chat/completions?api-version=….",
+  "settings.apiVersion": "API version",
+  "settings.apiVersionHelp":
+    "Azure's api-version, e.g. 2024-10-21. Add each deployment's name as a model: Azure does not list deployments for a key.",
   "settings.tab.usage": "Usage",
   "usage.title": "Usage",
   "usage.intro":
-    "Tokens as the providers reported them on each model reply (tasks and their sub-agents). Total = input + output; cache reads and writes are shown apart. Replies that stored no usage are counted as such, never estimated.",
+    "Tokens as the providers reported them on each model reply (tasks and their sub-agents). Total = input + output; cache reads and writes are shown apart. Replies that stored no usage are counted as such, never estimated. Cost = each reply at its model's price when it ended; replies without a price are counted apart, never as free.",
   "usage.range": "Range",
   "usage.range.7d": "7 days",
   "usage.range.30d": "30 days",

@@ -5,10 +5,27 @@
 import { html } from "../../html.js";
 import { t, tn } from "../../i18n/index.js";
 import { currentId } from "../../state/tasks.js";
-import { compactTokens, currentStats, shortDuration } from "../../state/stats.js";
+import { compactTokens, currentCost, currentStats, shortDuration } from "../../state/stats.js";
+import { moneyLabel } from "../../state/cost_model.js";
+import { lang } from "../../state/prefs.js";
 
 /** @param {number} x 0…1 or 0…100 (see `scale`) */
 const pct = (x, scale = 100) => `${(Math.round(x * scale * 10) / 10).toString()}%`;
+
+/** The task's cost so far: money (with "≥" when older entries are not loaded) or unknown. */
+function costItem(/** @type {string} */ ge) {
+  const c = currentCost.value;
+  const money = moneyLabel(c.sums, lang.value);
+  return {
+    key: "cost",
+    text: money === null
+      ? t("cost.unknown")
+      : c.unpriced
+      ? t("cost.partial", { money: ge + money, n: c.unpriced })
+      : t("stats.cost", { money: ge + money }),
+    title: t("stats.costTitle", { replies: c.replies, n: c.unpriced }),
+  };
+}
 
 export function StatsLine() {
   if (currentId.value === null) return null;
@@ -24,6 +41,7 @@ export function StatsLine() {
     }),
     s.stepsWithoutUsage ? t("stats.noUsage", { n: s.stepsWithoutUsage }) : "",
   ].filter(Boolean).join(" ");
+  /** @type {{key: string, text: string, title?: string}[]} */
   const items = [
     { key: "turns", text: ge + tn("stats.turns", s.turns) },
     { key: "steps", text: ge + tn("stats.steps", s.steps) },
@@ -55,6 +73,7 @@ export function StatsLine() {
       key: "cache",
       text: t("stats.cache", { p: s.cacheHit === null ? unknown : pct(s.cacheHit) }),
     },
+    costItem(ge),
     ...(s.compactions
       ? [{
         key: "compactions",

@@ -1,11 +1,22 @@
 /**
  * Add / edit a model: id, display name, context window (presets 32K…2M or a number),
- * max output and vision. Empty means "not provided" (stored as unknown, never guessed).
+ * max output, vision and the price per million tokens (input, output, cache read, cache
+ * write, in a currency). Empty means "not provided" (stored as unknown, never guessed);
+ * the price is sent only when edited, so a new model keeps a built-in list price.
  *
  * @typedef {import("../../../protocol/index.ts").ModelInfo} ModelInfo
+ * @typedef {import("../../../protocol/index.ts").PriceField} PriceField
+ * @typedef {{currency: string, input: number|null, output: number|null,
+ *   cacheRead: number|null, cacheWrite: number|null}} PriceInput
  */
 import { useState } from "preact/hooks";
-import { CONTEXT_PRESETS } from "../../../protocol/index.ts";
+import {
+  CONTEXT_PRESETS,
+  CURRENCY_RE,
+  parsePriceMicros,
+  PRICE_FIELDS,
+  priceText,
+} from "../../../protocol/index.ts";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { compactTokens } from "./controls.js";
@@ -21,7 +32,7 @@ const parseCount = (s) => {
 /**
  * @param {{model?: ModelInfo, testid: string, onCancel: () => void,
  *   onSave: (m: {id: string, name: string, contextWindow: number|null, maxOutput: number|null,
- *   vision: boolean|null}) => Promise<string|null>}} props
+ *   vision: boolean|null, price?: PriceInput|null}) => Promise<string|null>}} props
  */
 export function ModelForm({ model, testid, onCancel, onSave }) {
   const [id, setId] = useState(model?.id ?? "");
@@ -31,6 +42,13 @@ export function ModelForm({ model, testid, onCancel, onSave }) {
   const [vision, setVision] = useState(
     model?.vision === true ? "yes" : model?.vision === false ? "no" : "",
   );
+  const [currency, setCurrency] = useState(model?.price?.currency ?? "USD");
+  const [prices, setPrices] = useState(
+    /** @type {Record<PriceField, string>} */ (Object.fromEntries(
+      PRICE_FIELDS.map((f) => [f, priceText(model?.price?.[f] ?? null)]),
+    )),
+  );
+  const [priceEdited, setPriceEdited] = useState(false);
   const [error, setError] = useState(/** @type {string|null} */ (null));
   const [busy, setBusy] = useState(false);
   const uid = `${testid}-${model?.id ?? "new"}`;
@@ -43,6 +61,14 @@ export function ModelForm({ model, testid, onCancel, onSave }) {
     if (Number.isNaN(contextWindow) || Number.isNaN(maxOutput)) {
       return setError(t("settings.model.badNumber"));
     }
+    const parsed = PRICE_FIELDS.map((f) => parsePriceMicros(prices[f]));
+    if (parsed.some((v) => Number.isNaN(v))) return setError(t("settings.price.bad"));
+    const cur = currency.trim().toUpperCase();
+    if (!CURRENCY_RE.test(cur)) return setError(t("settings.price.badCurrency"));
+    const [input, output, cacheRead, cacheWrite] = parsed;
+    const price = parsed.every((v) => v === null)
+      ? null
+      : { currency: cur, input, output, cacheRead, cacheWrite };
     setBusy(true);
     const err = await onSave({
       id: id.trim(),
@@ -50,6 +76,7 @@ export function ModelForm({ model, testid, onCancel, onSave }) {
       contextWindow,
       maxOutput,
       vision: vision === "yes" ? true : vision === "no" ? false : null,
+      ...(priceEdited ? { price } : {}),
     });
     setBusy(false);
     if (err) setError(err);
@@ -105,6 +132,37 @@ export function ModelForm({ model, testid, onCancel, onSave }) {
           </select>
         </div>
       </div>
+      <fieldset class="field price-fields" data-testid="model-form-price">
+        <legend class="field-label">${t("settings.price.title")}</legend>
+        <div class="price-grid">
+          <div class="field">
+            <label class="field-label" for=${`${uid}-cur`}>${t("settings.price.currency")}</label>
+            <input id=${`${uid}-cur`} class="input" data-testid="price-currency" value=${currency}
+              maxlength="3" autocomplete="off" spellcheck=${false}
+              onInput=${input((v) => {
+                setCurrency(v);
+                setPriceEdited(true);
+              })} />
+          </div>
+          ${PRICE_FIELDS.map((f) =>
+            html`
+              <div class="field">
+                <label class="field-label" for=${`${uid}-p-${f}`}>${t(
+                  /** @type {const} */ (`settings.price.${f}`),
+                )}</label>
+                <input id=${`${uid}-p-${f}`} class="input" data-testid=${`price-${f}`}
+                  inputmode="decimal" value=${prices[f]} placeholder=${t("stats.unknown")}
+                  onInput=${input((v) => {
+                    setPrices({ ...prices, [f]: v });
+                    setPriceEdited(true);
+                  })} />
+              </div>
+            `
+          )}
+        </div>
+        <p class="field-help">${t("settings.price.help")}${model?.price &&
+          ` (${t(/** @type {const} */ (`settings.price.source.${model.price.source}`))})`}</p>
+      </fieldset>
       ${error && html`<p class="field-help field-error" role="alert">${error}</p>`}
       <div class="form-actions">
         <button type="button" class="btn" onClick=${onCancel}>${t("task.cancel")}</button>

@@ -36,8 +36,33 @@ import {
   Switch,
 } from "./controls.js";
 import { ModelForm } from "./ModelForm.js";
+import { formatMoney } from "../../../protocol/index.ts";
+import { lang } from "../../state/prefs.js";
 
 const FILTER_FROM = 8;
+
+/**
+ * The model's price per million tokens (input · output; the cache rates and where the
+ * price came from in the tooltip), or "price unknown".
+ * @param {{model: ModelInfo}} props
+ */
+function PriceMeta({ model: m }) {
+  const p = m.price;
+  if (!p || (p.input === null && p.output === null)) {
+    return html`<span class="meta" data-testid="meta-price">${t("cost.unknown")}</span>`;
+  }
+  /** @param {number|null} micros */
+  const money = (micros) =>
+    micros === null ? t("cost.unknown") : formatMoney(micros * 1000, p.currency, lang.value);
+  const title = [
+    `${t("settings.price.cacheRead")}: ${money(p.cacheRead)}`,
+    `${t("settings.price.cacheWrite")}: ${money(p.cacheWrite)}`,
+    t(/** @type {const} */ (`settings.price.source.${p.source}`)),
+  ].join(" · ");
+  return html`<span class="meta" data-testid="meta-price" title=${title}>${
+    t("settings.price.short", { input: money(p.input), output: money(p.output) })
+  }</span>`;
+}
 
 /** @param {{model: ModelInfo}} props */
 function Meta({ model: m }) {
@@ -57,6 +82,7 @@ function Meta({ model: m }) {
           ? t("settings.model.visionYes")
           : t("settings.model.visionNo")}
       </span>
+      <${PriceMeta} model=${m} />
       ${m.effortLevels &&
         html`<span class="meta">${t("settings.meta.effort")}: ${
           m.effortLevels.map((l) => t(/** @type {const} */ (`effort.${l}`))).join(" · ")

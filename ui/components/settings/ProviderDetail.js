@@ -80,7 +80,9 @@ function KeyField({ provider }) {
   const [shown, setShown] = useState(false);
   const [, rerender] = useState(0);
   const typed = typedKeys.get(provider.id) ?? "";
-  const preset = presetList.value.find((p) => p.baseUrl === provider.baseUrl && p.keyUrl);
+  const preset = presetList.value.find((p) =>
+    (p.id === provider.preset || p.baseUrl === provider.baseUrl) && p.keyUrl
+  );
   const toggle = html`
     <button
       type="button"
@@ -203,8 +205,15 @@ export function ProviderDetail({ provider: p }) {
         </div>
         <${TextField} id=${`url-${p.id}`} label=${t("settings.baseUrl")}
           testid="provider-base-url" value=${p.baseUrl} placeholder="https://api.example.com"
-          help=${t("settings.baseUrlHelp")}
+          help=${t(p.preset === "azure" ? "settings.baseUrlHelpAzure" : "settings.baseUrlHelp")}
           onSave=${(/** @type {string} */ v) => save({ baseUrl: v })} />
+        ${p.preset === "azure" &&
+          html`
+            <${TextField} id=${`apiver-${p.id}`} label=${t("settings.apiVersion")}
+              testid="provider-api-version" value=${p.options?.apiVersion ?? ""}
+              help=${t("settings.apiVersionHelp")}
+              onSave=${(/** @type {string} */ v) => save({ options: { apiVersion: v } })} />
+          `}
         <${KeyField} provider=${p} />
       `}
       <${ModelList} provider=${p} />

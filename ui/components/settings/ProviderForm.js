@@ -54,6 +54,7 @@ export function ProviderForm({ preset, onDone }) {
   const [format, setFormat] = useState(preset?.format ?? "openai-chat-completions");
   const [baseUrl, setBaseUrl] = useState(preset?.baseUrl ?? "");
   const [apiKey, setApiKey] = useState("");
+  const [apiVersion, setApiVersion] = useState(preset?.options?.apiVersion ?? "");
   const [errors, setErrors] = useState(/** @type {Record<string, string>} */ ({}));
   const [busy, setBusy] = useState(false);
   const first = useRef(/** @type {HTMLInputElement|null} */ (null));
@@ -72,6 +73,9 @@ export function ProviderForm({ preset, onDone }) {
       format,
       baseUrl: baseUrl.trim(),
       apiKey: apiKey.trim(),
+      ...(preset?.options?.apiVersion !== undefined
+        ? { options: { apiVersion: apiVersion.trim() } }
+        : {}),
     });
     setBusy(false);
     if (r.error !== null) return setErrors({ [fieldOf(r.error)]: r.error });
@@ -127,11 +131,24 @@ export function ProviderForm({ preset, onDone }) {
         <label class="field-label" for="pf-url">${t("settings.baseUrl")}</label>
         <input id="pf-url" class=${`input${errors.baseUrl ? " input-error" : ""}`}
           data-testid="provider-form-base-url" value=${baseUrl} spellcheck=${false}
-          autocomplete="off" inputmode="url" placeholder="https://api.example.com"
+          autocomplete="off" inputmode="url"
+          placeholder=${preset?.baseUrlExample ?? "https://api.example.com"}
           aria-invalid=${errors.baseUrl ? "true" : undefined} onInput=${input(setBaseUrl)} />
         ${err("baseUrl", "provider-form-base-url-error") ||
-          html`<p class="field-help">${t("settings.baseUrlHelp")}</p>`}
+          html`<p class="field-help">${
+            t(preset?.id === "azure" ? "settings.baseUrlHelpAzure" : "settings.baseUrlHelp")
+          }</p>`}
       </div>
+      ${preset?.options?.apiVersion !== undefined &&
+        html`
+          <div class="field">
+            <label class="field-label" for="pf-apiver">${t("settings.apiVersion")}</label>
+            <input id="pf-apiver" class="input" data-testid="provider-form-api-version"
+              value=${apiVersion} autocomplete="off" spellcheck=${false}
+              onInput=${input(setApiVersion)} />
+            <p class="field-help">${t("settings.apiVersionHelp")}</p>
+          </div>
+        `}
       <div class="field">
         <label class="field-label" for="pf-key">${t("settings.key.label")}</label>
         <input id="pf-key" type="password" class=${`input${errors.apiKey ? " input-error" : ""}`}
@@ -139,7 +156,7 @@ export function ProviderForm({ preset, onDone }) {
           spellcheck=${false} placeholder=${t("settings.key.none")}
           aria-invalid=${errors.apiKey ? "true" : undefined} onInput=${input(setApiKey)} />
         ${err("apiKey", "provider-form-key-error") ||
-          html`<p class="field-help">${t("settings.key.help")}${
+          html`<p class="field-help">${t("settings.key.help")}${preset?.keyUrl && " "}${
             preset?.keyUrl &&
             html`
               <a href=${preset.keyUrl} target="_blank" rel="noopener noreferrer">${t(

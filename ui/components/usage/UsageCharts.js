@@ -1,14 +1,16 @@
 /**
  * The Usage page's pictures: the 53-week heatmap (a column per week, Sunday on top),
- * the daily tokens per model (stacked bars, SVG) and the model share list. Colours are
+ * the daily tokens per model (stacked bars, SVG), the model share list and the cost
+ * lists (per day, per task; money always with its currency). Colours are
  * theme variables (`--usage-1…6`, `--usage-heat-0…4`).
  *
  * @typedef {import("../../../protocol/index.ts").UsageSnapshot} UsageSnapshot
  */
 import { useEffect, useRef } from "preact/hooks";
 import { html } from "../../html.js";
-import { t } from "../../i18n/index.js";
+import { t, tn } from "../../i18n/index.js";
 import { lang } from "../../state/prefs.js";
+import { moneyLabel } from "../../state/cost_model.js";
 
 /** Models drawn in their own colour; the rest are summed as "other". */
 const COLOURS = 5;
@@ -97,6 +99,71 @@ export function DailyChart({ s }) {
 }
 
 /** @param {{s: UsageSnapshot}} props */
+/**
+ * Money with its currency; "price unknown" when nothing is priced; a note of the
+ * replies without a price beside a known amount.
+ * @param {readonly import("../../../protocol/index.ts").MoneySum[]} sums
+ * @param {number} unpriced
+ */
+export function moneyText(sums, unpriced) {
+  const money = moneyLabel(sums, lang.value);
+  if (money === null) return t("cost.unknown");
+  return unpriced ? t("cost.partial", { money, n: unpriced }) : money;
+}
+
+/**
+ * Cost per day of the range, newest first; days without replies are left out.
+ * @param {{s: UsageSnapshot}} props
+ */
+export function CostDays({ s }) {
+  const days = s.daily.filter((d) => d.cost.length || d.unpriced).reverse();
+  if (!days.length) return html`<p class="settings-note">${t("usage.costNone")}</p>`;
+  return html`
+    <ul class="usage-costs" data-testid="usage-cost-days">
+      ${days.map((d) =>
+        html`
+          <li class="usage-cost-row" data-day=${d.day}>
+            <span class="usage-cost-name">${dayLabel(d.day)}</span>
+            <span class="usage-cost-num" data-testid="usage-cost-day">${moneyText(d.cost, 0)}</span>
+            ${d.cost.length && d.unpriced
+              ? html`<span class="usage-cost-sub">${tn("usage.costUnpriced", d.unpriced)}</span>`
+              : null}
+          </li>
+        `
+      )}
+    </ul>
+  `;
+}
+
+/**
+ * The costliest tasks of the range; a click opens the task.
+ * @param {{s: UsageSnapshot, onOpen: (taskId: string) => void}} props
+ */
+export function CostTasks({ s, onOpen }) {
+  if (!s.taskCosts.length) return html`<p class="settings-note">${t("usage.costNone")}</p>`;
+  return html`
+    <ul class="usage-costs" data-testid="usage-cost-tasks">
+      ${s.taskCosts.map((x) =>
+        html`
+          <li class="usage-cost-row" data-task=${x.taskId}>
+            <button type="button" class="link-btn usage-cost-name" title=${x.title}
+              onClick=${() => onOpen(x.taskId)}>${x.title}</button>
+            <span class="usage-cost-num" data-testid="usage-cost-task">${moneyText(
+              x.cost,
+              0,
+            )}</span>
+            <span class="usage-cost-sub">${[
+              tn("usage.replies", x.replies),
+              x.cost.length && x.unpriced ? t("usage.unpricedOf", { n: x.unpriced }) : "",
+            ].filter(Boolean).join(" · ")}</span>
+          </li>
+        `
+      )}
+    </ul>
+  `;
+}
+
+/** @param {{s: UsageSnapshot}} props */
 export function ModelShare({ s }) {
   const shown = chartModels(s);
   if (!s.models.length) return html`<p class="settings-note">${t("usage.noModels")}</p>`;
@@ -114,6 +181,10 @@ export function ModelShare({ s }) {
             <span class="usage-model-bar"><span class=${`usage-bg-${k < 0 ? COLOURS + 1 : k + 1}`}
               style=${`width: ${Math.max(0.5, m.share * 100)}%`}></span></span>
             <span class="usage-model-num">${tokens(m.total)} · ${pct}</span>
+            <span class="usage-model-cost" data-testid="usage-model-cost">${moneyText(
+              m.cost,
+              m.unpriced,
+            )}</span>
           </li>
         `;
       })}

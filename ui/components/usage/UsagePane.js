@@ -1,7 +1,8 @@
 /**
  * Settings → Usage: tokens from the usage stored on each model reply (SPEC §9.4) —
  * totals, the 53-week heatmap, daily tokens per model, model share, streaks, peak day
- * and the longest task, for 7 days / 30 days / all. Replies that stored no usage are
+ * and the longest task, for 7 days / 30 days / all — and what they cost (per day, model
+ * and task; unpriced replies counted as such, never as free). Replies that stored no usage are
  * counted as "without usage", never estimated. Reset records a reset point (two-step);
  * task history is kept.
  *
@@ -9,7 +10,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { html } from "../../html.js";
-import { t } from "../../i18n/index.js";
+import { t, tn } from "../../i18n/index.js";
 import { USAGE_RANGES } from "../../../protocol/index.ts";
 import {
   loadUsage,
@@ -23,7 +24,15 @@ import { openTask } from "../../state/tasks.js";
 import { lang } from "../../state/prefs.js";
 import { closeSettings } from "../../state/settings.js";
 import { InlineConfirm } from "../settings/controls.js";
-import { DailyChart, Heatmap, ModelShare, tokens } from "./UsageCharts.js";
+import {
+  CostDays,
+  CostTasks,
+  DailyChart,
+  Heatmap,
+  ModelShare,
+  moneyText,
+  tokens,
+} from "./UsageCharts.js";
 import { when } from "../automations/describe.js";
 
 /** @param {number} ms */
@@ -73,6 +82,11 @@ export function UsagePane() {
         html`<p class="field-help field-error" role="alert">${usageError.value}</p>`}
       ${!s ? html`<p class="settings-note">${t("settings.loading")}</p>` : html`
         <div class="usage-stats" data-testid="usage-totals">
+          <${Stat} testid="usage-cost" label=${t("usage.cost")}
+            value=${moneyText(s.totals.cost, 0)}
+            sub=${s.totals.unpriced
+              ? tn("usage.costUnpriced", s.totals.unpriced, { n: n(s.totals.unpriced) })
+              : t("usage.costAllPriced")} />
           <${Stat} testid="usage-total" label=${t("usage.total")} value=${n(s.totals.total)}
             sub=${t("usage.inOut", { input: n(s.totals.input), output: n(s.totals.output) })} />
           <${Stat} testid="usage-requests" label=${t("usage.requests")} value=${n(
@@ -108,6 +122,19 @@ export function UsagePane() {
           <div class="usage-card">
             <h3 class="usage-card-title">${t("usage.models")}</h3>
             <${ModelShare} s=${s} />
+          </div>
+        </div>
+        <div class="usage-grid">
+          <div class="usage-card">
+            <h3 class="usage-card-title">${t("usage.costDaily")}</h3>
+            <${CostDays} s=${s} />
+          </div>
+          <div class="usage-card">
+            <h3 class="usage-card-title">${t("usage.costTasks")}</h3>
+            <${CostTasks} s=${s} onOpen=${(/** @type {string} */ id) => {
+              openTask(id);
+              closeSettings();
+            }} />
           </div>
         </div>
         <div class="usage-card usage-longest" data-testid="usage-longest">
