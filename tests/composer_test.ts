@@ -458,3 +458,30 @@ Deno.test("ui: paste routing (15 000-character threshold), history keys, strings
     assert(zh[k], `zh-CN misses ${k}`);
   }
 });
+
+Deno.test("attachments in a git repository never show in git status", async () => {
+  const e = await env();
+  const ws = `${e.deps.home}/DefaultProject`;
+  const git = (...args: string[]) =>
+    new Deno.Command("git", { args, cwd: ws, stdout: "piped", stderr: "piped" }).output();
+  try {
+    await git("init", "-q");
+    const model = e.model({ turns: [{ text: "ok" }] });
+    const note = await e.upload("pasted.txt", "text/plain", new TextEncoder().encode("pasted"));
+    const { task } = await e.op("tasks.create", {
+      title: "t",
+      message: "read this",
+      attachments: [note.id],
+      options: { model },
+    });
+    await until(() => !e.deps.runs!.isRunning(task.id), "the run");
+    assert(
+      await Deno.stat(`${ws}/.reinagent/attachments/${note.id}/pasted.txt`).then(() => true),
+      "the copy is in the workspace for the tools",
+    );
+    const status = new TextDecoder().decode((await git("status", "--porcelain")).stdout);
+    assertEquals(status, "", "nothing new for git");
+  } finally {
+    await e.close();
+  }
+});

@@ -98,7 +98,8 @@ export class ComposerService {
   /**
    * The parts of a user message: its text, then one image/file part per attachment.
    * Each attachment is copied into the workspace (`.reinagent/attachments/<id>/<name>`)
-   * so tools such as read_file can open it; `data.path` is that copy.
+   * so tools such as read_file can open it; `data.path` is that copy. The folder holds a
+   * `.gitignore` of its own: the copies never show in `git status` or beside "Stage all".
    */
   async userParts(
     projectPath: string | null,
@@ -119,6 +120,7 @@ export class ComposerService {
       const path = join(dir, a.name);
       try {
         await Deno.mkdir(dir, { recursive: true });
+        await ignoredByGit(join(ws, WORKSPACE_ATTACHMENTS));
         await Deno.copyFile(uploadDataPath(this.d.home, a.id), path);
       } catch (e) {
         throw new OpError(
@@ -328,4 +330,18 @@ export function composerOf(
     instances.set(deps.runs, c);
   }
   return c;
+}
+
+/**
+ * Makes git ignore everything in `dir` (itself included) with a `.gitignore` there:
+ * nothing of the user's repository (its own ignore files, `.git/info/exclude`) changes.
+ */
+async function ignoredByGit(dir: string): Promise<void> {
+  try {
+    await Deno.writeTextFile(join(dir, ".gitignore"), "# Attachments of ReinAgent messages\n*\n", {
+      createNew: true,
+    });
+  } catch (e) {
+    if (!(e instanceof Deno.errors.AlreadyExists)) throw e;
+  }
 }
