@@ -138,6 +138,7 @@ export const ERROR_CODES = [
   "busy", // the task is running
   "conflict", // e.g. a rewind found files changed outside the agent; nothing was written
   "upstream", // a provider or remote service failed (message has the real error)
+  "needs_confirmation", // allowed, but only when asked again with the confirmation the message names
   "internal",
 ] as const;
 export type ErrorCode = typeof ERROR_CODES[number];

@@ -8,7 +8,7 @@
  * {@link PROJECTS_TOPIC} as the full list ({@link ProjectsEvent}); `projects.list`
  * returns a snapshot and subscribes the caller.
  */
-import { arr, obj, type Schema, str } from "./schema.ts";
+import { arr, bool, obj, type Schema, str } from "./schema.ts";
 
 /** A folder the user added as a workspace. */
 export interface Project {
@@ -51,7 +51,11 @@ export const PROJECT_OP_ARGS = {
   /** The projects in the user's order, and live `projects` events from then on. */
   "projects.list": obj({}),
   /** Adds an existing folder (absolute or `~`-relative path); realpath'd, no duplicates. */
-  "projects.add": obj({ path: folderPath, "name?": projectName }),
+  /**
+   * A folder too wide for an agent (the root, a system folder, the home folder, one that
+   * holds the data folder) is refused with `needs_confirmation` unless `confirmWide`.
+   */
+  "projects.add": obj({ path: folderPath, "name?": projectName, "confirmWide?": bool }),
   /** Changes the display name only (tasks stay linked by path). */
   "projects.rename": obj({ id: projectId, name: projectName }),
   /** Forgets the folder; its tasks are kept and list under "Tasks". Files are untouched. */

@@ -47,7 +47,7 @@ export function createServices(opts: ServiceOptions): ServerDeps {
   const hub = new EventHub(opts.flushMs);
   const newId = makeIdGenerator(now);
   const repos = store.repos;
-  const tasks = repos ? new TaskService(repos, hub, newId) : null;
+  const tasks = repos ? new TaskService(repos, hub, newId, opts.home) : null;
   // Recovery after a crash or kill: nothing is running in a fresh process.
   repos?.entries.stopLeftovers();
   repos?.subagents.stopLeftovers();

@@ -59,7 +59,11 @@ Deno.test("projects: add realpaths, names from the folder, lists in order, pushe
     const renamed = (await h.op("projects.rename", { id: a.id, name: "Alpha app" }))
       .project as Project;
     assertEquals([renamed.name, renamed.path], ["Alpha app", `${root}/alpha`]);
-    const home = (await h.op("projects.add", { path: "~" })).project as Project;
+    // The whole home folder is too wide for an agent: added only when confirmed.
+    const wide = await h.fail("projects.add", { path: "~" });
+    assertEquals(wide.code, "needs_confirmation");
+    assertMatch(wide.message, /is your whole home folder: an agent working there/);
+    const home = (await h.op("projects.add", { path: "~", confirmWide: true })).project as Project;
     assertEquals(home.path, await Deno.realPath(homedir()));
   } finally {
     await h.close();
@@ -295,5 +299,22 @@ Deno.test("projects: removing a project keeps its tasks; a task in a project run
     await c.close();
     await s.stop();
     await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("projects: a folder too wide for an agent asks first, and its tasks ask before changes", async () => {
+  const h = await opHarness();
+  try {
+    for (const [path, why] of [["/", /root of the file system/], ["/etc", /system folder/]]) {
+      const e = await h.fail("projects.add", { path: path as string });
+      assertEquals(e.code, "needs_confirmation");
+      assertMatch(e.message, why as RegExp);
+    }
+    // One that holds the data folder (here: the data folder's parent).
+    const parent = h.home.replace(/\/[^/]+$/, "");
+    assertMatch((await h.fail("projects.add", { path: parent })).message, /own data folder/);
+    assertEquals((await h.op("projects.list")).projects, [], "nothing was added");
+  } finally {
+    await h.close();
   }
 });

@@ -258,3 +258,24 @@ Deno.test("a task's own sandbox level: set per task (lowering is announced), rea
     await s.close();
   }
 });
+
+Deno.test("a task in a folder too wide for an agent asks before changes, unless told otherwise", async () => {
+  const s = await services([{ text: "ok" }]);
+  try {
+    await s.op("settings.set", { defaultApproval: "full" });
+    const wide = await s.op<Created>("tasks.create", {
+      projectPath: "/",
+      options: { model: s.ref },
+    });
+    assertEquals(wide.task.settings.approval, "ask", "the root: asks whatever the default");
+    const chosen = await s.op<Created>("tasks.create", {
+      projectPath: "/",
+      options: { model: s.ref, approval: "full" },
+    });
+    assertEquals(chosen.task.settings.approval, "full", "the user's own choice for this task");
+    const plain = await s.op<Created>("tasks.create", { options: { model: s.ref } });
+    assertEquals(plain.task.settings.approval, "full", "elsewhere the default");
+  } finally {
+    await s.close();
+  }
+});

@@ -4,6 +4,7 @@
  * resolved to its real path and never listed twice. Every change is pushed on topic
  * `projects` as the full list.
  */
+import { wideFolderReason } from "../files/wide_folder.ts";
 import { homeDir } from "../../lib/home_dir.ts";
 import { basename, dirname, isAbsolute, join, resolve } from "../../lib/path.ts";
 import {
@@ -102,6 +103,14 @@ export const PROJECT_HANDLERS: OpHandlers<keyof typeof PROJECT_OP_ARGS> = {
   "projects.add": async (ctx, a) => {
     const r = repo(ctx);
     const path = await realFolder(a.path);
+    const wide = wideFolderReason(path, ctx.home);
+    if (wide && !a.confirmWide) {
+      throw new OpError(
+        "needs_confirmation",
+        `${path} is ${wide}: an agent working there could change anything under it. ` +
+          "Add it anyway only if you mean it; its tasks will ask before every change.",
+      );
+    }
     const name = a.name === undefined ? basename(path) || path : cleanName(a.name);
     const dup = r.byPath(path);
     if (dup) throw new OpError("conflict", `${path} is already a project ("${dup.name}")`);

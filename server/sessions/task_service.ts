@@ -10,6 +10,8 @@ import type { EventHub } from "./hub.ts";
 import { OpError } from "../errors.ts";
 import { getSettings } from "../providers/catalog.ts";
 import { bindOptions } from "./task_options.ts";
+import { wideFolderReason } from "../files/wide_folder.ts";
+import { APPROVAL_RANK } from "./safety.ts";
 
 /** First 30 characters of the first line: the immediate title of a new task. */
 export function quickTitle(text: string): string {
@@ -19,7 +21,13 @@ export function quickTitle(text: string): string {
 }
 
 export class TaskService {
-  constructor(private repos: Repos, private hub: EventHub, private newId: IdFn) {}
+  /** `home`: the data folder (a project that holds it counts as too wide). */
+  constructor(
+    private repos: Repos,
+    private hub: EventHub,
+    private newId: IdFn,
+    private home: string | null = null,
+  ) {}
 
   /** Every task, or only those of `ids` that exist (in that order). */
   list(ids?: string[]): TaskSummary[] {
@@ -62,6 +70,13 @@ export class TaskService {
         : "New task");
     // Every open option takes today's default and keeps it (a later change is for new tasks).
     const bound = bindOptions(args.options, getSettings(this.repos));
+    // In a folder too wide for an agent (the root, the home folder…) changes are asked
+    // for, whatever the default, unless this task itself was given a looser mode.
+    if (
+      args.projectPath && args.options?.approval === undefined &&
+      bound.approval !== null && APPROVAL_RANK[bound.approval] < APPROVAL_RANK.ask &&
+      wideFolderReason(args.projectPath, this.home ?? "") !== null
+    ) bound.approval = "ask";
     const out = entries.tx(() => {
       const t = tasks.create({
         id: this.newId("t"),

@@ -4,6 +4,7 @@ export default {
   "projects.tasksSection": "Tasks",
   "projects.nav": "Projects and tasks",
   "projects.add": "Add project",
+  "projects.addAnyway": "Add anyway",
   "projects.empty": "No projects yet. Add a folder to work in it.",
   "projects.noTasks": "No tasks in this project yet.",
   "projects.noLooseTasks": "Every task belongs to a project.",

@@ -4,6 +4,7 @@ export default {
   "projects.tasksSection": "任务",
   "projects.nav": "项目与任务",
   "projects.add": "添加项目",
+  "projects.addAnyway": "仍然添加",
   "projects.empty": "还没有项目。添加一个文件夹即可在其中工作。",
   "projects.noTasks": "此项目下还没有任务。",
   "projects.noLooseTasks": "所有任务都属于某个项目。",

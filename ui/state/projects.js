@@ -212,12 +212,14 @@ export function saveSectionOrder() {
 
 /**
  * Adds a folder as a project. Resolves to the project, or throws the server's error
- * (the folder browser shows it).
+ * (the folder browser shows it; `needs_confirmation` for a folder too wide for an agent,
+ * added only when asked again with `confirmWide`).
  * @param {string} path
+ * @param {boolean} [confirmWide]
  * @returns {Promise<Project>}
  */
-export async function addProject(path) {
-  const r = await request("projects.add", { path });
+export async function addProject(path, confirmWide = false) {
+  const r = await request("projects.add", confirmWide ? { path, confirmWide } : { path });
   if (!projects.value.some((p) => p.id === r.project.id)) {
     setFromServer([...projects.value, r.project]);
   }

@@ -11,6 +11,7 @@ import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { addProject, listDirs, projects } from "../../state/projects.js";
 import { Dialog } from "../interact/Dialog.js";
+import { errorCode } from "../../state/connection.js";
 import { IconFolder, IconHome, IconUp } from "./icons.js";
 
 /** @typedef {{path: string, parent: string|null, home: string, dirs: DirEntry[], truncated: boolean}} Listing */
@@ -64,16 +65,19 @@ export function FolderBrowser({ onClose, onAdded }) {
     open("~", false);
   }, []);
 
-  const choose = async () => {
+  /** The folder the server found too wide, waiting for "Add anyway". */
+  const [wide, setWide] = useState("");
+  const choose = async (confirmWide = false) => {
     const path = input.trim();
     if (!path) return;
     setBusy(true);
     try {
-      const p = await addProject(path);
+      const p = await addProject(path, confirmWide);
       onAdded?.(p.path);
       onClose();
     } catch (e) {
       setError(/** @type {Error} */ (e).message);
+      setWide(errorCode(e) === "needs_confirmation" ? path : "");
       setBusy(false);
     }
   };
@@ -100,7 +104,7 @@ export function FolderBrowser({ onClose, onAdded }) {
           class="btn btn-accent"
           data-testid="folder-choose"
           disabled=${busy || !input.trim() || shownIsProject}
-          onClick=${choose}
+          onClick=${() => choose()}
         >
           ${shownIsProject ? t("projects.alreadyAdded") : t("projects.choose")}
         </button>
@@ -193,6 +197,20 @@ export function FolderBrowser({ onClose, onAdded }) {
       </div>
       ${error &&
         html`<p class="fb-error" role="alert" data-testid="folder-error">${error}</p>`}
+      ${wide && wide === input.trim() &&
+        html`
+          <p class="fb-wide">
+            <button
+              type="button"
+              class="btn btn-danger"
+              data-testid="folder-add-anyway"
+              disabled=${busy}
+              onClick=${() => choose(true)}
+            >
+              ${t("projects.addAnyway")}
+            </button>
+          </p>
+        `}
       <ul class="fb-list" role="list" data-testid="folder-list" aria-busy=${busy
         ? "true"
         : "false"}>
