@@ -204,3 +204,32 @@ Deno.test("terminal (phone): without --allow-ffi the sheet says it is unavailabl
     await screenshot(page, "terminal-phone-unavailable");
   }, { runFlags: RUN_FLAGS.filter((f) => f !== "--allow-ffi") });
 });
+
+Deno.test(
+  "terminal (desktop): a shell slow to start shows that it is starting, then its prompt",
+  opts,
+  async () => {
+    const home = await Deno.makeTempDir({ prefix: "ra-slow-rc-" });
+    // The start-up file waits for a file the test creates: the hint must be seen first.
+    const gate = `${home}/go`;
+    await Deno.writeTextFile(
+      `${home}/.bashrc`,
+      `while [ ! -e ${gate} ]; do sleep 0.05; done\nPS1='ready$ '\n`,
+    );
+    try {
+      await withPage(DESKTOP, async (page, server) => {
+        await openApp(page, server.url);
+        await page.getByRole("button", { name: "Terminal", exact: true }).click();
+        const hint = page.locator("[data-testid=terminal-starting]");
+        await hint.waitFor();
+        assertEquals(await hint.innerText(), "Starting the shell…");
+        await screenshot(page, "desktop-terminal-starting");
+        await Deno.writeTextFile(gate, "");
+        await waitForScreen(page, /ready\$[\s\u00a0]*$/, "the prompt");
+        await hint.waitFor({ state: "detached" });
+      }, { env: { HOME: home, SHELL: "/bin/bash" } });
+    } finally {
+      await Deno.remove(home, { recursive: true });
+    }
+  },
+);

@@ -52,6 +52,15 @@ function testEntry(named = Deno.env.get("REINAGENT_TEST_ENTRY")): string {
 }
 const TEST_ENTRY = testEntry();
 
+/** A home folder for a test server's user: start-up files that do nothing but set a prompt. */
+async function userHome(): Promise<string> {
+  const home = await Deno.makeTempDir({ prefix: "ra-user-" });
+  for (const rc of [".bashrc", ".profile", ".zshrc"]) {
+    await Deno.writeTextFile(`${home}/${rc}`, "PS1='$ '\n");
+  }
+  return home;
+}
+
 export async function startTestServer(
   opts: {
     home?: string;
@@ -65,6 +74,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const home = opts.home ?? await Deno.makeTempDir({ prefix: "ra-home-" });
   const cwd = await Deno.makeTempDir({ prefix: "ra-cwd-" });
+  const userDir = opts.env?.HOME === undefined ? await userHome() : null;
   const entry = opts.entry ?? TEST_ENTRY;
   const child = new Deno.Command(Deno.execPath(), {
     args: [
@@ -79,8 +89,14 @@ export async function startTestServer(
     ],
     cwd,
     // A test that moves HOME must not move Deno's cache with it (a fresh cache would
-    // download every npm package before the server can start).
-    env: { NO_COLOR: "1", DENO_DIR: denoDir(), ...opts.env },
+    // download every npm package before the server can start). The user's home is one
+    // of the test's own (shells read no start-up file of the machine's user).
+    env: {
+      NO_COLOR: "1",
+      DENO_DIR: denoDir(),
+      HOME: userDir ?? opts.env!.HOME,
+      ...opts.env,
+    },
     stdout: "piped",
     stderr: "piped",
     stdin: "null",
@@ -112,6 +128,7 @@ export async function startTestServer(
     await child.status;
     await pumps;
     await Deno.remove(cwd, { recursive: true });
+    if (userDir) await Deno.remove(userDir, { recursive: true });
   };
   return {
     url,

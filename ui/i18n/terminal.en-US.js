@@ -18,6 +18,7 @@ export default {
     "The browser did not allow reading the clipboard; paste with Ctrl+Shift+V.",
   "terminal.unavailable": "The terminal is unavailable on this server: {reason}",
   "terminal.none": "No terminal open. Start one with New terminal.",
+  "terminal.starting": "Starting the shell…",
   "terminal.loadFailed": "The terminal could not be loaded: {error}",
   "terminal.resize": "Terminal height",
   "terminal.extraKeys": "Extra keys",

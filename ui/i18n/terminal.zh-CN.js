@@ -14,6 +14,7 @@ export default {
   "terminal.pasteDenied": "浏览器不允许读取剪贴板；请用 Ctrl+Shift+V 粘贴。",
   "terminal.unavailable": "此服务器上无法使用终端：{reason}",
   "terminal.none": "没有打开的终端。点击“新建终端”开始。",
+  "terminal.starting": "正在启动 shell…",
   "terminal.loadFailed": "终端加载失败：{error}",
   "terminal.resize": "终端高度",
   "terminal.extraKeys": "附加按键",

@@ -6,7 +6,7 @@
 import { shortcutFor } from "../../state/palette_model.js";
 import { shortcutList } from "../../state/shortcuts.js";
 import { isMac } from "../../state/palette.js";
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { attachView, resizeTerminal, sendInput, termError } from "../../state/terminal.js";
@@ -33,6 +33,9 @@ function theme() {
 /** @param {{id: string}} props */
 export function XtermView({ id }) {
   const host = useRef(/** @type {HTMLDivElement|null} */ (null));
+  // Until the shell prints its first byte the screen is empty: say that it is starting
+  // (a slow start-up file can take seconds) instead of showing a black box.
+  const [started, setStarted] = useState(false);
 
   useEffect(() => {
     let disposed = false;
@@ -73,7 +76,10 @@ export function XtermView({ id }) {
       const onResize = term.onResize((s) => resizeTerminal(id, s.cols, s.rows));
       const stop = attachView(id, {
         reset: () => term.reset(),
-        write: (s, parsed) => term.write(s, parsed),
+        write: (s, parsed) => {
+          if (s) setStarted(true);
+          term.write(s, parsed);
+        },
       });
       const ro = new ResizeObserver(refit);
       ro.observe(el);
@@ -99,6 +105,11 @@ export function XtermView({ id }) {
 
   return html`
     <div class="term-view" data-testid="terminal-view" data-terminal-id=${id}
-      ref=${host}></div>
+      ref=${host}>
+      ${!started &&
+        html`<p class="term-starting" data-testid="terminal-starting" aria-live="polite">
+          ${t("terminal.starting")}
+        </p>`}
+    </div>
   `;
 }
