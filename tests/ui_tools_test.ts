@@ -48,6 +48,11 @@ Deno.test("toolKind and callStatus", () => {
   assertEquals(callStatus(undefined, false), "none");
   assertEquals(callStatus(toolEntry(false), true, true), "done", "a result wins");
   assertEquals(callStatus(toolEntry(true), false), "failed");
+  assertEquals(
+    callStatus(toolEntry(true, { refusal: { code: "rejected", message: "no" } }), false),
+    "refused",
+    "turned down is not failed",
+  );
   assertEquals(resultMeta(toolEntry(false, { path: "a" })), { path: "a" });
   assertEquals(resultMeta(undefined), {});
 });

@@ -203,7 +203,7 @@ Deno.test(
       await strip(lastTurn(p)).and(p.locator("[data-state=done]")).waitFor({ timeout: 15_000 });
       await lastTurn(p).locator("[data-testid=turn-status] button").click();
       const gamma = card(p, "write_file");
-      await gamma.and(p.locator("[data-status=failed]")).waitFor();
+      await gamma.and(p.locator("[data-status=refused]")).waitFor();
       assertMatch(
         await gamma.locator("[data-testid=tool-output]").innerText(),
         /rejected this write_file call\. Their feedback: Call it delta instead/,

@@ -117,7 +117,7 @@ Deno.test(
         await page.waitForSelector(tid("empty-state"));
         const short = page.locator(tid("approval-short"));
         assert(await short.isVisible(), "the phone shows no word for the approval mode");
-        assertEquals(await short.innerText(), "Edit");
+        assertEquals(await short.innerText(), "Auto-edit", "the same word as on the desktop");
         assertEquals(await page.locator(tid("steps-badge")).innerText(), "100");
 
         await page.click(tid("approval-select"));

@@ -8,6 +8,7 @@ export default {
   "tool.state.waiting": "Awaiting approval",
   "tool.state.done": "Done",
   "tool.state.failed": "Failed",
+  "tool.state.refused": "Not run",
   "tool.state.none": "No result",
   "tool.created": "created",
   "tool.deleted": "deleted",

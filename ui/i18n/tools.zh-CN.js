@@ -4,6 +4,7 @@ export default {
   "tool.state.waiting": "等待审批",
   "tool.state.done": "完成",
   "tool.state.failed": "失败",
+  "tool.state.refused": "未执行",
   "tool.state.none": "无结果",
   "tool.created": "新建",
   "tool.deleted": "已删除",

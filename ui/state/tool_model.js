@@ -39,10 +39,12 @@ export function toolKind(name) {
  * @param {Entry|undefined} result the tool entry, if any
  * @param {boolean} live whether the turn is running
  * @param {boolean} [waiting] whether the call waits for the user's approval
- * @returns {"running"|"waiting"|"done"|"failed"|"none"}
+ * @returns {"running"|"waiting"|"done"|"failed"|"refused"|"none"}
  */
 export function callStatus(result, live, waiting = false) {
   if (result) {
+    // A call the user (or a rule) turned down did not fail: it was never carried out.
+    if (resultMeta(result).refusal) return "refused";
     return result.status === "error" || result.parts[0]?.data?.isError === true ? "failed" : "done";
   }
   if (waiting) return "waiting";

@@ -24,7 +24,7 @@ function StateIcon({ status }) {
   const label = t(/** @type {const} */ (`tool.state.${status}`));
   const icon = status === "running"
     ? html`<span class="spinner" aria-hidden="true"></span>`
-    : status === "waiting"
+    : status === "waiting" || status === "refused"
     ? html`<${IconHand} size=${14} />`
     : status === "done"
     ? html`<${IconCheck} size=${14} />`
@@ -68,7 +68,8 @@ export function CardShell(props) {
   const [open, setOpen] = useState(/** @type {boolean|null} */ (null));
   const waitView = approval &&
     (props.pending ?? html`<${ApprovalCard} approval=${approval} />`);
-  const expanded = !approval && body !== null && (open ?? (props.open || status === "failed"));
+  const expanded = !approval && body !== null &&
+    (open ?? (props.open || status === "failed" || status === "refused"));
   return html`
     <div
       class=${`tool-card${approval ? " tool-card-waiting" : ""}`}

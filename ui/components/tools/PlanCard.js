@@ -65,7 +65,7 @@ export function PlanCard({ name, args, result, status, ms, approval, receiving }
   const plan = typeof args.plan === "string" ? args.plan : "";
   const text = resultText(result);
   const approved = status === "done" && resultMeta(result).approved === true;
-  const why = status === "failed" ? refusalOf(result) : null;
+  const why = status === "failed" || status === "refused" ? refusalOf(result) : null;
   const rejected = why?.code === "plan_rejected";
   const feedback = rejected ? why?.feedback ?? "" : "";
   const badge = approved
@@ -86,7 +86,7 @@ export function PlanCard({ name, args, result, status, ms, approval, receiving }
       feedback ? t("plan.rejectedWith", { feedback }) : t("plan.rejected")
     }</span>`
     : null;
-  const failure = status === "failed" && !rejected;
+  const failure = (status === "failed" || status === "refused") && !rejected;
   // Another refusal (stopped, restart, not in plan mode …) is said in the reader's
   // language; an unknown failure shows the text the model got.
   const other = failure && why ? refusalMessage(why) : null;

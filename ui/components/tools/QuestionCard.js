@@ -57,7 +57,7 @@ export function QuestionCard({ name, args, result, status, ms, approval, receivi
   const questions = questionsOf(args);
   const answers = status === "done" ? recordedAnswers(resultMeta(result)) : [];
   const text = resultText(result);
-  const why = status === "failed" ? refusalOf(result) : null;
+  const why = status === "failed" || status === "refused" ? refusalOf(result) : null;
   const skipped = why?.code === "questions_skipped";
   const stopped = why?.code === "stopped" || why?.code === "interrupted";
   const badge = answers.length

@@ -36,7 +36,7 @@ export function ReadCard({ name, args, result, status, ms, approval, receiving }
   const meta = resultMeta(result);
   const dir = name === "list_dir";
   const path = String(meta.path ?? args.path ?? (dir ? "." : ""));
-  const label = dir ? "" : status === "failed" ? "" : rangeLabel(meta, args);
+  const label = dir || status === "failed" || status === "refused" ? "" : rangeLabel(meta, args);
   const badges = dir && Number.isFinite(meta.count) && html`
     <span class="tool-badge" data-testid="tool-count">${tn("tool.entries", meta.count)}</span>
   `;

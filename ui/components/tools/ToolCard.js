@@ -72,7 +72,7 @@ export function ToolCard({ part, result, live }) {
   const status = callStatus(result, live, !!approval);
   // Refused calls say why in the reader's language (plan and question cards do it
   // their own way).
-  const refusal = status === "failed" && !Object.hasOwn(BY_NAME, name) ? refusalOf(result) : null;
+  const refusal = status === "refused" && !Object.hasOwn(BY_NAME, name) ? refusalOf(result) : null;
   return html`
     <${RefusalContext.Provider} value=${refusal}>
       <${Card}

@@ -5,7 +5,7 @@
  *
  * @typedef {import("../../../protocol/index.ts").Entry} Entry
  * @typedef {import("../../../protocol/index.ts").PendingApproval} PendingApproval
- * @typedef {"running"|"waiting"|"done"|"failed"|"none"} CallStatus
+ * @typedef {"running"|"waiting"|"done"|"failed"|"refused"|"none"} CallStatus
  * @typedef {{name: string, args: Record<string, any>, result: Entry|undefined,
  *   status: CallStatus, ms: number|undefined, approval: PendingApproval|undefined,
  *   receiving: number|undefined, callId?: string}} CardProps
