@@ -60,3 +60,10 @@ Deno.test("styles: colours only in 00-tokens.css (no hard-coded colours elsewher
   }
   assertEquals(found, []);
 });
+
+Deno.test("i18n: a count of one reads in the singular where the Usage page counts days", () => {
+  for (const k of ["usage.days", "usage.activeDays", "usage.longestStreak"]) {
+    assert(`${k}.one` in en, `${k} has a singular form`);
+    assert(!/\b1 days\b/.test(en[`${k}.one`]), en[`${k}.one`]);
+  }
+});

@@ -106,7 +106,7 @@ async function check(page: Page, s: Seeded, url: string, phone: boolean): Promis
     assert(await chip(page).isVisible(), `task ${id} shows no folder`);
     seen.push(await chip(page).innerText());
   }
-  assertEquals(seen, ["alpha", "beta", "DefaultProject"]);
+  assertEquals(seen, ["alpha", "beta", "No project"]);
   assertMatch((await chip(page).getAttribute("title"))!, /No project: .*DefaultProject/);
   await openTask(page, url, "ta");
   assertEquals(await chip(page).getAttribute("title"), `Works in ${s.root}/alpha`);
@@ -128,7 +128,7 @@ async function check(page: Page, s: Seeded, url: string, phone: boolean): Promis
   // A project added while a task is shown: the next New task draft is in it.
   await openTask(page, url, "tn");
   await addProject(page, `${s.root}/gamma`, phone);
-  assertEquals(await chip(page).innerText(), "DefaultProject", "the task shown stays as it is");
+  assertEquals(await chip(page).innerText(), "No project", "the task shown stays as it is");
   await clickNewTask(page);
   await page.waitForSelector(tid("empty-state"));
   await page.locator(`${tid("project-chip")} >> text=gamma`).waitFor({ timeout: 5000 });

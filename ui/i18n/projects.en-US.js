@@ -26,6 +26,7 @@ export default {
   "projects.chipDefaultTitle":
     "No project: works in the {folder} folder of ReinAgent's data folder",
   "projects.noProject": "Work without a project",
+  "projects.chipNone": "No project",
   "projects.browserTitle": "Add a project folder",
   "projects.pathLabel": "Folder path on the server",
   "projects.pathPlaceholder": "/path/to/folder or ~/folder",

@@ -24,6 +24,7 @@ export default {
   "projects.chipTitle": "工作目录：{path}",
   "projects.chipDefaultTitle": "无项目：在 ReinAgent 数据目录的 {folder} 文件夹中工作",
   "projects.noProject": "不在项目中工作",
+  "projects.chipNone": "无项目",
   "projects.browserTitle": "添加项目文件夹",
   "projects.pathLabel": "服务器上的文件夹路径",
   "projects.pathPlaceholder": "/path/to/folder 或 ~/folder",

@@ -2,9 +2,10 @@
  * Which folder the conversation works in, for the header: in the draft, the project
  * the first send will create the task in (with × to work without a project); in a
  * task, always its folder — its project's name (with the parent folder when two
- * projects share a name, or the folder when the project was removed), or
- * "DefaultProject" for a task without a project — so two tasks with the same title
- * in different folders can be told apart. The full path is in the tooltip.
+ * projects share a name, or the folder when the project was removed), or "No project"
+ * for a task without one (it works in the data folder's DefaultProject, named in the
+ * tooltip) — so two tasks with the same title in different folders can be told apart.
+ * The full path is in the tooltip.
  */
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
@@ -37,7 +38,7 @@ export function ProjectChip() {
   const task = currentTask.value;
   const path = drafting ? draftProject.value : task?.projectPath ?? null;
   if (drafting ? !path : !task) return null;
-  const label = path ? folderLabel(path) : DEFAULT_FOLDER;
+  const label = path ? folderLabel(path) : t("projects.chipNone");
   const title = path
     ? t("projects.chipTitle", { path })
     : t("projects.chipDefaultTitle", { folder: DEFAULT_FOLDER });

@@ -98,10 +98,10 @@ export function UsagePane() {
           <${Stat} testid="usage-cache" label=${t("usage.cache")} value=${n(s.totals.cacheRead)}
             sub=${t("usage.cacheWrite", { n: n(s.totals.cacheWrite) })} />
           <${Stat} testid="usage-tasks" label=${t("usage.tasks")} value=${n(s.totals.tasks)}
-            sub=${t("usage.activeDays", { n: s.totals.activeDays })} />
+            sub=${tn("usage.activeDays", s.totals.activeDays)} />
           <${Stat} testid="usage-streak" label=${t("usage.streak")}
-            value=${t("usage.days", { n: s.streaks.current })}
-            sub=${t("usage.longestStreak", { n: s.streaks.longest })} />
+            value=${tn("usage.days", s.streaks.current)}
+            sub=${tn("usage.longestStreak", s.streaks.longest)} />
           <${Stat} testid="usage-peak" label=${t("usage.peak")}
             value=${s.peakDay ? tokens(s.peakDay.total) : "—"}
             sub=${s.peakDay
