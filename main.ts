@@ -191,12 +191,20 @@ async function serverCommand(cmd: ServerCommand): Promise<number> {
   app.windows = { open: () => windows.openWindow(), count: () => windows.openWindows };
 
   if (cmd.kind === "serve") {
-    const { lanUrls, terminalQr } = await import("./server/cli/remote.ts");
+    const { isLoopbackHost, lanUrls, terminalQr } = await import("./server/cli/remote.ts");
     const urls = lanUrls(app, cmd.host ?? "127.0.0.1");
     for (const u of urls) console.log(`  on your network: ${u}`);
-    const forPhone = urls[0] ?? app.url;
-    console.log(`\nScan to open on a phone (${forPhone.replace(/token=.*/, "token=…")}):\n`);
-    console.log(terminalQr(forPhone));
+    const forPhone = urls[0] ?? (isLoopbackHost(cmd.host ?? "127.0.0.1") ? null : app.url);
+    if (forPhone) {
+      console.log(`\nScan to open on a phone (${forPhone.replace(/token=.*/, "token=…")}):\n`);
+      console.log(terminalQr(forPhone));
+    } else {
+      // A QR code of 127.0.0.1 would open nothing on a phone.
+      console.log(
+        "\n  Only this computer can connect. For a phone on your network, start with " +
+          "--host 0.0.0.0 (or put a reverse proxy or tunnel in front).",
+      );
+    }
   } else if (!cmd.noOpen) {
     const opened = await windows.openWindow();
     console.log(

@@ -11,6 +11,11 @@ export function lanUrls(app: { url: string; port: number }, host: string): strin
     .map((i) => `${scheme}//${i.address}:${app.port}/?token=${encodeURIComponent(token)}`);
 }
 
+/** Whether `host` is this computer only (a phone cannot open it). */
+export function isLoopbackHost(host: string): boolean {
+  return host === "localhost" || host === "::1" || host.startsWith("127.");
+}
+
 /** A QR code drawn with half-block characters (two modules per character row). */
 export function terminalQr(text: string): string {
   const qr = qrcode(0, "L");

@@ -10,7 +10,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { startTestServer } from "../helpers/server.ts";
-import { launchBrowser, openApp, screenshot, watchErrors } from "./browser.ts";
+import { launchBrowser, openApp, screenshot, watchErrors, withPage } from "./browser.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 const DESKTOP = { width: 1280, height: 900 };
@@ -228,5 +228,28 @@ Deno.test(
       await browser.close();
       if (!stopped) await server.stop();
     }
+  },
+);
+
+Deno.test(
+  "remote access on a loopback-only server: no QR code a phone could not open, and why",
+  opts,
+  async () => {
+    await withPage(DESKTOP, async (page, server) => {
+      await openApp(page, server.url);
+      await page.click(tid("open-settings"));
+      await page.click(tid("settings-tab-remote"));
+      await page.waitForSelector(tid("remote-settings"));
+      assertEquals(await page.locator(tid("remote-qr")).count(), 0);
+      assertMatch(
+        await page.locator(tid("remote-qr-for")).innerText(),
+        /No QR code: a phone cannot open this computer's own address \(127\.0\.0\.1\)/,
+      );
+      assertEquals(await page.locator(tid("remote-show-qr")).count(), 0);
+      await screenshot(page, "remote-access-loopback");
+      // The terminal says the same instead of printing a QR code of 127.0.0.1.
+      assert(!/Scan to open on a phone/.test(server.output()), server.output());
+      assertMatch(server.output(), /Only this computer can connect\. For a phone on your network/);
+    });
   },
 );

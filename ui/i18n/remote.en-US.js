@@ -9,6 +9,8 @@ export default {
   "remote.listenLocal":
     "Only this computer can connect. To use a phone on your network, start ReinAgent with: reinagent serve --host 0.0.0.0 (or put a reverse proxy or tunnel in front, see below).",
   "remote.urls": "Addresses",
+  "remote.noQr":
+    "No QR code: a phone cannot open this computer's own address (127.0.0.1). Listen on your network as said above to get one.",
   "remote.url.local": "The computer running ReinAgent",
   "remote.url.network": "Network ({iface})",
   "remote.url.networkPlain": "Network",

@@ -9,6 +9,8 @@ export default {
   "remote.listenLocal":
     "只有本机可以连接。要在局域网中用手机访问，请用 reinagent serve --host 0.0.0.0 启动（或在前面放反向代理或隧道，见下文）。",
   "remote.urls": "地址",
+  "remote.noQr":
+    "没有二维码：手机无法打开本机地址（127.0.0.1）。按上文所说在局域网中监听后即可获得。",
   "remote.url.local": "运行 ReinAgent 的电脑",
   "remote.url.network": "网络（{iface}）",
   "remote.url.networkPlain": "网络",

@@ -57,7 +57,9 @@ export function RemoteAccess() {
       }</p>`
       : html`<p class="settings-note">${t("remote.loading")}</p>`;
   }
-  const shown = info.urls[Math.min(qrIndex.value, info.urls.length - 1)];
+  // A QR code of 127.0.0.1 opens nothing on a phone: none is offered then.
+  const reachable = info.urls.some((u) => u.kind === "network");
+  const shown = reachable ? info.urls[Math.min(qrIndex.value, info.urls.length - 1)] : null;
   return html`
     <section class="settings-section remote" data-testid="remote-settings"
       aria-labelledby="remote-title">
@@ -85,7 +87,9 @@ export function RemoteAccess() {
           `}
           <p class="field-help" data-testid="remote-qr-for">${justReset.value
             ? t("remote.justReset")
-            : t("remote.qrFor", { address: shown?.address ?? "" })}</p>
+            : shown
+            ? t("remote.qrFor", { address: shown.address })
+            : t("remote.noQr")}</p>
         </div>
         <div class="remote-urls">
           <h3 class="remote-subtitle">${t("remote.urls")}</h3>
@@ -97,9 +101,12 @@ export function RemoteAccess() {
                   <span class="remote-url-label">${urlLabel(u)}</span>
                   <code class="remote-url-text">${shownUrl(u.url)}</code>
                   <span class="remote-url-actions">
-                    <button type="button" class="btn btn-small" data-testid="remote-show-qr"
-                      disabled=${i === qrIndex.value}
-                      onClick=${() => qrIndex.value = i}>${t("remote.showQr")}</button>
+                    ${reachable &&
+                      html`
+                        <button type="button" class="btn btn-small" data-testid="remote-show-qr"
+                          disabled=${i === qrIndex.value}
+                          onClick=${() => qrIndex.value = i}>${t("remote.showQr")}</button>
+                      `}
                     <button type="button" class="btn btn-small" data-testid="remote-copy"
                       onClick=${() => copyText(u.url).then(() => setCopied(i), () => {})}>
                       <span aria-live="polite">${copied === i
