@@ -336,5 +336,15 @@ export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): Moc
 
 if (import.meta.main) {
   const i = Deno.args.indexOf("--port");
-  startMockLlm({ port: i >= 0 ? Number(Deno.args[i + 1]) : 8765 });
+  const port = i >= 0 ? Number(Deno.args[i + 1]) : 8765;
+  try {
+    startMockLlm({ port });
+  } catch (e) {
+    console.error(
+      e instanceof Deno.errors.AddrInUse
+        ? `mock-llm: port ${port} is in use by another program; choose another with --port N`
+        : `mock-llm: ${(e as Error).message}`,
+    );
+    Deno.exit(1);
+  }
 }

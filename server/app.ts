@@ -57,6 +57,23 @@ export interface RunningApp {
 }
 
 /** The host to show in URLs: a wildcard bind is reached through loopback locally. */
+/** Why the server could not listen, naming the address and what to do. */
+function listenProblem(host: string, port: number, e: unknown): string {
+  const at = `${host.includes(":") ? `[${host}]` : host}:${port}`;
+  if (e instanceof Deno.errors.AddrInUse) {
+    return `port ${port} is in use by another program (${at}): choose another with --port N, ` +
+      "or leave --port out for a free one";
+  }
+  if (e instanceof Deno.errors.AddrNotAvailable) {
+    return `${host} is not an address of this computer: use --host 127.0.0.1, 0.0.0.0 or one of its own`;
+  }
+  if (e instanceof Deno.errors.PermissionDenied) {
+    return `listening on ${at} is not allowed for this user (ports below 1024 need privileges): ` +
+      "choose a higher --port";
+  }
+  return `cannot listen on ${at}: ${(e as Error)?.message ?? e}`;
+}
+
 function displayHost(host: string): string {
   if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
   return host.includes(":") ? `[${host}]` : host;
@@ -112,12 +129,19 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
     port: () => port,
     secure: Boolean(opts.tls),
   });
-  const server = Deno.serve({
-    hostname: host,
-    port: opts.port ?? 0,
-    ...(opts.tls ? { cert: opts.tls.cert, key: opts.tls.key } : {}),
-    onListen: () => {},
-  }, handler);
+  let server: Deno.HttpServer<Deno.NetAddr>;
+  try {
+    server = Deno.serve({
+      hostname: host,
+      port: opts.port ?? 0,
+      ...(opts.tls ? { cert: opts.tls.cert, key: opts.tls.key } : {}),
+      onListen: () => {},
+    }, handler);
+  } catch (e) {
+    services.store.close();
+    if (!opts.lock) lock.release();
+    throw new Error(listenProblem(host, opts.port ?? 0, e));
+  }
   port = server.addr.port;
   // Bubblewrap is probed after listening (two child processes off the start path), so the
   // first settings snapshot and command do not wait; a headless run probes it when a command

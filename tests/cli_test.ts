@@ -73,3 +73,29 @@ Deno.test("cli: doctor reports each check; a corrupt database fails it", async (
   assertEquals(await Deno.readTextFile(`${home}/reinagent.db`), "not a database at all");
   assertEquals((await run(["doctor", "extra"])).code, 2);
 });
+
+Deno.test("cli: a busy port is named, in one line, for serve and for the mock LLM", async () => {
+  const busy = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (busy.addr as Deno.NetAddr).port;
+  const home = await Deno.makeTempDir();
+  try {
+    const serve = await run(["serve", "--port", String(port), "--home", home]);
+    assertEquals(serve.code, 1);
+    assertMatch(serve.stderr, new RegExp(`port ${port} is in use by another program`));
+    assert(!/AddrInUse|os error/.test(serve.stderr), serve.stderr);
+    const mock = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", `${ROOT}scripts/mock-llm.ts`, "--port", String(port)],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(mock.stderr);
+    assertEquals(mock.code, 1);
+    assertEquals(
+      text,
+      `mock-llm: port ${port} is in use by another program; choose another with --port N\n`,
+    );
+  } finally {
+    busy.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});
