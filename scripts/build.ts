@@ -34,9 +34,12 @@ export async function ensureBuilt(opts: { force?: boolean } = {}): Promise<strin
   if (!opts.force && manifestFresh(root, FRESH_MANIFEST)) {
     return [`build up to date (checked in ${Math.round(performance.now() - t0)} ms)`];
   }
+  // Specifiers built at run time: Deno loads a literal dynamic import's whole graph (the
+  // bundler's helpers, the acorn package) at start, even on the path that never runs it.
+  const load = (name: string) => import(new URL(name, import.meta.url).href);
   const [{ ensureUi }, { ensureServer }] = await Promise.all([
-    import("./build-ui.ts"),
-    import("./build-server.ts"),
+    load("./build-ui.ts") as Promise<typeof import("./build-ui.ts")>,
+    load("./build-server.ts") as Promise<typeof import("./build-server.ts")>,
   ]);
   const lines = [await ensureUi(opts), await ensureServer(opts)];
   // Written only after both steps succeeded: a failed build leaves the check failing.
