@@ -15,6 +15,7 @@
  * Usage: deno run -A scripts/build-server.ts [--force] [--out DIR]
  */
 import { stampMatches, treeStamp } from "./build/stamp.ts";
+import { SERVER_INPUTS } from "./build/inputs.ts";
 import { deferChunkImports } from "./build/lazy_chunks.ts";
 import { COMPILE_FLAGS } from "./compile/graph.ts";
 
@@ -33,16 +34,8 @@ export const SERVER_ENTRY = `${SERVER_DIR}/main.js`;
  */
 export const BUNDLE_RUN_FLAGS = ["run", "--no-config", ...COMPILE_FLAGS];
 
-/**
- * What the bundle reads: the program's sources, the built UI, the import map and lock,
- * and how it is built (this script and its helpers).
- */
-const inputsStamp = () =>
-  treeStamp(
-    root,
-    ["server", "tools", "store", "protocol", "lib", "ui/dist", "scripts/build"].filter(exists),
-    ["main.ts", "deno.json", "deno.lock", "scripts/build-server.ts"],
-  );
+/** What the bundle reads (scripts/build/inputs.ts). */
+const inputsStamp = () => treeStamp(root, SERVER_INPUTS.dirs.filter(exists), SERVER_INPUTS.files);
 
 function exists(rel: string): boolean {
   try {

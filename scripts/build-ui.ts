@@ -13,6 +13,7 @@
  */
 
 import { stampMatches, treeStamp } from "./build/stamp.ts";
+import { UI_INPUTS } from "./build/inputs.ts";
 
 const root = new URL("../", import.meta.url);
 const at = (p: string) => new URL(p, root).pathname;
@@ -56,9 +57,7 @@ export async function buildUi(minify = true): Promise<{ jsBytes: number; cssByte
 
 /** Every file the bundle reads: the UI sources, the protocol it imports, the import map. */
 const sourceStamp = (minify: boolean) =>
-  treeStamp(root, ["ui", "protocol"], ["deno.json", "deno.lock"], (rel) => rel === "ui/dist", [
-    `minify=${minify}`,
-  ]);
+  treeStamp(root, UI_INPUTS.dirs, UI_INPUTS.files, UI_INPUTS.skip, [`minify=${minify}`]);
 
 /** The last build's stamp matches and its outputs exist. */
 export const uiUpToDate = (stamp: string) =>

@@ -16,7 +16,7 @@ import { VERSION } from "../server/version.ts";
 
 export { COMPILE_FLAGS };
 
-const TARGETS = [
+export const TARGETS = [
   "x86_64-unknown-linux-gnu",
   "aarch64-unknown-linux-gnu",
   "x86_64-apple-darwin",
