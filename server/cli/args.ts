@@ -31,7 +31,9 @@ export const USAGE = `Usage:
       [--approval plan|ask|edit|full] [--task ID] [--json] [--home DIR]
       One agent turn to completion, headless: the answer on stdout (--json: one JSON
       event per line). Uses the running instance for this home when there is one.
-      Exit code: 0 done, 1 failed, 2 bad input, 3 max steps reached, 130 stopped.
+      Exit code: 0 done, 1 failed, 2 bad input, 3 max steps reached, 4 the model
+      refused, 5 a content filter blocked the answer, 6 the output limit cut it,
+      130 stopped.
   reinagent tasks [--json] [--home DIR]
       Every task with its state (Running, Waiting for you, Message queued, Failed,
       Stopped, Step limit reached, Interrupted, Done), as the sidebar shows it.
