@@ -4,6 +4,7 @@
  * types and constants; imports only the constants.
  */
 
+import type { WorktreeInfo } from "./worktrees.ts";
 import type { RunEnd } from "./task_state.ts";
 import {
   APPROVAL_MODES,
@@ -52,6 +53,8 @@ export interface TaskSettings {
   assistantId?: string;
   /** MCP servers bound by the assistant: only their tools are offered (null/absent = all). */
   mcpServers?: string[] | null;
+  /** The task works in a worktree of its own (its `projectPath` is that folder). */
+  worktree?: WorktreeInfo;
 }
 
 /** A task's goal (`/goal <text>`); a paused goal is kept but not pursued. */

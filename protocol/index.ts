@@ -60,6 +60,7 @@ import { NOTES_OP_ARGS, type NotesOpResults } from "./notes.ts";
 import { PLUGIN_OP_ARGS, type PluginOpResults } from "./plugins.ts";
 import { NET_OP_ARGS, type NetOpResults } from "./net.ts";
 import { UPDATE_OP_ARGS, type UpdateOpResults } from "./update.ts";
+import { WORKTREE_OP_ARGS, type WorktreeNotes, type WorktreeOpResults } from "./worktrees.ts";
 
 export * from "./providers.ts";
 export * from "./projects.ts";
@@ -88,6 +89,7 @@ export * from "./carry.ts";
 export * from "./automations.ts";
 export * from "./usage.ts";
 export * from "./pricing.ts";
+export * from "./worktrees.ts";
 export * from "./hooks.ts";
 export * from "./notes.ts";
 export * from "./plugins.ts";
@@ -240,6 +242,11 @@ export const OP_ARGS = {
     /** Uploaded attachments of the first message (ids from POST /api/uploads). */
     "attachments?": attachmentIds,
     "options?": options,
+    /**
+     * Work in a worktree of its own on a new branch `reinagent/<short-title>` (the project
+     * must be a git repository); `base` names the branch to start from (default its HEAD).
+     */
+    "worktree?": obj({ "base?": str({ min: 1, max: 200, pattern: /^[^\s~^:?*\[\\]+$/ }) }),
   }),
   "tasks.rename": obj({ id: taskId, title }),
   "tasks.pin": obj({ id: taskId, pinned: bool }),
@@ -335,6 +342,7 @@ export const OP_ARGS = {
   ...PLUGIN_OP_ARGS,
   ...NET_OP_ARGS,
   ...UPDATE_OP_ARGS,
+  ...WORKTREE_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
@@ -375,10 +383,17 @@ export interface OpResults
     NotesOpResults,
     PluginOpResults,
     NetOpResults,
-    UpdateOpResults {
+    UpdateOpResults,
+    WorktreeOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */
-  "tasks.create": { task: TaskSummary; entry: Entry | null; command?: CommandReply };
+  "tasks.create": {
+    task: TaskSummary;
+    entry: Entry | null;
+    command?: CommandReply;
+    /** What a new worktree starts with that the user should know. */
+    worktreeNotes?: WorktreeNotes;
+  };
   "tasks.rename": { task: TaskSummary };
   "tasks.pin": { task: TaskSummary };
   "tasks.delete": { id: string };

@@ -19,7 +19,9 @@ interface ProjectRow {
 }
 
 const SELECT = `SELECT p.id, p.path, p.name, p.sort, p.created_at, p.updated_at,
-  (SELECT count(*) FROM task t WHERE t.project_path = p.path) AS task_count FROM project p`;
+  (SELECT count(*) FROM task t WHERE
+    COALESCE(t.settings ->> '$.worktree.repo', t.project_path) = p.path) AS task_count
+  FROM project p`;
 
 const toProject = (r: ProjectRow): Project => ({
   id: r.id,

@@ -4,6 +4,7 @@
  * hidden paths, the stale-read tracker, checkpoint hooks, the command policy read at the
  * call, and live command output published on the task's topic.
  */
+import { writableGitPaths } from "../worktrees/worktree.ts";
 import { join } from "../../lib/path.ts";
 import { LIMITS, taskTopic } from "../../protocol/index.ts";
 import type { SandboxLevelName } from "../../protocol/constants.ts";
@@ -119,7 +120,9 @@ export class TaskTools {
     const masks = attachmentMasks(workspace, at.attachments);
     const defaults = this.d.defaults();
     // The task's own level, bound when it was made (the system setting for older rows).
-    const sandbox = this.d.repos.tasks.get(taskId)?.settings.sandbox ?? defaults.sandbox;
+    const settings = this.d.repos.tasks.get(taskId)?.settings;
+    const sandbox = settings?.sandbox ?? defaults.sandbox;
+    const worktree = settings?.worktree;
     return {
       workspace,
       roots: [workspace],
@@ -136,7 +139,10 @@ export class TaskTools {
           return policy.envPolicy;
         },
         hidden: [...policy.hidden, ...masks.hidden],
-        visible: masks.visible,
+        // A worktree's repository data: readable (its branches, config), and writable only
+        // where a commit on the task's own branch writes.
+        visible: worktree ? [...masks.visible, worktree.commonDir] : masks.visible,
+        ...(worktree ? { gitRoots: writableGitPaths(worktree) } : {}),
         onOutput,
         jobOwner: { taskId, recapture: () => cp.afterShell(taskId, turn, workspace) },
         ...(at.subagents ? { subagents: at.subagents } : {}),

@@ -28,9 +28,11 @@ export const USAGE = `Usage:
       Headless server (for a VPS or phones); prints the URL and a QR code. With a
       server already running on the data dir, prints its URL and exits.
   reinagent run "<prompt>" [--project DIR] [--model PROVIDER/MODEL] [--effort LEVEL]
-      [--approval plan|ask|edit|full] [--task ID] [--json] [--home DIR]
+      [--approval plan|ask|edit|full] [--task ID] [--worktree] [--json] [--home DIR]
       One agent turn to completion, headless: the answer on stdout (--json: one JSON
       event per line). Uses the running instance for this home when there is one.
+      --worktree: a new task in a git worktree of its own, on a new branch
+      reinagent/<short-title> (the project, default this folder, must be a repository).
       Exit code: 0 done, 1 failed, 2 bad input, 3 max steps reached, 4 the model
       refused, 5 a content filter blocked the answer, 6 the output limit cut it,
       130 stopped.

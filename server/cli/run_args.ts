@@ -12,12 +12,14 @@ export interface RunArgs {
   approval?: string;
   task?: string;
   json: boolean;
+  /** Work in a git worktree of its own on a new branch (the project must be a repository). */
+  worktree?: boolean;
 }
 
 export function parseRunArgs(argv: string[]): RunArgs | { error: string } {
   const f = parseFlags(argv, {
     values: ["--home", "--project", "--model", "--effort", "--approval", "--task"],
-    bools: ["--json"],
+    bools: ["--json", "--worktree"],
   });
   if ("error" in f) return f;
   if (f.positional.length !== 1 || !f.positional[0].trim()) {
@@ -28,6 +30,10 @@ export function parseRunArgs(argv: string[]): RunArgs | { error: string } {
   if (v["--home"]) out.home = v["--home"];
   if (v["--project"]) out.project = resolve(v["--project"]);
   if (v["--task"]) out.task = v["--task"];
+  if (f.bools.has("--worktree")) {
+    if (v["--task"]) return { error: "--worktree makes a new task: it does not go with --task" };
+    out.worktree = true;
+  }
   if (v["--model"]) {
     const slash = v["--model"].indexOf("/");
     if (slash <= 0 || slash === v["--model"].length - 1) {

@@ -302,10 +302,18 @@ export async function runCommand(args: RunArgs, home: string, out: Out): Promise
       // tasks.create subscribes its caller, so no event of the run is missed.
       const created = await client.request("tasks.create", {
         message: args.prompt,
-        ...(args.project ? { projectPath: args.project } : {}),
+        ...(args.project || args.worktree ? { projectPath: args.project ?? Deno.cwd() } : {}),
         ...(Object.keys(options).length ? { options } : {}),
+        ...(args.worktree ? { worktree: {} } : {}),
       });
       taskId = created.task.id;
+      const wt = created.task.settings.worktree;
+      if (wt && !args.json) {
+        out.note(`worktree ${wt.path} on branch ${wt.branch} (from ${wt.base})`);
+        if (created.worktreeNotes?.dirtyBase) {
+          out.note(`  note: ${wt.repo} has uncommitted changes; the task starts without them`);
+        }
+      }
       mark("run: task created");
       command = created.command;
       resolveId(taskId);

@@ -26,6 +26,7 @@ import {
   TERMINAL_OP_ARGS,
   UPDATE_OP_ARGS,
   USAGE_OP_ARGS,
+  WORKTREE_OP_ARGS,
 } from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
 import { describeStoreError } from "../../store/errors.ts";
@@ -85,6 +86,7 @@ const LAZY: [ops: Record<string, unknown>, load: () => Promise<SomeHandlers>][] 
   [PLUGIN_OP_ARGS, async () => (await import("./plugin_ops.ts")).PLUGIN_HANDLERS],
   [NET_OP_ARGS, async () => (await import("./net_ops.ts")).NET_HANDLERS],
   [UPDATE_OP_ARGS, async () => (await import("./update_ops.ts")).UPDATE_HANDLERS],
+  [WORKTREE_OP_ARGS, async () => (await import("./worktree_ops.ts")).WORKTREE_HANDLERS],
 ];
 const lazyOf = new Map<string, () => Promise<SomeHandlers>>(
   LAZY.flatMap(([ops, load]) => Object.keys(ops).map((op) => [op, load] as const)),

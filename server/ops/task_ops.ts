@@ -35,7 +35,10 @@ import {
   type TERMINAL_OP_ARGS,
   type UPDATE_OP_ARGS,
   type USAGE_OP_ARGS,
+  type WORKTREE_OP_ARGS,
 } from "../../protocol/index.ts";
+import { createWorktree, discardWorktree, prepareGitPaths } from "../worktrees/worktree.ts";
+import { quickTitle } from "../sessions/task_service.ts";
 import { OpError } from "../errors.ts";
 import { type OpContext, services, startRun, whoIs } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
@@ -96,6 +99,7 @@ type TaskOpName = Exclude<
   | keyof typeof PLUGIN_OP_ARGS
   | keyof typeof NET_OP_ARGS
   | keyof typeof UPDATE_OP_ARGS
+  | keyof typeof WORKTREE_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */
@@ -116,6 +120,35 @@ function withNote(ctx: OpContext, taskId: string, p: RewindPreview): RewindPlan 
   };
 }
 
+/** Makes the worktree a new task will work in (its id chosen first: the folder's name). */
+async function newWorktree(
+  ctx: OpContext,
+  a: {
+    projectPath?: string | null;
+    title?: string;
+    message?: string;
+    worktree?: { base?: string };
+  },
+) {
+  if (!a.projectPath) {
+    throw new OpError(
+      "invalid_args",
+      "a task gets a worktree of its own only in a project folder that is a git repository",
+    );
+  }
+  const id = services(ctx).tasks.newTaskId();
+  const title = a.title ?? quickTitle(a.message ?? "");
+  const made = await createWorktree({
+    home: ctx.home,
+    folder: a.projectPath,
+    taskId: id,
+    title,
+    base: a.worktree?.base,
+  });
+  await prepareGitPaths(made.info);
+  return { id, ...made };
+}
+
 /** A message needs words or at least one attachment. */
 function needContent(text: string, attachments: string[] | undefined): void {
   if (!text.trim() && !attachments?.length) {
@@ -128,7 +161,9 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
   "tasks.create": async (ctx, a) => {
     const { tasks, composer } = services(ctx);
     if (a.message !== undefined) needContent(a.message, a.attachments);
-    const project = a.projectPath ?? null;
+    // A task in a worktree of its own works in that folder from its first message on.
+    const isolated = a.worktree ? await newWorktree(ctx, a) : null;
+    const project = isolated?.info.path ?? a.projectPath ?? null;
     const atts = a.message !== undefined ? await composer.attachments(a.attachments) : [];
     // `/plan <task>` creates the task in plan mode, `/goal <text>` with a goal (slash commands).
     const cmd = a.message !== undefined
@@ -141,14 +176,21 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
     const chosen = cmd?.approval ? { ...a.options, approval: cmd.approval } : a.options;
     // The assistant's bound model / effort / MCP servers apply once, here (draft picks win).
     const options = await newTaskSettings(ctx, chosen);
-    const out = tasks.create({
-      ...a,
-      message,
-      options,
-      parts: extra,
-      meta,
-      goal: cmd?.goal,
-    });
+    let out;
+    try {
+      out = tasks.create({
+        ...a,
+        ...(isolated ? { id: isolated.id, projectPath: isolated.info.path } : {}),
+        message,
+        options: isolated ? { ...options, worktree: isolated.info } : options,
+        parts: extra,
+        meta,
+        goal: cmd?.goal,
+      });
+    } catch (e) {
+      if (isolated) await discardWorktree(isolated.info).catch(() => {});
+      throw e;
+    }
     if (a.message !== undefined) {
       composer.rememberPrompt(out.task.projectPath, a.message);
       composer.clearDraft(null); // the new-task draft became this task
@@ -156,7 +198,10 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
     // The creator follows its new task from the first event on (no race with the run).
     ctx.client.topics.add(taskTopic(out.task.id));
     if (out.entry) startRun(ctx, out.task.id);
-    return cmd ? { ...out, command: { ...cmd.reply, ran: out.entry !== null } } : out;
+    const notes = isolated ? { worktreeNotes: isolated.notes } : {};
+    return cmd
+      ? { ...out, ...notes, command: { ...cmd.reply, ran: out.entry !== null } }
+      : { ...out, ...notes };
   },
   "tasks.rename": (ctx, a) => ({ task: services(ctx).tasks.rename(a.id, a.title) }),
   "tasks.pin": (ctx, a) => ({ task: services(ctx).tasks.pin(a.id, a.pinned) }),

@@ -29,6 +29,11 @@ export class TaskService {
     private home: string | null = null,
   ) {}
 
+  /** An id for a task made later (its worktree is named after it first). */
+  newTaskId(): string {
+    return this.newId("t");
+  }
+
   /** Every task, or only those of `ids` that exist (in that order). */
   list(ids?: string[]): TaskSummary[] {
     if (!ids) return this.repos.tasks.list();
@@ -51,6 +56,8 @@ export class TaskService {
       /** `meta` of the first message (e.g. the expansion of a slash command). */
       meta?: Record<string, unknown>;
       options?: Partial<TaskSettings>;
+      /** The id, when it had to be known before (a worktree is named after it). */
+      id?: string;
       /** A goal set with `/goal` while creating the task. */
       goal?: TaskSettings["goal"];
     },
@@ -79,7 +86,7 @@ export class TaskService {
     ) bound.approval = "ask";
     const out = entries.tx(() => {
       const t = tasks.create({
-        id: this.newId("t"),
+        id: args.id ?? this.newId("t"),
         title,
         projectPath: args.projectPath ?? null,
         settings: {
@@ -88,6 +95,7 @@ export class TaskService {
           ...(args.goal ? { goal: args.goal } : {}),
           ...(args.options?.assistantId ? { assistantId: args.options.assistantId } : {}),
           ...(args.options?.mcpServers ? { mcpServers: args.options.mcpServers } : {}),
+          ...(args.options?.worktree ? { worktree: args.options.worktree } : {}),
         },
       });
       const entry = args.message !== undefined

@@ -216,6 +216,7 @@ export const backgroundBash = defineTool<{ command: string; cwd?: string }>({
       command: args.command,
       cwd,
       workspace: ctx.workspace,
+      extraRoots: ctx.gitRoots ?? [],
       timeoutMs: NO_TIMEOUT_MS,
       signal: job.abort.signal,
       // Bytes go straight into the ring: nothing is decoded until task_output asks.

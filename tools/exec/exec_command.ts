@@ -58,6 +58,11 @@ export interface ExecContext extends ToolContext {
   hidden?: string[];
   /** Paths inside hidden ones that stay readable (this task's attachments). */
   visible?: string[];
+  /**
+   * Git folders a task in a worktree of its own writes besides the worktree (objects, its
+   * branch's refs): writable like the workspace, for commands only.
+   */
+  gitRoots?: string[];
 }
 
 export interface RunOptions {
@@ -300,7 +305,10 @@ export const execCommand = defineTool<{ command: string; cwd?: string; timeout?:
         command: args.command,
         cwd,
         workspace: ctx.workspace,
-        extraRoots: (ctx.roots ?? []).filter((r) => r !== ctx.workspace),
+        extraRoots: [
+          ...(ctx.roots ?? []).filter((r) => r !== ctx.workspace),
+          ...(ctx.gitRoots ?? []),
+        ],
         timeoutMs: t * 1000,
         signal: ctx.signal,
         onOutput: ctx.onOutput,

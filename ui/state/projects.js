@@ -42,15 +42,26 @@ export const tasksByProject = computed(() => {
   /** @type {Map<string, TaskSummary[]>} */
   const m = new Map(projects.value.map((p) => [p.path, []]));
   for (const task of sortedTasks.value) {
-    if (task.projectPath) m.get(task.projectPath)?.push(task);
+    const folder = projectOf(task);
+    if (folder) m.get(folder)?.push(task);
   }
   return m;
 });
 
+/**
+ * The project folder a task belongs to: its own folder, or for a task in a worktree of
+ * its own, the repository the worktree came from.
+ * @param {TaskSummary} task
+ */
+export const projectOf = (task) => task.settings.worktree?.repo ?? task.projectPath;
+
 /** Tasks shown under "Tasks": no project, or a project no longer listed (kept, not lost). */
 export const looseTasks = computed(() => {
   const known = new Set(projects.value.map((p) => p.path));
-  return sortedTasks.value.filter((x) => !x.projectPath || !known.has(x.projectPath));
+  return sortedTasks.value.filter((x) => {
+    const folder = projectOf(x);
+    return !folder || !known.has(folder);
+  });
 });
 
 /** @param {string|null} path */

@@ -1,0 +1,248 @@
+/**
+ * Tasks in worktrees of their own, with real git and the real command sandbox: two tasks
+ * edit the same file at once, the first merges, the second's conflict is reported (nothing
+ * half applied), handed back to its agent, resolved, and merged; a command in a worktree
+ * cannot write the main working tree nor the repository's config.
+ */
+import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
+import { mockProvider } from "./helpers/seed.ts";
+import { startMockLlm } from "../scripts/mock-llm.ts";
+import { createServices } from "../server/services.ts";
+import { runOp } from "../server/ops/dispatch.ts";
+import type { HubClient } from "../server/sessions/hub.ts";
+import { stopAllJobs } from "../tools/exec/background.ts";
+import { sandboxStatus } from "../tools/exec/bwrap.ts";
+import { reinagent } from "./helpers/cli.ts";
+
+async function sh(cwd: string, ...args: string[]): Promise<string> {
+  const out = await new Deno.Command("git", { args, cwd, stdout: "piped", stderr: "piped" })
+    .output();
+  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  if (!out.success) throw new Error(`git ${args.join(" ")}: ${text}`);
+  return text;
+}
+
+/** A repository on `main` with one committed file. */
+async function repository(): Promise<string> {
+  const repo = await Deno.realPath(await Deno.makeTempDir({ prefix: "ra-wt-repo-" }));
+  await sh(repo, "init", "-q", "-b", "main");
+  await Deno.writeTextFile(`${repo}/shared.txt`, "base\n");
+  await sh(repo, "add", "-A");
+  await sh(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base");
+  return repo;
+}
+
+const COMMIT = "git -c user.name=agent -c user.email=agent@localhost commit -qm";
+
+async function setup() {
+  const home = await Deno.makeTempDir({ prefix: "ra-wt-home-" });
+  const repo = await repository();
+  const mock = startMockLlm({ quiet: true });
+  const write = (text: string) => ({
+    toolCalls: [{ name: "write_file", args: { path: "shared.txt", content: text } }],
+  });
+  mock.register("wt-a", { turns: [write("from A\n"), { text: "A done" }] });
+  mock.register("wt-b", {
+    turns: [
+      write("from B\n"),
+      { text: "B done" },
+      {
+        toolCalls: [{
+          name: "exec_command",
+          args: {
+            command:
+              `git merge -q main; printf 'A and B\\n' > shared.txt && git add shared.txt && ${COMMIT} resolved`,
+          },
+        }],
+      },
+      { text: "resolved" },
+    ],
+  });
+  mock.register("wt-evil", {
+    turns: [{
+      toolCalls: [{
+        name: "exec_command",
+        args: {
+          command: `echo owned > ${repo}/evil.txt; git config core.hooksPath /tmp/x; ` +
+            `echo "config=$?"`,
+        },
+      }],
+    }, { text: "tried" }],
+  });
+  const deps = createServices({ home, flushMs: 5 });
+  deps.store.repos!.providers.put(mockProvider(mock.base, ["wt-a", "wt-b", "wt-evil"]));
+  const client: HubClient = { id: "t", topics: new Set(), deliver: () => {} };
+  const op = async (name: string, args: unknown) => {
+    const r = await runOp({ ...deps, client }, name, args);
+    if (!r.ok) throw Object.assign(new Error(r.error.message), { code: r.error.code });
+    // deno-lint-ignore no-explicit-any
+    return r.result as any;
+  };
+  const idle = async (id: string) => {
+    while (deps.runs!.isRunning(id)) await new Promise((r) => setTimeout(r, 10));
+  };
+  const close = async () => {
+    await deps.runs!.stopAll();
+    await stopAllJobs();
+    deps.hub.close();
+    deps.store.close();
+    await mock.close();
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(repo, { recursive: true });
+  };
+  return { home, repo, deps, op, idle, close, mock };
+}
+
+const model = (modelId: string) => ({ providerId: "mock", modelId });
+
+Deno.test("two isolated tasks edit one file at once; both merge, the second after its agent resolved the conflict", async () => {
+  const s = await setup();
+  try {
+    const a = await s.op("tasks.create", {
+      projectPath: s.repo,
+      message: "change shared.txt",
+      worktree: {},
+      options: { model: model("wt-a"), approval: "full" },
+    });
+    const b = await s.op("tasks.create", {
+      projectPath: s.repo,
+      message: "change shared.txt too",
+      worktree: {},
+      options: { model: model("wt-b"), approval: "full" },
+    });
+    const wa = a.task.settings.worktree, wb = b.task.settings.worktree;
+    assertMatch(wa.branch, /^reinagent\/change-shared-txt/);
+    assert(wa.branch !== wb.branch, "a branch each");
+    assertEquals(a.task.projectPath, wa.path, "the task works in its worktree");
+    await Promise.all([s.idle(a.task.id), s.idle(b.task.id)]);
+    assertEquals(await Deno.readTextFile(`${wa.path}/shared.txt`), "from A\n");
+    assertEquals(await Deno.readTextFile(`${wb.path}/shared.txt`), "from B\n");
+    assertEquals(await Deno.readTextFile(`${s.repo}/shared.txt`), "base\n", "main tree untouched");
+
+    const review = await s.op("worktree.review", { id: a.task.id });
+    assertEquals(review.files, [{ status: "M", path: "shared.txt" }]);
+    assertMatch(review.diff, /-base\n\+from A/);
+
+    const first = await s.op("worktree.merge", { id: a.task.id });
+    assertEquals([first.merged, first.how], [true, "fast-forward"]);
+    assertEquals(await Deno.readTextFile(`${s.repo}/shared.txt`), "from A\n");
+
+    const second = await s.op("worktree.merge", { id: b.task.id });
+    assertEquals(second, { merged: false, conflicts: ["shared.txt"] });
+    assertEquals(await Deno.readTextFile(`${s.repo}/shared.txt`), "from A\n", "nothing applied");
+    assertEquals((await sh(s.repo, "status", "--porcelain")).trim(), "", "no merge in progress");
+
+    // Handed back to B's agent: it merges main into its branch and resolves.
+    await s.op("task.send", { id: b.task.id, text: "Merge main into your branch and resolve." });
+    await s.idle(b.task.id);
+    const tool = s.deps.store.repos!.entries.latest(b.task.id, 50)
+      .filter((e) => e.role === "tool").at(-1)!;
+    assertEquals(tool.parts[0].data?.isError, false, tool.parts[0].text);
+    const again = await s.op("worktree.merge", { id: b.task.id });
+    assert(again.merged, JSON.stringify(again));
+    assertEquals(await Deno.readTextFile(`${s.repo}/shared.txt`), "A and B\n");
+
+    // Finishing: A's branch kept (no remote), B's worktree and branch discarded.
+    assertEquals(
+      await s.op("worktree.finish", { id: a.task.id, action: "keep" }),
+      { action: "keep", pushed: "no remote: the branch stays local" },
+    );
+    assertEquals(await Deno.stat(wa.path).then(() => true, () => false), false);
+    assertMatch(await sh(s.repo, "branch", "--list", wa.branch), /reinagent/);
+    await s.op("worktree.finish", { id: b.task.id, action: "discard" });
+    assertEquals((await sh(s.repo, "branch", "--list", wb.branch)).trim(), "");
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("isolated tasks: bad input is a clear error and leaves nothing behind", async () => {
+  const s = await setup();
+  const plain = await Deno.makeTempDir({ prefix: "ra-wt-plain-" });
+  try {
+    const notGit = await runOp(
+      { ...s.deps, client: { id: "t", topics: new Set(), deliver: () => {} } },
+      "tasks.create",
+      { projectPath: plain, message: "x", worktree: {} },
+    );
+    assert(!notGit.ok);
+    assertMatch(notGit.error.message, /is not a git repository/);
+    const noBranch = await s.op("tasks.create", {
+      projectPath: s.repo,
+      message: "x",
+      worktree: { base: "no-such-branch" },
+    }).catch((e) => e);
+    assertEquals(noBranch.code, "not_found");
+    await sh(s.repo, "checkout", "-q", "--detach");
+    const detached = await s.op("tasks.create", { projectPath: s.repo, message: "x", worktree: {} })
+      .catch((e) => e);
+    assertMatch(detached.message, /detached HEAD: name the branch/);
+    assertEquals(s.deps.tasks!.list().length, 0, "no task was made");
+    assertEquals((await sh(s.repo, "worktree", "list")).trim().split("\n").length, 1);
+  } finally {
+    await Deno.remove(plain, { recursive: true });
+    await s.close();
+  }
+});
+
+Deno.test({
+  name: "a command in a worktree cannot write the main working tree nor the repository's config",
+  ignore: Deno.build.os !== "linux",
+}, async () => {
+  if (!(await sandboxStatus()).available) {
+    console.warn("bubblewrap cannot run here: the sandbox half of this test is skipped");
+    return;
+  }
+  const s = await setup();
+  try {
+    const t = await s.op("tasks.create", {
+      projectPath: s.repo,
+      message: "try",
+      worktree: {},
+      options: { model: model("wt-evil"), approval: "full" },
+    });
+    await s.idle(t.task.id);
+    const tool = s.deps.store.repos!.entries.latest(t.task.id, 50).find((e) => e.role === "tool")!;
+    assertMatch(tool.parts[0].text ?? "", /config=[1-9]/);
+    assertEquals(await Deno.stat(`${s.repo}/evil.txt`).then(() => true, () => false), false);
+    assertEquals(
+      (await new Deno.Command("git", { args: ["config", "core.hooksPath"], cwd: s.repo }).output())
+        .code,
+      1,
+      "the repository's config is unchanged",
+    );
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("reinagent run --worktree: the task writes in its own worktree, not the project", async () => {
+  const home = await Deno.makeTempDir({ prefix: "ra-wt-cli-" });
+  const repo = await repository();
+  try {
+    const r = await reinagent([
+      "run",
+      "write a note file",
+      "--worktree",
+      "--project",
+      repo,
+      "--approval",
+      "full",
+      "--home",
+      home,
+    ]);
+    assertEquals(r.code, 0, r.stderr);
+    const m = r.stderr.match(
+      /worktree (\S+) on branch (reinagent\/write-a-note-file) \(from main\)/,
+    );
+    assert(m, r.stderr);
+    assert(await Deno.stat(`${m[1]}/demo-note.md`).then(() => true), "written in the worktree");
+    assertEquals(await Deno.stat(`${repo}/demo-note.md`).then(() => true, () => false), false);
+    const bad = await reinagent(["run", "x", "--worktree", "--task", "t1", "--home", home]);
+    assertEquals(bad.code, 2);
+    assertMatch(bad.stderr, /--worktree makes a new task/);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(repo, { recursive: true });
+  }
+});
