@@ -32,6 +32,8 @@ function setFromServer(list) {
 export const projectsLoaded = signal(false);
 /** Path of the project the draft will be created in; null = no project. */
 export const draftProject = signal(/** @type {string|null} */ (null));
+/** The draft's task gets a git worktree and branch of its own (only with a project). */
+export const draftWorktree = signal(false);
 /** Section order and collapsed ids (`projects`, `tasks`, `project:<id>`). */
 export const layout = signal(
   /** @type {SidebarLayout} */ ({ order: [...SECTION_IDS], collapsed: [] }),
@@ -71,7 +73,10 @@ export function projectByPath(path) {
 
 // A task was opened (or created from the draft): the draft's choice is used up.
 effect(() => {
-  if (currentId.value !== null) draftProject.value = null;
+  if (currentId.value !== null) {
+    draftProject.value = null;
+    draftWorktree.value = false;
+  }
 });
 // The draft's project was removed (here or on another device).
 effect(() => {
@@ -81,9 +86,12 @@ effect(() => {
   }
 });
 
-/** Args for `tasks.create` from the draft: its project, when one is chosen. */
+/** Args for `tasks.create` from the draft: its project, when one is chosen (and its worktree). */
 export function draftProjectArgs() {
-  return draftProject.value ? { projectPath: draftProject.value } : {};
+  if (!draftProject.value) return {};
+  return draftWorktree.value
+    ? { projectPath: draftProject.value, worktree: {} }
+    : { projectPath: draftProject.value };
 }
 
 /**

@@ -9,7 +9,10 @@
  */
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
-import { draftProject, projectByPath, projects } from "../../state/projects.js";
+import { draftProject, draftWorktree, projectByPath, projects } from "../../state/projects.js";
+import { openReview } from "../../state/worktree.js";
+import { IconBranch } from "../panel/PanelTabs.js";
+import { WorktreeDialog } from "../worktree/WorktreeDialog.js";
 import { currentId, currentTask } from "../../state/tasks.js";
 import { IconClose } from "../Icons.js";
 import { IconFolder } from "./icons.js";
@@ -36,7 +39,9 @@ export function folderLabel(path) {
 export function ProjectChip() {
   const drafting = currentId.value === null;
   const task = currentTask.value;
-  const path = drafting ? draftProject.value : task?.projectPath ?? null;
+  const worktree = drafting ? null : task?.settings.worktree ?? null;
+  // A task in a worktree of its own is named by the repository it came from.
+  const path = drafting ? draftProject.value : worktree?.repo ?? task?.projectPath ?? null;
   if (drafting ? !path : !task) return null;
   const label = path ? folderLabel(path) : t("projects.chipNone");
   const title = path
@@ -63,6 +68,31 @@ export function ProjectChip() {
           >
             <${IconClose} size=${12} />
           </button>
+          <button
+            type="button"
+            class="project-chip-worktree"
+            data-testid="draft-worktree"
+            aria-pressed=${draftWorktree.value ? "true" : "false"}
+            title=${t("worktree.toggleTitle")}
+            onClick=${() => draftWorktree.value = !draftWorktree.value}
+          >
+            <${IconBranch} />
+            <span class="project-chip-worktree-label">${t("worktree.toggle")}</span>
+          </button>
+        `}
+      ${worktree && task &&
+        html`
+          <button
+            type="button"
+            class="project-chip-branch"
+            data-testid="worktree-chip"
+            title=${t("worktree.chipTitle", { branch: worktree.branch, path: worktree.path })}
+            onClick=${() => openReview(task.id)}
+          >
+            <${IconBranch} />
+            <span class="project-chip-name">${worktree.branch}</span>
+          </button>
+          <${WorktreeDialog} taskId=${task.id} />
         `}
     </span>
   `;
