@@ -84,6 +84,8 @@ export interface Automation {
   /** Null = the default project folder. */
   projectPath: string | null;
   approval: ApprovalMode;
+  /** Each run's task works in a git worktree and branch of its own. */
+  worktree: boolean;
   enabled: boolean;
   /** Null when disabled. */
   nextRunAt: number | null;
@@ -228,6 +230,8 @@ export const AUTOMATION_OP_ARGS = {
     "projectPath?": nullable(projectPath),
     /** Default `edit` (never `full` unless chosen). */
     "approval?": oneOf(APPROVAL_MODES),
+    /** Each run's task in a worktree of its own (the project must be a git repository). */
+    "worktree?": bool,
     "enabled?": bool,
   }),
   "automations.update": obj({
@@ -238,6 +242,7 @@ export const AUTOMATION_OP_ARGS = {
     "model?": nullable(modelRef),
     "projectPath?": nullable(projectPath),
     "approval?": oneOf(APPROVAL_MODES),
+    "worktree?": bool,
     "enabled?": bool,
   }),
   "automations.delete": obj({ id: automationId }),

@@ -16,6 +16,7 @@ interface AutomationRow {
   model: string | null;
   project_path: string | null;
   approval: string;
+  worktree: number;
   enabled: number;
   next_run_at: number | null;
   last_run_at: number | null;
@@ -45,6 +46,7 @@ const toAutomation = (r: AutomationRow): Automation => ({
   model: r.model ? JSON.parse(r.model) : null,
   projectPath: r.project_path,
   approval: r.approval as ApprovalMode,
+  worktree: r.worktree === 1,
   enabled: r.enabled === 1,
   nextRunAt: r.next_run_at,
   lastRunAt: r.last_run_at,
@@ -67,10 +69,20 @@ const toRun = (r: RunRow): AutomationRun => ({
 });
 
 /** What a new row needs: the automation as the user defined it, and its first due time. */
-export type NewAutomation = Pick<
-  Automation,
-  "id" | "name" | "prompt" | "rule" | "model" | "projectPath" | "approval" | "enabled" | "nextRunAt"
->;
+export type NewAutomation =
+  & Pick<
+    Automation,
+    | "id"
+    | "name"
+    | "prompt"
+    | "rule"
+    | "model"
+    | "projectPath"
+    | "approval"
+    | "enabled"
+    | "nextRunAt"
+  >
+  & { worktree?: boolean };
 
 export type AutomationPatch = Partial<
   Omit<NewAutomation, "id"> & { lastError: string | null; lastRunAt: number; runCount: number }
@@ -83,6 +95,7 @@ const COLUMNS: Record<keyof AutomationPatch, string> = {
   model: "model",
   projectPath: "project_path",
   approval: "approval",
+  worktree: "worktree",
   enabled: "enabled",
   nextRunAt: "next_run_at",
   lastError: "last_error",
@@ -94,7 +107,7 @@ const COLUMNS: Record<keyof AutomationPatch, string> = {
 function columnValue(key: keyof AutomationPatch, v: unknown): string | number | null {
   if (key === "rule") return JSON.stringify(v);
   if (key === "model") return v ? JSON.stringify(v) : null;
-  if (key === "enabled") return v ? 1 : 0;
+  if (key === "enabled" || key === "worktree") return v ? 1 : 0;
   return v as string | number | null;
 }
 
@@ -120,8 +133,8 @@ export class AutomationRepo {
   create(a: NewAutomation): Automation {
     const at = this.now();
     this.db.prepare(
-      `INSERT INTO automation (id, name, prompt, rule, model, project_path, approval, enabled,
-         next_run_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO automation (id, name, prompt, rule, model, project_path, approval, worktree,
+         enabled, next_run_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       a.id,
       a.name,
@@ -130,6 +143,7 @@ export class AutomationRepo {
       a.model ? JSON.stringify(a.model) : null,
       a.projectPath,
       a.approval,
+      a.worktree ? 1 : 0,
       a.enabled ? 1 : 0,
       a.nextRunAt,
       at,

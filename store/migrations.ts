@@ -331,4 +331,13 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE provider ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
     `,
   },
+  {
+    version: 14,
+    name: "automations may run in a worktree of their own",
+    // Each run's task gets its own git worktree and branch (the project must be a
+    // repository), as tasks.create's `worktree` option does.
+    sql: `
+      ALTER TABLE automation ADD COLUMN worktree INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];

@@ -13,6 +13,10 @@ import type { HubClient } from "../server/sessions/hub.ts";
 import { stopAllJobs } from "../tools/exec/background.ts";
 import { sandboxStatus } from "../tools/exec/bwrap.ts";
 import { reinagent } from "./helpers/cli.ts";
+import { homeWithProvider } from "./helpers/seed.ts";
+import { startTestServer } from "./helpers/server.ts";
+import { TestClient } from "./helpers/ws_client.ts";
+import { type CallToolResult, Client, StreamableHTTPClientTransport } from "./helpers/mcp_sdk.ts";
 
 async function sh(cwd: string, ...args: string[]): Promise<string> {
   const out = await new Deno.Command("git", { args, cwd, stdout: "piped", stderr: "piped" })
@@ -94,6 +98,7 @@ async function setup() {
 }
 
 const model = (modelId: string) => ({ providerId: "mock", modelId });
+const DAILY = { unit: "daily", interval: 1, hour: 9, minute: 0, weekdays: [], monthDays: [] };
 
 Deno.test("two isolated tasks edit one file at once; both merge, the second after its agent resolved the conflict", async () => {
   const s = await setup();
@@ -244,5 +249,79 @@ Deno.test("reinagent run --worktree: the task writes in its own worktree, not th
   } finally {
     await Deno.remove(home, { recursive: true });
     await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("the MCP server's create_task takes worktree: true", async () => {
+  const repo = await repository();
+  const mock = startMockLlm({ quiet: true });
+  mock.register("wt-mcp", { turns: [{ text: "ok" }] });
+  const home = await homeWithProvider(mock.base, ["wt-mcp"]);
+  const server = await startTestServer({ home });
+  const client = new Client({ name: "wt-test", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL("/mcp", server.base), {
+      requestInit: { headers: { authorization: `Bearer ${server.token}` } },
+    }),
+  );
+  const ws = await TestClient.connect(server.base, server.token);
+  try {
+    const r = await client.callTool({
+      name: "create_task",
+      arguments: {
+        message: "hello",
+        projectPath: repo,
+        worktree: true,
+        model: { providerId: "mock", modelId: "wt-mcp" },
+      },
+    }) as CallToolResult;
+    assert(!r.isError, JSON.stringify(r.content));
+    const { tasks } = await ws.request("tasks.list", {});
+    assertMatch(tasks[0].settings.worktree.branch, /^reinagent\/hello/);
+    assertEquals(tasks[0].settings.worktree.repo, repo);
+  } finally {
+    await ws.close();
+    await client.close();
+    await server.stop();
+    await mock.close();
+    await Deno.remove(repo, { recursive: true });
+  }
+});
+
+Deno.test("an automation with worktree runs each task in a worktree of its own", async () => {
+  const s = await setup();
+  s.deps.automations!.start();
+  try {
+    const noProject = await s.op("automations.create", {
+      name: "n",
+      prompt: "p",
+      rule: DAILY,
+      worktree: true,
+    }).catch((e) => e);
+    assertEquals(noProject.code, "invalid_args");
+    const { automation } = await s.op("automations.create", {
+      name: "nightly",
+      prompt: "change shared.txt",
+      rule: DAILY,
+      projectPath: s.repo,
+      model: model("wt-a"),
+      approval: "full",
+      worktree: true,
+    });
+    assertEquals(automation.worktree, true);
+    const { run } = await s.op("automations.runNow", { id: automation.id });
+    while (!s.deps.store.repos!.automations.runs(automation.id, 5).some((r) => r.taskId)) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const taskId = s.deps.store.repos!.automations.runs(automation.id, 5).find((r) => r.taskId)!
+      .taskId!;
+    const task = s.deps.tasks!.get(taskId);
+    assertMatch(task.settings.worktree!.branch, /^reinagent\/nightly/);
+    assertEquals(task.settings.worktree!.repo, s.repo);
+    assert(run.id);
+    await s.idle(taskId);
+  } finally {
+    s.deps.automations!.stop();
+    await s.close();
   }
 });

@@ -66,6 +66,7 @@ export interface AutomationInput {
   model?: ModelRef | null;
   projectPath?: string | null;
   approval?: ApprovalMode;
+  worktree?: boolean;
   enabled?: boolean;
 }
 
@@ -120,6 +121,17 @@ export class AutomationService {
     return a;
   }
 
+  /** A worktree needs a project (a git repository, checked when a run starts). */
+  private checkWorktree(on: boolean, projectPath: string | null): boolean {
+    if (on && !projectPath) {
+      throw new OpError(
+        "invalid_args",
+        "an automation runs in a worktree of its own only in a project folder (a git repository)",
+      );
+    }
+    return on;
+  }
+
   async create(input: AutomationInput): Promise<Automation> {
     const repo = this.d.repos.automations;
     if (repo.count() >= AUTOMATION_LIMITS.automations) {
@@ -135,6 +147,7 @@ export class AutomationService {
       model: this.checkModel(input.model ?? null),
       projectPath: await this.checkProject(input.projectPath ?? null),
       approval: input.approval ?? "edit",
+      worktree: this.checkWorktree(input.worktree ?? false, input.projectPath ?? null),
       enabled,
       nextRunAt: enabled ? this.firstRun(rule) : null,
     });
@@ -156,6 +169,14 @@ export class AutomationService {
         ? { projectPath: await this.checkProject(patch.projectPath) }
         : {}),
       ...(patch.approval ? { approval: patch.approval } : {}),
+      ...(patch.worktree !== undefined
+        ? {
+          worktree: this.checkWorktree(
+            patch.worktree,
+            patch.projectPath !== undefined ? patch.projectPath : cur.projectPath,
+          ),
+        }
+        : {}),
       enabled,
       ...(reschedule ? { nextRunAt: enabled ? this.firstRun(rule) : null } : {}),
     })!;
@@ -307,6 +328,7 @@ export class AutomationService {
         ...(a.model ? { model: a.model } : {}),
         ...(lowers ? {} : { approval: a.approval }),
       },
+      ...(a.worktree ? { worktree: {} } : {}),
     });
     created(task.id);
     if (lowers) await this.op("task.setOptions", { id: task.id, approval: a.approval });

@@ -41,7 +41,8 @@ export const USAGE = `Usage:
       Stopped, Step limit reached, Interrupted, Done), as the sidebar shows it.
   reinagent automations list [--json]
   reinagent automations add "<prompt>" --schedule "daily 09:00" [--name NAME]
-      [--project DIR] [--model PROVIDER/MODEL] [--approval plan|ask|edit|full] [--disabled]
+      [--project DIR] [--model PROVIDER/MODEL] [--approval plan|ask|edit|full] [--worktree]
+      [--disabled]
   reinagent automations remove ID
   reinagent automations run-now ID
       Scheduled prompts: each run is a new task (approval mode default edit). Schedules:

@@ -22,7 +22,7 @@ type Parsed = { command: AutomationsCommand } | { error: string };
 function parseAdd(argv: string[]): Parsed {
   const f = parseFlags(argv, {
     values: ["--home", "--name", "--schedule", "--project", "--model", "--approval"],
-    bools: ["--disabled", "--json"],
+    bools: ["--disabled", "--json", "--worktree"],
   });
   if ("error" in f) return f;
   const prompt = f.positional.join(" ").trim();
@@ -58,6 +58,7 @@ function parseAdd(argv: string[]): Parsed {
         model,
         projectPath: f.values["--project"] ?? null,
         approval: approval as ApprovalMode,
+        ...(f.bools.has("--worktree") ? { worktree: true } : {}),
         enabled: !f.bools.has("--disabled"),
       },
     },

@@ -7,7 +7,7 @@ import {
   LIMITS,
   type ModelRef,
 } from "../../../protocol/index.ts";
-import { doc, nullable, obj, oneOf, str } from "../../../protocol/schema.ts";
+import { bool, doc, nullable, obj, oneOf, str } from "../../../protocol/schema.ts";
 import { APPROVAL_RANK } from "../../sessions/safety.ts";
 import { realFolder } from "../../ops/projects_ops.ts";
 import { defineMcpTool, type McpSession, resolveTask, TASK_ID_RE, taskIdArg } from "./tool_kit.ts";
@@ -56,6 +56,7 @@ interface NewTask {
   model?: ModelRef;
   effort?: Effort;
   approval?: ApprovalMode;
+  worktree?: boolean;
 }
 
 async function createTask(s: McpSession, a: NewTask) {
@@ -75,6 +76,7 @@ async function createTask(s: McpSession, a: NewTask) {
     projectPath,
     ...(a.message !== undefined && !lowers ? { message: a.message } : {}),
     options,
+    ...(a.worktree ? { worktree: {} } : {}),
   });
   const id = out.task.id;
   s.currentTask = id;
@@ -103,6 +105,10 @@ export const createTaskTool = defineMcpTool({
     "model?": doc(modelArg, "A model from list_models (default: the default model)."),
     "effort?": doc(oneOf(EFFORT_LEVELS), "Thinking level (see get_task_options)."),
     "approval?": doc(oneOf(APPROVAL_MODES), "Approval mode: plan, ask, edit or full."),
+    "worktree?": doc(
+      bool,
+      "Work in a git worktree of its own on a new branch reinagent/<short-title> (projectPath must be a git repository); review and merge it in ReinAgent.",
+    ),
   }),
   run: (s, a) => createTask(s, a),
 });
