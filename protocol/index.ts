@@ -250,7 +250,11 @@ export const OP_ARGS = {
   }),
   "tasks.rename": obj({ id: taskId, title }),
   "tasks.pin": obj({ id: taskId, pinned: bool }),
-  "tasks.delete": obj({ id: taskId }),
+  /**
+   * A task in a worktree of its own: its worktree folder goes too (what it had not
+   * committed is committed to its branch first; the branch stays) unless `keepWorktree`.
+   */
+  "tasks.delete": obj({ id: taskId, "keepWorktree?": bool }),
   "tasks.markRead": obj({ id: taskId }),
   /** Snapshot of a task (latest entries) and live `task:<id>` events from then on. */
   "task.subscribe": obj({ id: taskId }),

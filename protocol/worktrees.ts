@@ -45,6 +45,14 @@ export interface WorktreeReview {
   truncated: boolean;
 }
 
+/** A worktree folder under the data folder that no task owns. */
+export interface WorktreeLeftover {
+  path: string;
+  /** The repository it belongs to and its branch, when git still knows them. */
+  repo: string | null;
+  branch: string | null;
+}
+
 export type WorktreeMerge =
   | { merged: true; how: "fast-forward" | "merge-commit"; commit: string }
   | { merged: false; conflicts: string[] };
@@ -61,10 +69,15 @@ export const WORKTREE_OP_ARGS = {
    * repository has a remote); `discard` removes both.
    */
   "worktree.finish": obj({ id: taskId, action: oneOf(["keep", "discard"] as const) }),
+  /** Worktree folders no task owns (left by a crash): listed, and removed on request. */
+  "worktrees.leftovers": obj({}),
+  "worktrees.cleanLeftovers": obj({}),
 } satisfies Record<string, Schema>;
 
 export interface WorktreeOpResults {
   "worktree.review": WorktreeReview;
   "worktree.merge": WorktreeMerge;
   "worktree.finish": { action: "keep" | "discard"; pushed: string | null };
+  "worktrees.leftovers": { leftovers: WorktreeLeftover[] };
+  "worktrees.cleanLeftovers": { removed: string[]; problems: string[] };
 }

@@ -325,3 +325,38 @@ Deno.test("an automation with worktree runs each task in a worktree of its own",
     await s.close();
   }
 });
+
+Deno.test("deleting an isolated task removes its worktree and keeps its work on the branch; leftovers are found and cleaned", async () => {
+  const s = await setup();
+  try {
+    const a = await s.op("tasks.create", {
+      projectPath: s.repo,
+      message: "change shared.txt",
+      worktree: {},
+      options: { model: model("wt-a"), approval: "full" },
+    });
+    await s.idle(a.task.id);
+    const wt = a.task.settings.worktree;
+    await s.op("tasks.delete", { id: a.task.id });
+    assertEquals(await Deno.stat(wt.path).then(() => true, () => false), false);
+    assertEquals(await sh(s.repo, "show", `${wt.branch}:shared.txt`), "from A\n", "work kept");
+
+    // A worktree whose task is gone (as a crash between the two would leave it).
+    const b = await s.op("tasks.create", {
+      projectPath: s.repo,
+      message: "change it again",
+      worktree: {},
+      options: { model: model("wt-b"), approval: "full" },
+    });
+    await s.idle(b.task.id);
+    const wb = b.task.settings.worktree;
+    await s.op("tasks.delete", { id: b.task.id, keepWorktree: true });
+    const { leftovers } = await s.op("worktrees.leftovers", {});
+    assertEquals(leftovers, [{ path: wb.path, repo: s.repo, branch: wb.branch }]);
+    assertEquals(await s.op("worktrees.cleanLeftovers", {}), { removed: [wb.path], problems: [] });
+    assertEquals((await s.op("worktrees.leftovers", {})).leftovers, []);
+    assertEquals((await sh(s.repo, "worktree", "list")).trim().split("\n").length, 1);
+  } finally {
+    await s.close();
+  }
+});

@@ -37,7 +37,12 @@ import {
   type USAGE_OP_ARGS,
   type WORKTREE_OP_ARGS,
 } from "../../protocol/index.ts";
-import { createWorktree, discardWorktree, prepareGitPaths } from "../worktrees/worktree.ts";
+import {
+  createWorktree,
+  discardWorktree,
+  prepareGitPaths,
+  removeWorktree,
+} from "../worktrees/worktree.ts";
 import { quickTitle } from "../sessions/task_service.ts";
 import { OpError } from "../errors.ts";
 import { type OpContext, services, startRun, whoIs } from "./context.ts";
@@ -208,6 +213,9 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
   "tasks.delete": async (ctx, a) => {
     const { tasks, runs, composer } = services(ctx);
     await runs.stop(a.id); // never write into a task that is gone
+    const task = tasks.get(a.id);
+    const wt = task.settings.worktree;
+    if (wt && !a.keepWorktree) await removeWorktree(wt, task.title);
     tasks.delete(a.id);
     runs.checkpoints.forgetTask(a.id); // its rows went with it: collect their blobs
     composer.forget(a.id);

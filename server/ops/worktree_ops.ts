@@ -8,7 +8,9 @@ import { OpError } from "../errors.ts";
 import { type OpContext, services } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
 import {
+  cleanLeftovers,
   discardWorktree,
+  leftoverWorktrees,
   mergeWorktree,
   pushBranch,
   removeWorktree,
@@ -21,6 +23,9 @@ function isolated(ctx: OpContext, id: string): { task: TaskSummary; info: Worktr
   if (!info) throw new OpError("invalid_args", `task ${id} does not work in a worktree of its own`);
   return { task, info };
 }
+
+const leftovers = (ctx: OpContext) =>
+  leftoverWorktrees(ctx.home, (id) => services(ctx).repos.tasks.get(id) !== null);
 
 function idle(ctx: OpContext, id: string): void {
   if (services(ctx).runs.isRunning(id)) {
@@ -45,4 +50,6 @@ export const WORKTREE_HANDLERS: OpHandlers<keyof typeof WORKTREE_OP_ARGS> = {
     await removeWorktree(info, task.title);
     return { action: a.action, pushed: await pushBranch(info) };
   },
+  "worktrees.leftovers": async (ctx) => ({ leftovers: await leftovers(ctx) }),
+  "worktrees.cleanLeftovers": async (ctx) => await cleanLeftovers(await leftovers(ctx)),
 };

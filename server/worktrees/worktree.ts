@@ -13,7 +13,7 @@ import { join, resolve } from "../../lib/path.ts";
 import { OpError } from "../errors.ts";
 import { type GitResult, runGit } from "../git/run.ts";
 import { riskyLocalConfig } from "../git/repo.ts";
-import type { WorktreeInfo, WorktreeNotes } from "../../protocol/worktrees.ts";
+import type { WorktreeInfo, WorktreeLeftover, WorktreeNotes } from "../../protocol/worktrees.ts";
 
 /** The whole diff shown in a review, at most (the rest is said to be cut). */
 const DIFF_CAP = 1024 * 1024;
@@ -321,4 +321,53 @@ export async function discardWorktree(info: WorktreeInfo): Promise<void> {
   if (await branchExists(info.repo, info.branch)) {
     await git(info.repo, ["branch", "-D", info.branch], "git branch -D");
   }
+}
+
+/** Worktree folders under the data folder whose task is gone (a crash, a deleted task). */
+export async function leftoverWorktrees(
+  home: string,
+  taskExists: (id: string) => boolean,
+): Promise<WorktreeLeftover[]> {
+  const out: WorktreeLeftover[] = [];
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(worktreesDir(home))];
+  } catch {
+    return out; // no worktree was ever made
+  }
+  for (const e of entries) {
+    if (!e.isDirectory || taskExists(e.name)) continue;
+    const path = join(worktreesDir(home), e.name);
+    const top = await runGit(path, ["rev-parse", "--git-common-dir", "--abbrev-ref", "HEAD"]);
+    const [common, branch] = top.code === 0 ? top.stdout.trim().split("\n") : [];
+    out.push({
+      path,
+      repo: common ? resolve(path, common, "..") : null,
+      branch: branch && branch !== "HEAD" ? branch : null,
+    });
+  }
+  return out;
+}
+
+/**
+ * Removes left-over worktrees: through git when the repository still knows them (their
+ * branches stay), else the folder alone. What could not be removed is said, not hidden.
+ */
+export async function cleanLeftovers(
+  leftovers: WorktreeLeftover[],
+): Promise<{ removed: string[]; problems: string[] }> {
+  const removed: string[] = [], problems: string[] = [];
+  for (const l of leftovers) {
+    try {
+      if (l.repo) {
+        const r = await runGit(l.repo, ["worktree", "remove", "--force", l.path]);
+        if (r.code !== 0) await Deno.remove(l.path, { recursive: true });
+        await runGit(l.repo, ["worktree", "prune"]);
+      } else await Deno.remove(l.path, { recursive: true });
+      removed.push(l.path);
+    } catch (e) {
+      problems.push(`${l.path}: ${(e as Error).message}`);
+    }
+  }
+  return { removed, problems };
 }
