@@ -8,7 +8,7 @@
  * {@link PROJECTS_TOPIC} as the full list ({@link ProjectsEvent}); `projects.list`
  * returns a snapshot and subscribes the caller.
  */
-import { arr, bool, obj, type Schema, str } from "./schema.ts";
+import { arr, bool, nullable, obj, type Schema, str } from "./schema.ts";
 
 /** A folder the user added as a workspace. */
 export interface Project {
@@ -22,6 +22,11 @@ export interface Project {
   updatedAt: number;
   /** Tasks whose `projectPath` is this folder. */
   taskCount: number;
+  /**
+   * Run in each new worktree of the project before its task starts (copy `.env`,
+   * `npm install` …), in the task's sandbox; null = none.
+   */
+  setupCommand: string | null;
 }
 
 /** One sub-folder in the folder browser. */
@@ -58,6 +63,8 @@ export const PROJECT_OP_ARGS = {
   "projects.add": obj({ path: folderPath, "name?": projectName, "confirmWide?": bool }),
   /** Changes the display name only (tasks stay linked by path). */
   "projects.rename": obj({ id: projectId, name: projectName }),
+  /** The command run in each new worktree of the project; null or "" = none. */
+  "projects.setSetup": obj({ id: projectId, command: nullable(str({ max: 2000 })) }),
   /** Forgets the folder; its tasks are kept and list under "Tasks". Files are untouched. */
   "projects.remove": obj({ id: projectId }),
   /** New order: every project id exactly once. */
@@ -70,6 +77,7 @@ export interface ProjectOpResults {
   "projects.list": { projects: Project[]; seq: number };
   "projects.add": { project: Project };
   "projects.rename": { project: Project };
+  "projects.setSetup": { project: Project };
   "projects.remove": { id: string; tasksKept: number };
   "projects.reorder": { projects: Project[] };
   "fs.listDirs": {

@@ -340,4 +340,13 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE automation ADD COLUMN worktree INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 15,
+    name: "a project's setup command for new worktrees",
+    // Run in each new worktree of the project before its task starts (copy .env,
+    // npm install …); NULL = none.
+    sql: `
+      ALTER TABLE project ADD COLUMN setup_command TEXT;
+    `,
+  },
 ];

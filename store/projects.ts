@@ -16,9 +16,10 @@ interface ProjectRow {
   created_at: number;
   updated_at: number;
   task_count: number;
+  setup_command: string | null;
 }
 
-const SELECT = `SELECT p.id, p.path, p.name, p.sort, p.created_at, p.updated_at,
+const SELECT = `SELECT p.id, p.path, p.name, p.sort, p.created_at, p.updated_at, p.setup_command,
   (SELECT count(*) FROM task t WHERE
     COALESCE(t.settings ->> '$.worktree.repo', t.project_path) = p.path) AS task_count
   FROM project p`;
@@ -31,6 +32,7 @@ const toProject = (r: ProjectRow): Project => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   taskCount: r.task_count,
+  setupCommand: r.setup_command,
 });
 
 export class ProjectRepo {
@@ -67,6 +69,13 @@ export class ProjectRepo {
   }
 
   /** Returns the renamed project, or null when it does not exist. */
+  /** The command run in each new worktree of the project (null = none). */
+  setSetup(id: string, command: string | null): Project | null {
+    const r = this.db.prepare("UPDATE project SET setup_command = ?, updated_at = ? WHERE id = ?")
+      .run(command, this.now(), id);
+    return r.changes === 0 ? null : this.get(id);
+  }
+
   rename(id: string, name: string): Project | null {
     const r = this.db.prepare("UPDATE project SET name = ?, updated_at = ? WHERE id = ?")
       .run(name, this.now(), id);

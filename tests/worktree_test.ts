@@ -360,3 +360,53 @@ Deno.test("deleting an isolated task removes its worktree and keeps its work on 
     await s.close();
   }
 });
+
+Deno.test("a project's setup command runs in each new worktree first; a failing one stops the start", async () => {
+  const s = await setup();
+  try {
+    const { project } = await s.op("projects.add", { path: s.repo });
+    await s.op("projects.setSetup", { id: project.id, command: "printf ready > setup-ran.txt" });
+    const note = (id: string) =>
+      s.deps.store.repos!.entries.latest(id, 20).find((e) => e.meta.kind === "setup");
+    const settled = async (id: string) => {
+      while (!note(id) || note(id)!.status === "streaming") {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await s.idle(id);
+      return note(id)!;
+    };
+    const a = await s.op("tasks.create", {
+      projectPath: s.repo,
+      message: "change shared.txt",
+      worktree: {},
+      options: { model: model("wt-a"), approval: "full" },
+    });
+    const ok = await settled(a.task.id);
+    assertEquals([ok.status, ok.meta.ok, ok.meta.exitCode], ["done", true, 0]);
+    const wa = a.task.settings.worktree;
+    assertEquals(await Deno.readTextFile(`${wa.path}/setup-ran.txt`), "ready");
+    while (s.deps.runs!.isRunning(a.task.id) || !s.mock.requests("wt-a").length) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await s.idle(a.task.id);
+    assertEquals(
+      await Deno.readTextFile(`${wa.path}/shared.txt`),
+      "from A\n",
+      "then the agent ran",
+    );
+
+    await s.op("projects.setSetup", { id: project.id, command: "echo broken >&2; exit 3" });
+    const b = await s.op("tasks.create", {
+      projectPath: s.repo,
+      message: "change it",
+      worktree: {},
+      options: { model: model("wt-b"), approval: "full" },
+    });
+    const failed = await settled(b.task.id);
+    assertEquals([failed.status, failed.meta.ok, failed.meta.exitCode], ["error", false, 3]);
+    assertMatch(failed.parts[0].text ?? "", /broken[\s\S]*Exit code: 3/);
+    assertEquals(s.mock.requests("wt-b").length, 0, "the agent did not start");
+  } finally {
+    await s.close();
+  }
+});

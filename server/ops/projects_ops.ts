@@ -121,6 +121,13 @@ export const PROJECT_HANDLERS: OpHandlers<keyof typeof PROJECT_OP_ARGS> = {
     publish(ctx);
     return { project };
   },
+  "projects.setSetup": (ctx, a) => {
+    needProject(ctx, a.id);
+    const command = a.command?.trim() ? a.command.trim() : null;
+    const project = repo(ctx).setSetup(a.id, command)!;
+    publish(ctx);
+    return { project };
+  },
   "projects.rename": (ctx, a) => {
     needProject(ctx, a.id);
     const project = repo(ctx).rename(a.id, cleanName(a.name))!;

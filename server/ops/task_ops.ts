@@ -43,6 +43,7 @@ import {
   prepareGitPaths,
   removeWorktree,
 } from "../worktrees/worktree.ts";
+import { runSetup, setupCommandOf } from "../worktrees/setup.ts";
 import { quickTitle } from "../sessions/task_service.ts";
 import { OpError } from "../errors.ts";
 import { type OpContext, services, startRun, whoIs } from "./context.ts";
@@ -154,6 +155,25 @@ async function newWorktree(
   return { id, ...made };
 }
 
+/**
+ * Runs the project's setup command in a new worktree, then starts the task when it has a
+ * message and the setup succeeded (a failure is the task's note; the agent does not start).
+ */
+async function setUpThenStart(ctx: OpContext, id: string, command: string, start: boolean) {
+  const { tasks, repos, runs } = services(ctx);
+  try {
+    const ok = await runSetup(
+      { repos, home: ctx.home, note: (e) => tasks.note(id, e) },
+      tasks.get(id).settings,
+      command,
+      runs.closingSignal,
+    );
+    if (ok && start) startRun(ctx, id);
+  } catch (e) {
+    console.error(`setup of task ${id} failed:`, e);
+  }
+}
+
 /** A message needs words or at least one attachment. */
 function needContent(text: string, attachments: string[] | undefined): void {
   if (!text.trim() && !attachments?.length) {
@@ -202,7 +222,9 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
     }
     // The creator follows its new task from the first event on (no race with the run).
     ctx.client.topics.add(taskTopic(out.task.id));
-    if (out.entry) startRun(ctx, out.task.id);
+    const setup = isolated ? setupCommandOf(services(ctx).repos, out.task.settings) : null;
+    if (setup) void setUpThenStart(ctx, out.task.id, setup, out.entry !== null);
+    else if (out.entry) startRun(ctx, out.task.id);
     const notes = isolated ? { worktreeNotes: isolated.notes } : {};
     return cmd
       ? { ...out, ...notes, command: { ...cmd.reply, ran: out.entry !== null } }

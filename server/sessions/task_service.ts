@@ -180,6 +180,25 @@ export class TaskService {
   }
 
   /**
+   * A note of the task's own (its worktree's setup): appended when new (no id), replaced
+   * when given back with its id; every client is shown it.
+   */
+  note(
+    taskId: string,
+    e: Omit<Entry, "taskId" | "pos" | "createdAt" | "updatedAt"> | Entry,
+  ): Entry {
+    let entry: Entry;
+    if (!e.id) {
+      entry = this.repos.entries.append({ ...e, id: this.newId("m"), taskId });
+    } else {
+      entry = { ...(e as Entry), updatedAt: Date.now() };
+      this.repos.entries.upsert(entry);
+    }
+    this.publishEntry(entry);
+    return entry;
+  }
+
+  /**
    * `/clear`: a marker entry after which the model starts afresh (history.ts sends
    * nothing before it); the timeline above it stays as it was.
    */

@@ -100,3 +100,37 @@ for (
     }
   });
 }
+
+Deno.test(
+  "worktree setup (desktop): set in the project's menu, shown as the task's first note",
+  opts,
+  async () => {
+    const repo = await repository();
+    try {
+      await withPage({ width: 1280, height: 800 }, async (page: Page, server) => {
+        const c = await TestClient.connect(server.base, server.token);
+        const { project } = await c.request("projects.add", { path: repo });
+        await c.close();
+        await openApp(page, server.url);
+        const row = page.locator(`${tid("project")}[data-path="${project.path}"]`);
+        await row.locator(".project-head").hover();
+        await row.locator(tid("project-setup")).click();
+        const dialog = page.locator(tid("setup-dialog"));
+        await dialog.locator(tid("setup-command")).fill("printf ready > setup-ran.txt");
+        await dialog.locator(tid("setup-save")).click();
+        await dialog.waitFor({ state: "detached" });
+        await row.locator(tid("project-new-task")).click();
+        await page.locator(tid("draft-worktree")).click();
+        const input = page.locator(tid("composer-input"));
+        await input.fill("write a note file");
+        await input.press("Enter");
+        const note = page.locator(`${tid("setup-note")}[data-state=done]`);
+        await note.waitFor({ timeout: 20_000 });
+        assertMatch(await note.innerText(), /The worktree was set up\.[\s\S]*printf ready/);
+        await screenshot(page, "desktop-worktree-setup");
+      });
+    } finally {
+      await Deno.remove(repo, { recursive: true });
+    }
+  },
+);

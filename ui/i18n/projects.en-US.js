@@ -28,6 +28,18 @@ export default {
   "projects.noProject": "Work without a project",
   "projects.chipNone": "No project",
   "worktree.toggle": "Own branch",
+  "worktree.setup": "Setup",
+  "worktree.setupButton": "Setup command for new worktrees",
+  "worktree.setupButtonSet": "Setup command for new worktrees: {command}",
+  "worktree.setupTitle": "Setup of new worktrees in {name}",
+  "worktree.setupHelp":
+    "Runs in each new worktree of this project before its task starts (copy .env, install dependencies …), in the task's sandbox. Leave it empty for none.",
+  "worktree.setupSave": "Save",
+  "worktree.setup.running": "Setting up the worktree…",
+  "worktree.setup.done": "The worktree was set up.",
+  "worktree.setup.failed":
+    "The setup failed: the agent did not start. Fix it in the worktree, then send a message.",
+  "worktree.setup.output": "Output",
   "worktree.toggleTitle":
     "Work in a git worktree of its own on a new branch reinagent/…: other tasks in this project never see its half-made changes. Review and merge it when done.",
   "worktree.chipTitle":

@@ -26,6 +26,17 @@ export default {
   "projects.noProject": "不在项目中工作",
   "projects.chipNone": "无项目",
   "worktree.toggle": "独立分支",
+  "worktree.setup": "初始化",
+  "worktree.setupButton": "新工作树的初始化命令",
+  "worktree.setupButtonSet": "新工作树的初始化命令：{command}",
+  "worktree.setupTitle": "{name} 中新工作树的初始化",
+  "worktree.setupHelp":
+    "在本项目每个新工作树中、任务开始前运行（复制 .env、安装依赖……），运行于任务的沙箱中。留空表示不运行。",
+  "worktree.setupSave": "保存",
+  "worktree.setup.running": "正在初始化工作树…",
+  "worktree.setup.done": "工作树已初始化。",
+  "worktree.setup.failed": "初始化失败：智能体没有启动。请在工作树中修复后再发送消息。",
+  "worktree.setup.output": "输出",
   "worktree.toggleTitle":
     "在独立的 git 工作树和新分支 reinagent/… 中工作：本项目的其他任务看不到它未完成的修改。完成后审阅并合并。",
   "worktree.chipTitle": "分支 {branch}，位于独立工作树 {path}：审阅、合并、保留或丢弃",

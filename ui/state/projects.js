@@ -266,6 +266,16 @@ export async function renameProject(id, name) {
   }
 }
 
+/**
+ * The command run in each new worktree of the project ("" = none); throws the server's error.
+ * @param {string} id
+ * @param {string} command
+ */
+export async function setProjectSetup(id, command) {
+  const r = await request("projects.setSetup", { id, command: command.trim() || null });
+  projects.value = projects.value.map((p) => p.id === id ? r.project : p);
+}
+
 /** @param {string} id */
 export async function removeProject(id) {
   try {

@@ -171,11 +171,13 @@ export function groupTurns(entries) {
 export const isRewindEntry = (e) => e.role === "system" && e.meta?.kind === "rewind";
 
 /**
- * What a hook reported on the turn (`system` entry, `meta.kind === "hook"`): shown with
- * the turn, outside its folded steps, and never taken for its answer.
+ * What a hook reported on the turn (`system` entry, `meta.kind === "hook"`), and a new
+ * worktree's setup (`"setup"`): shown with the turn, outside its folded steps, and never
+ * taken for its answer.
  * @param {Entry} e
  */
-export const isHookNote = (e) => e.role === "system" && e.meta?.kind === "hook";
+export const isHookNote = (e) =>
+  e.role === "system" && (e.meta?.kind === "hook" || e.meta?.kind === "setup");
 
 /** @param {Part} p */
 const callId = (p) => p.type === "tool_call" ? String(p.data?.id ?? "") : "";

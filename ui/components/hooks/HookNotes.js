@@ -30,11 +30,34 @@ export function noteText(e) {
   return out.join(" ");
 }
 
+/**
+ * A new worktree's setup command: running, done or failed, with its output.
+ * @param {{entry: Entry}} props
+ */
+function SetupNote({ entry: e }) {
+  const state = e.status === "streaming" ? "running" : e.meta.ok ? "done" : "failed";
+  return html`
+    <li class="hook-note setup-note" key=${e.id} data-testid="setup-note" data-state=${state}>
+      <span class="hook-note-label">${t("worktree.setup")}</span>
+      <span class="hook-note-text">${t(/** @type {any} */ (`worktree.setup.${state}`))}</span>
+      <code class="hook-note-command">${String(e.meta.command ?? "")}</code>
+      ${state !== "running" &&
+        html`
+          <details open=${state === "failed"}>
+            <summary>${t("worktree.setup.output")}</summary>
+            <pre class="hook-note-stderr">${e.parts.map((p) => p.text).join("\n")}</pre>
+          </details>
+        `}
+    </li>
+  `;
+}
+
 /** @param {{entries: Entry[]}} props */
 export function HookNotes({ entries }) {
   return html`
     <ul class="hook-notes" data-testid="hook-notes">
       ${entries.map((e) => {
+        if (e.meta.kind === "setup") return html`<${SetupNote} entry=${e} />`;
         const stderr = String(paramsOf(e).stderr ?? "");
         return html`
           <li class="hook-note" key=${e.id} data-testid="hook-note" data-level=${e.meta.level}>

@@ -28,11 +28,14 @@ import { closeSettings } from "../../state/settings.js";
 import { IconPencil, IconTrash } from "../Icons.js";
 import { TaskRow } from "../TaskRow.js";
 import { ReorderHandle } from "./ReorderHandle.js";
+import { IconBranch } from "../panel/PanelTabs.js";
+import { SetupDialog } from "../worktree/SetupDialog.js";
 import { IconChat, IconChevronRight, IconFolder } from "./icons.js";
 
 /** @param {{project: Project, tasks: TaskSummary[], index: number}} props */
 export function ProjectGroup({ project, tasks, index }) {
   const [mode, setMode] = useState(/** @type {"view"|"rename"|"confirm"} */ ("view"));
+  const [setupOpen, setSetupOpen] = useState(false);
   const headRef = useRef(/** @type {HTMLDivElement|null} */ (null));
   const cancelRef = useRef(/** @type {HTMLButtonElement|null} */ (null));
   const key = `project:${project.id}`;
@@ -120,6 +123,18 @@ export function ProjectGroup({ project, tasks, index }) {
         <button
           type="button"
           class="icon-btn"
+          data-testid="project-setup"
+          aria-label=${t("worktree.setupButton")}
+          title=${project.setupCommand
+            ? t("worktree.setupButtonSet", { command: project.setupCommand })
+            : t("worktree.setupButton")}
+          onClick=${() => setSetupOpen(true)}
+        >
+          <${IconBranch} />
+        </button>
+        <button
+          type="button"
+          class="icon-btn"
           data-testid="project-remove"
           aria-label=${t("projects.remove")}
           title=${t("projects.remove")}
@@ -161,6 +176,8 @@ export function ProjectGroup({ project, tasks, index }) {
       >
         ${head}
       </div>
+      ${setupOpen &&
+        html`<${SetupDialog} project=${project} onClose=${() => setSetupOpen(false)} />`}
       ${!collapsed &&
         html`
           <ul class="task-list project-tasks" role="list" data-testid="project-tasks">
