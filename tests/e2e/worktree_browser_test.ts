@@ -8,6 +8,8 @@ import type { Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { TestClient } from "../helpers/ws_client.ts";
 import { drawerShown, openApp, screenshot, withPage } from "./browser.ts";
+import { homeWithProvider } from "../helpers/seed.ts";
+import { startMockLlm } from "../../scripts/mock-llm.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };
 const tid = (id: string) => `[data-testid=${id}]`;
@@ -130,6 +132,49 @@ Deno.test(
         await screenshot(page, "desktop-worktree-setup");
       });
     } finally {
+      await Deno.remove(repo, { recursive: true });
+    }
+  },
+);
+
+Deno.test(
+  "a second task in a busy folder asks first; Own branch gives it a worktree",
+  opts,
+  async () => {
+    const repo = await repository();
+    const llm = startMockLlm({ quiet: true });
+    // The first task streams for a while: it is still at work when the second is sent.
+    llm.register("slow", { turns: [{ text: "w ".repeat(400), chunk: 4, delayMs: 20 }] });
+    const home = await homeWithProvider(llm.base, ["slow"]);
+    try {
+      await withPage({ width: 1280, height: 800 }, async (page: Page, server) => {
+        const c = await TestClient.connect(server.base, server.token);
+        const { project } = await c.request("projects.add", { path: repo });
+        const first = await c.request("tasks.create", {
+          projectPath: project.path,
+          message: "go on for a while",
+          options: { model: { providerId: "mock", modelId: "slow" } },
+        });
+        await openApp(page, server.url);
+        const row = page.locator(`${tid("project")}[data-path="${project.path}"]`);
+        await row.locator(tid("project-new-task")).click();
+        const input = page.locator(tid("composer-input"));
+        await input.fill("write a note file");
+        await input.press("Enter");
+        const dialog = page.locator(tid("same-folder-dialog"));
+        await dialog.waitFor();
+        assertMatch(await dialog.innerText(), /A task is still running in/);
+        await screenshot(page, "desktop-same-folder-ask");
+        await dialog.locator(tid("same-folder-own")).click();
+        await page.locator(tid("worktree-chip")).waitFor();
+        const { tasks } = await c.request("tasks.list", {});
+        const second = tasks.find((t: { id: string }) => t.id !== first.task.id);
+        assertMatch(second.settings.worktree.branch, /^reinagent\//);
+        await c.request("task.stop", { id: first.task.id });
+        await c.close();
+      }, { home });
+    } finally {
+      await llm.close();
       await Deno.remove(repo, { recursive: true });
     }
   },

@@ -28,6 +28,11 @@ export default {
   "projects.noProject": "Work without a project",
   "projects.chipNone": "No project",
   "worktree.toggle": "Own branch",
+  "worktree.sameFolderTitle": "Another task is at work in this folder",
+  "worktree.sameFolderText":
+    "A task is still running in {folder}. Two tasks in one folder edit the same files at once and see each other's half-made changes. Give this one a branch of its own?",
+  "worktree.sameFolderOwn": "Own branch",
+  "worktree.sameFolderShare": "Same folder anyway",
   "worktree.setup": "Setup",
   "worktree.setupButton": "Setup command for new worktrees",
   "worktree.setupButtonSet": "Setup command for new worktrees: {command}",

@@ -26,6 +26,11 @@ export default {
   "projects.noProject": "不在项目中工作",
   "projects.chipNone": "无项目",
   "worktree.toggle": "独立分支",
+  "worktree.sameFolderTitle": "另一个任务正在这个文件夹中工作",
+  "worktree.sameFolderText":
+    "{folder} 中仍有任务在运行。同一文件夹中的两个任务会同时修改相同的文件，并看到彼此未完成的修改。要给这个任务一个独立分支吗？",
+  "worktree.sameFolderOwn": "独立分支",
+  "worktree.sameFolderShare": "仍使用同一文件夹",
   "worktree.setup": "初始化",
   "worktree.setupButton": "新工作树的初始化命令",
   "worktree.setupButtonSet": "新工作树的初始化命令：{command}",

@@ -4,15 +4,15 @@
  * success the view's draft is cleared and the prompt joins the ↑/↓ history; on
  * failure text and attachments come back.
  */
-import { computed } from "@preact/signals";
+import { computed, signal } from "@preact/signals";
 import { LIMITS, parseSlash } from "../../protocol/index.ts";
 import { connState } from "./connection.js";
 import { sending, sendMessage, sendSettled } from "./actions.js";
 import { attachments, readyIds, uploading } from "./attachments.js";
 import { notePrompt } from "./prompt_history.js";
 import { queue } from "./queue.js";
-import { currentId, currentTask } from "./tasks.js";
-import { draftProject } from "./projects.js";
+import { currentId, currentTask, sortedTasks } from "./tasks.js";
+import { draftProject, draftWorktree } from "./projects.js";
 import { composerText, draftSent, markDraftDirty } from "./ui.js";
 import { clearAsk, commandNotice, helpOpen, loadCommands, showReply } from "./commands.js";
 import { setOption } from "./run_actions.js";
@@ -71,8 +71,27 @@ function handledHere(text) {
 }
 
 /**
+ * A new task about to share its folder with a task still running there (neither in a
+ * worktree of its own): the two would edit the same files at once, so the user is asked
+ * first (own branch, same folder, or not yet). Holds the folder's path while asking.
+ */
+export const sameFolderAsk = signal(/** @type {string|null} */ (null));
+
+/** The draft's folder when another task is at work in it, else null. */
+function busyFolder() {
+  const folder = draftProject.value;
+  if (currentId.value !== null || !folder || draftWorktree.value) return null;
+  const busy = sortedTasks.value.some((t) =>
+    t.projectPath === folder && !t.settings.worktree &&
+    (t.status === "running" || t.status === "waiting")
+  );
+  return busy ? folder : null;
+}
+
+/**
  * Sends the composer content (no-op when {@link sendBlock} says it cannot).
- * @param {{confirmed?: boolean}} [opts] `confirmed`: the user agreed to `/clear`
+ * @param {{confirmed?: boolean, sameFolder?: boolean}} [opts] `confirmed`: the user agreed
+ *   to `/clear`; `sameFolder`: the user chose to share a busy folder
  */
 export async function sendComposer(opts = {}) {
   // Enter pressed again before the last message's reply (typing fast while a run
@@ -81,6 +100,10 @@ export async function sendComposer(opts = {}) {
   if (sendBlock.value) return;
   commandNotice.value = null;
   if (!opts.confirmed && handledHere(composerText.value)) return;
+  if (!opts.sameFolder && busyFolder()) {
+    sameFolderAsk.value = busyFolder();
+    return;
+  }
   const key = currentId.value ?? "";
   const ws = viewWorkspace.value;
   const text = composerText.value;

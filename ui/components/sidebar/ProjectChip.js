@@ -13,6 +13,7 @@ import { draftProject, draftWorktree, projectByPath, projects } from "../../stat
 import { openReview } from "../../state/worktree.js";
 import { IconBranch } from "../panel/PanelTabs.js";
 import { WorktreeDialog } from "../worktree/WorktreeDialog.js";
+import { SameFolderDialog } from "../worktree/SameFolderDialog.js";
 import { currentId, currentTask } from "../../state/tasks.js";
 import { IconClose } from "../Icons.js";
 import { IconFolder } from "./icons.js";
@@ -68,6 +69,7 @@ export function ProjectChip() {
           >
             <${IconClose} size=${12} />
           </button>
+          <${SameFolderDialog} />
           <button
             type="button"
             class="project-chip-worktree"
