@@ -144,7 +144,7 @@ async function check(page: Page, s: Seeded, url: string, phone: boolean): Promis
   await page.locator(tid("composer-input")).fill("Start here");
   await addProject(page, `${s.root}/delta`, phone);
   await chip(page).waitFor();
-  assertEquals(await chip(page).innerText(), "delta");
+  assertEquals(await chip(page).locator(".project-chip-name").innerText(), "delta");
   assertEquals(await page.locator(tid("composer-input")).inputValue(), "Start here");
 }
 

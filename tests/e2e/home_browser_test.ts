@@ -259,10 +259,20 @@ Deno.test(
       // A project's +: the draft in that project; sending makes a task there; Back → home.
       await page.locator("[data-testid=home-group-new]").first().click();
       await page.waitForSelector("[data-testid=empty-state]");
-      assertEquals(await page.locator("[data-testid=project-chip]").innerText(), s.projectName);
+      assertEquals(
+        await page.locator("[data-testid=project-chip] .project-chip-name").first().innerText(),
+        s.projectName,
+      );
       const input = page.locator("[data-testid=composer-input]");
       await input.fill("Started from the phone home");
       await page.click("[data-testid=send]");
+      // A task of the project is still at work: sharing its folder is asked first.
+      await page.locator(
+        "[data-testid=same-folder-dialog], [data-testid=entry][data-role=user]",
+      ).first().waitFor();
+      if (await page.locator("[data-testid=same-folder-dialog]").count()) {
+        await page.click("[data-testid=same-folder-share]");
+      }
       await page.waitForSelector(
         "[data-testid=entry][data-role=user] >> text=Started from the phone home",
       );

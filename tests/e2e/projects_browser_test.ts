@@ -188,7 +188,10 @@ Deno.test(
         // A draft in the project: the header names it; the first send creates the task there.
         await one.locator("[data-testid=project-new-task]").click();
         await page.waitForSelector("[data-testid=empty-state]");
-        assertEquals(await page.locator("[data-testid=project-chip]").innerText(), "proj-one");
+        assertEquals(
+          await page.locator("[data-testid=project-chip] .project-chip-name").first().innerText(),
+          "proj-one",
+        );
         const input = page.locator("[data-testid=composer-input]");
         await input.fill("hi, show me around and write a note file");
         await screenshot(page, "desktop-projects-draft");
@@ -200,7 +203,10 @@ Deno.test(
           await page.locator("[data-testid=section-tasks] [data-testid=task-row]").count(),
           0,
         );
-        assertEquals(await page.locator("[data-testid=project-chip]").innerText(), "proj-one");
+        assertEquals(
+          await page.locator("[data-testid=project-chip] .project-chip-name").first().innerText(),
+          "proj-one",
+        );
         // The Demo run lists and reads the project folder and writes its note there.
         await page.locator("[data-testid=send]").waitFor({ timeout: 20_000 });
         await page.locator("text=marker-one.md").first().waitFor({ state: "attached" });
@@ -215,7 +221,10 @@ Deno.test(
           "[data-testid=project][data-path$=proj-two] [data-testid=project-new-task]",
         )
           .click();
-        assertEquals(await page.locator("[data-testid=project-chip]").innerText(), "proj-two");
+        assertEquals(
+          await page.locator("[data-testid=project-chip] .project-chip-name").first().innerText(),
+          "proj-two",
+        );
         await page.click("[data-testid=project-chip-clear]");
         assertEquals(await page.locator("[data-testid=project-chip]").count(), 0);
         await input.fill("A task without a project");
@@ -224,7 +233,7 @@ Deno.test(
         await page.locator("[data-testid=send]").waitFor({ timeout: 20_000 });
         // A task without a project still names its folder.
         assertEquals(
-          await page.locator("[data-testid=project-chip]").innerText(),
+          await page.locator("[data-testid=project-chip] .project-chip-name").first().innerText(),
           "DefaultProject",
         );
         await screenshot(page, "desktop-projects-nested");
@@ -432,7 +441,10 @@ Deno.test(
 
         await one.locator("[data-testid=project-new-task]").click();
         await page.locator("[data-testid=sidebar]").waitFor({ state: "hidden" });
-        assertEquals(await page.locator("[data-testid=project-chip]").innerText(), "proj-one");
+        assertEquals(
+          await page.locator("[data-testid=project-chip] .project-chip-name").first().innerText(),
+          "proj-one",
+        );
         await noHorizontalScroll(page, PHONE.width);
         await screenshot(page, "phone-projects-draft");
         const input = page.locator("[data-testid=composer-input]");
