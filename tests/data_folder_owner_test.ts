@@ -40,6 +40,17 @@ function dbLocks(pid: number, dbFile: string): number {
 
 const linux = Deno.build.os === "linux";
 
+/** The database after the server ended: SQLite's integrity check, then `check` on it. */
+function intact(home: string, check: (db: DatabaseSync) => void = () => {}): void {
+  const db = new DatabaseSync(`${home}/reinagent.db`);
+  try {
+    assertEquals(db.prepare("PRAGMA integrity_check").get()?.integrity_check, "ok");
+    check(db);
+  } finally {
+    db.close();
+  }
+}
+
 interface EntryView {
   id: string;
   role: string;
@@ -104,13 +115,9 @@ Deno.test({
     await server.stop();
     await llm.close();
   }
-  const db = new DatabaseSync(`${home}/reinagent.db`);
-  try {
-    assertEquals(db.prepare("PRAGMA integrity_check").get()?.integrity_check, "ok");
+  intact(home, (db) => {
     assert(db.prepare("SELECT 1 FROM provider WHERE id = 'cli'").get(), "kept after stop");
-  } finally {
-    db.close();
-  }
+  });
 });
 
 Deno.test({
@@ -181,12 +188,7 @@ Deno.test({
     await server.stop();
     await llm.close();
   }
-  const db = new DatabaseSync(`${home}/reinagent.db`);
-  try {
-    assertEquals(db.prepare("PRAGMA integrity_check").get()?.integrity_check, "ok");
-  } finally {
-    db.close();
-  }
+  intact(home);
 });
 
 Deno.test("a server starting while a one-shot command owns the data dir waits for it", async () => {

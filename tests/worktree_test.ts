@@ -97,24 +97,29 @@ async function setup() {
   return { home, repo, deps, op, idle, close, mock };
 }
 
+/** A task in a worktree of its own in the repository, on mock model `modelId`, in full mode. */
+// deno-lint-ignore no-explicit-any
+function isolated(
+  s: Awaited<ReturnType<typeof setup>>,
+  modelId: string,
+  message: string,
+): Promise<any> {
+  return s.op("tasks.create", {
+    projectPath: s.repo,
+    message,
+    worktree: {},
+    options: { model: model(modelId), approval: "full" },
+  });
+}
+
 const model = (modelId: string) => ({ providerId: "mock", modelId });
 const DAILY = { unit: "daily", interval: 1, hour: 9, minute: 0, weekdays: [], monthDays: [] };
 
 Deno.test("two isolated tasks edit one file at once; both merge, the second after its agent resolved the conflict", async () => {
   const s = await setup();
   try {
-    const a = await s.op("tasks.create", {
-      projectPath: s.repo,
-      message: "change shared.txt",
-      worktree: {},
-      options: { model: model("wt-a"), approval: "full" },
-    });
-    const b = await s.op("tasks.create", {
-      projectPath: s.repo,
-      message: "change shared.txt too",
-      worktree: {},
-      options: { model: model("wt-b"), approval: "full" },
-    });
+    const a = await isolated(s, "wt-a", "change shared.txt");
+    const b = await isolated(s, "wt-b", "change shared.txt too");
     const wa = a.task.settings.worktree, wb = b.task.settings.worktree;
     assertMatch(wa.branch, /^reinagent\/change-shared-txt/);
     assert(wa.branch !== wb.branch, "a branch each");
@@ -200,12 +205,7 @@ Deno.test({
   }
   const s = await setup();
   try {
-    const t = await s.op("tasks.create", {
-      projectPath: s.repo,
-      message: "try",
-      worktree: {},
-      options: { model: model("wt-evil"), approval: "full" },
-    });
+    const t = await isolated(s, "wt-evil", "try");
     await s.idle(t.task.id);
     const tool = s.deps.store.repos!.entries.latest(t.task.id, 50).find((e) => e.role === "tool")!;
     assertMatch(tool.parts[0].text ?? "", /config=[1-9]/);
@@ -329,12 +329,7 @@ Deno.test("an automation with worktree runs each task in a worktree of its own",
 Deno.test("deleting an isolated task removes its worktree and keeps its work on the branch; leftovers are found and cleaned", async () => {
   const s = await setup();
   try {
-    const a = await s.op("tasks.create", {
-      projectPath: s.repo,
-      message: "change shared.txt",
-      worktree: {},
-      options: { model: model("wt-a"), approval: "full" },
-    });
+    const a = await isolated(s, "wt-a", "change shared.txt");
     await s.idle(a.task.id);
     const wt = a.task.settings.worktree;
     await s.op("tasks.delete", { id: a.task.id });
@@ -342,12 +337,7 @@ Deno.test("deleting an isolated task removes its worktree and keeps its work on 
     assertEquals(await sh(s.repo, "show", `${wt.branch}:shared.txt`), "from A\n", "work kept");
 
     // A worktree whose task is gone (as a crash between the two would leave it).
-    const b = await s.op("tasks.create", {
-      projectPath: s.repo,
-      message: "change it again",
-      worktree: {},
-      options: { model: model("wt-b"), approval: "full" },
-    });
+    const b = await isolated(s, "wt-b", "change it again");
     await s.idle(b.task.id);
     const wb = b.task.settings.worktree;
     await s.op("tasks.delete", { id: b.task.id, keepWorktree: true });
@@ -375,12 +365,7 @@ Deno.test("a project's setup command runs in each new worktree first; a failing 
       await s.idle(id);
       return note(id)!;
     };
-    const a = await s.op("tasks.create", {
-      projectPath: s.repo,
-      message: "change shared.txt",
-      worktree: {},
-      options: { model: model("wt-a"), approval: "full" },
-    });
+    const a = await isolated(s, "wt-a", "change shared.txt");
     const ok = await settled(a.task.id);
     assertEquals([ok.status, ok.meta.ok, ok.meta.exitCode], ["done", true, 0]);
     const wa = a.task.settings.worktree;
@@ -396,12 +381,7 @@ Deno.test("a project's setup command runs in each new worktree first; a failing 
     );
 
     await s.op("projects.setSetup", { id: project.id, command: "echo broken >&2; exit 3" });
-    const b = await s.op("tasks.create", {
-      projectPath: s.repo,
-      message: "change it",
-      worktree: {},
-      options: { model: model("wt-b"), approval: "full" },
-    });
+    const b = await isolated(s, "wt-b", "change it");
     const failed = await settled(b.task.id);
     assertEquals([failed.status, failed.meta.ok, failed.meta.exitCode], ["error", false, 3]);
     assertMatch(failed.parts[0].text ?? "", /broken[\s\S]*Exit code: 3/);

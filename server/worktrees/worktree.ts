@@ -13,7 +13,13 @@ import { join, resolve } from "../../lib/path.ts";
 import { OpError } from "../errors.ts";
 import { type GitResult, runGit } from "../git/run.ts";
 import { riskyLocalConfig } from "../git/repo.ts";
-import type { WorktreeInfo, WorktreeLeftover, WorktreeNotes } from "../../protocol/worktrees.ts";
+import type {
+  WorktreeInfo,
+  WorktreeLeftover,
+  WorktreeMerge,
+  WorktreeNotes,
+  WorktreeReview,
+} from "../../protocol/worktrees.ts";
 
 /** The whole diff shown in a review, at most (the rest is said to be cut). */
 const DIFF_CAP = 1024 * 1024;
@@ -171,16 +177,7 @@ async function commitPending(info: WorktreeInfo, message: string): Promise<boole
 }
 
 /** Branch, base and how far apart they are, with the whole diff against the base. */
-export async function reviewWorktree(info: WorktreeInfo): Promise<{
-  branch: string;
-  base: string;
-  ahead: number;
-  behind: number;
-  uncommitted: number;
-  files: { path: string; status: string }[];
-  diff: string;
-  truncated: boolean;
-}> {
+export async function reviewWorktree(info: WorktreeInfo): Promise<WorktreeReview> {
   const counts = await git(
     info.path,
     ["rev-list", "--left-right", "--count", `${info.base}...HEAD`],
@@ -234,16 +231,12 @@ export async function reviewWorktree(info: WorktreeInfo): Promise<{
   };
 }
 
-export type MergeResult =
-  | { merged: true; how: "fast-forward" | "merge-commit"; commit: string }
-  | { merged: false; conflicts: string[] };
-
 /**
  * Merges the task's branch into its base branch in the main working tree. Nothing is
  * touched unless it can go through: the base must be checked out there and clean, and a
  * conflict (found beforehand with `git merge-tree`) is listed instead of half applied.
  */
-export async function mergeWorktree(info: WorktreeInfo, title: string): Promise<MergeResult> {
+export async function mergeWorktree(info: WorktreeInfo, title: string): Promise<WorktreeMerge> {
   await commitPending(info, `ReinAgent: ${title}`);
   const head = await runGit(info.repo, ["symbolic-ref", "--quiet", "--short", "HEAD"]);
   if (head.code !== 0 || head.stdout.trim() !== info.base) {
