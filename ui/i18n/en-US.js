@@ -10,6 +10,7 @@ export default {
   "task.untitled": "Untitled task",
   "task.pin": "Pin",
   "task.unpin": "Unpin",
+  "task.more": "More actions for this task",
   "task.rename": "Rename",
   "task.renameLabel": "Task title",
   "task.delete": "Delete",

@@ -10,6 +10,7 @@ export default {
   "task.untitled": "未命名任务",
   "task.pin": "置顶",
   "task.unpin": "取消置顶",
+  "task.more": "此任务的更多操作",
   "task.rename": "重命名",
   "task.renameLabel": "任务标题",
   "task.delete": "删除",
