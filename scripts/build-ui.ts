@@ -1,8 +1,7 @@
 /**
  * Bundles the Preact UI into `ui/dist/app.js` plus the chunks its `import()`s load on
- * demand (`ui/dist/chunks/`, content-hashed names, listed with the entry's static
- * imports in the generated `ui/dist/chunks.ts`), and concatenates `ui/styles/*.css` into
- * `ui/dist/app.css`. The terminal's xterm.js (with its CSS) is a second bundle,
+ * demand (`ui/dist/chunks/`, listed in the generated `ui/dist/chunks.ts`), and
+ * concatenates `ui/styles/*.css` into `ui/dist/app.css` (both minified). The terminal's xterm.js (with its CSS) is a second bundle,
  * `ui/dist/terminal.js`, that the UI imports only when a terminal is first shown. The
  * server imports all three as text, so they travel inside the module
  * graph (and the compiled binary) and nothing is read from the source tree at run time.
@@ -109,7 +108,12 @@ async function bundle(out: string[], minify: boolean, entry: string): Promise<vo
   if (!r.success) throw new Error(`deno bundle failed:\n${new TextDecoder().decode(r.stderr)}`);
 }
 
-async function concatCss(): Promise<void> {
+/**
+ * The stylesheets in their numbered order, as one file; minified like the scripts (the
+ * comments that say why a rule is there are a quarter of the text, and of what a first
+ * load waits for).
+ */
+async function concatCss(minify: boolean): Promise<void> {
   const names: string[] = [];
   for await (const e of Deno.readDir(at("ui/styles"))) {
     if (e.isFile && e.name.endsWith(".css")) names.push(e.name);
@@ -118,7 +122,14 @@ async function concatCss(): Promise<void> {
   const parts = await Promise.all(
     names.map(async (n) => `/* ${n} */\n${await Deno.readTextFile(at(`ui/styles/${n}`))}`),
   );
-  await Deno.writeTextFile(at("ui/dist/app.css"), parts.join("\n"));
+  if (!minify) return await Deno.writeTextFile(at("ui/dist/app.css"), parts.join("\n"));
+  const tmp = await Deno.makeTempFile({ prefix: "ra-ui-", suffix: ".css" });
+  try {
+    await Deno.writeTextFile(tmp, parts.join("\n"));
+    await bundle(["-o", at("ui/dist/app.css")], true, tmp);
+  } finally {
+    await Deno.remove(tmp);
+  }
 }
 
 export async function buildUi(minify = true): Promise<{ jsBytes: number; cssBytes: number }> {
@@ -126,7 +137,7 @@ export async function buildUi(minify = true): Promise<{ jsBytes: number; cssByte
   await Promise.all([
     bundleApp(minify),
     bundleJs(minify, "ui/terminal_entry.js", "ui/dist/terminal.js"),
-    concatCss(),
+    concatCss(minify),
   ]);
   const [js, css] = await Promise.all([
     Deno.stat(at("ui/dist/app.js")),
