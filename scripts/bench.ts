@@ -20,6 +20,7 @@ import { BUNDLE_RUN_FLAGS, ensureServer, SERVER_ENTRY } from "./build-server.ts"
 import { benchAgentSteps } from "./bench_agent.ts";
 import { measureExecRss } from "./bench_exec.ts";
 import { benchUi, reportUi } from "./bench_ui.ts";
+import { benchFirstLoad, reportFirstLoad } from "./bench_first_load.ts";
 import { benchSnapshot, reportSnapshot } from "./bench_snapshot.ts";
 import { FULL_SOAK, QUICK_SOAK, runSoak } from "./bench_soak.ts";
 import { reportSoak } from "./soak_stats.ts";
@@ -236,6 +237,9 @@ if (import.meta.main) {
   // latency while streaming. Skipped without Chromium; `deno task bench:ui` runs it alone.
   const ui = await benchUi();
   if (ui) { for (const line of reportUi(ui)) console.log(line); }
+  // The UI's first load on a throttled phone connection (bytes sent, usable composer).
+  const firstLoad = await benchFirstLoad();
+  if (firstLoad) { for (const line of reportFirstLoad(firstLoad)) console.log(line); }
   // Rewind snapshots of a generated 20 000-file / 2 GB workspace (issue #15).
   for (const line of reportSnapshot(await benchSnapshot())) console.log(line);
   // grep/glob against ripgrep (and find) on a generated 20 000-file tree (issue #15).

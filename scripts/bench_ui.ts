@@ -5,7 +5,8 @@
  *   - scrolling through all of it (every page loaded with "Load earlier"), driven
  *     programmatically one step per animation frame: frames per second, budget ≥ 50;
  *   - composer input latency (keydown → the frame after it) while the mock LLM streams
- *     about 1 000 deltas/s into the task on screen: median and p95, budget < 50 ms.
+ *     about 1 000 deltas/s into the task on screen: median and p95, budget < 50 ms;
+ *   - the first load on a throttled phone connection (scripts/bench_first_load.ts).
  *
  * Usage: deno task bench:ui [--entries 10000] [--json]
  * Numbers taken on a machine busy with other work are pessimistic.
@@ -17,6 +18,7 @@ import { CHROMIUM_ARGS, findChromium } from "../tests/e2e/browser.ts";
 import { startMockLlm } from "./mock-llm.ts";
 import { seedLongTask } from "./bench_ui_seed.ts";
 import { TestClient } from "../tests/helpers/ws_client.ts";
+import { benchFirstLoad, reportFirstLoad } from "./bench_first_load.ts";
 
 /** Streams started next to the one on screen, so the server carries ~1 000 deltas/s. */
 const EXTRA_STREAMS = 2;
@@ -242,4 +244,6 @@ if (import.meta.main) {
     if (Deno.args.includes("--json")) console.log(JSON.stringify(r));
     for (const line of reportUi(r)) console.log(line);
   }
+  const first = await benchFirstLoad();
+  if (first) { for (const line of reportFirstLoad(first)) console.log(line); }
 }

@@ -418,7 +418,8 @@ Deno.test("prompt history per workspace (30, no repeats in a row) and drafts", a
 Deno.test("ui: paste routing (15 000-character threshold), history keys, strings in both languages", async () => {
   const { classifyPaste, pastedTextName } = await import("../ui/state/attachments.js");
   const { historyKey } = await import("../ui/components/composer/keys.js");
-  const { DICTS } = await import("../ui/i18n/index.js");
+  const { DICTS, loadLang } = await import("../ui/i18n/index.js");
+  await loadLang("zh-CN");
   const text = (s: string) =>
     ({ files: [], items: [], getData: () => s }) as unknown as DataTransfer;
   assertEquals(classifyPaste(text("x".repeat(14_999))), null, "below the threshold: typed text");

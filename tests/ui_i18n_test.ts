@@ -4,7 +4,10 @@
  * passes to t()/tn() is translated.
  */
 import { assert, assertEquals } from "./helpers/assert.ts";
-import { DICTS } from "../ui/i18n/index.js";
+import { DICTS, loadLang } from "../ui/i18n/index.js";
+
+// Chinese is loaded on demand in the app; these checks read it.
+await loadLang("zh-CN");
 
 const en = DICTS["en-US"];
 const zh = DICTS["zh-CN"];

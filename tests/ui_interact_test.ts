@@ -26,8 +26,11 @@ import interactEn from "../ui/i18n/interact.en-US.js";
 import interactZh from "../ui/i18n/interact.zh-CN.js";
 import toolsEn from "../ui/i18n/tools.en-US.js";
 import toolsZh from "../ui/i18n/tools.zh-CN.js";
-import { DICTS, tn } from "../ui/i18n/index.js";
+import { DICTS, loadLang, tn } from "../ui/i18n/index.js";
 import { lang } from "../ui/state/prefs.js";
+
+// Chinese is loaded on demand in the app; these checks read it.
+await loadLang("zh-CN");
 
 const ARGS = {
   questions: [

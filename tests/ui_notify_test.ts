@@ -5,8 +5,11 @@
  */
 import { assertEquals } from "./helpers/assert.ts";
 import { badgeCount, badgedTitle, notifyKeys } from "../ui/state/notify_model.js";
-import { DICTS } from "../ui/i18n/index.js";
+import { DICTS, loadLang } from "../ui/i18n/index.js";
 import type { NotifyEvent, TaskSummary } from "../protocol/index.ts";
+
+// Chinese is loaded on demand in the app; these checks read it.
+await loadLang("zh-CN");
 
 const task = (id: string, over: Partial<TaskSummary> = {}): TaskSummary => ({
   id,

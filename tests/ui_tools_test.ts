@@ -20,8 +20,11 @@ import { groupByTask, liveIndex, normalise } from "../ui/state/approval_model.js
 import { appendLive, execEnding, execFailed, resultSegments } from "../ui/state/exec_model.js";
 import toolsEn from "../ui/i18n/tools.en-US.js";
 import toolsZh from "../ui/i18n/tools.zh-CN.js";
-import { DICTS, tn } from "../ui/i18n/index.js";
+import { DICTS, loadLang, tn } from "../ui/i18n/index.js";
 import { lang } from "../ui/state/prefs.js";
+
+// Chinese is loaded on demand in the app; these checks read it.
+await loadLang("zh-CN");
 
 const toolEntry = (isError: boolean, meta: Record<string, unknown> = {}): Entry => ({
   id: "r1",

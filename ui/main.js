@@ -6,9 +6,9 @@ import { effect } from "@preact/signals";
 import { render } from "preact";
 import { App } from "./components/App.js";
 import { html } from "./html.js";
-import { t } from "./i18n/index.js";
+import { loadLang, t } from "./i18n/index.js";
 import { connect } from "./state/connection.js";
-import { applyPrefs } from "./state/prefs.js";
+import { applyPrefs, lang } from "./state/prefs.js";
 import { currentId, currentTask, initNavigation } from "./state/tasks.js";
 import { homeActive } from "./components/home/phone.js";
 import { registerServiceWorker } from "./state/remote.js";
@@ -26,6 +26,9 @@ effect(() => {
   // "(2) …": tasks waiting for you or unread, visible in the tab strip and task switcher.
   document.title = withBadge(`${what} · ${t("brand")}`);
 });
+// A language other than English is a chunk of its own: wait for it rather than show
+// English first and switch.
+await loadLang(lang.value);
 const root = document.getElementById("app");
 if (!root) throw new Error("ReinAgent: the page has no #app element");
 render(html`<${App} />`, root);

@@ -3,10 +3,10 @@
  * of `deno task start` (scripts/build.ts) must agree, or an edit could go unnoticed.
  */
 
-/** The UI bundle: its sources, the protocol it imports, the import map and lock. */
+/** The UI bundle: its sources, the protocol it imports, the import map and lock, the build. */
 export const UI_INPUTS = {
   dirs: ["ui", "protocol"],
-  files: ["deno.json", "deno.lock"],
+  files: ["deno.json", "deno.lock", "scripts/build-ui.ts", "scripts/build/merge_eager.ts"],
   skip: (rel: string) => rel === "ui/dist",
 };
 

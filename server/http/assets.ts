@@ -7,6 +7,7 @@
  */
 import appJs from "../../ui/dist/app.js" with { type: "text" };
 import appCss from "../../ui/dist/app.css" with { type: "text" };
+import { BUILD, CHUNKS } from "../../ui/dist/chunks.ts";
 import terminalJs from "../../ui/dist/terminal.js" with { type: "text" };
 import favicon from "../../ui/favicon.svg" with { type: "text" };
 import swSource from "../../ui/pwa/sw.js" with { type: "text" };
@@ -49,6 +50,18 @@ const [js, css, terminal] = await Promise.all([
   asset(terminalJs, "text/javascript; charset=utf-8", true),
 ]);
 const v = (a: Asset) => a.etag.slice(1, 9);
+
+/** The app's lazily loaded chunks by URL, in a folder named after the build. */
+const chunkAssets: Record<string, Asset> = Object.fromEntries(
+  await Promise.all(
+    Object.entries(CHUNKS).map(async ([name, text]) =>
+      [
+        `/assets/${BUILD}/${name}`,
+        await asset(text, "text/javascript; charset=utf-8", true),
+      ] as const
+    ),
+  ),
+);
 
 const INDEX_HTML = `<!doctype html>
 <html><head><meta charset="utf-8">
@@ -111,6 +124,7 @@ const [index, icon, manifest, serviceWorker, png192, png512, push] = await Promi
 ]);
 
 export const ASSETS: Record<string, Asset> = {
+  ...chunkAssets,
   "/": index,
   "/assets/app.js": js,
   "/assets/app.css": css,

@@ -85,6 +85,12 @@ Deno.test("Notes page (desktop): organise a conversation, autosave, preview, ass
       assertEquals(await status(page), "dirty");
       await until(async () => (await status(page)) === "saved", "autosaved");
       assertEquals(await readOr(`${dir}/Untitled.md`), "# Shopping\n\n- milk\n- **bread**\n");
+      // The card's title is the note's name, as the name field says; the heading is under it.
+      const card = page.locator(`${tid("notes-card")}[data-name=Untitled]`);
+      await card.locator(tid("notes-card-heading")).waitFor();
+      assertEquals(await card.locator(tid("notes-card-title")).innerText(), "Untitled");
+      assertEquals(await page.inputValue(tid("notes-name")), "Untitled");
+      assertEquals(await card.locator(tid("notes-card-heading")).innerText(), "Shopping");
 
       // The shortcuts edit around the selection (and autosave like typing).
       await page.locator(tid("notes-editor")).press("Control+End");

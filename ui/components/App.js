@@ -7,24 +7,28 @@ import { html } from "../html.js";
 import { currentId } from "../state/tasks.js";
 import { drawerOpen, setDrawer } from "../state/ui.js";
 import { settingsOpen } from "../state/settings.js";
-import { SettingsView } from "./settings/SettingsView.js";
 import { Banners } from "./Banners.js";
 import { Composer } from "./Composer.js";
 import { EmptyState } from "./EmptyState.js";
 import { homeActive } from "./home/phone.js";
 import { TaskHome } from "./home/TaskHome.js";
 import { Header } from "./Header.js";
-import { RewindDialog } from "./interact/RewindDialog.js";
-import { RightPanel } from "./panel/RightPanel.js";
+import { rewindState } from "../state/rewind.js";
+import { rightPanel } from "../state/overlays.js";
 import { Sidebar } from "./Sidebar.js";
-import { Timeline } from "./Timeline.js";
 import { SearchLayer } from "./search/SearchLayer.js";
 import { PaletteLayer } from "./palette/PaletteLayer.js";
 import { StatsLine } from "./search/StatsLine.js";
-import { TerminalDock } from "./terminal/TerminalDock.js";
 import { termDockOpen } from "../state/terminal.js";
 import { accessRevoked } from "../state/connection.js";
 import { RemoteAccessRevoked } from "./settings/RemoteAccessRevoked.js";
+import { lazy } from "./lazy.js";
+
+const SettingsView = lazy(() => import("./settings/SettingsView.js"), "SettingsView");
+const Timeline = lazy(() => import("./Timeline.js"), "Timeline");
+const RewindDialog = lazy(() => import("./interact/RewindDialog.js"), "RewindDialog");
+const RightPanel = lazy(() => import("./panel/RightPanel.js"), "RightPanel");
+const TerminalDock = lazy(() => import("./terminal/TerminalDock.js"), "TerminalDock");
 
 export function App() {
   const open = drawerOpen.value;
@@ -58,11 +62,11 @@ export function App() {
             ${currentId.value === null ? html`<${EmptyState} />` : html`<${Timeline} />`}
             <${StatsLine} />
             <${Composer} />
-            <${RewindDialog} />
+            ${rewindState.value && html`<${RewindDialog} />`}
           `}
         ${!settingsOpen.value && termDockOpen.value && html`<${TerminalDock} />`}
       </main>
-      ${!settingsOpen.value && html`<${RightPanel} />`}
+      ${!settingsOpen.value && rightPanel.value && html`<${RightPanel} />`}
       <${SearchLayer} />
       <${PaletteLayer} />
     </div>

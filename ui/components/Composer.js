@@ -71,12 +71,39 @@ export function Composer() {
     initQueue();
   }, []);
 
+  const placeholder = currentId.value === null
+    ? t("composer.placeholder")
+    : running
+    ? t("composer.placeholderQueue")
+    : t("composer.placeholderReply");
+
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
-    el.style.height = "auto";
-    el.style.height = `${Math.min(el.scrollHeight, Math.round(innerHeight * MAX_HEIGHT_VH))}px`;
-  }, [text]);
+    const fit = () => {
+      el.style.height = "auto";
+      // Empty, the field is as tall as its placeholder needs: a narrow one (a phone) wraps
+      // it, and a one-line field cut it off mid-sentence.
+      let need = el.scrollHeight;
+      if (el.value === "" && el.placeholder) {
+        el.value = el.placeholder;
+        need = el.scrollHeight;
+        el.value = "";
+      }
+      el.style.height = `${Math.min(need, Math.round(innerHeight * MAX_HEIGHT_VH))}px`;
+    };
+    fit();
+    if (text !== "" || typeof ResizeObserver === "undefined") return;
+    // The width changes without a window resize (the right panel opens): fit again.
+    let width = el.clientWidth;
+    const ro = new ResizeObserver(() => {
+      if (el.clientWidth === width) return;
+      width = el.clientWidth;
+      fit();
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [text, placeholder]);
 
   useEffect(() => {
     const el = ref.current;
@@ -183,11 +210,7 @@ export function Composer() {
           data-testid="composer-input"
           rows="1"
           aria-label=${t("composer.label")}
-          placeholder=${currentId.value === null
-            ? t("composer.placeholder")
-            : running
-            ? t("composer.placeholderQueue")
-            : t("composer.placeholderReply")}
+          placeholder=${placeholder}
           value=${text}
           role="combobox"
           aria-autocomplete="list"
@@ -221,9 +244,9 @@ export function Composer() {
           <${AttachButton} />
           <${EnhanceButton} />
           <${ComposerTools} />
-          <span class="composer-hint">${running
+          <span class="composer-hint" data-testid="composer-hint"><span>${running
             ? t("composer.queueHint")
-            : t("composer.hint")}</span>
+            : t("composer.hint")}</span></span>
           ${(!running || text.trim() || attachments.value.length > 0) &&
             html`
               <button

@@ -43,11 +43,13 @@ import { IconClock } from "./automations/icons.js";
 import { TaskRow } from "./TaskRow.js";
 import { SectionHead } from "./sidebar/SectionHead.js";
 import { ProjectGroup } from "./sidebar/ProjectGroup.js";
-import { FolderBrowser } from "./sidebar/FolderBrowser.js";
 import { Portal } from "./sidebar/Portal.js";
 import { reorderStatus } from "./sidebar/ReorderHandle.js";
 import { IconChat, IconFolderPlus, IconSearch } from "./sidebar/icons.js";
 import { PaletteButton } from "./palette/PaletteButton.js";
+import { lazy } from "./lazy.js";
+
+const FolderBrowser = lazy(() => import("./sidebar/FolderBrowser.js"), "FolderBrowser");
 
 /** @param {{onAdd: () => void}} props */
 function ProjectsSection({ onAdd }) {

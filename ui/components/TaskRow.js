@@ -2,7 +2,8 @@
  * One task in the sidebar: its title and state badge (the same words as the phone home
  * and the CLI), open on click, pin toggle, inline rename (pencil or double-click;
  * Enter saves, Esc cancels) and an inline two-step delete (Esc or a click elsewhere
- * cancels).
+ * cancels). Without hover (touch screens) the three actions wait behind one "more"
+ * button, so the title keeps the row's width.
  *
  * @typedef {import("../../protocol/index.ts").TaskSummary} TaskSummary
  */
@@ -15,6 +16,7 @@ import { deleteTask, pinTask, renameTask } from "../state/actions.js";
 import { approvalTaskIds } from "../state/approvals.js";
 import { openTask } from "../state/tasks.js";
 import { IconPencil, IconPin, IconTrash } from "./Icons.js";
+import { IconMore } from "./carry/icons.js";
 import { StatusBadge } from "./StatusBadge.js";
 import { taskState } from "../../protocol/index.ts";
 
@@ -31,7 +33,10 @@ export function TaskRow({ task, active }) {
   const rowRef = useRef(/** @type {HTMLLIElement|null} */ (null));
   const cancelRef = useRef(/** @type {HTMLButtonElement|null} */ (null));
 
+  const [actionsOpen, setActionsOpen] = useState(false);
+
   useDismiss(mode === "confirm", rowRef, () => setMode("view"), cancelRef);
+  useDismiss(actionsOpen && mode === "view", rowRef, () => setActionsOpen(false));
 
   const title = task.title || t("task.untitled");
   const common = { ref: rowRef, "data-testid": "task-row", "data-task-id": task.id };
@@ -83,7 +88,9 @@ export function TaskRow({ task, active }) {
   return html`
     <li
       ...${common}
-      class=${`task-row${active ? " active" : ""}${task.pinned ? " pinned" : ""}`}
+      class=${`task-row${active ? " active" : ""}${task.pinned ? " pinned" : ""}${
+        actionsOpen ? " actions-open" : ""
+      }`}
       data-unread=${task.unread ? "true" : "false"}
       data-status=${taskState(task, approvalTaskIds.value.has(task.id))}
     >
@@ -104,6 +111,17 @@ export function TaskRow({ task, active }) {
               )}></span>
           `}
       </button>
+      <button
+        type="button"
+        class="icon-btn task-more"
+        data-testid="task-more"
+        aria-expanded=${actionsOpen ? "true" : "false"}
+        aria-label=${t("task.more")}
+        title=${t("task.more")}
+        onClick=${() => setActionsOpen(!actionsOpen)}
+      >
+        <${IconMore} size=${16} />
+      </button>
       <span class="task-actions">
         <button
           type="button"
@@ -122,7 +140,10 @@ export function TaskRow({ task, active }) {
           data-testid="rename-task"
           aria-label=${t("task.rename")}
           title=${t("task.rename")}
-          onClick=${() => setMode("rename")}
+          onClick=${() => {
+            setActionsOpen(false);
+            setMode("rename");
+          }}
         >
           <${IconPencil} size=${16} />
         </button>
@@ -132,7 +153,10 @@ export function TaskRow({ task, active }) {
           data-testid="delete-task"
           aria-label=${t("task.delete")}
           title=${t("task.delete")}
-          onClick=${() => setMode("confirm")}
+          onClick=${() => {
+            setActionsOpen(false);
+            setMode("confirm");
+          }}
         >
           <${IconTrash} size=${16} />
         </button>

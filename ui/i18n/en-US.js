@@ -10,6 +10,7 @@ export default {
   "task.untitled": "Untitled task",
   "task.pin": "Pin",
   "task.unpin": "Unpin",
+  "task.more": "More actions for this task",
   "task.rename": "Rename",
   "task.renameLabel": "Task title",
   "task.delete": "Delete",
@@ -192,4 +193,7 @@ export default {
   "settings.sandbox.network": "Allow network access inside the sandbox",
   "settings.sandbox.help":
     "Uses bubblewrap when it is installed (see `reinagent doctor`); without it commands run unsandboxed and tool cards say so. File tools always run in Deno permission workers.",
+  "lazy.failed":
+    "This view could not be loaded. The app may have been updated, or the server is unreachable.",
+  "lazy.reload": "Reload",
 };

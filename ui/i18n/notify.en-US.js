@@ -6,6 +6,8 @@ export default {
   "notify.failed": "Failed",
   "notify.open": "Open",
   "notify.dismiss": "Dismiss",
+  "notify.dismissAll": "Dismiss all",
+  "notify.banner.more": "+{n} more",
   "notify.banner.finished": "“{title}” finished",
   "notify.banner.failed": "“{title}” failed",
   "notify.settings.title": "Notifications",

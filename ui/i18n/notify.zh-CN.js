@@ -6,6 +6,8 @@ export default {
   "notify.failed": "失败",
   "notify.open": "打开",
   "notify.dismiss": "关闭",
+  "notify.dismissAll": "全部关闭",
+  "notify.banner.more": "另有 {n} 个",
   "notify.banner.finished": "“{title}” 已完成",
   "notify.banner.failed": "“{title}” 失败了",
   "notify.settings.title": "通知",

@@ -10,6 +10,7 @@ export default {
   "task.untitled": "未命名任务",
   "task.pin": "置顶",
   "task.unpin": "取消置顶",
+  "task.more": "此任务的更多操作",
   "task.rename": "重命名",
   "task.renameLabel": "任务标题",
   "task.delete": "删除",
@@ -187,4 +188,6 @@ export default {
   "settings.sandbox.network": "允许沙箱内访问网络",
   "settings.sandbox.help":
     "安装了 bubblewrap 时使用它（见 `reinagent doctor`）；没有时命令不受沙箱保护，工具卡片会注明。文件工具始终运行在 Deno 权限受限的 Worker 中。",
+  "lazy.failed": "无法加载此视图。应用可能已更新，或无法连接服务器。",
+  "lazy.reload": "重新加载",
 };

@@ -10,6 +10,13 @@
 // Web Push (notifications when a task needs you or finishes) lives in its own file.
 importScripts("/push_sw.js");
 
+/**
+ * The app's lazily loaded chunks (`/assets/<build>/<name>.js`): kept in this version's
+ * cache the first time a view is opened, so it opens offline too. Their folder changes
+ * with every build, and the old version's cache goes with its worker.
+ */
+const isChunk = (path) => /^\/assets\/[0-9a-f]+\/[\w.-]+\.js$/.test(path);
+
 /** Paths whose answers are live data: always from the network, never stored. */
 const isLive = (path) => path.startsWith("/api/") || path === "/ws" || path === "/mcp";
 
@@ -36,6 +43,16 @@ self.addEventListener("fetch", (event) => {
   }
   if (SHELL.includes(url.pathname + url.search)) {
     event.respondWith(caches.match(req).then((hit) => hit ?? fetch(req)));
+  } else if (isChunk(url.pathname)) {
+    event.respondWith(
+      caches.open(CACHE).then(async (cache) => {
+        const hit = await cache.match(req);
+        if (hit) return hit;
+        const res = await fetch(req);
+        if (res.ok) await cache.put(req, res.clone());
+        return res;
+      }),
+    );
   }
 });
 

@@ -20,6 +20,12 @@ import { t } from "../i18n/index.js";
 
 const SOUND_KEY = "reinagent.notifySound";
 const BANNERS = 3;
+/**
+ * How long a banner stays unless opened or dismissed: long enough to read and tap, short
+ * enough that finished tasks do not pile up over the conversation (the sidebar's unread
+ * dot and the title's count stay until the task is seen).
+ */
+export const BANNER_MS = { finished: 8000, failed: 20000 };
 
 export const notifyEvents = signal(/** @type {NotifyEvents} */ ({ ...DEFAULT_NOTIFY_EVENTS }));
 export const pushDevices = signal(/** @type {PushDevice[]} */ ([]));
@@ -134,6 +140,8 @@ export function handleNotifyEvent(e) {
   if (e.kind !== "waiting" && !notifyBanners.value.some((b) => b.id === e.id)) {
     const rest = notifyBanners.value.filter((b) => b.taskId !== e.taskId);
     notifyBanners.value = [e, ...rest].slice(0, BANNERS);
+    const ms = e.kind === "failed" ? BANNER_MS.failed : BANNER_MS.finished;
+    setTimeout(() => dismissBanner(e.id), ms);
   }
   if (soundOn.value) beep();
   systemNotify(e);
@@ -142,6 +150,11 @@ export function handleNotifyEvent(e) {
 /** @param {string} id */
 export function dismissBanner(id) {
   notifyBanners.value = notifyBanners.value.filter((b) => b.id !== id);
+}
+
+/** Clears every banner (the one shown and those behind it). */
+export function dismissAllBanners() {
+  notifyBanners.value = [];
 }
 
 /** @param {NotifyEvent} e */

@@ -1,5 +1,6 @@
 /**
- * The notes of the notebook shown, newest first: title, start of the text, date. Files
+ * The notes of the notebook shown, newest first: name (what the editor's name field says),
+ * first heading when it differs, start of the text, date. Files
  * that are not readable notes are listed in a banner (left alone on disk).
  *
  * @typedef {import("../../../protocol/index.ts").NoteSummary} NoteSummary
@@ -58,7 +59,9 @@ export function NoteList() {
                   <button type="button" class="notes-card" data-testid="notes-card"
                     data-name=${n.name} aria-current=${open?.name === n.name ? "true" : "false"}
                     onClick=${() => void openNoteByName(v.notebook, n.name)}>
-                    <span class="notes-card-title">${n.title}</span>
+                    <span class="notes-card-title" data-testid="notes-card-title">${n.name}</span>
+                    ${n.title !== n.name &&
+                      html`<span class="notes-card-heading" data-testid="notes-card-heading">${n.title}</span>`}
                     ${n.preview && html`<span class="notes-card-preview">${n.preview}</span>`}
                     <span class="notes-card-date">${when(n.updatedAt)}</span>
                   </button>

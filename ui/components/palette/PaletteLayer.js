@@ -13,11 +13,13 @@ import { closeOverlay, isMac, openOverlay, overlay } from "../../state/palette.j
 import { currentId } from "../../state/tasks.js";
 import { settingsOpen } from "../../state/settings.js";
 import { searchOpen } from "../../state/overlays.js";
-import { CommandPalette } from "./CommandPalette.js";
-import { ShortcutsHelp } from "./ShortcutsHelp.js";
-import { QuestionList } from "./QuestionList.js";
-import { TrajectoryView } from "./TrajectoryView.js";
+import { lazy } from "../lazy.js";
 import { jumpQuestion } from "./jump.js";
+
+const CommandPalette = lazy(() => import("./CommandPalette.js"), "CommandPalette");
+const ShortcutsHelp = lazy(() => import("./ShortcutsHelp.js"), "ShortcutsHelp");
+const QuestionList = lazy(() => import("./QuestionList.js"), "QuestionList");
+const TrajectoryView = lazy(() => import("./TrajectoryView.js"), "TrajectoryView");
 
 /** Whether focus is somewhere keys are typed (a field, an editor, the terminal). */
 function typing() {

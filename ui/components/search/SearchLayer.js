@@ -8,10 +8,13 @@ import { searchOpen } from "../../state/overlays.js";
 import { closeSearch, openSearch } from "../../state/search.js";
 import { shortcutOf } from "../../state/search_model.js";
 import { settingsOpen } from "../../state/settings.js";
-import { SearchDialog } from "./SearchDialog.js";
 import { FindBar, showFind } from "./FindBar.js";
-import { ContextViewer } from "./ContextViewer.js";
-import { RequestPreview } from "./RequestPreview.js";
+import { preview, viewing } from "../../state/context.js";
+import { lazy } from "../lazy.js";
+
+const SearchDialog = lazy(() => import("./SearchDialog.js"), "SearchDialog");
+const ContextViewer = lazy(() => import("./ContextViewer.js"), "ContextViewer");
+const RequestPreview = lazy(() => import("./RequestPreview.js"), "RequestPreview");
 
 export function SearchLayer() {
   useEffect(() => {
@@ -30,9 +33,9 @@ export function SearchLayer() {
     return () => document.removeEventListener("keydown", onKey);
   }, []);
   return html`
-    <${SearchDialog} />
+    ${searchOpen.value && html`<${SearchDialog} />`}
     <${FindBar} />
-    <${ContextViewer} />
-    <${RequestPreview} />
+    ${viewing.value && html`<${ContextViewer} />`}
+    ${preview.value && html`<${RequestPreview} />`}
   `;
 }

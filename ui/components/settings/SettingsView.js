@@ -67,7 +67,7 @@ export function SettingsView() {
       <${Banners} />
       <div class="settings-scroll">
         <div class="settings-inner">
-          <div class="seg" role="tablist" aria-label=${t("settings.title")}>
+          <div class="seg settings-tabs" role="tablist" aria-label=${t("settings.title")}>
             ${TABS.map((id) =>
               html`
                 <button
