@@ -231,10 +231,10 @@ Deno.test(
         await input.press("Enter");
         await page.locator("[data-testid=section-tasks] [data-testid=task-row]").first().waitFor();
         await page.locator("[data-testid=send]").waitFor({ timeout: 20_000 });
-        // A task without a project still names its folder.
+        // A task without a project says so (its folder is in the tooltip).
         assertEquals(
           await page.locator("[data-testid=project-chip] .project-chip-name").first().innerText(),
-          "DefaultProject",
+          "No project",
         );
         await screenshot(page, "desktop-projects-nested");
 

@@ -10,7 +10,7 @@ import { useState } from "preact/hooks";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { request } from "../../state/connection.js";
-import { IconBranch } from "./PanelTabs.js";
+import { IconBranch } from "../sidebar/icons.js";
 
 /**
  * @param {{taskId: string, status: Extract<GitStatus, {repo: true}>,

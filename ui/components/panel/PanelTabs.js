@@ -6,6 +6,7 @@
  * @typedef {import("../../state/overlays.js").PanelView} PanelView
  * @typedef {import("../../state/panel.js").PanelTab} PanelTab
  */
+import { IconBranch } from "../sidebar/icons.js";
 import { IconTerminal } from "../terminal/TerminalButton.js";
 import { openTerminalDock } from "../../state/terminal.js";
 import { html } from "../../html.js";
@@ -51,18 +52,6 @@ export function PanelTabs({ view }) {
   `;
 }
 
-/** A branch glyph (git). */
-export const IconBranch = () =>
-  html`
-    <svg class="icon" width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor"
-      stroke-width="1.8" stroke-linecap="round" aria-hidden="true">
-      <circle cx="6" cy="5" r="2" />
-      <circle
-        cx="6" cy="19" r="2" />
-      <circle cx="18" cy="8" r="2" />
-      <path d="M6 7v10M18 10c0 5-12 3-12 7" />
-    </svg>
-  `;
 const IconFolder = () =>
   html`
     <svg class="icon" width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor"

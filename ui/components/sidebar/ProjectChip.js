@@ -10,13 +10,15 @@
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { draftProject, draftWorktree, projectByPath, projects } from "../../state/projects.js";
-import { openReview } from "../../state/worktree.js";
-import { IconBranch } from "../panel/PanelTabs.js";
-import { WorktreeDialog } from "../worktree/WorktreeDialog.js";
+import { openReview, reviewing } from "../../state/worktree.js";
+import { IconBranch, IconFolder } from "./icons.js";
+import { lazy } from "../lazy.js";
 import { SameFolderDialog } from "../worktree/SameFolderDialog.js";
 import { currentId, currentTask } from "../../state/tasks.js";
 import { IconClose } from "../Icons.js";
-import { IconFolder } from "./icons.js";
+
+// Opened from the branch chip only: fetched when first shown.
+const WorktreeDialog = lazy(() => import("../worktree/WorktreeDialog.js"), "WorktreeDialog");
 
 /** The folder tasks without a project run in (under the data folder). */
 const DEFAULT_FOLDER = "DefaultProject";
@@ -94,7 +96,7 @@ export function ProjectChip() {
             <${IconBranch} />
             <span class="project-chip-name">${worktree.branch}</span>
           </button>
-          <${WorktreeDialog} taskId=${task.id} />
+          ${reviewing.value === task.id && html`<${WorktreeDialog} taskId=${task.id} />`}
         `}
     </span>
   `;

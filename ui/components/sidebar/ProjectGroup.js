@@ -28,9 +28,11 @@ import { closeSettings } from "../../state/settings.js";
 import { IconPencil, IconTrash } from "../Icons.js";
 import { TaskRow } from "../TaskRow.js";
 import { ReorderHandle } from "./ReorderHandle.js";
-import { IconBranch } from "../panel/PanelTabs.js";
-import { SetupDialog } from "../worktree/SetupDialog.js";
-import { IconChat, IconChevronRight, IconFolder } from "./icons.js";
+import { IconBranch, IconChat, IconChevronRight, IconFolder } from "./icons.js";
+import { lazy } from "../lazy.js";
+
+// Opened from the project's setup button only: fetched when first shown.
+const SetupDialog = lazy(() => import("../worktree/SetupDialog.js"), "SetupDialog");
 
 /** @param {{project: Project, tasks: TaskSummary[], index: number}} props */
 export function ProjectGroup({ project, tasks, index }) {

@@ -41,3 +41,16 @@ export const IconChat = (/** @type {P} */ p) =>
       d=${["M4 5h16v11H8l-4 4z", "M12 8v5M9.5 10.5h5"]}
     />
   `;
+
+/** A branch glyph (git). */
+export const IconBranch = () =>
+  html`
+    <svg class="icon" width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor"
+      stroke-width="1.8" stroke-linecap="round" aria-hidden="true">
+      <circle cx="6" cy="5" r="2" />
+      <circle
+        cx="6" cy="19" r="2" />
+      <circle cx="18" cy="8" r="2" />
+      <path d="M6 7v10M18 10c0 5-12 3-12 7" />
+    </svg>
+  `;
