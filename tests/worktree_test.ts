@@ -98,11 +98,11 @@ async function setup() {
 }
 
 /** A task in a worktree of its own in the repository, on mock model `modelId`, in full mode. */
-// deno-lint-ignore no-explicit-any
 function isolated(
   s: Awaited<ReturnType<typeof setup>>,
   modelId: string,
   message: string,
+  // deno-lint-ignore no-explicit-any
 ): Promise<any> {
   return s.op("tasks.create", {
     projectPath: s.repo,
