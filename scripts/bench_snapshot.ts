@@ -10,10 +10,20 @@
  *   deno run --allow-all scripts/bench_snapshot.ts [--files 20000] [--keep DIR] [--runs 3]
  *
  * Medians of `--runs` passes. `--keep DIR` keeps (and reuses) the generated workspace.
+ *
+ *   deno run --allow-all scripts/bench_snapshot.ts --git [--files 20000] [--turns 5]
+ *
+ * A git repository instead: a generated, committed 20 000-file / ~1 GB workspace (real
+ * bytes, as git must hash them) against a tiny repository, the same one-command turn in
+ * both (snapshot, a command that changes one tracked file, the comparison). Reports the
+ * first turn in each, the median of later turns, and how much the data folder grew with
+ * the first turn. Budgets: growth ≤ 5% of the workspace, later turns ≤ 1.3× the tiny
+ * workspace's, the first turn ≤ 1 s above the tiny one's. Both are deleted afterwards.
  */
 import { join } from "node:path";
 import { Store } from "../store/store.ts";
 import { Checkpointer } from "../server/agent/checkpoints.ts";
+import { bwrapArgs, findInPath, probeBwrap } from "../tools/exec/bwrap.ts";
 
 export interface SnapshotBench {
   files: number;
@@ -162,7 +172,147 @@ export function reportSnapshot(r: SnapshotBench): string[] {
   ];
 }
 
-if (import.meta.main) {
+/** Writes a committed repository of `files` files, ~50 KB each on average (~1 GB). */
+export async function generateGitWorkspace(dir: string, files: number): Promise<number> {
+  let total = 0;
+  let seed = 7;
+  const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  for (let i = 0; i < files; i++) {
+    const size = Math.floor(500 + rand() * rand() * 200_000);
+    const sub = join(dir, "src", `m${i % SMALL_DIRS}`, `d${(i >> 3) % 7}`);
+    if (i < SMALL_DIRS * 7) await Deno.mkdir(sub, { recursive: true });
+    const line = `export const v${i} = ${i}; // ${rand().toString(36).repeat(4)}\n`;
+    const text = line.repeat(Math.ceil(size / line.length));
+    total += text.length;
+    await Deno.writeTextFile(join(sub, `f${i}.ts`), text);
+  }
+  await git(dir, ["init", "-q"]);
+  await git(dir, ["add", "-A"]);
+  await git(dir, ["commit", "-q", "-m", "generated"]);
+  return total;
+}
+
+async function git(cwd: string, args: string[]): Promise<void> {
+  const out = await new Deno.Command("git", {
+    args: ["-c", "user.name=bench", "-c", "user.email=bench@localhost", ...args],
+    cwd,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!out.success) throw new Error(`git ${args[0]}: ${new TextDecoder().decode(out.stderr)}`);
+}
+
+export interface GitTurnBench {
+  files: number;
+  workspaceBytes: number;
+  tinyFirstMs: number;
+  bigFirstMs: number;
+  tinyLaterMs: number;
+  bigLaterMs: number;
+  /** Growth of the data folder (database and checkpoint store) with the first turn. */
+  growthBytes: number;
+}
+
+/** One workspace: a fresh data folder, then `turns` one-command turns. */
+async function gitTurns(ws: string, turns: number, file: string) {
+  const bwrap = (await probeBwrap()).available ? findInPath("bwrap") : null;
+  const home = await Deno.makeTempDir({ prefix: "ra-bench-cp-" });
+  try {
+    const store = new Store(join(home, "db.sqlite"));
+    store.repos!.tasks.create({ id: "t1", title: "bench", projectPath: ws });
+    const sizeBefore = await duSize(home);
+    const cp = new Checkpointer(store.repos!.checkpoints, join(home, "checkpoints"));
+    const times: number[] = [];
+    let growth = 0;
+    for (let t = 0; t < turns; t++) {
+      const turn = { id: `u${t}`, pos: t };
+      const t0 = performance.now();
+      await cp.beforeShell("t1", turn, ws);
+      // As exec_command runs it: under bubblewrap, the workspace bound read-write.
+      const sh = ["sh", "-c", `echo "turn ${t}" >> ${file}`];
+      const args = bwrap
+        ? [
+          ...bwrapArgs({ level: "workspace-write", network: false, workspace: ws, cwd: ws }),
+          "--",
+          ...sh,
+        ]
+        : sh.slice(1);
+      const out = await new Deno.Command(bwrap ?? "sh", { args, cwd: ws }).output();
+      if (!out.success) throw new Error("the command failed");
+      const r = await cp.afterShell("t1", turn, ws);
+      times.push(performance.now() - t0);
+      if (r.changed.length !== 1) throw new Error(`expected one change: ${r.changed}`);
+      if (t === 0) {
+        cp.scans.close(); // the index as a restart would find it
+        growth = (await duSize(home)) - sizeBefore;
+      }
+    }
+    cp.close();
+    store.close();
+    const later = times.slice(1).sort((a, b) => a - b);
+    return { firstMs: times[0], laterMs: later[Math.floor(later.length / 2)], growth };
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
+export async function benchGitTurns(
+  opts: { files?: number; turns?: number } = {},
+): Promise<GitTurnBench> {
+  const files = opts.files ?? 20_000;
+  const turns = Math.max(3, opts.turns ?? 7);
+  const big = await Deno.makeTempDir({ prefix: "ra-bench-git-" });
+  const tiny = await Deno.makeTempDir({ prefix: "ra-bench-git-tiny-" });
+  try {
+    const workspaceBytes = await generateGitWorkspace(big, files);
+    await generateGitWorkspace(tiny, 10);
+    const t = await gitTurns(tiny, turns, "src/m0/d0/f0.ts");
+    const b = await gitTurns(big, turns, "src/m0/d0/f0.ts");
+    return {
+      files,
+      workspaceBytes,
+      tinyFirstMs: t.firstMs,
+      bigFirstMs: b.firstMs,
+      tinyLaterMs: t.laterMs,
+      bigLaterMs: b.laterMs,
+      growthBytes: b.growth,
+    };
+  } finally {
+    await Deno.remove(big, { recursive: true });
+    await Deno.remove(tiny, { recursive: true });
+  }
+}
+
+export function reportGitTurns(r: GitTurnBench): string[] {
+  const ms = (n: number) => `${n.toFixed(0)} ms`;
+  const pct = (100 * r.growthBytes) / r.workspaceBytes;
+  const ratio = r.bigLaterMs / r.tinyLaterMs;
+  const extra = r.bigFirstMs - r.tinyFirstMs;
+  return [
+    `git workspace, ${r.files} files / ${(r.workspaceBytes / 1e9).toFixed(2)} GB vs a tiny one`,
+    `first turn: ${ms(r.bigFirstMs)} vs ${ms(r.tinyFirstMs)}, +${ms(extra)} (budget +1000 ms) ${
+      extra <= 1000 ? "OK" : "OVER"
+    }`,
+    `later turns (median): ${ms(r.bigLaterMs)} vs ${ms(r.tinyLaterMs)}, ${
+      ratio.toFixed(2)
+    }× (budget 1.3×) ${ratio <= 1.3 ? "OK" : "OVER"}`,
+    `data folder growth after the first turn: ${(r.growthBytes / 1048576).toFixed(1)} MB, ${
+      pct.toFixed(1)
+    }% of the workspace (budget 5%) ${pct <= 5 ? "OK" : "OVER"}`,
+  ];
+}
+
+if (import.meta.main && Deno.args.includes("--git")) {
+  const arg = (name: string) => {
+    const i = Deno.args.indexOf(name);
+    return i >= 0 ? Deno.args[i + 1] : undefined;
+  };
+  const r = await benchGitTurns({
+    files: Number(arg("--files") ?? 20_000),
+    turns: Number(arg("--turns") ?? 7),
+  });
+  for (const line of reportGitTurns(r)) console.log(line);
+} else if (import.meta.main) {
   const arg = (name: string) => {
     const i = Deno.args.indexOf(name);
     return i >= 0 ? Deno.args[i + 1] : undefined;
