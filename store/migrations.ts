@@ -331,4 +331,12 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE provider ADD COLUMN options TEXT NOT NULL DEFAULT '{}';
     `,
   },
+  {
+    version: 14,
+    name: "checkpoint modes",
+    // The permission bits a file had before (null: not known), put back with its bytes.
+    sql: `
+      ALTER TABLE checkpoint ADD COLUMN pre_mode INTEGER;
+    `,
+  },
 ];

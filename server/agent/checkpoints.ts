@@ -19,7 +19,19 @@ import { Pacer, walk } from "../../tools/walk.ts";
 import { BlobStore } from "./checkpoint_blobs.ts";
 import { type TakenSnapshot, WorkspaceScans } from "./workspace_scans.ts";
 import { CheckpointGc, type GcResult } from "./checkpoint_gc.ts";
-import { atOrUnder, hashNow, isRacy, sameStat, type ScanEntry } from "./stat_index.ts";
+import { atOrUnder, hashNow, isRacy, modeOf, sameStat, type ScanEntry } from "./stat_index.ts";
+import {
+  findRepo,
+  gitBlobOid,
+  type GitIndex,
+  isGitHash,
+  missingGitBlobs,
+  oidOf,
+  pinGitBlobs,
+  pinRefOf,
+  readGitBlobs,
+  readGitIndex,
+} from "./git_objects.ts";
 import type { RewindReason } from "../../protocol/index.ts";
 
 export const BLOB_CAP = 32 * 1024 * 1024;
@@ -47,6 +59,9 @@ export const SKIP_TEXT = {
   snapshotFull: "the snapshot cap was reached",
   unreadable: "could not be read",
 };
+/** A file whose earlier content git was to keep, and no longer has. */
+const GIT_GONE = "its earlier content was in the git repository's object store, which no " +
+  "longer has it (garbage-collected, or the repository was replaced)";
 const CONFLICT_TEXT = {
   changed: "changed outside the agent since",
   symlink: "is now a symbolic link",
@@ -166,9 +181,75 @@ export class Checkpointer {
     }
   }
 
-  /** The bytes kept under `hash`, or null when they are not (or no longer) kept. */
-  readBlob(hash: string): Promise<Uint8Array | null> {
-    return this.blobs.read(hash);
+  /**
+   * The bytes kept under `hash`, or null when they are not (or no longer) kept. A git
+   * object id is looked up in the repository of `near` (a path in it), else in the
+   * repositories this process has seen.
+   */
+  async readBlob(hash: string, near?: string): Promise<Uint8Array | null> {
+    if (!isGitHash(hash)) return this.blobs.read(hash);
+    const dirs = new Set<string>();
+    const repo = near ? findRepo(dirname(near)) : null;
+    if (repo) dirs.add(repo.gitDir);
+    for (const d of this.gitDirs) dirs.add(d);
+    for (const d of dirs) {
+      const got = (await readGitBlobs(d, [oidOf(hash)])).get(oidOf(hash));
+      if (got) return got;
+    }
+    return null;
+  }
+
+  /** Git directories whose objects this process's snapshots named. */
+  private gitDirs = new Set<string>();
+  /** Git directories checked to answer our plumbing (true) or not (false). */
+  private gitUsable = new Map<string, boolean>();
+  /** Per task: the object ids its ref keeps reachable, and the pin under way. */
+  private pinned = new Map<string, { oids: Set<string>; gitDir: string }>();
+  private pinning = Promise.resolve();
+
+  /**
+   * Git's index for a snapshot of `workspace`, when it is in a repository whose objects
+   * our plumbing can read (checked once per repository: git installed, not refused).
+   */
+  private async gitIndexFor(workspace: string): Promise<GitIndex | null> {
+    const repo = findRepo(workspace);
+    if (!repo) return null;
+    const index = readGitIndex(repo);
+    if (!index || index.entries.size === 0) return null;
+    let ok = this.gitUsable.get(repo.gitDir);
+    if (ok === undefined) {
+      const first = index.entries.values().next().value!.oid;
+      ok = (await missingGitBlobs(repo.gitDir, [first])).size === 0;
+      this.gitUsable.set(repo.gitDir, ok);
+    }
+    if (!ok) return null;
+    this.gitDirs.add(repo.gitDir);
+    return index;
+  }
+
+  /**
+   * Keeps the git objects the task's rows name reachable from the task's own ref, so a
+   * `git gc` cannot take content a rewind needs. Rebuilt from the rows (a rewind's rows
+   * are gone, so are their pins); skipped when nothing new is named.
+   */
+  private pinTask(taskId: string, workspace: string): Promise<void> {
+    const run = async () => {
+      const repo = findRepo(workspace);
+      if (!repo) return;
+      const oids = new Set<string>();
+      for (const r of this.repo.since(taskId, 0)) {
+        if (isGitHash(r.preHash)) oids.add(oidOf(r.preHash));
+      }
+      const had = this.pinned.get(taskId);
+      if (had && had.gitDir === repo.gitDir && [...oids].every((o) => had.oids.has(o))) return;
+      if (await pinGitBlobs(repo.gitDir, pinRefOf(taskId), oids)) {
+        this.pinned.set(taskId, { oids, gitDir: repo.gitDir });
+      }
+    };
+    this.pinning = this.pinning.then(run, run).catch((e) => {
+      console.error(`checkpoints: could not keep git objects reachable: ${e}`);
+    });
+    return this.pinning;
   }
 
   /** Keeps `bytes` (content-addressed; stored once); returns their hash. */
@@ -212,7 +293,9 @@ export class Checkpointer {
       postHash: null,
       source: "tool" as const,
     };
-    if (!st) return this.repo.insert({ ...row, preHash: null, preSize: 0, skipped: null });
+    if (!st) {
+      return this.repo.insert({ ...row, preHash: null, preSize: 0, preMode: null, skipped: null });
+    }
     if (st.isSymlink || !st.isFile) {
       return this.repo.insert({ ...row, preHash: null, preSize: 0, skipped: SKIP_TEXT.notRegular });
     }
@@ -230,6 +313,7 @@ export class Checkpointer {
       preHash,
       postHash: preHash,
       preSize: skipped ? 0 : st.size,
+      preMode: modeOf(st),
       skipped,
     });
   }
@@ -256,7 +340,9 @@ export class Checkpointer {
     return this.scans.serial(workspace, async () => {
       if (this.snapshots.has(key)) return;
       await loadNativeHash(); // a first snapshot hashes every file: natively, ~9× faster
+      const git = await this.gitIndexFor(workspace);
       const snap = await this.scans.snapshot(workspace, {
+        git,
         fileCap: this.caps.shellFile,
         budget: Math.max(0, this.caps.task - this.repo.bytes(taskId)),
         room: Math.max(0, this.caps.store - this.blobs.bytes),
@@ -306,6 +392,7 @@ export class Checkpointer {
     const seen = new Set<string>();
     const changed: string[] = [];
     const unrewindable: RewindReason[] = [];
+    let namesGit = false;
     const record = async (abs: string, before: ScanEntry | undefined) => {
       const post = await this.currentHash(abs);
       const existing = this.repo.find(taskId, turn.id, abs);
@@ -318,10 +405,12 @@ export class Checkpointer {
           preHash: before ? before.hash : null,
           postHash: post,
           preSize: 0, // the snapshot's blobs are shared; counted when taken
+          preMode: before?.mode || null,
           source: "shell",
           skipped: before?.skipped ?? null,
         });
       } else this.repo.setPost(taskId, turn.id, abs, post);
+      if (!existing && isGitHash(before?.hash)) namesGit = true;
       const reason = existing?.skipped ?? before?.skipped;
       if (reason) unrewindable.push(reasonOf(abs, reason));
       changed.push(abs);
@@ -335,7 +424,7 @@ export class Checkpointer {
         // Racy: the stat cannot tell; the content can (against the last known state).
         const row = this.repo.find(taskId, turn.id, abs);
         const known = row ? row.postHash : before.hash;
-        if (known === null || hashNow(abs, this.blobs) === known) {
+        if (known === null || hashNow(abs, this.blobs, known) === known) {
           before.racy = isRacy(st, stamp);
           return;
         }
@@ -346,6 +435,7 @@ export class Checkpointer {
         ctime: st.ctime?.getTime() ?? 0,
         size: st.size,
         ino: st.ino ?? 0,
+        mode: before?.mode ?? 0,
         hash: before?.hash ?? null,
         skipped: before?.skipped ?? null,
         racy: isRacy(st, stamp),
@@ -388,6 +478,10 @@ export class Checkpointer {
       if (sweepGone) await gone(prefix);
     };
     const w = snap.watcher;
+    const done = async () => {
+      if (namesGit) await this.pinTask(taskId, workspace);
+      return { changed, unrewindable };
+    };
     if (snap.sub && w && !w.broken && await w.sync() && !w.isOver(snap.sub)) {
       // Watched: only the paths that changed since the last look.
       this.compares.watched++;
@@ -414,7 +508,7 @@ export class Checkpointer {
           snap.files.delete(abs);
         }
       }
-      return { changed, unrewindable };
+      return await done();
     }
     this.compares.full++;
     if (snap.sub && w && !w.broken) {
@@ -423,7 +517,7 @@ export class Checkpointer {
       snap.sub = w.subscribe();
     }
     await sweep(workspace, null);
-    return { changed, unrewindable };
+    return await done();
   }
 
   /**
@@ -439,6 +533,18 @@ export class Checkpointer {
 
   /** What rewinding to before the turn at `turnPos` would do. */
   async preview(taskId: string, turnPos: number): Promise<RewindPreview> {
+    return (await this.plan(taskId, turnPos)).preview;
+  }
+
+  /**
+   * The preview, and the bytes of every file to restore from git (read now, so that a
+   * rewind whose git objects are gone is refused before anything is written).
+   */
+  private async plan(
+    taskId: string,
+    turnPos: number,
+    readGit = false,
+  ): Promise<{ preview: RewindPreview; gitBytes: Map<string, Uint8Array> }> {
     const rows = this.repo.since(taskId, turnPos);
     const first = new Map<string, CheckpointRow>();
     const last = new Map<string, CheckpointRow>();
@@ -447,6 +553,8 @@ export class Checkpointer {
       last.set(r.path, r);
     }
     const out: RewindPreview = { restore: [], remove: [], conflicts: [], unrewindable: [] };
+    /** Restores from git, by repository: path → object id. */
+    const fromGit = new Map<string, Map<string, string>>();
     for (const [path, f] of first) {
       const skipped = rows.find((r) => r.path === path && r.skipped)?.skipped;
       if (skipped) {
@@ -459,29 +567,53 @@ export class Checkpointer {
       else if (now !== expected) out.conflicts.push(reasonOf(path, CONFLICT_TEXT.changed));
       else if (f.preHash === null) {
         if (now !== null) out.remove.push(path);
-      } else if (now !== f.preHash) out.restore.push(path);
+      } else if (now === null || !(await sameAs(path, f.preHash, f.preMode))) {
+        out.restore.push(path);
+        if (isGitHash(f.preHash)) {
+          const gitDir = findRepo(dirname(path))?.gitDir ?? "";
+          if (!fromGit.has(gitDir)) fromGit.set(gitDir, new Map());
+          fromGit.get(gitDir)!.set(path, oidOf(f.preHash));
+        }
+      }
     }
-    return out;
+    const gitBytes = new Map<string, Uint8Array>();
+    for (const [gitDir, paths] of fromGit) {
+      const have = !gitDir
+        ? new Map<string, Uint8Array>()
+        : readGit
+        ? await readGitBlobs(gitDir, paths.values())
+        : null;
+      const missing = have ? null : await missingGitBlobs(gitDir, paths.values());
+      for (const [path, oid] of paths) {
+        const bytes = have?.get(oid);
+        if (bytes) gitBytes.set(path, bytes);
+        if (have ? !bytes : missing!.has(oid)) {
+          out.restore.splice(out.restore.indexOf(path), 1);
+          out.unrewindable.push(reasonOf(path, GIT_GONE));
+        }
+      }
+    }
+    return { preview: out, gitBytes };
   }
 
   /**
    * Rewinds files to before the turn at `turnPos`: nothing is written unless every
-   * file is exactly as the agent left it. All or nothing, crashes included: each file's
-   * current content is kept and named in a journal (in the database) before the first
-   * write; a failure half-way puts back what was written, and a crash half-way is undone
-   * at the next start ({@link recoverRewind}). `written` is for tests: it runs after each
-   * file.
+   * file is exactly as the agent left it and every earlier version can be had. All or
+   * nothing, crashes included: each file's current content is kept and named in a
+   * journal (in the database) before the first write; a failure half-way puts back what
+   * was written, and a crash half-way is undone at the next start ({@link recoverRewind}).
+   * `written` is for tests: it runs after each file.
    */
   async apply(
     taskId: string,
     turnPos: number,
     written?: (path: string) => Promise<void>,
   ): Promise<RewindPreview> {
-    const plan = await this.preview(taskId, turnPos);
+    const { preview: plan, gitBytes } = await this.plan(taskId, turnPos, true);
     if (plan.conflicts.length || plan.unrewindable.length) return plan;
     const rows = this.repo.since(taskId, turnPos);
-    const pre = new Map<string, string | null>();
-    for (const r of rows) if (!pre.has(r.path)) pre.set(r.path, r.preHash);
+    const pre = new Map<string, CheckpointRow>();
+    for (const r of rows) if (!pre.has(r.path)) pre.set(r.path, r);
     const touched = [...plan.restore, ...plan.remove];
     const before: { path: string; before: string | null }[] = [];
     for (const p of touched) {
@@ -491,10 +623,13 @@ export class Checkpointer {
     this.repo.setJournal({ taskId, turnPos, files: before });
     try {
       for (const p of plan.restore) {
-        const bytes = this.blobs.readSync(pre.get(p)!);
+        const row = pre.get(p)!;
+        const bytes = isGitHash(row.preHash)
+          ? gitBytes.get(p) ?? null
+          : this.blobs.readSync(row.preHash!);
         if (!bytes) throw new Error(`the kept version of ${p} is missing`);
         await Deno.mkdir(dirname(p), { recursive: true });
-        await replaceFile(p, bytes);
+        await replaceFile(p, bytes, row.preMode ?? null);
         await written?.(p);
       }
       for (const p of plan.remove) {
@@ -542,13 +677,29 @@ export class Checkpointer {
   }
 }
 
-/** Writes `bytes` beside `path` and renames it over: a reader never sees half a file. */
-async function replaceFile(path: string, bytes: Uint8Array): Promise<void> {
-  const tmp = `${path}.reinagent-rewind.tmp`;
-  await Deno.writeFile(tmp, bytes);
-  await Deno.rename(tmp, path);
+/** Whether `path` holds the content `hash` names (a kept blob or git's) with `mode`. */
+async function sameAs(path: string, hash: string, mode: number | null | undefined) {
+  try {
+    if (mode && modeOf(await Deno.lstat(path)) !== mode) return false;
+    const bytes = await Deno.readFile(path);
+    return isGitHash(hash)
+      ? gitBlobOid(bytes) === oidOf(hash)
+      : (await contentHash(bytes)) === hash;
+  } catch {
+    return false;
+  }
 }
 
+/**
+ * Writes `bytes` beside `path` and renames it over: a reader never sees half a file.
+ * `mode`: the permission bits to give it (null: the default, as before modes were kept).
+ */
+async function replaceFile(path: string, bytes: Uint8Array, mode: number | null): Promise<void> {
+  const tmp = `${path}.reinagent-rewind.tmp`;
+  await Deno.writeFile(tmp, bytes);
+  if (mode) await Deno.chmod(tmp, mode);
+  await Deno.rename(tmp, path);
+}
 function replaceFileSync(path: string, bytes: Uint8Array): void {
   Deno.mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.reinagent-rewind.tmp`;

@@ -15,13 +15,26 @@ import { Pacer, walkBatches } from "../../tools/walk.ts";
 import { contentHashHex } from "../../lib/content_hash.ts";
 import { sha256Hex } from "../../lib/sha256.ts";
 import type { BlobStore } from "./checkpoint_blobs.ts";
+import {
+  GIT_PREFIX,
+  gitBlobOid,
+  type GitIndex,
+  isGitHash,
+  matchesIndex,
+  oidOf,
+} from "./git_objects.ts";
 
 export interface IndexEntry {
   mtime: number;
   ctime: number;
   size: number;
   ino: number;
-  /** Hash of the content stored as a blob; null when not stored (too large, cap). */
+  /** Permission bits (0: not known, from an older index). */
+  mode: number;
+  /**
+   * Hash of the content stored as a blob, or `git:<oid>` when git's object store has it
+   * (see git_objects.ts); null when not stored (too large, cap).
+   */
   hash: string | null;
   /** Stat taken too close to the scan's stamp to be trusted next time. */
   racy: boolean;
@@ -45,6 +58,11 @@ export interface ScanOptions {
   onProgress?: (p: { files: number; bytes: number }) => void;
   /** Default 1000: a quick scan reports nothing. */
   progressAfterMs?: number;
+  /**
+   * Git's index when the workspace is in a repository: a file it describes exactly is
+   * named by its object id and neither read nor stored (nor counted against the caps).
+   */
+  git?: GitIndex | null;
 }
 
 const VERSION = 1;
@@ -61,15 +79,22 @@ export function isRacy(st: Deno.FileInfo, stamp: number): boolean {
   return (st.mtime?.getTime() ?? 0) >= stamp || (st.ctime?.getTime() ?? 0) >= stamp;
 }
 
-/** The content hash of `abs` now (counted like a blob read), or null if unreadable. */
-export function hashNow(abs: string, blobs: BlobStore): string | null {
+/**
+ * The content hash of `abs` now (counted like a blob read), or null if unreadable; of
+ * the same kind as `like` (a git object id when it is one).
+ */
+export function hashNow(abs: string, blobs: BlobStore, like?: string | null): string | null {
   try {
     blobs.hashed++;
-    return contentHashHex(Deno.readFileSync(abs));
+    const bytes = Deno.readFileSync(abs);
+    return isGitHash(like) ? GIT_PREFIX + gitBlobOid(bytes) : contentHashHex(bytes);
   } catch {
     return null;
   }
 }
+
+/** Permission bits of a stat. */
+export const modeOf = (st: Deno.FileInfo): number => (st.mode ?? 0) & 0o7777;
 
 export class WorkspaceIndex {
   /** The entries (with why the last scan did not keep a file's content). */
@@ -120,6 +145,7 @@ export class WorkspaceIndex {
         e.ino,
         e.hash,
         e.racy ? 1 : 0,
+        e.mode,
       ]);
     }
     const tmp = `${this.file}.${crypto.randomUUID()}.tmp`;
@@ -217,7 +243,10 @@ export class WorkspaceIndex {
     }
     // In memory only (no yield per entry: an async yield costs more than the whole loop).
     for (const [abs, e] of this.entries) {
-      if (recheck.has(abs) || e.racy || (e.hash === null && e.size <= o.fileCap)) v.visit(abs);
+      if (
+        recheck.has(abs) || e.racy || (e.hash === null && e.size <= o.fileCap) ||
+        (isGitHash(e.hash) && o.git?.entries.get(abs)?.oid !== oidOf(e.hash))
+      ) v.visit(abs);
       else v.reuse(abs, e);
     }
     for (const abs of recheck) if (!v.out.has(abs)) v.visit(abs);
@@ -246,7 +275,8 @@ export class WorkspaceIndex {
     };
     /** An entry the watcher says is unchanged: only the per-scan caps are applied. */
     const reuse = (abs: string, e: ScanEntry) => {
-      if (e.size > o.fileCap) {
+      if (isGitHash(e.hash)) out.set(abs, e.skipped === null ? e : { ...e, skipped: null });
+      else if (e.size > o.fileCap) {
         out.set(abs, e.skipped === o.skip.tooLarge ? e : { ...e, skipped: o.skip.tooLarge });
       } else if (e.hash) {
         // Shared with the index and other snapshots (its stat and hash are facts).
@@ -267,8 +297,10 @@ export class WorkspaceIndex {
       const old = this.entries.get(abs);
       let hash: string | null = null;
       let skipped: string | null = null;
-      if (st.size > o.fileCap) skipped = o.skip.tooLarge;
-      else if (old?.hash && !old.racy && sameStat(old, st)) {
+      const g = o.git?.entries.get(abs);
+      if (g && matchesIndex(g, st, o.git!.mtime)) hash = GIT_PREFIX + g.oid;
+      else if (st.size > o.fileCap) skipped = o.skip.tooLarge;
+      else if (old?.hash && !isGitHash(old.hash) && !old.racy && sameStat(old, st)) {
         hash = old.hash;
         blobs.touch(hash);
         budget -= st.size;
@@ -288,12 +320,16 @@ export class WorkspaceIndex {
         ctime: st.ctime?.getTime() ?? 0,
         size: st.size,
         ino: st.ino ?? 0,
+        mode: modeOf(st),
         hash,
         racy: hash !== null && isRacy(st, stamp),
         skipped,
       };
       out.set(abs, entry);
-      if (!old || old.hash !== hash || old.racy !== entry.racy || !sameStat(old, st)) {
+      if (
+        !old || old.hash !== hash || old.racy !== entry.racy || !sameStat(old, st) ||
+        old.mode !== entry.mode
+      ) {
         this.dirty = true;
       }
       this.entries.set(abs, entry);
@@ -318,10 +354,13 @@ function readIndexFile(file: string, workspace: string | null): [string, IndexEn
       ) {
         continue;
       }
-      const [rel, mtime, ctime, size, ino, hash, racy] = r;
-      if (![mtime, ctime, size, ino].every(Number.isFinite)) continue;
-      if (hash !== null && !(typeof hash === "string" && /^[0-9a-f]{64}$/.test(hash))) continue;
-      out.push([rel, { mtime, ctime, size, ino, hash, racy: racy === 1 }]);
+      const [rel, mtime, ctime, size, ino, hash, racy, mode = 0] = r;
+      if (![mtime, ctime, size, ino, mode].every(Number.isFinite)) continue;
+      if (
+        hash !== null &&
+        !(typeof hash === "string" && /^(?:[0-9a-f]{64}|git:[0-9a-f]{40})$/.test(hash))
+      ) continue;
+      out.push([rel, { mtime, ctime, size, ino, mode, hash, racy: racy === 1 }]);
     }
   } catch { /* no index yet, or unreadable: the next scan rebuilds it */ }
   return out;
