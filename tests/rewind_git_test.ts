@@ -33,7 +33,7 @@ async function sh(cwd: string, script: string): Promise<void> {
 }
 
 /** A repository with tracked (one executable) and untracked files, committed. */
-async function setup() {
+async function setup(caps = {}) {
   const home = await Deno.makeTempDir({ prefix: "ra-rwgit-" });
   const ws = join(home, "ws");
   await Deno.mkdir(join(ws, "bin"), { recursive: true });
@@ -57,7 +57,7 @@ async function setup() {
   const store = new Store(join(home, "db.sqlite"));
   const repos = store.repos!;
   repos.tasks.create({ id: "t1", title: "t", projectPath: ws });
-  const cp = new Checkpointer(repos.checkpoints, join(home, "checkpoints"));
+  const cp = new Checkpointer(repos.checkpoints, join(home, "checkpoints"), caps);
   const done = async () => {
     cp.close();
     store.close();
@@ -176,6 +176,43 @@ Deno.test("git rewind: a hostile repository's fsmonitor, filters, hooks and sign
     await s.cp.apply("t1", 0);
     assertEquals(await Deno.readFile(join(s.ws, "tracked.txt")), s.files["tracked.txt"][0]);
     assertEquals(await exists(marker), false, "git ran a program the repository configured");
+  } finally {
+    await s.done();
+  }
+});
+
+Deno.test("git rewind: a big repository is watched from its first command; later turns rewind too", async () => {
+  const s = await setup({ watchFiles: 3 }); // three tracked files count as big here
+  try {
+    const step = async (pos: number, script: string) => {
+      const turn = { id: `u${pos}`, pos };
+      await s.cp.beforeShell("t1", turn, s.ws);
+      await sh(s.ws, script);
+      return await s.cp.afterShell("t1", turn, s.ws);
+    };
+    assertEquals((await step(0, "echo one > tracked.txt")).changed, [join(s.ws, "tracked.txt")]);
+    assertEquals(
+      s.cp.compares,
+      { full: 0, watched: 1 },
+      "the first command was compared by the watcher",
+    );
+    await step(1, "echo two > tracked.txt && echo b > b.txt && chmod 700 data.bin");
+    await step(2, "rm gone.txt bin/run.sh && mkdir -p sub && echo c > sub/c.txt");
+    assertEquals(s.cp.scans.counts, { full: 1, watched: 2 });
+    assertEquals(s.cp.compares, { full: 0, watched: 3 });
+
+    await s.cp.apply("t1", 1);
+    assertEquals(await Deno.readTextFile(join(s.ws, "tracked.txt")), "one\n");
+    assertEquals(await exists(join(s.ws, "b.txt")), false);
+    assertEquals(await exists(join(s.ws, "sub/c.txt")), false);
+    assertEquals(await modeOf(join(s.ws, "data.bin")), 0o600);
+    assertEquals(await Deno.readFile(join(s.ws, "bin/run.sh")), s.files["bin/run.sh"][0]);
+    assertEquals(await modeOf(join(s.ws, "bin/run.sh")), 0o755);
+    await s.cp.apply("t1", 0);
+    for (const [rel, [bytes, mode]] of Object.entries(s.files)) {
+      assertEquals(await Deno.readFile(join(s.ws, rel)), bytes, rel);
+      assertEquals(await modeOf(join(s.ws, rel)), mode, `${rel}'s mode`);
+    }
   } finally {
     await s.done();
   }

@@ -114,6 +114,10 @@ function sha256Repo(gitDir: string): boolean {
   }
 }
 
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+/** Absolute, empty, `.` or `..` components: never joined onto the workspace. */
+const BAD_PATH = /^\/|\/\/|(^|\/)\.\.?(\/|$)|\/$|^$/;
+
 /** Parses index versions 2–4 (throws on anything malformed). */
 export function parseIndex(buf: Uint8Array, top: string, mtime: number): GitIndex | null {
   const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
@@ -139,7 +143,7 @@ export function parseIndex(buf: Uint8Array, top: string, mtime: number): GitInde
     const mode = dv.getUint32(at + 24);
     const size = dv.getUint32(at + 36);
     let oid = "";
-    for (let k = 0; k < 20; k++) oid += buf[at + 40 + k].toString(16).padStart(2, "0");
+    for (let k = 0; k < 20; k++) oid += HEX[buf[at + 40 + k]];
     const flags = dv.getUint16(at + 60);
     at += 62;
     let extended = 0;
@@ -179,9 +183,7 @@ export function parseIndex(buf: Uint8Array, top: string, mtime: number): GitInde
     if (stage !== 0 || (extended & 0x6000)) continue;
     if ((mode & 0o170000) !== 0o100000) continue; // symlinks, submodules, sparse dirs
     const rel = dec.decode(name);
-    if (rel.startsWith("/") || rel.split("/").some((p) => p === ".." || p === "." || !p)) {
-      continue;
-    }
+    if (BAD_PATH.test(rel)) continue;
     entries.set(base + rel, { oid, mode, mtime, ctime, size, ino });
   }
   // A split index keeps most entries in another file: not read here.
