@@ -243,7 +243,7 @@ async function gitTurns(ws: string, turns: number, file: string) {
       times.push(performance.now() - t0);
       if (r.changed.length !== 1) throw new Error(`expected one change: ${r.changed}`);
       if (t === 0) {
-        cp.scans.close(); // the index as a restart would find it
+        cp.scans.indexOf(ws).save(); // the index as a restart would find it
         growth = (await duSize(home)) - sizeBefore;
       }
     }

@@ -435,7 +435,7 @@ export class Checkpointer {
         ctime: st.ctime?.getTime() ?? 0,
         size: st.size,
         ino: st.ino ?? 0,
-        mode: before?.mode ?? 0,
+        mode: modeOf(st), // the row keeps the mode before; this is for the next look
         hash: before?.hash ?? null,
         skipped: before?.skipped ?? null,
         racy: isRacy(st, stamp),

@@ -69,9 +69,14 @@ const VERSION = 1;
 /** Bounds what a corrupt or hostile index file can make us allocate. */
 const MAX_INDEX_BYTES = 256 * 1024 * 1024;
 
+/**
+ * Whether the stat is the one recorded. The mode is compared too: Deno's ctime has whole
+ * seconds only, so a chmod in the same second as the snapshot shows in nothing else.
+ */
 export function sameStat(e: IndexEntry, st: Deno.FileInfo): boolean {
   return e.size === st.size && e.mtime === (st.mtime?.getTime() ?? 0) &&
-    e.ctime === (st.ctime?.getTime() ?? 0) && e.ino === (st.ino ?? 0);
+    e.ctime === (st.ctime?.getTime() ?? 0) && e.ino === (st.ino ?? 0) &&
+    (e.mode === 0 || e.mode === modeOf(st));
 }
 
 /** Whether a stat taken now can be trusted later (see the module comment). */
@@ -215,9 +220,20 @@ export class WorkspaceIndex {
     kept: number;
   } | null = null;
 
-  private remember(v: ReturnType<WorkspaceIndex["visitor"]>, o: ScanOptions) {
-    const special = new Set<string>();
-    for (const [abs, e] of v.out) if (isSpecial(e, o.fileCap)) special.add(abs);
+  /** `special`: carried over, with only `looked` (the paths an update visited) re-checked. */
+  private remember(
+    v: ReturnType<WorkspaceIndex["visitor"]>,
+    o: ScanOptions,
+    carried?: { special: Set<string>; looked: Iterable<string> },
+  ) {
+    const special = carried?.special ?? new Set<string>();
+    if (carried) {
+      for (const abs of carried.looked) {
+        const e = v.out.get(abs);
+        if (e && isSpecial(e, o.fileCap)) special.add(abs);
+        else special.delete(abs);
+      }
+    } else for (const [abs, e] of v.out) if (isSpecial(e, o.fileCap)) special.add(abs);
     this.last = {
       out: v.out,
       git: o.git ?? null,
@@ -273,14 +289,18 @@ export class WorkspaceIndex {
       for (const abs of [...this.entries.keys()]) {
         if (!found.has(abs) && !recheck.has(abs) && atOrUnder(abs, under, this.workspace)) {
           this.forget(abs);
-          if (incremental) v.drop(abs);
+          if (incremental) {
+            v.drop(abs);
+            last.special.delete(abs);
+          }
         }
       }
     }
     if (incremental) {
-      for (const abs of [...recheck, ...last.special]) v.visit(abs, true);
+      const looked = [...recheck, ...last.special];
+      for (const abs of looked) v.visit(abs, true);
       this.saveSoon();
-      return this.remember(v, o);
+      return this.remember(v, o, { special: last.special, looked });
     }
     // In memory only (no yield per entry: an async yield costs more than the whole loop).
     for (const [abs, e] of this.entries) {
