@@ -181,7 +181,7 @@ Deno.test("git rewind: a hostile repository's fsmonitor, filters, hooks and sign
   }
 });
 
-Deno.test("git rewind: a big repository is watched from its first command; later turns rewind too", async () => {
+Deno.test("git rewind: a big repository is prepared while the model answers; every turn is watched", async () => {
   const s = await setup({ watchFiles: 3 }); // three tracked files count as big here
   try {
     const step = async (pos: number, script: string) => {
@@ -190,6 +190,10 @@ Deno.test("git rewind: a big repository is watched from its first command; later
       await sh(s.ws, script);
       return await s.cp.afterShell("t1", turn, s.ws);
     };
+    // While the model answers: the index is built and the watcher armed.
+    s.cp.warm(s.ws);
+    await s.cp.warming;
+    assertEquals(s.cp.scans.counts, { full: 1, watched: 0 });
     assertEquals((await step(0, "echo one > tracked.txt")).changed, [join(s.ws, "tracked.txt")]);
     assertEquals(
       s.cp.compares,
@@ -198,7 +202,7 @@ Deno.test("git rewind: a big repository is watched from its first command; later
     );
     await step(1, "echo two > tracked.txt && echo b > b.txt && chmod 700 data.bin");
     await step(2, "rm gone.txt bin/run.sh && mkdir -p sub && echo c > sub/c.txt");
-    assertEquals(s.cp.scans.counts, { full: 1, watched: 2 });
+    assertEquals(s.cp.scans.counts, { full: 1, watched: 3 }, "every turn's snapshot was watched");
     assertEquals(s.cp.compares, { full: 0, watched: 3 });
 
     await s.cp.apply("t1", 1);

@@ -341,24 +341,61 @@ export class Checkpointer {
       if (this.snapshots.has(key)) return;
       await loadNativeHash(); // a first snapshot hashes every file: natively, ~9× faster
       const git = await this.gitIndexFor(workspace);
-      const snap = await this.scans.snapshot(workspace, {
-        git,
-        fileCap: this.caps.shellFile,
-        budget: Math.max(0, this.caps.task - this.repo.bytes(taskId)),
-        room: Math.max(0, this.caps.store - this.blobs.bytes),
-        skip: {
-          tooLarge: SKIP_TEXT.tooLarge(this.caps.shellFile),
-          full: SKIP_TEXT.snapshotFull,
-          unreadable: SKIP_TEXT.unreadable,
-        },
-        signal,
-        onProgress,
-      });
+      const budget = Math.max(0, this.caps.task - this.repo.bytes(taskId));
+      const snap = await this.scans.snapshot(
+        workspace,
+        this.scanOptions(git, budget, signal, onProgress),
+      );
       this.snapshots.set(key, snap);
       if (this.snapshots.size > SNAPSHOTS_KEPT) {
         this.dropSnapshot(this.snapshots.keys().next().value!);
       }
     });
+  }
+
+  /**
+   * Builds a big repository's stat index and arms its watcher while the model answers,
+   * so the turn's first command waits for a look at the changes only. Only where that
+   * is cheap: a git repository of at least `watchFiles` tracked files (they are lstat'ed,
+   * not read); elsewhere a first scan reads every file, which a turn that runs no command
+   * should not pay for. The snapshot itself is still taken before the command.
+   */
+  warm(workspace: string): void {
+    if (this.scans.ready(workspace)) return;
+    const repo = findRepo(workspace);
+    const index = repo ? readGitIndex(repo) : null;
+    if (!index || index.entries.size < this.caps.watchFiles) return;
+    this.warming = this.scans.serial(workspace, async () => {
+      if (this.scans.ready(workspace)) return;
+      const git = await this.gitIndexFor(workspace);
+      if (!git) return;
+      const snap = await this.scans.snapshot(workspace, this.scanOptions(git, this.caps.task));
+      if (snap.sub) snap.watcher?.unsubscribe(snap.sub);
+    }).catch((e) => console.error(`checkpoints: could not prepare ${workspace}: ${e}`));
+  }
+
+  /** The warm-up under way (tests and the bench wait for it). */
+  warming: Promise<void> = Promise.resolve();
+
+  private scanOptions(
+    git: GitIndex | null,
+    budget: number,
+    signal?: AbortSignal,
+    onProgress?: (p: { files: number; bytes: number }) => void,
+  ) {
+    return {
+      git,
+      fileCap: this.caps.shellFile,
+      budget,
+      room: Math.max(0, this.caps.store - this.blobs.bytes),
+      skip: {
+        tooLarge: SKIP_TEXT.tooLarge(this.caps.shellFile),
+        full: SKIP_TEXT.snapshotFull,
+        unreadable: SKIP_TEXT.unreadable,
+      },
+      signal,
+      onProgress,
+    };
   }
 
   /**

@@ -83,6 +83,12 @@ export class WorkspaceScans {
     }
   }
 
+  /** Whether the workspace's watcher is trusted: its next snapshot looks at changes only. */
+  ready(workspace: string): boolean {
+    const w = this.watches.get(workspace);
+    return !!w?.armed && !w.w.broken;
+  }
+
   /** Runs `f` after the workspace's scan under way (one scan of a workspace at a time). */
   serial<T>(workspace: string, f: () => Promise<T>): Promise<T> {
     const prev = this.scans.get(workspace) ?? Promise.resolve();
