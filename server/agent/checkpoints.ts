@@ -1,16 +1,18 @@
 /**
- * Checkpoints & rewind (SPEC §3.13, §11.4). Before a tool writes or deletes a file,
- * its bytes are kept (content-addressed) for the turn. Shell commands are covered too:
- * before a turn's first command the workspace is snapshotted (files ≤ 2 MB, bounded),
- * and after each command the changed files are recorded against that snapshot. No git
- * needed. Rewind previews, then applies all-or-nothing with a hash check per file
- * (fail-closed) and never follows symlinks.
+ * Checkpoints & rewind. Before a tool writes or deletes a file, its bytes are kept
+ * (content-addressed) for the turn. Shell commands are covered too: before a turn's
+ * first command the workspace is snapshotted (files ≤ 2 MB, bounded), and after each
+ * command the changed files are recorded against that snapshot. Rewind previews, then
+ * applies all-or-nothing with a hash check per file (fail-closed), puts back each file's
+ * permission bits with its bytes, and never follows symlinks.
  *
- * Snapshots are incremental (issue #15): a persisted stat index per workspace means
- * only changed files are read (stat_index.ts), a big workspace is watched so only
- * changed paths are even looked at (workspace_scans.ts, workspace_watch.ts), blobs are
- * stored once in packs (checkpoint_blobs.ts) and collected when nothing names them
- * (checkpoint_gc.ts).
+ * Snapshots are incremental: a persisted stat index per workspace means only changed
+ * files are read (stat_index.ts), a big workspace is watched so only changed paths are
+ * even looked at (workspace_scans.ts, workspace_watch.ts), blobs are stored once in packs
+ * (checkpoint_blobs.ts) and collected when nothing names them (checkpoint_gc.ts). In a
+ * git repository, tracked files unchanged from git's index are not copied at all: their
+ * object ids are recorded and a rewind reads them back from git (git_objects.ts); a
+ * workspace without git needs none of it.
  */
 import { dirname, join } from "../../lib/path.ts";
 import type { CheckpointRepo, CheckpointRow } from "../../store/checkpoints.ts";
