@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { Store } from "../store/store.ts";
 import { Checkpointer } from "../server/agent/checkpoints.ts";
+import { netChanges } from "../server/agent/turn_changes.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const exists = (p: string) => Deno.lstat(p).then(() => true, () => false);
@@ -88,6 +89,12 @@ Deno.test("git rewind: tracked files come back from git's objects, exact bytes a
     assertMatch(pre("tracked.txt"), /^git:[0-9a-f]{40}$/);
     assertMatch(pre("gone.txt"), /^git:/);
     assertMatch(pre("untracked.sh"), /^[0-9a-f]{64}$/);
+    // The turn's change card: the version git keeps is diffed and copied into the store.
+    const card = await netChanges(rows, s.ws, s.cp, 0);
+    const tracked = card.files.find((f) => f.path === "tracked.txt")!;
+    assertEquals([tracked.added, tracked.removed], [1, 1]);
+    assertMatch(tracked.before!, /^[0-9a-f]{64}$/);
+    assertEquals(await s.cp.readBlob(tracked.before!), s.files["tracked.txt"][0]);
 
     // The old versions are reachable only from our ref once history forgets them.
     assert((await git(s.ws, "rev-parse", "refs/reinagent/checkpoints/t1")).length === 40);
