@@ -114,6 +114,13 @@ Deno.test("git rewind: tracked files come back from git's objects, exact bytes a
       assertEquals(await modeOf(join(s.ws, rel)), mode, `${rel}'s mode`);
     }
     assertEquals(await exists(join(s.ws, "new.txt")), false);
+    // No row names a git object any more: the ref that kept them is gone.
+    const ref = await new Deno.Command("git", {
+      args: ["rev-parse", "--verify", "-q", "refs/reinagent/checkpoints/t1"],
+      cwd: s.ws,
+      stdout: "null",
+    }).output();
+    assertEquals(ref.success, false);
   } finally {
     await s.done();
   }

@@ -231,21 +231,24 @@ export class Checkpointer {
 
   /**
    * Keeps the git objects the task's rows name reachable from the task's own ref, so a
-   * `git gc` cannot take content a rewind needs. Rebuilt from the rows (a rewind's rows
-   * are gone, so are their pins); skipped when nothing new is named.
+   * `git gc` cannot take content a rewind needs. Rebuilt from the rows (a rewind's or a
+   * deleted task's rows are gone, so are their pins; none left: the ref goes); skipped
+   * when the set is the one already pinned.
    */
-  private pinTask(taskId: string, workspace: string): Promise<void> {
+  private pinTask(taskId: string, gitDir: string): Promise<void> {
     const run = async () => {
-      const repo = findRepo(workspace);
-      if (!repo) return;
       const oids = new Set<string>();
       for (const r of this.repo.since(taskId, 0)) {
         if (isGitHash(r.preHash)) oids.add(oidOf(r.preHash));
       }
       const had = this.pinned.get(taskId);
-      if (had && had.gitDir === repo.gitDir && [...oids].every((o) => had.oids.has(o))) return;
-      if (await pinGitBlobs(repo.gitDir, pinRefOf(taskId), oids)) {
-        this.pinned.set(taskId, { oids, gitDir: repo.gitDir });
+      if (
+        had && had.gitDir === gitDir && had.oids.size === oids.size &&
+        [...oids].every((o) => had.oids.has(o))
+      ) return;
+      if (await pinGitBlobs(gitDir, pinRefOf(taskId), oids)) {
+        if (oids.size) this.pinned.set(taskId, { oids, gitDir });
+        else this.pinned.delete(taskId);
       }
     };
     this.pinning = this.pinning.then(run, run).catch((e) => {
@@ -518,7 +521,8 @@ export class Checkpointer {
     };
     const w = snap.watcher;
     const done = async () => {
-      if (namesGit) await this.pinTask(taskId, workspace);
+      const repo = namesGit ? findRepo(workspace) : null;
+      if (repo) await this.pinTask(taskId, repo.gitDir);
       return { changed, unrewindable };
     };
     if (snap.sub && w && !w.broken && await w.sync() && !w.isOver(snap.sub)) {
@@ -567,6 +571,8 @@ export class Checkpointer {
     for (const key of [...this.snapshots.keys()]) {
       if (key.startsWith(`${taskId}\0`)) this.dropSnapshot(key);
     }
+    const pinned = this.pinned.get(taskId);
+    if (pinned) this.pinTask(taskId, pinned.gitDir); // what its remaining rows name
     this.collectSoon();
   }
 
@@ -682,6 +688,7 @@ export class Checkpointer {
     }
     this.repo.finishRewind(taskId, turnPos);
     this.forgetTask(taskId);
+    await this.pinning;
     return plan;
   }
 
