@@ -368,12 +368,16 @@ export class Checkpointer {
   warm(workspace: string): void {
     if (this.scans.ready(workspace)) return;
     const repo = findRepo(workspace);
-    const index = repo ? readGitIndex(repo) : null;
-    if (!index || index.entries.size < this.caps.watchFiles) return;
+    let size = 0;
+    try {
+      size = repo ? Deno.statSync(join(repo.gitDir, "index")).size : 0;
+    } catch { /* no index */ }
+    // An entry takes at least 62 bytes: a smaller index file lists too few files to count.
+    if (size < this.caps.watchFiles * 62) return;
     this.warming = this.scans.serial(workspace, async () => {
       if (this.scans.ready(workspace)) return;
       const git = await this.gitIndexFor(workspace);
-      if (!git) return;
+      if (!git || git.entries.size < this.caps.watchFiles) return;
       const snap = await this.scans.snapshot(workspace, this.scanOptions(git, this.caps.task));
       if (snap.sub) snap.watcher?.unsubscribe(snap.sub);
     }).catch((e) => console.error(`checkpoints: could not prepare ${workspace}: ${e}`));
