@@ -9,6 +9,7 @@ import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { Store } from "../store/store.ts";
 import { Checkpointer } from "../server/agent/checkpoints.ts";
 import { netChanges } from "../server/agent/turn_changes.ts";
+import { findRepo } from "../server/agent/git_objects.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const exists = (p: string) => Deno.lstat(p).then(() => true, () => false);
@@ -231,6 +232,19 @@ Deno.test("git rewind: a big repository is prepared while the model answers; eve
       assertEquals(await Deno.readFile(join(s.ws, rel)), bytes, rel);
       assertEquals(await modeOf(join(s.ws, rel)), mode, `${rel}'s mode`);
     }
+  } finally {
+    await s.done();
+  }
+});
+
+Deno.test("git rewind: a .git file pointing at another repository is not followed", async () => {
+  const s = await setup();
+  try {
+    const other = join(s.home, "other");
+    await Deno.mkdir(other);
+    await Deno.writeTextFile(join(other, ".git"), `gitdir: ${join(s.ws, ".git")}\n`);
+    assertEquals(findRepo(other), null);
+    assertEquals(findRepo(join(s.ws, "bin")), { gitDir: join(s.ws, ".git"), top: s.ws });
   } finally {
     await s.done();
   }

@@ -66,13 +66,33 @@ export function findRepo(path: string): GitRepo | null {
         const m = /^gitdir: (.+)$/m.exec(Deno.readTextFileSync(dot).slice(0, 4096));
         if (m) {
           const g = m[1].trim();
-          return { gitDir: g.startsWith("/") ? g : join(d, g), top: d };
+          const gitDir = g.startsWith("/") ? g : join(d, g);
+          if (ownGitDir(gitDir.replace(/\/+$/, ""), d)) return { gitDir, top: d };
         }
       } catch { /* unreadable */ }
       return null;
     }
     if (d === "/" || dirname(d) === d) return null;
   }
+}
+
+/**
+ * Whether a gitfile's target is the git folder of the work tree `top`: a worktree's
+ * (whose `gitdir` file names `top`'s `.git` back) or a submodule's inside the folder of a
+ * repository `top` lies in. The agent writes the gitfile and must not point our git
+ * commands at another repository of the user's.
+ */
+function ownGitDir(gitDir: string, top: string): boolean {
+  if (gitDir.split("/").some((p) => p === ".." || p === ".")) return false;
+  if (/\/\.git\/worktrees\/[^/]+$/.test(gitDir)) {
+    try {
+      return Deno.readTextFileSync(join(gitDir, "gitdir")).trim() === join(top, ".git");
+    } catch {
+      return false;
+    }
+  }
+  const m = /^(.*)\/\.git\/modules\/.+$/.exec(gitDir);
+  return !!m && (top + "/").startsWith(m[1] + "/");
 }
 
 const cache = new Map<string, { key: string; index: GitIndex | null }>();
