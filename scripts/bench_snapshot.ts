@@ -10,10 +10,22 @@
  *   deno run --allow-all scripts/bench_snapshot.ts [--files 20000] [--keep DIR] [--runs 3]
  *
  * Medians of `--runs` passes. `--keep DIR` keeps (and reuses) the generated workspace.
+ *
+ *   deno run --allow-all scripts/bench_snapshot.ts --git [--files 20000] [--turns 5]
+ *
+ * A git repository instead: a generated, committed 20 000-file / ~1 GB workspace (real
+ * bytes, as git must hash them) against a tiny repository, the same one-command turn in
+ * both (snapshot, a command that changes one tracked file, the comparison). Reports the
+ * first turn in each, the median of later turns, and how much the data folder grew with
+ * the first turn. Each turn's command comes `--model-ms` (1000) after the turn began, as
+ * after a model's answer (the checkpoints prepare meanwhile); a cold first turn, its
+ * command at once, is reported too. Budgets: growth ≤ 5% of the workspace, later turns ≤ 1.3× the tiny
+ * workspace's, the first turn ≤ 1 s above the tiny one's. Both are deleted afterwards.
  */
 import { join } from "node:path";
 import { Store } from "../store/store.ts";
 import { Checkpointer } from "../server/agent/checkpoints.ts";
+import { bwrapArgs, findInPath, probeBwrap } from "../tools/exec/bwrap.ts";
 
 export interface SnapshotBench {
   files: number;
@@ -162,7 +174,214 @@ export function reportSnapshot(r: SnapshotBench): string[] {
   ];
 }
 
-if (import.meta.main) {
+/** Writes a committed repository of `files` files, ~50 KB each on average (~1 GB). */
+export async function generateGitWorkspace(dir: string, files: number): Promise<number> {
+  let total = 0;
+  let seed = 7;
+  const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  for (let i = 0; i < files; i++) {
+    const size = Math.floor(500 + rand() * rand() * 200_000);
+    const sub = join(dir, "src", `m${i % SMALL_DIRS}`, `d${(i >> 3) % 7}`);
+    if (i < SMALL_DIRS * 7) await Deno.mkdir(sub, { recursive: true });
+    const line = `export const v${i} = ${i}; // ${rand().toString(36).repeat(4)}\n`;
+    const text = line.repeat(Math.ceil(size / line.length));
+    total += text.length;
+    await Deno.writeTextFile(join(sub, `f${i}.ts`), text);
+  }
+  await git(dir, ["init", "-q"]);
+  await git(dir, ["add", "-A"]);
+  await git(dir, ["commit", "-q", "-m", "generated"]);
+  return total;
+}
+
+async function git(cwd: string, args: string[]): Promise<void> {
+  const out = await new Deno.Command("git", {
+    // No automatic gc: detached after the commit, it would write into .git while the
+    // bench runs and while the workspace is deleted.
+    args: [
+      "-c",
+      "user.name=bench",
+      "-c",
+      "user.email=bench@localhost",
+      "-c",
+      "gc.auto=0",
+      "-c",
+      "maintenance.auto=false",
+      ...args,
+    ],
+    cwd,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!out.success) throw new Error(`git ${args[0]}: ${new TextDecoder().decode(out.stderr)}`);
+}
+
+export interface GitTurnBench {
+  files: number;
+  workspaceBytes: number;
+  tinyFirstMs: number;
+  bigFirstMs: number;
+  /** The first turn without the preparation while the model answers. */
+  tinyColdMs: number;
+  bigColdMs: number;
+  modelMs: number;
+  tinyLaterMs: number;
+  bigLaterMs: number;
+  /** CPU time of the server's thread in later turns (medians). */
+  tinyLaterCpuMs: number;
+  bigLaterCpuMs: number;
+  /** Growth of the data folder (database and checkpoint store) with the first turn. */
+  growthBytes: number;
+}
+
+/**
+ * CPU time of this thread so far (ms; Linux, else 0): the checkpoints' own work, which a
+ * loaded machine's wall clock hides. Child processes (the command, git) are not in it.
+ */
+function cpuMs(): number {
+  try {
+    return Number(Deno.readTextFileSync("/proc/thread-self/schedstat").split(" ")[0]) / 1e6;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * One workspace: a fresh data folder, then `turns` one-command turns. `modelMs` > 0: each
+ * turn starts as the server starts one (the checkpoints prepare while the model answers)
+ * and its command comes after that long; the time is counted from the command's arrival.
+ */
+async function gitTurns(ws: string, turns: number, file: string, modelMs: number) {
+  const bwrap = (await probeBwrap()).available ? findInPath("bwrap") : null;
+  const home = await Deno.makeTempDir({ prefix: "ra-bench-cp-" });
+  try {
+    const store = new Store(join(home, "db.sqlite"));
+    store.repos!.tasks.create({ id: "t1", title: "bench", projectPath: ws });
+    const sizeBefore = await duSize(home);
+    const cp = new Checkpointer(store.repos!.checkpoints, join(home, "checkpoints"));
+    const times: number[] = [];
+    const cpu: number[] = [];
+    let growth = 0;
+    for (let t = 0; t < turns; t++) {
+      const turn = { id: `u${t}`, pos: t };
+      if (modelMs > 0) {
+        cp.warm(ws);
+        await new Promise((r) => setTimeout(r, modelMs));
+      }
+      const t0 = performance.now();
+      const c0 = cpuMs();
+      await cp.beforeShell("t1", turn, ws);
+      // As exec_command runs it: under bubblewrap, the workspace bound read-write.
+      const sh = ["sh", "-c", `echo "turn ${t}" >> ${file}`];
+      const args = bwrap
+        ? [
+          ...bwrapArgs({ level: "workspace-write", network: false, workspace: ws, cwd: ws }),
+          "--",
+          ...sh,
+        ]
+        : sh.slice(1);
+      const out = await new Deno.Command(bwrap ?? "sh", { args, cwd: ws }).output();
+      if (!out.success) throw new Error("the command failed");
+      const r = await cp.afterShell("t1", turn, ws);
+      times.push(performance.now() - t0);
+      cpu.push(cpuMs() - c0);
+      if (r.changed.length !== 1) throw new Error(`expected one change: ${r.changed}`);
+      if (t === 0) {
+        cp.scans.indexOf(ws).save(); // the index as a restart would find it
+        growth = (await duSize(home)) - sizeBefore;
+      }
+    }
+    cp.close();
+    store.close();
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    return {
+      firstMs: times[0],
+      laterMs: median(times.slice(1)),
+      laterCpuMs: median(cpu.slice(1)),
+      growth,
+    };
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
+export async function benchGitTurns(
+  opts: { files?: number; turns?: number; modelMs?: number } = {},
+): Promise<GitTurnBench> {
+  const modelMs = opts.modelMs ?? 1000;
+  const files = opts.files ?? 20_000;
+  const turns = Math.max(3, opts.turns ?? 7);
+  const big = await Deno.makeTempDir({ prefix: "ra-bench-git-" });
+  const tiny = await Deno.makeTempDir({ prefix: "ra-bench-git-tiny-" });
+  try {
+    const workspaceBytes = await generateGitWorkspace(big, files);
+    await generateGitWorkspace(tiny, 10);
+    // The generated gigabyte written back first: its writeback stalls every small file
+    // operation (the watcher's barrier, the stat stamp) of the turns measured after it.
+    await new Deno.Command("sync").output().catch(() => {});
+    const t = await gitTurns(tiny, turns, "src/m0/d0/f0.ts", modelMs);
+    const b = await gitTurns(big, turns, "src/m0/d0/f0.ts", modelMs);
+    const tc = await gitTurns(tiny, 1, "src/m0/d0/f1.ts", 0);
+    const bc = await gitTurns(big, 1, "src/m0/d0/f1.ts", 0);
+    return {
+      files,
+      workspaceBytes,
+      tinyFirstMs: t.firstMs,
+      bigFirstMs: b.firstMs,
+      tinyColdMs: tc.firstMs,
+      bigColdMs: bc.firstMs,
+      modelMs,
+      tinyLaterMs: t.laterMs,
+      bigLaterMs: b.laterMs,
+      tinyLaterCpuMs: t.laterCpuMs,
+      bigLaterCpuMs: b.laterCpuMs,
+      growthBytes: b.growth,
+    };
+  } finally {
+    for (const dir of [big, tiny]) {
+      await Deno.remove(dir, { recursive: true }).catch((e) => {
+        console.error(`could not delete ${dir} (delete it by hand): ${e}`);
+      });
+    }
+  }
+}
+
+export function reportGitTurns(r: GitTurnBench): string[] {
+  const ms = (n: number) => `${n.toFixed(0)} ms`;
+  const pct = (100 * r.growthBytes) / r.workspaceBytes;
+  const ratio = r.bigLaterMs / r.tinyLaterMs;
+  const extra = r.bigFirstMs - r.tinyFirstMs;
+  return [
+    `git workspace, ${r.files} files / ${(r.workspaceBytes / 1e9).toFixed(2)} GB vs a tiny one`,
+    `first turn (command ${r.modelMs} ms after the turn began): ${ms(r.bigFirstMs)} vs ${
+      ms(r.tinyFirstMs)
+    }, +${ms(extra)} (budget +1000 ms) ${extra <= 1000 ? "OK" : "OVER"}`,
+    `first turn, cold (command at once): ${ms(r.bigColdMs)} vs ${ms(r.tinyColdMs)}, +${
+      ms(r.bigColdMs - r.tinyColdMs)
+    }`,
+    `later turns (median): ${ms(r.bigLaterMs)} vs ${ms(r.tinyLaterMs)}, ${
+      ratio.toFixed(2)
+    }× (budget 1.3×) ${ratio <= 1.3 ? "OK" : "OVER"}; CPU of the server's thread ${
+      r.bigLaterCpuMs.toFixed(1)
+    } ms vs ${r.tinyLaterCpuMs.toFixed(1)} ms`,
+    `data folder growth after the first turn: ${(r.growthBytes / 1048576).toFixed(1)} MB, ${
+      pct.toFixed(1)
+    }% of the workspace (budget 5%) ${pct <= 5 ? "OK" : "OVER"}`,
+  ];
+}
+
+if (import.meta.main && Deno.args.includes("--git")) {
+  const arg = (name: string) => {
+    const i = Deno.args.indexOf(name);
+    return i >= 0 ? Deno.args[i + 1] : undefined;
+  };
+  const r = await benchGitTurns({
+    files: Number(arg("--files") ?? 20_000),
+    turns: Number(arg("--turns") ?? 7),
+    modelMs: Number(arg("--model-ms") ?? 1000),
+  });
+  for (const line of reportGitTurns(r)) console.log(line);
+} else if (import.meta.main) {
   const arg = (name: string) => {
     const i = Deno.args.indexOf(name);
     return i >= 0 ? Deno.args[i + 1] : undefined;

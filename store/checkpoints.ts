@@ -15,6 +15,8 @@ export interface CheckpointRow {
   preHash: string | null;
   postHash: string | null;
   preSize: number;
+  /** Permission bits before (null: not known); put back with the bytes. */
+  preMode?: number | null;
   source: "tool" | "shell";
   /** Why the pre-image was not kept (too large, cap reached, symlink): cannot be rewound. */
   skipped: string | null;
@@ -29,6 +31,7 @@ interface Row {
   pre_hash: string | null;
   post_hash: string | null;
   pre_size: number;
+  pre_mode: number | null;
   source: string;
   skipped: string | null;
 }
@@ -42,6 +45,7 @@ const toRow = (r: Row): CheckpointRow => ({
   preHash: r.pre_hash,
   postHash: r.post_hash,
   preSize: r.pre_size,
+  preMode: r.pre_mode ?? null,
   source: r.source as "tool" | "shell",
   skipped: r.skipped,
 });
@@ -72,8 +76,8 @@ export class CheckpointRepo {
   /** Records the pre-image of a path for a turn (the first record per turn wins). */
   insert(r: Omit<CheckpointRow, "id">): void {
     this.db.prepare(
-      `INSERT OR IGNORE INTO checkpoint (task_id, turn_id, turn_pos, path, pre_hash, post_hash, pre_size, source, skipped, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR IGNORE INTO checkpoint (task_id, turn_id, turn_pos, path, pre_hash, post_hash, pre_size, pre_mode, source, skipped, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       r.taskId,
       r.turnId,
@@ -82,6 +86,7 @@ export class CheckpointRepo {
       r.preHash,
       r.postHash,
       r.preSize,
+      r.preMode ?? null,
       r.source,
       r.skipped,
       this.now(),

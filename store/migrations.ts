@@ -349,4 +349,12 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE project ADD COLUMN setup_command TEXT;
     `,
   },
+  {
+    version: 16,
+    name: "checkpoint modes",
+    // The permission bits a file had before (null: not known), put back with its bytes.
+    sql: `
+      ALTER TABLE checkpoint ADD COLUMN pre_mode INTEGER;
+    `,
+  },
 ];

@@ -118,6 +118,7 @@ Deno.test("racy timestamps: a file changed in the same tick as the scan is re-ha
       ctime: st.ctime!.getTime(),
       size: st.size,
       ino: st.ino ?? 0,
+      mode: 0o644,
       hash: sha256Hex(enc("aaaa")),
       skipped: null,
     };

@@ -1,16 +1,18 @@
 /**
- * Checkpoints & rewind (SPEC §3.13, §11.4). Before a tool writes or deletes a file,
- * its bytes are kept (content-addressed) for the turn. Shell commands are covered too:
- * before a turn's first command the workspace is snapshotted (files ≤ 2 MB, bounded),
- * and after each command the changed files are recorded against that snapshot. No git
- * needed. Rewind previews, then applies all-or-nothing with a hash check per file
- * (fail-closed) and never follows symlinks.
+ * Checkpoints & rewind. Before a tool writes or deletes a file, its bytes are kept
+ * (content-addressed) for the turn. Shell commands are covered too: before a turn's
+ * first command the workspace is snapshotted (files ≤ 2 MB, bounded), and after each
+ * command the changed files are recorded against that snapshot. Rewind previews, then
+ * applies all-or-nothing with a hash check per file (fail-closed), puts back each file's
+ * permission bits with its bytes, and never follows symlinks.
  *
- * Snapshots are incremental (issue #15): a persisted stat index per workspace means
- * only changed files are read (stat_index.ts), a big workspace is watched so only
- * changed paths are even looked at (workspace_scans.ts, workspace_watch.ts), blobs are
- * stored once in packs (checkpoint_blobs.ts) and collected when nothing names them
- * (checkpoint_gc.ts).
+ * Snapshots are incremental: a persisted stat index per workspace means only changed
+ * files are read (stat_index.ts), a big workspace is watched so only changed paths are
+ * even looked at (workspace_scans.ts, workspace_watch.ts), blobs are stored once in packs
+ * (checkpoint_blobs.ts) and collected when nothing names them (checkpoint_gc.ts). In a
+ * git repository, tracked files unchanged from git's index are not copied at all: their
+ * object ids are recorded and a rewind reads them back from git (git_objects.ts); a
+ * workspace without git needs none of it.
  */
 import { dirname, join } from "../../lib/path.ts";
 import type { CheckpointRepo, CheckpointRow } from "../../store/checkpoints.ts";
@@ -19,7 +21,19 @@ import { Pacer, walk } from "../../tools/walk.ts";
 import { BlobStore } from "./checkpoint_blobs.ts";
 import { type TakenSnapshot, WorkspaceScans } from "./workspace_scans.ts";
 import { CheckpointGc, type GcResult } from "./checkpoint_gc.ts";
-import { atOrUnder, hashNow, isRacy, sameStat, type ScanEntry } from "./stat_index.ts";
+import { atOrUnder, hashNow, isRacy, modeOf, sameStat, type ScanEntry } from "./stat_index.ts";
+import {
+  findRepo,
+  gitBlobOid,
+  type GitIndex,
+  isGitHash,
+  missingGitBlobs,
+  oidOf,
+  pinGitBlobs,
+  pinRefOf,
+  readGitBlobs,
+  readGitIndex,
+} from "./git_objects.ts";
 import type { RewindReason } from "../../protocol/index.ts";
 
 export const BLOB_CAP = 32 * 1024 * 1024;
@@ -47,6 +61,9 @@ export const SKIP_TEXT = {
   snapshotFull: "the snapshot cap was reached",
   unreadable: "could not be read",
 };
+/** A file whose earlier content git was to keep, and no longer has. */
+const GIT_GONE = "its earlier content was in the git repository's object store, which no " +
+  "longer has it (garbage-collected, or the repository was replaced)";
 const CONFLICT_TEXT = {
   changed: "changed outside the agent since",
   symlink: "is now a symbolic link",
@@ -166,9 +183,78 @@ export class Checkpointer {
     }
   }
 
-  /** The bytes kept under `hash`, or null when they are not (or no longer) kept. */
-  readBlob(hash: string): Promise<Uint8Array | null> {
-    return this.blobs.read(hash);
+  /**
+   * The bytes kept under `hash`, or null when they are not (or no longer) kept. A git
+   * object id is looked up in the repository of `near` (a path in it), else in the
+   * repositories this process has seen.
+   */
+  async readBlob(hash: string, near?: string): Promise<Uint8Array | null> {
+    if (!isGitHash(hash)) return this.blobs.read(hash);
+    const dirs = new Set<string>();
+    const repo = near ? findRepo(dirname(near)) : null;
+    if (repo) dirs.add(repo.gitDir);
+    for (const d of this.gitDirs) dirs.add(d);
+    for (const d of dirs) {
+      const got = (await readGitBlobs(d, [oidOf(hash)])).get(oidOf(hash));
+      if (got) return got;
+    }
+    return null;
+  }
+
+  /** Git directories whose objects this process's snapshots named. */
+  private gitDirs = new Set<string>();
+  /** Git directories checked to answer our plumbing (true) or not (false). */
+  private gitUsable = new Map<string, boolean>();
+  /** Per task: the object ids its ref keeps reachable, and the pin under way. */
+  private pinned = new Map<string, { oids: Set<string>; gitDir: string }>();
+  private pinning = Promise.resolve();
+
+  /**
+   * Git's index for a snapshot of `workspace`, when it is in a repository whose objects
+   * our plumbing can read (checked once per repository: git installed, not refused).
+   */
+  private async gitIndexFor(workspace: string): Promise<GitIndex | null> {
+    const repo = findRepo(workspace);
+    if (!repo) return null;
+    const index = readGitIndex(repo);
+    if (!index || index.entries.size === 0) return null;
+    let ok = this.gitUsable.get(repo.gitDir);
+    if (ok === undefined) {
+      const first = index.entries.values().next().value!.oid;
+      ok = (await missingGitBlobs(repo.gitDir, [first])).size === 0;
+      this.gitUsable.set(repo.gitDir, ok);
+    }
+    if (!ok) return null;
+    this.gitDirs.add(repo.gitDir);
+    return index;
+  }
+
+  /**
+   * Keeps the git objects the task's rows name reachable from the task's own ref, so a
+   * `git gc` cannot take content a rewind needs. Rebuilt from the rows (a rewind's or a
+   * deleted task's rows are gone, so are their pins; none left: the ref goes); skipped
+   * when the set is the one already pinned.
+   */
+  private pinTask(taskId: string, gitDir: string): Promise<void> {
+    const run = async () => {
+      const oids = new Set<string>();
+      for (const r of this.repo.since(taskId, 0)) {
+        if (isGitHash(r.preHash)) oids.add(oidOf(r.preHash));
+      }
+      const had = this.pinned.get(taskId);
+      if (
+        had && had.gitDir === gitDir && had.oids.size === oids.size &&
+        [...oids].every((o) => had.oids.has(o))
+      ) return;
+      if (await pinGitBlobs(gitDir, pinRefOf(taskId), oids)) {
+        if (oids.size) this.pinned.set(taskId, { oids, gitDir });
+        else this.pinned.delete(taskId);
+      }
+    };
+    this.pinning = this.pinning.then(run, run).catch((e) => {
+      console.error(`checkpoints: could not keep git objects reachable: ${e}`);
+    });
+    return this.pinning;
   }
 
   /** Keeps `bytes` (content-addressed; stored once); returns their hash. */
@@ -212,7 +298,9 @@ export class Checkpointer {
       postHash: null,
       source: "tool" as const,
     };
-    if (!st) return this.repo.insert({ ...row, preHash: null, preSize: 0, skipped: null });
+    if (!st) {
+      return this.repo.insert({ ...row, preHash: null, preSize: 0, preMode: null, skipped: null });
+    }
     if (st.isSymlink || !st.isFile) {
       return this.repo.insert({ ...row, preHash: null, preSize: 0, skipped: SKIP_TEXT.notRegular });
     }
@@ -230,6 +318,7 @@ export class Checkpointer {
       preHash,
       postHash: preHash,
       preSize: skipped ? 0 : st.size,
+      preMode: modeOf(st),
       skipped,
     });
   }
@@ -256,23 +345,66 @@ export class Checkpointer {
     return this.scans.serial(workspace, async () => {
       if (this.snapshots.has(key)) return;
       await loadNativeHash(); // a first snapshot hashes every file: natively, ~9× faster
-      const snap = await this.scans.snapshot(workspace, {
-        fileCap: this.caps.shellFile,
-        budget: Math.max(0, this.caps.task - this.repo.bytes(taskId)),
-        room: Math.max(0, this.caps.store - this.blobs.bytes),
-        skip: {
-          tooLarge: SKIP_TEXT.tooLarge(this.caps.shellFile),
-          full: SKIP_TEXT.snapshotFull,
-          unreadable: SKIP_TEXT.unreadable,
-        },
-        signal,
-        onProgress,
-      });
+      const git = await this.gitIndexFor(workspace);
+      const budget = Math.max(0, this.caps.task - this.repo.bytes(taskId));
+      const snap = await this.scans.snapshot(
+        workspace,
+        this.scanOptions(git, budget, signal, onProgress),
+      );
       this.snapshots.set(key, snap);
       if (this.snapshots.size > SNAPSHOTS_KEPT) {
         this.dropSnapshot(this.snapshots.keys().next().value!);
       }
     });
+  }
+
+  /**
+   * Builds a big repository's stat index and arms its watcher while the model answers,
+   * so the turn's first command waits for a look at the changes only. Only where that
+   * is cheap: a git repository of at least `watchFiles` tracked files (they are lstat'ed,
+   * not read); elsewhere a first scan reads every file, which a turn that runs no command
+   * should not pay for. The snapshot itself is still taken before the command.
+   */
+  warm(workspace: string): void {
+    if (this.scans.ready(workspace)) return;
+    const repo = findRepo(workspace);
+    let size = 0;
+    try {
+      size = repo ? Deno.statSync(join(repo.gitDir, "index")).size : 0;
+    } catch { /* no index */ }
+    // An entry takes at least 62 bytes: a smaller index file lists too few files to count.
+    if (size < this.caps.watchFiles * 62) return;
+    this.warming = this.scans.serial(workspace, async () => {
+      if (this.scans.ready(workspace)) return;
+      const git = await this.gitIndexFor(workspace);
+      if (!git || git.entries.size < this.caps.watchFiles) return;
+      const snap = await this.scans.snapshot(workspace, this.scanOptions(git, this.caps.task));
+      if (snap.sub) snap.watcher?.unsubscribe(snap.sub);
+    }).catch((e) => console.error(`checkpoints: could not prepare ${workspace}: ${e}`));
+  }
+
+  /** The warm-up under way (tests and the bench wait for it). */
+  warming: Promise<void> = Promise.resolve();
+
+  private scanOptions(
+    git: GitIndex | null,
+    budget: number,
+    signal?: AbortSignal,
+    onProgress?: (p: { files: number; bytes: number }) => void,
+  ) {
+    return {
+      git,
+      fileCap: this.caps.shellFile,
+      budget,
+      room: Math.max(0, this.caps.store - this.blobs.bytes),
+      skip: {
+        tooLarge: SKIP_TEXT.tooLarge(this.caps.shellFile),
+        full: SKIP_TEXT.snapshotFull,
+        unreadable: SKIP_TEXT.unreadable,
+      },
+      signal,
+      onProgress,
+    };
   }
 
   /**
@@ -306,6 +438,7 @@ export class Checkpointer {
     const seen = new Set<string>();
     const changed: string[] = [];
     const unrewindable: RewindReason[] = [];
+    let namesGit = false;
     const record = async (abs: string, before: ScanEntry | undefined) => {
       const post = await this.currentHash(abs);
       const existing = this.repo.find(taskId, turn.id, abs);
@@ -318,10 +451,12 @@ export class Checkpointer {
           preHash: before ? before.hash : null,
           postHash: post,
           preSize: 0, // the snapshot's blobs are shared; counted when taken
+          preMode: before?.mode || null,
           source: "shell",
           skipped: before?.skipped ?? null,
         });
       } else this.repo.setPost(taskId, turn.id, abs, post);
+      if (!existing && isGitHash(before?.hash)) namesGit = true;
       const reason = existing?.skipped ?? before?.skipped;
       if (reason) unrewindable.push(reasonOf(abs, reason));
       changed.push(abs);
@@ -335,7 +470,7 @@ export class Checkpointer {
         // Racy: the stat cannot tell; the content can (against the last known state).
         const row = this.repo.find(taskId, turn.id, abs);
         const known = row ? row.postHash : before.hash;
-        if (known === null || hashNow(abs, this.blobs) === known) {
+        if (known === null || hashNow(abs, this.blobs, known) === known) {
           before.racy = isRacy(st, stamp);
           return;
         }
@@ -346,6 +481,7 @@ export class Checkpointer {
         ctime: st.ctime?.getTime() ?? 0,
         size: st.size,
         ino: st.ino ?? 0,
+        mode: modeOf(st), // the row keeps the mode before; this is for the next look
         hash: before?.hash ?? null,
         skipped: before?.skipped ?? null,
         racy: isRacy(st, stamp),
@@ -388,6 +524,11 @@ export class Checkpointer {
       if (sweepGone) await gone(prefix);
     };
     const w = snap.watcher;
+    const done = async () => {
+      const repo = namesGit ? findRepo(workspace) : null;
+      if (repo) await this.pinTask(taskId, repo.gitDir);
+      return { changed, unrewindable };
+    };
     if (snap.sub && w && !w.broken && await w.sync() && !w.isOver(snap.sub)) {
       // Watched: only the paths that changed since the last look.
       this.compares.watched++;
@@ -414,7 +555,7 @@ export class Checkpointer {
           snap.files.delete(abs);
         }
       }
-      return { changed, unrewindable };
+      return await done();
     }
     this.compares.full++;
     if (snap.sub && w && !w.broken) {
@@ -423,7 +564,7 @@ export class Checkpointer {
       snap.sub = w.subscribe();
     }
     await sweep(workspace, null);
-    return { changed, unrewindable };
+    return await done();
   }
 
   /**
@@ -434,11 +575,25 @@ export class Checkpointer {
     for (const key of [...this.snapshots.keys()]) {
       if (key.startsWith(`${taskId}\0`)) this.dropSnapshot(key);
     }
+    const pinned = this.pinned.get(taskId);
+    if (pinned) this.pinTask(taskId, pinned.gitDir); // what its remaining rows name
     this.collectSoon();
   }
 
   /** What rewinding to before the turn at `turnPos` would do. */
   async preview(taskId: string, turnPos: number): Promise<RewindPreview> {
+    return (await this.plan(taskId, turnPos)).preview;
+  }
+
+  /**
+   * The preview, and the bytes of every file to restore from git (read now, so that a
+   * rewind whose git objects are gone is refused before anything is written).
+   */
+  private async plan(
+    taskId: string,
+    turnPos: number,
+    readGit = false,
+  ): Promise<{ preview: RewindPreview; gitBytes: Map<string, Uint8Array> }> {
     const rows = this.repo.since(taskId, turnPos);
     const first = new Map<string, CheckpointRow>();
     const last = new Map<string, CheckpointRow>();
@@ -447,6 +602,8 @@ export class Checkpointer {
       last.set(r.path, r);
     }
     const out: RewindPreview = { restore: [], remove: [], conflicts: [], unrewindable: [] };
+    /** Restores from git, by repository: path → object id. */
+    const fromGit = new Map<string, Map<string, string>>();
     for (const [path, f] of first) {
       const skipped = rows.find((r) => r.path === path && r.skipped)?.skipped;
       if (skipped) {
@@ -459,29 +616,53 @@ export class Checkpointer {
       else if (now !== expected) out.conflicts.push(reasonOf(path, CONFLICT_TEXT.changed));
       else if (f.preHash === null) {
         if (now !== null) out.remove.push(path);
-      } else if (now !== f.preHash) out.restore.push(path);
+      } else if (now === null || !(await sameAs(path, f.preHash, f.preMode))) {
+        out.restore.push(path);
+        if (isGitHash(f.preHash)) {
+          const gitDir = findRepo(dirname(path))?.gitDir ?? "";
+          if (!fromGit.has(gitDir)) fromGit.set(gitDir, new Map());
+          fromGit.get(gitDir)!.set(path, oidOf(f.preHash));
+        }
+      }
     }
-    return out;
+    const gitBytes = new Map<string, Uint8Array>();
+    for (const [gitDir, paths] of fromGit) {
+      const have = !gitDir
+        ? new Map<string, Uint8Array>()
+        : readGit
+        ? await readGitBlobs(gitDir, paths.values())
+        : null;
+      const missing = have ? null : await missingGitBlobs(gitDir, paths.values());
+      for (const [path, oid] of paths) {
+        const bytes = have?.get(oid);
+        if (bytes) gitBytes.set(path, bytes);
+        if (have ? !bytes : missing!.has(oid)) {
+          out.restore.splice(out.restore.indexOf(path), 1);
+          out.unrewindable.push(reasonOf(path, GIT_GONE));
+        }
+      }
+    }
+    return { preview: out, gitBytes };
   }
 
   /**
    * Rewinds files to before the turn at `turnPos`: nothing is written unless every
-   * file is exactly as the agent left it. All or nothing, crashes included: each file's
-   * current content is kept and named in a journal (in the database) before the first
-   * write; a failure half-way puts back what was written, and a crash half-way is undone
-   * at the next start ({@link recoverRewind}). `written` is for tests: it runs after each
-   * file.
+   * file is exactly as the agent left it and every earlier version can be had. All or
+   * nothing, crashes included: each file's current content is kept and named in a
+   * journal (in the database) before the first write; a failure half-way puts back what
+   * was written, and a crash half-way is undone at the next start ({@link recoverRewind}).
+   * `written` is for tests: it runs after each file.
    */
   async apply(
     taskId: string,
     turnPos: number,
     written?: (path: string) => Promise<void>,
   ): Promise<RewindPreview> {
-    const plan = await this.preview(taskId, turnPos);
+    const { preview: plan, gitBytes } = await this.plan(taskId, turnPos, true);
     if (plan.conflicts.length || plan.unrewindable.length) return plan;
     const rows = this.repo.since(taskId, turnPos);
-    const pre = new Map<string, string | null>();
-    for (const r of rows) if (!pre.has(r.path)) pre.set(r.path, r.preHash);
+    const pre = new Map<string, CheckpointRow>();
+    for (const r of rows) if (!pre.has(r.path)) pre.set(r.path, r);
     const touched = [...plan.restore, ...plan.remove];
     const before: { path: string; before: string | null }[] = [];
     for (const p of touched) {
@@ -491,10 +672,13 @@ export class Checkpointer {
     this.repo.setJournal({ taskId, turnPos, files: before });
     try {
       for (const p of plan.restore) {
-        const bytes = this.blobs.readSync(pre.get(p)!);
+        const row = pre.get(p)!;
+        const bytes = isGitHash(row.preHash)
+          ? gitBytes.get(p) ?? null
+          : this.blobs.readSync(row.preHash!);
         if (!bytes) throw new Error(`the kept version of ${p} is missing`);
         await Deno.mkdir(dirname(p), { recursive: true });
-        await replaceFile(p, bytes);
+        await replaceFile(p, bytes, row.preMode ?? null);
         await written?.(p);
       }
       for (const p of plan.remove) {
@@ -508,6 +692,7 @@ export class Checkpointer {
     }
     this.repo.finishRewind(taskId, turnPos);
     this.forgetTask(taskId);
+    await this.pinning;
     return plan;
   }
 
@@ -542,13 +727,29 @@ export class Checkpointer {
   }
 }
 
-/** Writes `bytes` beside `path` and renames it over: a reader never sees half a file. */
-async function replaceFile(path: string, bytes: Uint8Array): Promise<void> {
-  const tmp = `${path}.reinagent-rewind.tmp`;
-  await Deno.writeFile(tmp, bytes);
-  await Deno.rename(tmp, path);
+/** Whether `path` holds the content `hash` names (a kept blob or git's) with `mode`. */
+async function sameAs(path: string, hash: string, mode: number | null | undefined) {
+  try {
+    if (mode && modeOf(await Deno.lstat(path)) !== mode) return false;
+    const bytes = await Deno.readFile(path);
+    return isGitHash(hash)
+      ? gitBlobOid(bytes) === oidOf(hash)
+      : (await contentHash(bytes)) === hash;
+  } catch {
+    return false;
+  }
 }
 
+/**
+ * Writes `bytes` beside `path` and renames it over: a reader never sees half a file.
+ * `mode`: the permission bits to give it (null: the default, as before modes were kept).
+ */
+async function replaceFile(path: string, bytes: Uint8Array, mode: number | null): Promise<void> {
+  const tmp = `${path}.reinagent-rewind.tmp`;
+  await Deno.writeFile(tmp, bytes);
+  if (mode) await Deno.chmod(tmp, mode);
+  await Deno.rename(tmp, path);
+}
 function replaceFileSync(path: string, bytes: Uint8Array): void {
   Deno.mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.reinagent-rewind.tmp`;

@@ -15,13 +15,26 @@ import { Pacer, walkBatches } from "../../tools/walk.ts";
 import { contentHashHex } from "../../lib/content_hash.ts";
 import { sha256Hex } from "../../lib/sha256.ts";
 import type { BlobStore } from "./checkpoint_blobs.ts";
+import {
+  GIT_PREFIX,
+  gitBlobOid,
+  type GitIndex,
+  isGitHash,
+  matchesIndex,
+  oidOf,
+} from "./git_objects.ts";
 
 export interface IndexEntry {
   mtime: number;
   ctime: number;
   size: number;
   ino: number;
-  /** Hash of the content stored as a blob; null when not stored (too large, cap). */
+  /** Permission bits (0: not known, from an older index). */
+  mode: number;
+  /**
+   * Hash of the content stored as a blob, or `git:<oid>` when git's object store has it
+   * (see git_objects.ts); null when not stored (too large, cap).
+   */
   hash: string | null;
   /** Stat taken too close to the scan's stamp to be trusted next time. */
   racy: boolean;
@@ -45,15 +58,25 @@ export interface ScanOptions {
   onProgress?: (p: { files: number; bytes: number }) => void;
   /** Default 1000: a quick scan reports nothing. */
   progressAfterMs?: number;
+  /**
+   * Git's index when the workspace is in a repository: a file it describes exactly is
+   * named by its object id and neither read nor stored (nor counted against the caps).
+   */
+  git?: GitIndex | null;
 }
 
 const VERSION = 1;
 /** Bounds what a corrupt or hostile index file can make us allocate. */
 const MAX_INDEX_BYTES = 256 * 1024 * 1024;
 
+/**
+ * Whether the stat is the one recorded. The mode is compared too: Deno's ctime has whole
+ * seconds only, so a chmod in the same second as the snapshot shows in nothing else.
+ */
 export function sameStat(e: IndexEntry, st: Deno.FileInfo): boolean {
   return e.size === st.size && e.mtime === (st.mtime?.getTime() ?? 0) &&
-    e.ctime === (st.ctime?.getTime() ?? 0) && e.ino === (st.ino ?? 0);
+    e.ctime === (st.ctime?.getTime() ?? 0) && e.ino === (st.ino ?? 0) &&
+    (e.mode === 0 || e.mode === modeOf(st));
 }
 
 /** Whether a stat taken now can be trusted later (see the module comment). */
@@ -61,15 +84,22 @@ export function isRacy(st: Deno.FileInfo, stamp: number): boolean {
   return (st.mtime?.getTime() ?? 0) >= stamp || (st.ctime?.getTime() ?? 0) >= stamp;
 }
 
-/** The content hash of `abs` now (counted like a blob read), or null if unreadable. */
-export function hashNow(abs: string, blobs: BlobStore): string | null {
+/**
+ * The content hash of `abs` now (counted like a blob read), or null if unreadable; of
+ * the same kind as `like` (a git object id when it is one).
+ */
+export function hashNow(abs: string, blobs: BlobStore, like?: string | null): string | null {
   try {
     blobs.hashed++;
-    return contentHashHex(Deno.readFileSync(abs));
+    const bytes = Deno.readFileSync(abs);
+    return isGitHash(like) ? GIT_PREFIX + gitBlobOid(bytes) : contentHashHex(bytes);
   } catch {
     return null;
   }
 }
+
+/** Permission bits of a stat. */
+export const modeOf = (st: Deno.FileInfo): number => (st.mode ?? 0) & 0o7777;
 
 export class WorkspaceIndex {
   /** The entries (with why the last scan did not keep a file's content). */
@@ -120,6 +150,7 @@ export class WorkspaceIndex {
         e.ino,
         e.hash,
         e.racy ? 1 : 0,
+        e.mode,
       ]);
     }
     const tmp = `${this.file}.${crypto.randomUUID()}.tmp`;
@@ -169,7 +200,49 @@ export class WorkspaceIndex {
     }
     this.dirs = dirs;
     this.save();
-    return v.out;
+    return this.remember(v, o);
+  }
+
+  /**
+   * The last scan's or update's result and what it was made under. An update under the
+   * same conditions starts from it and looks only at changed and special entries
+   * instead of going through every entry (20 000 of them cost more than the rest of a
+   * watched turn). Private: callers get copies, which their comparisons change.
+   */
+  private last: {
+    out: Map<string, ScanEntry>;
+    git: GitIndex | null;
+    fileCap: number;
+    skip: string;
+    /** Entries every update looks at again: racy, or content not kept though it could be. */
+    special: Set<string>;
+    /** Bytes of kept content the result names (counted against a scan's budget). */
+    kept: number;
+  } | null = null;
+
+  /** `special`: carried over, with only `looked` (the paths an update visited) re-checked. */
+  private remember(
+    v: ReturnType<WorkspaceIndex["visitor"]>,
+    o: ScanOptions,
+    carried?: { special: Set<string>; looked: Iterable<string> },
+  ) {
+    const special = carried?.special ?? new Set<string>();
+    if (carried) {
+      for (const abs of carried.looked) {
+        const e = v.out.get(abs);
+        if (e && isSpecial(e, o.fileCap)) special.add(abs);
+        else special.delete(abs);
+      }
+    } else for (const [abs, e] of v.out) if (isSpecial(e, o.fileCap)) special.add(abs);
+    this.last = {
+      out: v.out,
+      git: o.git ?? null,
+      fileCap: o.fileCap,
+      skip: JSON.stringify(o.skip),
+      special,
+      kept: v.used(),
+    };
+    return new Map(v.out);
   }
 
   /**
@@ -183,7 +256,11 @@ export class WorkspaceIndex {
     changed: Iterable<string>,
     onDir: (dir: string) => void,
   ): Promise<Map<string, ScanEntry>> {
-    const v = this.visitor(blobs, o);
+    const last = this.last;
+    const incremental = last !== null && last.git === (o.git ?? null) &&
+      last.fileCap === o.fileCap && last.skip === JSON.stringify(o.skip);
+    this.last = null; // until this update is done (a failure leaves no half result)
+    const v = incremental ? this.visitor(blobs, o, last) : this.visitor(blobs, o);
     const pacer = new Pacer(o.signal, this.workspace);
     const recheck = new Set<string>();
     /** Paths gone or walked: entries at or under them not found again are dropped. */
@@ -212,17 +289,30 @@ export class WorkspaceIndex {
       for (const abs of [...this.entries.keys()]) {
         if (!found.has(abs) && !recheck.has(abs) && atOrUnder(abs, under, this.workspace)) {
           this.forget(abs);
+          if (incremental) {
+            v.drop(abs);
+            last.special.delete(abs);
+          }
         }
       }
     }
+    if (incremental) {
+      const looked = [...recheck, ...last.special];
+      for (const abs of looked) v.visit(abs, true);
+      this.saveSoon();
+      return this.remember(v, o, { special: last.special, looked });
+    }
     // In memory only (no yield per entry: an async yield costs more than the whole loop).
     for (const [abs, e] of this.entries) {
-      if (recheck.has(abs) || e.racy || (e.hash === null && e.size <= o.fileCap)) v.visit(abs);
+      if (
+        recheck.has(abs) || e.racy || (e.hash === null && e.size <= o.fileCap) ||
+        (isGitHash(e.hash) && o.git?.entries.get(abs)?.oid !== oidOf(e.hash))
+      ) v.visit(abs);
       else v.reuse(abs, e);
     }
     for (const abs of recheck) if (!v.out.has(abs)) v.visit(abs);
     this.saveSoon();
-    return v.out;
+    return this.remember(v, o);
   }
 
   private forget(abs: string): void {
@@ -230,13 +320,23 @@ export class WorkspaceIndex {
   }
 
   /** Looks at one file for a scan: reuses its hash when the stat allows, else reads it. */
-  private visitor(blobs: BlobStore, o: ScanOptions) {
+  private visitor(
+    blobs: BlobStore,
+    o: ScanOptions,
+    from?: { out: Map<string, ScanEntry>; kept: number },
+  ) {
     this.lastUsed = Date.now();
     const stamp = this.stamp();
-    const out = new Map<string, ScanEntry>();
+    const out = from?.out ?? new Map<string, ScanEntry>();
     const t0 = performance.now();
     const after = o.progressAfterMs ?? 1000;
-    let lastReport = -Infinity, bytes = 0, budget = o.budget, room = o.room;
+    let lastReport = -Infinity, bytes = 0, budget = o.budget - (from?.kept ?? 0), room = o.room;
+    /** A result entry goes (its kept bytes no longer count). */
+    const drop = (abs: string) => {
+      const e = out.get(abs);
+      if (e?.hash && !isGitHash(e.hash) && e.size <= o.fileCap) budget += e.size;
+      out.delete(abs);
+    };
     const progress = () => {
       const now = performance.now();
       if (o.onProgress && now - t0 >= after && now - lastReport > 250) {
@@ -246,7 +346,8 @@ export class WorkspaceIndex {
     };
     /** An entry the watcher says is unchanged: only the per-scan caps are applied. */
     const reuse = (abs: string, e: ScanEntry) => {
-      if (e.size > o.fileCap) {
+      if (isGitHash(e.hash)) out.set(abs, e.skipped === null ? e : { ...e, skipped: null });
+      else if (e.size > o.fileCap) {
         out.set(abs, e.skipped === o.skip.tooLarge ? e : { ...e, skipped: o.skip.tooLarge });
       } else if (e.hash) {
         // Shared with the index and other snapshots (its stat and hash are facts).
@@ -255,7 +356,9 @@ export class WorkspaceIndex {
         out.set(abs, e.skipped === null ? e : { ...e, skipped: null });
       } else out.set(abs, { ...e, skipped: o.skip.full });
     };
-    const visit = (abs: string) => {
+    /** `again`: the result may already hold the file (an incremental update). */
+    const visit = (abs: string, again = false) => {
+      if (again) drop(abs);
       let st: Deno.FileInfo;
       try {
         st = Deno.lstatSync(abs);
@@ -267,8 +370,10 @@ export class WorkspaceIndex {
       const old = this.entries.get(abs);
       let hash: string | null = null;
       let skipped: string | null = null;
-      if (st.size > o.fileCap) skipped = o.skip.tooLarge;
-      else if (old?.hash && !old.racy && sameStat(old, st)) {
+      const g = o.git?.entries.get(abs);
+      if (g && matchesIndex(g, st, o.git!.mtime)) hash = GIT_PREFIX + g.oid;
+      else if (st.size > o.fileCap) skipped = o.skip.tooLarge;
+      else if (old?.hash && !isGitHash(old.hash) && !old.racy && sameStat(old, st)) {
         hash = old.hash;
         blobs.touch(hash);
         budget -= st.size;
@@ -288,19 +393,28 @@ export class WorkspaceIndex {
         ctime: st.ctime?.getTime() ?? 0,
         size: st.size,
         ino: st.ino ?? 0,
+        mode: modeOf(st),
         hash,
         racy: hash !== null && isRacy(st, stamp),
         skipped,
       };
       out.set(abs, entry);
-      if (!old || old.hash !== hash || old.racy !== entry.racy || !sameStat(old, st)) {
+      if (
+        !old || old.hash !== hash || old.racy !== entry.racy || !sameStat(old, st) ||
+        old.mode !== entry.mode
+      ) {
         this.dirty = true;
       }
       this.entries.set(abs, entry);
       progress();
     };
-    return { out, visit, reuse };
+    return { out, visit, reuse, drop, used: () => o.budget - budget };
   }
+}
+
+/** Whether every update looks at the entry again (see `WorkspaceIndex.last`). */
+function isSpecial(e: ScanEntry, fileCap: number): boolean {
+  return e.racy || (e.hash === null && e.size <= fileCap);
 }
 
 /** The entries of an index file (of `workspace`, unless null); none when unusable. */
@@ -318,10 +432,13 @@ function readIndexFile(file: string, workspace: string | null): [string, IndexEn
       ) {
         continue;
       }
-      const [rel, mtime, ctime, size, ino, hash, racy] = r;
-      if (![mtime, ctime, size, ino].every(Number.isFinite)) continue;
-      if (hash !== null && !(typeof hash === "string" && /^[0-9a-f]{64}$/.test(hash))) continue;
-      out.push([rel, { mtime, ctime, size, ino, hash, racy: racy === 1 }]);
+      const [rel, mtime, ctime, size, ino, hash, racy, mode = 0] = r;
+      if (![mtime, ctime, size, ino, mode].every(Number.isFinite)) continue;
+      if (
+        hash !== null &&
+        !(typeof hash === "string" && /^(?:[0-9a-f]{64}|git:[0-9a-f]{40})$/.test(hash))
+      ) continue;
+      out.push([rel, { mtime, ctime, size, ino, mode, hash, racy: racy === 1 }]);
     }
   } catch { /* no index yet, or unreadable: the next scan rebuilds it */ }
   return out;

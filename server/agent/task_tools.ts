@@ -88,6 +88,8 @@ export class TaskTools {
    */
   warm(workspace: string, readOnly = false): void {
     this.pool.warm(readOnly ? "read" : "write", [workspace]);
+    // A big repository's rewind snapshot gets ready too (commands need a writing turn).
+    if (!readOnly) this.checkpoints.warm(workspace);
   }
 
   /** Closes the sandbox workers (shutdown). */

@@ -21,13 +21,15 @@ import {
   type TurnFileChange,
 } from "../../protocol/index.ts";
 import { BLOB_CAP } from "./checkpoints.ts";
+import { isGitHash } from "./git_objects.ts";
 
 /** Largest version (bytes) that is diffed line by line; larger ones get no counts. */
 export const NET_DIFF_CAP = 4 * 1024 * 1024;
 
 /** Where versions are kept (the checkpoint blobs). */
 export interface Blobs {
-  readBlob(hash: string): Promise<Uint8Array | null>;
+  /** `near`: the file's path, for a version git keeps (found in its repository). */
+  readBlob(hash: string, near?: string): Promise<Uint8Array | null>;
   keepBlob(bytes: Uint8Array): Promise<string>;
 }
 
@@ -87,7 +89,13 @@ export async function netChanges(
 ): Promise<TurnChanges> {
   const files: TurnFileChange[] = [];
   let more = 0;
-  for (const row of rows) {
+  for (const r of rows) {
+    let row = r;
+    if (isGitHash(r.preHash)) {
+      // Git keeps the version before; a copy of our own lets its diff outlive git's.
+      const bytes = await blobs.readBlob(r.preHash, r.path);
+      if (bytes) row = { ...r, preHash: await blobs.keepBlob(bytes) };
+    }
     const now = await current(row.path, row.postHash);
     const afterHash = now.kind === "file" ? now.hash : now.kind === "other" ? "other" : null;
     const kept = row.skipped === null;

@@ -12,6 +12,7 @@ import { dirname, join } from "../../lib/path.ts";
 import type { BlobStore } from "./checkpoint_blobs.ts";
 import { indexFileOf, type ScanEntry, type ScanOptions, WorkspaceIndex } from "./stat_index.ts";
 import { WorkspaceWatcher } from "./workspace_watch.ts";
+import { SKIP_DIRS } from "../../tools/walk.ts";
 
 /** Workspace indexes kept in memory (each ~300 bytes per file). */
 const INDEXES_IN_MEMORY = 4;
@@ -82,6 +83,12 @@ export class WorkspaceScans {
     }
   }
 
+  /** Whether the workspace's watcher is trusted: its next snapshot looks at changes only. */
+  ready(workspace: string): boolean {
+    const w = this.watches.get(workspace);
+    return !!w?.armed && !w.w.broken;
+  }
+
   /** Runs `f` after the workspace's scan under way (one scan of a workspace at a time). */
   serial<T>(workspace: string, f: () => Promise<T>): Promise<T> {
     const prev = this.scans.get(workspace) ?? Promise.resolve();
@@ -122,8 +129,16 @@ export class WorkspaceScans {
       watch.w.unsubscribe(watch.sub);
       watch.sub = watch.w.subscribe();
     } else if (idx.entries.size >= this.watchFiles) {
-      watch = this.watch(workspace, idx.dirs ?? dirsOf(idx));
+      watch = this.watch(workspace, idx.dirs ?? dirsOf(workspace, idx.entries.keys()));
       sub = watch?.w.subscribe() ?? null;
+    } else if (o.git && o.git.entries.size >= this.watchFiles) {
+      // A big repository's first scan: git's index tells its folders, so the watcher
+      // starts now, this scan arms it, and already the first command is compared by it.
+      const dirs = dirsOf(workspace, o.git.entries.keys());
+      if (dirs.size > 1) {
+        watch = this.watch(workspace, dirs);
+        sub = watch?.w.subscribe() ?? null;
+      }
     }
     const files = await idx.scan(this.blobs, o);
     this.counts.full++;
@@ -160,11 +175,17 @@ export class WorkspaceScans {
   }
 }
 
-/** The directories of a persisted index's files (a watcher's start before a scan). */
-function dirsOf(idx: WorkspaceIndex): Set<string> {
-  const out = new Set<string>([idx.workspace]);
-  for (const abs of idx.entries.keys()) {
-    for (let d = dirname(abs); d.length > idx.workspace.length && !out.has(d); d = dirname(d)) {
+/**
+ * The directories of these files inside `workspace` that a scan walks (a watcher's start
+ * before a scan): none in a folder the walk skips.
+ */
+function dirsOf(workspace: string, files: Iterable<string>): Set<string> {
+  const out = new Set<string>([workspace]);
+  const base = workspace.endsWith("/") ? workspace : workspace + "/";
+  for (const abs of files) {
+    if (!abs.startsWith(base)) continue;
+    if (abs.slice(base.length).split("/").some((p) => SKIP_DIRS.has(p))) continue;
+    for (let d = dirname(abs); d.length > workspace.length && !out.has(d); d = dirname(d)) {
       out.add(d);
     }
   }
