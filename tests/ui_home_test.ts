@@ -43,7 +43,7 @@ function task(extra: Partial<TaskSummary> = {}): TaskSummary {
 }
 
 function project(id: string, path: string, name: string): Project {
-  return { id, path, name, sort: 0, createdAt: 0, updatedAt: 0, taskCount: 0 };
+  return { id, path, name, sort: 0, createdAt: 0, updatedAt: 0, taskCount: 0, setupCommand: null };
 }
 
 Deno.test("home: the state comes from the server's record, not from having entries", () => {
