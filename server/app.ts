@@ -10,6 +10,7 @@ import type { RunManager } from "./sessions/runs.ts";
 import { Auth } from "./http/auth.ts";
 import { Lockout } from "./http/lockout.ts";
 import { makeHandler } from "./http/routes.ts";
+import { envAllowedHosts, HostPolicy } from "./http/host_check.ts";
 import { lazyMcpEndpoint } from "./mcp/server/lazy_endpoint.ts";
 import { VERSION } from "./version.ts";
 import { existingTerminals } from "./terminal/manager.ts";
@@ -109,6 +110,12 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
     remote,
     mcpEndpoint,
     lockout: new Lockout(now),
+    hosts: new HostPolicy({
+      bindHost: host,
+      port: () => port,
+      tls: Boolean(opts.tls),
+      extra: () => [...envAllowedHosts(), ...remote.allowedHosts],
+    }),
     port: () => port,
     secure: Boolean(opts.tls),
   });
