@@ -43,6 +43,19 @@ export interface McpServerConfig {
   policy?: ToolPolicy;
   /** Per tool (the server's own tool name), over `policy`. */
   toolPolicies?: Record<string, ToolPolicy>;
+  /**
+   * http: OAuth settings. Without them a server that asks for OAuth is signed in to with
+   * a client registered on the fly; a client id here is used instead (an authorization
+   * server without dynamic registration), with its secret when it has one.
+   */
+  oauth?: McpOAuthConfig;
+}
+
+export interface McpOAuthConfig {
+  clientId?: string;
+  clientSecret?: string;
+  /** The scope asked for when the server does not say. */
+  scope?: string;
 }
 
 const strMap = (maxValue: number): Schema<Record<string, string>> => ({
@@ -94,6 +107,11 @@ export const mcpServerSchema = obj({
   "timeoutMs?": int({ min: 1000, max: MCP_LIMITS.timeoutMsMax }),
   "policy?": oneOf(TOOL_POLICIES),
   "toolPolicies?": policyMap,
+  "oauth?": obj({
+    "clientId?": str({ min: 1, max: 512 }),
+    "clientSecret?": str({ max: 4096 }),
+    "scope?": str({ max: 2048 }),
+  }),
 });
 
 /** Rules across fields: stdio needs a command, http/sse a http(s) URL. */

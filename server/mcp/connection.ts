@@ -9,6 +9,7 @@
 import { netFetch } from "../../tools/net/proxy.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth";
 import type { CallToolResult, Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
 import {
   MCP_DEFAULT_TIMEOUT_MS,
@@ -43,6 +44,14 @@ export interface ConnectionOptions {
   onToolsChanged?(): void;
   /** The connection died (exit, dropped stream); `reason` is for the user. */
   onDead?(reason: string): void;
+  /** OAuth for http/sse servers: stored tokens, refresh and step-up (see oauth/sign_in.ts). */
+  authProvider?(config: McpServerConfig): ConnectionOAuth | undefined;
+}
+
+export interface ConnectionOAuth {
+  provider: OAuthClientProvider;
+  /** Sees every response (a 403 insufficient_scope names the scope a sign-in must ask). */
+  observe(res: Response): void;
 }
 
 const errText = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -156,6 +165,10 @@ export class McpConnection {
   /** An SDK error in words, with why the connection is gone and the stderr tail. */
   private failureText(e: unknown): string {
     let msg = errText(e);
+    if ((e as Error)?.name === "UnauthorizedError" || /^Unauthorized\b/.test(msg)) {
+      msg = `the server needs sign-in (OAuth): press Sign in on the MCP page or run ` +
+        `\`reinagent mcp login ${this.config.id}\``;
+    }
     // The SDK's HTTP errors carry the status as `code` (MCP errors use negative codes).
     const status = (e as { code?: unknown })?.code;
     if (typeof status === "number" && status >= 100 && status < 600) msg = `HTTP ${status}: ${msg}`;
@@ -192,9 +205,20 @@ export class McpConnection {
     }
     const url = new URL(c.url ?? "");
     const requestInit: RequestInit = { headers: c.headers ?? {} };
+    // A configured Authorization header is the user's choice of credential: no OAuth then.
+    const hasAuthHeader = Object.keys(c.headers ?? {}).some((h) => /^authorization$/i.test(h));
+    const oauth = hasAuthHeader ? undefined : this.opts.authProvider?.(c);
+    const observed: typeof netFetch = async (input, init) => {
+      const res = await netFetch(input, init);
+      oauth?.observe(res);
+      return res;
+    };
+    const o = oauth
+      ? { requestInit, fetch: observed, authProvider: oauth.provider }
+      : { requestInit, fetch: netFetch };
     return c.transport === "sse"
-      ? new sdk.SSEClientTransport(url, { requestInit, fetch: netFetch })
-      : new sdk.StreamableHTTPClientTransport(url, { requestInit, fetch: netFetch });
+      ? new sdk.SSEClientTransport(url, o)
+      : new sdk.StreamableHTTPClientTransport(url, o);
   }
 
   /** Closes the connection (a stdio child's whole process group is stopped). */

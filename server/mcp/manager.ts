@@ -23,6 +23,8 @@ import { McpPool } from "./pool.ts";
 import { buildTools } from "./tools.ts";
 import { masked } from "./secrets.ts";
 import { type FilePoll, pollFile } from "../../lib/watch.ts";
+import { netFetch } from "../../tools/net/proxy.ts";
+import { McpOAuth, OAUTH_CALLBACK_PATH, type OAuthSummary } from "./oauth/sign_in.ts";
 
 export interface ManagerOptions {
   home: string;
@@ -49,6 +51,9 @@ export const TURN_WAIT_MS = 15_000;
 
 export class McpManager {
   readonly pool: McpPool;
+  readonly oauth: McpOAuth;
+  /** The server's base URL, once it listens: OAuth redirects come back there. */
+  private callbackBase: string | null = null;
   private failures = new Map<string, Failure>();
   private watcher: FilePoll | null = null;
   private now: () => number;
@@ -56,12 +61,25 @@ export class McpManager {
 
   constructor(private o: ManagerOptions) {
     this.now = o.now ?? Date.now;
+    this.oauth = new McpOAuth({
+      home: o.home,
+      callbackUrl: () => this.callbackBase && this.callbackBase + OAUTH_CALLBACK_PATH,
+      fetch: netFetch,
+      now: this.now,
+      // Signed in: the failed connection starts over with the new tokens.
+      signedIn: (id) =>
+        void this.pool.close(id).then(() => {
+          this.clearFailure(id);
+          return this.pushOverview();
+        }),
+    });
     this.pool = new McpPool({
       envPolicy: o.envPolicy,
       defaultCwd: o.home,
       idleMs: o.idleMs,
       now: this.now,
       changed: () => this.pushOverview(),
+      authProvider: (c) => this.oauth.forConnection(c),
     });
     if (o.watch) this.watch();
   }
@@ -231,7 +249,11 @@ export class McpManager {
         stderrTail: [],
       };
     }
-    const pool = new McpPool({ envPolicy: this.o.envPolicy, defaultCwd: this.o.home });
+    const pool = new McpPool({
+      envPolicy: this.o.envPolicy,
+      defaultCwd: this.o.home,
+      authProvider: (c) => this.oauth.forConnection(c),
+    });
     try {
       const conn = await pool.get(config);
       const tools = this.infosOf(conn);
@@ -315,6 +337,51 @@ export class McpManager {
     }
   }
 
+  /** Where OAuth sign-ins come back to (the server's base URL, set once it listens). */
+  setCallbackBase(base: string): void {
+    this.callbackBase = base.replace(/\/+$/, "");
+  }
+
+  private httpConfig(id: string): McpServerConfig {
+    const read = readServers(this.o.home);
+    if (!read.ok) throw new McpOAuthError(read.error);
+    const config = read.servers.find((s) => s.id === id);
+    if (!config) throw new McpOAuthError(`no MCP server "${id}" in ${MCP_FILE}`);
+    if (config.transport === "stdio" || !config.url) {
+      throw new McpOAuthError(`the MCP server "${id}" is no http server: OAuth does not apply`);
+    }
+    return config;
+  }
+
+  /** Starts an OAuth sign-in: the URL to open, or null when the stored tokens work. */
+  async oauthStart(id: string): Promise<{ url: string | null }> {
+    const config = this.httpConfig(id);
+    if (!this.callbackBase) {
+      throw new McpOAuthError("sign-in needs the running server (its address receives the answer)");
+    }
+    return await this.oauth.start(config);
+  }
+
+  /** The answer of the authorization server, as our callback route got it. */
+  oauthFinish(state: string, code: string): Promise<string> {
+    return this.oauth.finish(state, code, (id) => {
+      const read = readServers(this.o.home);
+      return read.ok ? read.servers.find((s) => s.id === id) : undefined;
+    });
+  }
+
+  async oauthStatus(id: string): Promise<OAuthSummary> {
+    return await this.oauth.summary(this.httpConfig(id));
+  }
+
+  /** Revokes (when the server can) and forgets the tokens; the connection is closed. */
+  async oauthSignOut(id: string): Promise<{ revokedAtServer: boolean }> {
+    const r = await this.oauth.signOut(this.httpConfig(id));
+    await this.pool.close(id);
+    await this.pushOverview();
+    return r;
+  }
+
   /** The file changed (a save here, or the CLI): connections follow and clients are told. */
   async configChanged(): Promise<void> {
     await this.pushOverview();
@@ -367,6 +434,9 @@ export class McpManager {
     await this.pool.closeAll();
   }
 }
+
+/** An OAuth request that cannot be made (unknown server, stdio, no running server). */
+export class McpOAuthError extends Error {}
 
 function never(): never {
   throw new Error("not callable");
