@@ -231,7 +231,23 @@ export const MCP_OP_ARGS = {
     projectPath: str({ min: 1, max: 4096 }),
     decision: oneOf(["import", "dismiss"]),
   }),
+  /** Starts an OAuth sign-in: the URL to open (null: the stored tokens work). */
+  "mcp.oauthStart": obj({ id: mcpId }),
+  "mcp.oauthStatus": obj({ id: mcpId }),
+  /** Revokes at the authorization server when it can, and forgets the tokens. */
+  "mcp.oauthSignOut": obj({ id: mcpId }),
 } satisfies Record<string, Schema>;
+
+/** An OAuth sign-in to an http MCP server as clients see it: the token only masked. */
+export interface McpOAuthSummary {
+  signedIn: boolean;
+  /** The access token masked ("••••abcd"). */
+  token: string | null;
+  scope: string | null;
+  /** When the access token runs out (ms), when the server said. */
+  expiresAt: number | null;
+  refreshable: boolean;
+}
 
 export type McpSaveArgs = Infer<typeof MCP_OP_ARGS["mcp.save"]>;
 
@@ -247,4 +263,7 @@ export interface McpOpResults {
   "mcp.import": { overview: McpOverview; imported: string[]; renamed: Record<string, string> };
   "mcp.workspace": { offer: McpWorkspaceOffer | null };
   "mcp.workspaceDecide": { imported: string[]; overview: McpOverview };
+  "mcp.oauthStart": { url: string | null };
+  "mcp.oauthStatus": McpOAuthSummary;
+  "mcp.oauthSignOut": { revokedAtServer: boolean };
 }

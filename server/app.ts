@@ -134,6 +134,8 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
   services.runs?.checkpoints.collectSoon(5000);
   const scheme = opts.tls ? "https" : "http";
   const base = `${scheme}://${displayHost(host)}:${port}`;
+  // MCP sign-ins come back to this server; the address it printed is the one known to work.
+  services.mcp?.setCallbackBase(base);
 
   const url = () => `${base}/?token=${encodeURIComponent(auth.token)}`;
   const app: RunningApp = {

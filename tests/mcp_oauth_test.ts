@@ -10,6 +10,7 @@
 import { assert, assertEquals, assertMatch, assertRejects } from "./helpers/assert.ts";
 import { McpManager } from "../server/mcp/manager.ts";
 import { oauthPath } from "../server/mcp/oauth/store.ts";
+import { handleOAuthCallback } from "../server/http/mcp_oauth_callback.ts";
 import type { McpServerConfig } from "../protocol/mcp_servers.ts";
 import { type OAuthPair, startOAuthPair } from "./helpers/mcp_oauth_server.ts";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types";
@@ -135,6 +136,53 @@ Deno.test("mcp oauth: sign in, call, refresh, revoke, step-up, sign out", opts, 
     await pair.close();
   }
 });
+
+Deno.test(
+  "mcp oauth callback route: the state is the credential; pages in the browser's language",
+  opts,
+  async () => {
+    const { m, pair } = await setup();
+    try {
+      let failures = 0;
+      const hit = (qs: string, lang = "en-US") => {
+        const url = new URL(`http://127.0.0.1:9/api/mcp/oauth/callback?${qs}`);
+        const req = new Request(url, { headers: { "accept-language": lang } });
+        return handleOAuthCallback(req, url, m, () => failures++);
+      };
+      const back = await authorize((await m.oauthStart("guarded")).url!);
+      // Attack: a guessed state is refused, counted for the lockout, and spends nothing.
+      const guess = await hit(`code=${back.code}&state=guessed`);
+      assertEquals(guess.status, 400);
+      assertEquals(failures, 1);
+      await guess.body?.cancel();
+      // Attack: markup in the authorization server's error text is shown as text.
+      const denied = await hit(
+        `error=access_denied&error_description=${encodeURIComponent("<script>x</script>")}`,
+      );
+      const deniedText = await denied.text();
+      assert(!deniedText.includes("<script>x"), deniedText);
+      assertMatch(denied.headers.get("content-security-policy") ?? "", /default-src 'none'/);
+
+      const ok = await hit(
+        `code=${encodeURIComponent(back.code)}&state=${encodeURIComponent(back.state)}`,
+        "zh-CN",
+      );
+      assertEquals(ok.status, 200);
+      assertMatch(await ok.text(), /已登录 MCP 服务器“guarded”/);
+      assertEquals((await m.oauthStatus("guarded")).signedIn, true);
+      // Replayed: refused.
+      const replay = await hit(
+        `code=${encodeURIComponent(back.code)}&state=${encodeURIComponent(back.state)}`,
+      );
+      assertEquals(replay.status, 400);
+      await replay.body?.cancel();
+      assertEquals(failures, 2);
+    } finally {
+      await m.close();
+      await pair.close();
+    }
+  },
+);
 
 Deno.test("mcp oauth: a stdio server or an unknown one has no sign-in", opts, async () => {
   const { m, pair } = await setup();

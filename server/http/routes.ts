@@ -6,6 +6,8 @@
 import type { Auth } from "./auth.ts";
 import type { Lockout } from "./lockout.ts";
 import type { HostPolicy } from "./host_check.ts";
+import { handleOAuthCallback } from "./mcp_oauth_callback.ts";
+import { OAUTH_CALLBACK_PATH } from "../mcp/oauth/sign_in.ts";
 import { ASSETS, gzipped, PUBLIC_ASSETS } from "./assets.ts";
 import { attachSocket } from "./ws.ts";
 import { describeClient } from "../sessions/clients.ts";
@@ -130,6 +132,11 @@ export function makeHandler(deps: RouteDeps) {
     // pairing may be known: none of them holds anything private.
     if (PUBLIC_ASSETS.has(url.pathname) && (req.method === "GET" || req.method === "HEAD")) {
       return serveAsset(req, url.pathname, host)!;
+    }
+
+    // An MCP sign-in coming back: the state it carries is its credential (see the handler).
+    if (url.pathname === OAUTH_CALLBACK_PATH) {
+      return handleOAuthCallback(req, url, deps.mcp, () => deps.lockout.fail(ip));
     }
 
     const cred = deps.auth.credential(req, url, deps.port());

@@ -16,7 +16,7 @@ import type {
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport";
-import type { McpServerConfig } from "../../../protocol/mcp_servers.ts";
+import type { McpOAuthSummary, McpServerConfig } from "../../../protocol/mcp_servers.ts";
 import { mask } from "../secrets.ts";
 import { type OAuthRecord, OAuthStore } from "./store.ts";
 
@@ -29,15 +29,7 @@ export const OAUTH_CALLBACK_PATH = "/api/mcp/oauth/callback";
 
 export const SIGN_IN_NEEDED = "needs sign-in";
 
-export interface OAuthSummary {
-  signedIn: boolean;
-  /** The access token masked ("••••abcd"). */
-  token: string | null;
-  scope: string | null;
-  /** When the access token runs out (ms), when the server said. */
-  expiresAt: number | null;
-  refreshable: boolean;
-}
+export type OAuthSummary = McpOAuthSummary;
 
 export interface McpOAuthOptions {
   home: string;
