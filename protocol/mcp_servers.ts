@@ -170,6 +170,8 @@ export interface McpServerStatus {
   /** The last failure (phase-tagged), shown as a badge on the server's row. */
   error: { phase: McpPhase; message: string; at: number } | null;
   stderrTail: string[];
+  /** http/sse: the OAuth sign-in (null: none stored, or a stdio server). */
+  oauth?: McpOAuthSummary | null;
 }
 
 /** The whole picture: the servers, or why the file could not be read (never overwritten). */

@@ -89,11 +89,13 @@ export class McpManager {
     const read = await readServers(this.o.home);
     if (!read.ok) return { path: read.path, fileError: read.error, servers: [] };
     this.pool.sync(read.servers);
-    return {
-      path: read.path,
-      fileError: null,
-      servers: read.servers.map((c) => this.statusOf(c)),
-    };
+    const servers = read.servers.map((c) => this.statusOf(c));
+    for (const s of servers) {
+      if (s.config.transport === "stdio" || !s.config.url) continue;
+      const o = await this.oauth.summary(s.config);
+      s.oauth = o.signedIn ? o : null;
+    }
+    return { path: read.path, fileError: null, servers };
   }
 
   private statusOf(config: McpServerConfig): McpServerStatus {

@@ -88,4 +88,13 @@ export default {
   "mcp.policy.server": "As the server: {policy}",
   "mcp.policy.byMode": "By approval mode",
   "mcp.stderr": "Server output (stderr, last {n} lines)",
+  "mcp.oauth.signIn": "Sign in",
+  "mcp.oauth.signOut": "Sign out",
+  "mcp.oauth.signedIn": "Signed in (OAuth)",
+  "mcp.oauth.needed": "Needs sign-in",
+  "mcp.oauth.tokenMasked": "Access token (masked; kept in the data folder, mode 0600)",
+  "mcp.oauth.scope": "Scope: {scope}",
+  "mcp.oauth.expires": "Expires {time}",
+  "mcp.oauth.opened": "The sign-in page opened in a new window. If it did not:",
+  "mcp.oauth.openLink": "open the sign-in page",
 };

@@ -86,4 +86,13 @@ export default {
   "mcp.policy.server": "同服务器：{policy}",
   "mcp.policy.byMode": "按审批模式",
   "mcp.stderr": "服务器输出（stderr，最后 {n} 行）",
+  "mcp.oauth.signIn": "登录",
+  "mcp.oauth.signOut": "退出登录",
+  "mcp.oauth.signedIn": "已登录（OAuth）",
+  "mcp.oauth.needed": "需要登录",
+  "mcp.oauth.tokenMasked": "访问令牌（已遮盖；保存在数据目录中，权限 0600）",
+  "mcp.oauth.scope": "权限范围：{scope}",
+  "mcp.oauth.expires": "{time} 过期",
+  "mcp.oauth.opened": "登录页面已在新窗口中打开。如果没有打开：",
+  "mcp.oauth.openLink": "打开登录页面",
 };

@@ -145,3 +145,27 @@ export async function decideWorkspace(/** @type {"import"|"dismiss"} */ decision
     notifyError("mcp.error", e);
   }
 }
+
+/**
+ * Starts an OAuth sign-in of an http server. The URL opens in a new window (the desktop
+ * window or a browser tab) and is also returned, so a phone that blocks the pop-up
+ * gets it as a link. Null: the stored sign-in still works.
+ * @param {string} id
+ * @returns {Promise<{url: string|null, error: string|null}>}
+ */
+export async function startSignIn(id) {
+  try {
+    const { url } = await request("mcp.oauthStart", { id });
+    if (url) globalThis.open?.(url, "_blank", "noopener");
+    return { url, error: null };
+  } catch (e) {
+    return { url: null, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** Signs out (the authorization server revokes the tokens when it can). */
+export const signOut = (/** @type {string} */ id) =>
+  changing(async () => {
+    await request("mcp.oauthSignOut", { id });
+    return await request("mcp.list");
+  });
