@@ -79,6 +79,9 @@ export const USAGE = `Usage:
   reinagent mcp test ID
       Manage the MCP servers the agent uses as tools (~/.reinagent/mcp_servers.json;
       all take --home DIR; works while a server runs). --sse: a legacy SSE server.
+  reinagent mcp login ID | logout ID
+      Sign in to an MCP server that uses OAuth (prints the address to open; the answer
+      comes back to the running instance) or sign out (revoked at its server).
   reinagent skills list [--json] [--project DIR]
   reinagent skills enable|disable NAME [--project DIR]
       The skills found (~/.reinagent/skills, the project's .reinagent/skills,
