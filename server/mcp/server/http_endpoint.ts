@@ -71,7 +71,7 @@ export class McpHttpEndpoint {
     let server: Server | null = null;
     const ops = opPort(this.deps, () => mcpClientInfo(server!, ip));
     const session: McpSession = { ops, currentTask: null, draft: null };
-    server = createMcpServer(session, this.deps.version);
+    server = createMcpServer(session, this.deps.version, { home: this.deps.home });
     const live: Live = {
       transport: new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => crypto.randomUUID(),

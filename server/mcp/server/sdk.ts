@@ -16,12 +16,19 @@ export { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 export {
   CallToolRequestSchema,
   type CallToolResult,
+  CompleteRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
   isJSONRPCRequest,
   isJSONRPCResponse,
   type JSONRPCMessage,
   LATEST_PROTOCOL_VERSION,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 export { Server } from "@modelcontextprotocol/sdk/server";
