@@ -58,6 +58,8 @@ const errText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export class McpConnection {
   tools: SdkTool[] = [];
+  /** The server offers resources (`resources` capability). */
+  hasResources = false;
   protocolVersion: string | null = null;
   /** Connected and its tools listed. */
   ready = false;
@@ -122,6 +124,7 @@ export class McpConnection {
       throw new McpPhaseError("initialize", this.failureText(e), this.stderrTail(20));
     }
     this.transport.onclose = chain(this.transport.onclose, () => this.died());
+    this.hasResources = Boolean(client.getServerCapabilities()?.resources);
     try {
       this.tools = await this.listTools();
     } catch (e) {
@@ -157,6 +160,41 @@ export class McpConnection {
         timeout: this.timeoutMs,
         signal,
       }) as CallToolResult;
+    } catch (e) {
+      throw new Error(this.failureText(e));
+    }
+  }
+
+  /** One page of the server's resources (`resources/list`). */
+  async listResources(cursor?: string): Promise<{
+    resources: {
+      uri: string;
+      name?: string;
+      title?: string;
+      mimeType?: string;
+      description?: string;
+    }[];
+    nextCursor?: string;
+  }> {
+    if (this.dead || !this.client) {
+      throw new Error(`the MCP server "${this.config.id}" is not connected`);
+    }
+    try {
+      return await this.client.listResources(cursor ? { cursor } : {}, { timeout: this.timeoutMs });
+    } catch (e) {
+      throw new Error(this.failureText(e));
+    }
+  }
+
+  /** Reads one resource (`resources/read`). */
+  async readResource(uri: string, signal: AbortSignal): Promise<{
+    contents: { uri: string; mimeType?: string; text?: string; blob?: string }[];
+  }> {
+    if (this.dead || !this.client) {
+      throw new Error(`the MCP server "${this.config.id}" is not connected`);
+    }
+    try {
+      return await this.client.readResource({ uri }, { timeout: this.timeoutMs, signal });
     } catch (e) {
       throw new Error(this.failureText(e));
     }

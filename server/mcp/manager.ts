@@ -21,6 +21,7 @@ import { MCP_FILE, mcpConfigPath, readServers, serversProblems } from "./config.
 import { type McpConnection, McpPhaseError } from "./connection.ts";
 import { McpPool } from "./pool.ts";
 import { buildTools } from "./tools.ts";
+import { resourceTools } from "./resource_tools.ts";
 import { masked } from "./secrets.ts";
 import { type FilePoll, pollFile } from "../../lib/watch.ts";
 import { netFetch } from "../../tools/net/proxy.ts";
@@ -170,6 +171,13 @@ export class McpManager {
         tools: conn.tools,
         call: (tool, args, signal) => this.call(config, tool, args, signal),
       }, taken);
+      if (conn.hasResources) {
+        tools.push(...resourceTools({
+          config,
+          list: (cursor) => this.pool.use(config, (c) => c.listResources(cursor)),
+          read: (uri, signal) => this.pool.use(config, (c) => c.readResource(uri, signal)),
+        }, taken));
+      }
       if (skipped.length) {
         console.error(`MCP server ${config.id}: tools left out: ${skipped.join("; ")}`);
       }
