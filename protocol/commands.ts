@@ -38,7 +38,7 @@ export const COMMAND_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}$/;
 export const BUILTIN_COMMAND_NAMES = ["clear", "compact", "init", "plan", "goal", "help"] as const;
 
 /** Where a command comes from: built in, the workspace, or the user's data folder / ~/.claude. */
-export type CommandSource = "builtin" | "workspace" | "user";
+export type CommandSource = "builtin" | "workspace" | "user" | "mcp";
 
 /** One entry of the `/` menu. */
 export interface CommandInfo {

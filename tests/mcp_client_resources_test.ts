@@ -8,6 +8,8 @@ import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { McpManager } from "../server/mcp/manager.ts";
 import { saveServers } from "../server/mcp/config.ts";
 import {
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
@@ -15,14 +17,36 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from "../server/mcp/server/sdk.ts";
 import type { Tool } from "../tools/types.ts";
+import { expandPromptCommand, listCommands } from "../server/commands/registry.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 
 function resourceServer(withResources: boolean) {
   const http = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
     const server = new Server({ name: "docs", version: "1" }, {
-      capabilities: withResources ? { tools: {}, resources: {} } : { tools: {} },
+      capabilities: withResources ? { tools: {}, resources: {}, prompts: {} } : { tools: {} },
     });
+    if (withResources) {
+      server.setRequestHandler(ListPromptsRequestSchema, () => ({
+        prompts: [
+          {
+            name: "greet",
+            description: "Greets someone",
+            arguments: [{ name: "who", required: true }, { name: "style" }],
+          },
+          { name: "x".repeat(60), description: "a name too long to type" },
+        ],
+      }));
+      server.setRequestHandler(GetPromptRequestSchema, (r) => ({
+        messages: [{
+          role: "user",
+          content: {
+            type: "text",
+            text: `Say hi to ${r.params.arguments?.who} ${r.params.arguments?.style ?? "plainly"}.`,
+          },
+        }],
+      }));
+    }
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));
     if (withResources) {
       server.setRequestHandler(
@@ -107,3 +131,34 @@ Deno.test(
     }
   },
 );
+
+Deno.test("an MCP server's prompts are slash commands once it is connected", opts, async () => {
+  const docs = resourceServer(true);
+  const home = await Deno.makeTempDir();
+  await saveServers(home, [
+    { id: "docs", enabled: true, transport: "http", command: "", args: [], url: docs.url },
+  ]);
+  const m = new McpManager({ home, envPolicy: () => ({}), publish: () => {} });
+  try {
+    assertEquals(m.promptCommands(), [], "not connected: nothing offered, nothing started");
+    await m.toolsForTurn();
+    assertEquals(m.promptCommands(), [{
+      name: "mcp__docs__greet",
+      description: "[MCP docs] Greets someone",
+      argHint: "<who> [style]",
+    }]);
+    const scope = { workspace: home, home, userHome: home, mcpPrompts: m };
+    const { commands } = await listCommands(scope);
+    const greet = commands.find((c) => c.name === "mcp__docs__greet");
+    assertEquals(greet?.source, "mcp");
+    const used = await expandPromptCommand("/mcp__docs__greet Ada very warmly", scope);
+    assertEquals(used?.prompt, "Say hi to Ada very warmly.");
+    let refused: Error | null = null;
+    await expandPromptCommand("/mcp__docs__greet", scope).catch((e) => refused = e);
+    assertMatch(String(refused), /needs who/);
+    assertEquals(await expandPromptCommand("/mcp__docs__nope x", scope), null);
+  } finally {
+    await m.close();
+    await docs.close();
+  }
+});

@@ -54,12 +54,23 @@ export interface ConnectionOAuth {
   observe(res: Response): void;
 }
 
+/** A prompt of a server, as listed (bounded; hostile text like any). */
+export interface McpPromptInfo {
+  name: string;
+  description: string;
+  arguments: { name: string; required: boolean }[];
+}
+
+const MAX_PROMPTS = 200;
+
 const errText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export class McpConnection {
   tools: SdkTool[] = [];
   /** The server offers resources (`resources` capability). */
   hasResources = false;
+  /** Its prompts (offered as slash commands), re-read on `prompts/list_changed`. */
+  prompts: McpPromptInfo[] = [];
   protocolVersion: string | null = null;
   /** Connected and its tools listed. */
   ready = false;
@@ -116,6 +127,11 @@ export class McpConnection {
         if (!this.dead) console.error(`MCP server ${c.id}: re-listing tools failed:`, errText(e));
       }
     });
+    client.setNotificationHandler(sdk.PromptListChangedNotificationSchema, async () => {
+      if (this.dead || !this.client) return;
+      this.prompts = await this.listPrompts().catch(() => this.prompts);
+      this.opts.onToolsChanged?.();
+    });
     this.client = client;
     try {
       await client.connect(this.transport, { timeout: this.timeoutMs });
@@ -125,6 +141,13 @@ export class McpConnection {
     }
     this.transport.onclose = chain(this.transport.onclose, () => this.died());
     this.hasResources = Boolean(client.getServerCapabilities()?.resources);
+    // Prompts are an extra: a server whose prompts/list fails still serves its tools.
+    if (client.getServerCapabilities()?.prompts) {
+      this.prompts = await this.listPrompts().catch((e) => {
+        console.error(`MCP server ${c.id}: listing prompts failed:`, errText(e));
+        return [];
+      });
+    }
     try {
       this.tools = await this.listTools();
     } catch (e) {
@@ -163,6 +186,50 @@ export class McpConnection {
     } catch (e) {
       throw new Error(this.failureText(e));
     }
+  }
+
+  private async listPrompts(): Promise<McpPromptInfo[]> {
+    const out: McpPromptInfo[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES && out.length < MAX_PROMPTS; page++) {
+      const r = await this.client!.listPrompts(cursor ? { cursor } : {}, {
+        timeout: this.timeoutMs,
+      });
+      for (const p of r.prompts ?? []) {
+        out.push({
+          name: String(p.name).slice(0, 200),
+          description: String(p.description ?? p.title ?? "").replace(/\s+/g, " ").slice(0, 300),
+          arguments: (Array.isArray(p.arguments) ? p.arguments : []).slice(0, 20).map((
+            a: { name: unknown; required?: unknown },
+          ) => ({ name: String(a.name).slice(0, 100), required: a.required === true })),
+        });
+      }
+      cursor = r.nextCursor;
+      if (!cursor) break;
+    }
+    return out.slice(0, MAX_PROMPTS);
+  }
+
+  /** A prompt's messages as one text (`prompts/get`): what the model is sent. */
+  async getPrompt(name: string, args: Record<string, string>): Promise<string> {
+    if (this.dead || !this.client) {
+      throw new Error(`the MCP server "${this.config.id}" is not connected`);
+    }
+    let r;
+    try {
+      r = await this.client.getPrompt({ name, arguments: args }, { timeout: this.timeoutMs });
+    } catch (e) {
+      throw new Error(this.failureText(e));
+    }
+    return (r.messages ?? []).map((
+      m: { content: { type: string; text?: string; resource?: { text?: string } } },
+    ) =>
+      m.content.type === "text"
+        ? m.content.text ?? ""
+        : m.content.type === "resource" && typeof m.content.resource?.text === "string"
+        ? m.content.resource.text
+        : `[${m.content.type} content not shown]`
+    ).join("\n\n");
   }
 
   /** One page of the server's resources (`resources/list`). */

@@ -20,7 +20,7 @@ import type { ToolSpec } from "../../protocol/provider_types.ts";
 import { MCP_FILE, mcpConfigPath, readServers, serversProblems } from "./config.ts";
 import { type McpConnection, McpPhaseError } from "./connection.ts";
 import { McpPool } from "./pool.ts";
-import { buildTools } from "./tools.ts";
+import { buildTools, sanitiseName } from "./tools.ts";
 import { resourceTools } from "./resource_tools.ts";
 import { masked } from "./secrets.ts";
 import { type FilePoll, pollFile } from "../../lib/watch.ts";
@@ -347,6 +347,58 @@ export class McpManager {
     }
   }
 
+  /**
+   * The prompts of the connected servers as slash commands (`/mcp__<server>__<prompt>`);
+   * a server is not started for the menu: its prompts show once it is connected.
+   */
+  promptCommands(): { name: string; description: string; argHint?: string }[] {
+    const read = readServers(this.o.home);
+    if (!read.ok) return [];
+    return read.servers.filter((s) => s.enabled).flatMap((config) => {
+      const conn = this.pool.peek(config.id);
+      if (!conn?.ready || conn.dead) return [];
+      return conn.prompts.flatMap((p) => {
+        const name = promptCommandName(config.id, p.name);
+        if (!name) return [];
+        const hint = p.arguments.map((a) => a.required ? `<${a.name}>` : `[${a.name}]`).join(" ");
+        return [{
+          name,
+          description: `[MCP ${config.id}] ${p.description || p.name}`,
+          ...(hint ? { argHint: hint } : {}),
+        }];
+      });
+    });
+  }
+
+  /**
+   * What the model receives for `/mcp__<server>__<prompt> ARGS`: the prompt's messages.
+   * The words of ARGS fill the prompt's arguments in order, the last takes the rest. Null
+   * when no connected server has such a prompt.
+   */
+  async expandPrompt(name: string, argText: string): Promise<string | null> {
+    const read = readServers(this.o.home);
+    if (!read.ok) return null;
+    for (const config of read.servers.filter((s) => s.enabled)) {
+      const conn = this.pool.peek(config.id);
+      if (!conn?.ready || conn.dead) continue;
+      const p = conn.prompts.find((x) => promptCommandName(config.id, x.name) === name);
+      if (!p) continue;
+      const words = argText.trim() ? argText.trim().split(/\s+/) : [];
+      const args: Record<string, string> = {};
+      p.arguments.forEach((a, i) => {
+        const last = i === p.arguments.length - 1;
+        const value = last ? words.slice(i).join(" ") : words[i];
+        if (value) args[a.name] = value;
+      });
+      const missing = p.arguments.filter((a) => a.required && !args[a.name]).map((a) => a.name);
+      if (missing.length) {
+        throw new McpOAuthError(`/${name} needs ${missing.join(", ")}`);
+      }
+      return await this.pool.use(config, (c) => c.getPrompt(p.name, args));
+    }
+    return null;
+  }
+
   /** Where OAuth sign-ins come back to (the server's base URL, set once it listens). */
   setCallbackBase(base: string): void {
     this.callbackBase = base.replace(/\/+$/, "");
@@ -445,8 +497,14 @@ export class McpManager {
   }
 }
 
-/** An OAuth request that cannot be made (unknown server, stdio, no running server). */
+/** A request the user's input cannot make (unknown server, stdio, missing arguments). */
 export class McpOAuthError extends Error {}
+
+/** Slash names are at most 40 characters of `[A-Za-z0-9_.:-]`: a longer one is left out. */
+export function promptCommandName(serverId: string, prompt: string): string | null {
+  const name = `mcp__${sanitiseName(serverId)}__${sanitiseName(prompt)}`;
+  return name.length <= 40 ? name : null;
+}
 
 function never(): never {
   throw new Error("not callable");
