@@ -3,7 +3,7 @@
  * `<home>/mcp_servers.json`, their live status, the phase-tagged test result, and the
  * ops of the MCP page. Pure: shared by the server, the CLI and the UI.
  */
-import { arr, bool, type Infer, int, obj, oneOf, type Schema, str } from "./schema.ts";
+import { arr, bool, type Infer, int, json, obj, oneOf, type Schema, str } from "./schema.ts";
 import { TOOL_POLICIES, type ToolPolicy } from "./domain.ts";
 
 export const MCP_TRANSPORTS = ["stdio", "http", "sse"] as const;
@@ -205,7 +205,39 @@ export const MCP_TOPIC = "mcp";
 /** Pushed on {@link MCP_TOPIC}: the overview changed, or a server failed during a turn. */
 export type McpEvent =
   | { kind: "overview"; overview: McpOverview }
-  | { kind: "failure"; id: string; phase: McpPhase; message: string; at: number };
+  | { kind: "failure"; id: string; phase: McpPhase; message: string; at: number }
+  /** The questions MCP servers wait for an answer to (the whole list). */
+  | { kind: "elicitations"; list: McpElicitation[] };
+
+/** One field of an MCP server's question (a flat, primitive property of its schema). */
+export interface McpElicitField {
+  name: string;
+  title: string;
+  description: string;
+  type: "string" | "number" | "integer" | "boolean";
+  required: boolean;
+  /** A choice: the values, and their labels when the server gave them. */
+  enum?: string[];
+  enumNames?: string[];
+  default?: string | number | boolean;
+  /** email, uri, date, date-time (string fields). */
+  format?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+}
+
+/** An MCP server asks the user something (elicitation, form mode). */
+export interface McpElicitation {
+  id: string;
+  /** The MCP server's id. */
+  server: string;
+  /** The server's text, shown as text (never as markup). */
+  message: string;
+  fields: McpElicitField[];
+  createdAt: number;
+}
 
 const mcpId = str({ min: 1, max: 48, pattern: MCP_ID_RE });
 
@@ -238,6 +270,14 @@ export const MCP_OP_ARGS = {
   "mcp.oauthStatus": obj({ id: mcpId }),
   /** Revokes at the authorization server when it can, and forgets the tokens. */
   "mcp.oauthSignOut": obj({ id: mcpId }),
+  /** The questions of MCP servers waiting for an answer. */
+  "mcp.elicitations": obj({}),
+  /** Answers one: accept (with the form's values), decline, or cancel (dismiss). */
+  "mcp.elicitationAnswer": obj({
+    id: str({ min: 1, max: 80 }),
+    action: oneOf(["accept", "decline", "cancel"]),
+    "content?": json(64 * 1024),
+  }),
 } satisfies Record<string, Schema>;
 
 /** An OAuth sign-in to an http MCP server as clients see it: the token only masked. */
@@ -268,4 +308,6 @@ export interface McpOpResults {
   "mcp.oauthStart": { url: string | null };
   "mcp.oauthStatus": McpOAuthSummary;
   "mcp.oauthSignOut": { revokedAtServer: boolean };
+  "mcp.elicitations": { list: McpElicitation[] };
+  "mcp.elicitationAnswer": { id: string };
 }

@@ -46,6 +46,12 @@ export interface ConnectionOptions {
   onDead?(reason: string): void;
   /** OAuth for http/sse servers: stored tokens, refresh and step-up (see oauth/sign_in.ts). */
   authProvider?(config: McpServerConfig): ConnectionOAuth | undefined;
+  /** A question of the server for the user (elicitation, form mode); absent: not offered. */
+  onElicit?(
+    serverId: string,
+    params: { message?: unknown; requestedSchema?: unknown },
+    signal: AbortSignal,
+  ): Promise<{ action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> }>;
 }
 
 export interface ConnectionOAuth {
@@ -115,7 +121,17 @@ export class McpConnection {
       this.protocolVersion = v;
       setVersion?.(v);
     };
-    const client = new sdk.Client({ name: "reinagent", version: VERSION }, { capabilities: {} });
+    const client = new sdk.Client({ name: "reinagent", version: VERSION }, {
+      capabilities: this.opts.onElicit ? { elicitation: { form: {} } } : {},
+    });
+    const onElicit = this.opts.onElicit;
+    if (onElicit) {
+      client.setRequestHandler(
+        sdk.ElicitRequestSchema,
+        (req: { params: Record<string, unknown> }, extra: { signal: AbortSignal }) =>
+          onElicit(c.id, req.params, extra.signal),
+      );
+    }
     client.onerror = () => {}; // stray lines on stdout etc.: not fatal
     // Set before the handshake: a server may announce new tools right after it.
     client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, async () => {

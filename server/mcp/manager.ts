@@ -22,6 +22,7 @@ import { type McpConnection, McpPhaseError } from "./connection.ts";
 import { McpPool } from "./pool.ts";
 import { buildTools, sanitiseName } from "./tools.ts";
 import { resourceTools } from "./resource_tools.ts";
+import { ElicitationCenter } from "./elicitation.ts";
 import { masked } from "./secrets.ts";
 import { type FilePoll, pollFile } from "../../lib/watch.ts";
 import { netFetch } from "../../tools/net/proxy.ts";
@@ -53,6 +54,8 @@ export const TURN_WAIT_MS = 15_000;
 export class McpManager {
   readonly pool: McpPool;
   readonly oauth: McpOAuth;
+  /** Questions of servers for the user, shown as forms in every client. */
+  readonly elicitations: ElicitationCenter;
   /** The server's base URL, once it listens: OAuth redirects come back there. */
   private callbackBase: string | null = null;
   private failures = new Map<string, Failure>();
@@ -74,6 +77,12 @@ export class McpManager {
           return this.pushOverview();
         }),
     });
+    this.elicitations = new ElicitationCenter(
+      (list) => {
+        if (!this.closed) o.publish({ kind: "elicitations", list });
+      },
+      this.now,
+    );
     this.pool = new McpPool({
       envPolicy: o.envPolicy,
       defaultCwd: o.home,
@@ -81,6 +90,7 @@ export class McpManager {
       now: this.now,
       changed: () => this.pushOverview(),
       authProvider: (c) => this.oauth.forConnection(c),
+      onElicit: (id, params, signal) => this.elicitations.ask(id, params, signal),
     });
     if (o.watch) this.watch();
   }
@@ -489,6 +499,7 @@ export class McpManager {
   }
 
   async close(): Promise<void> {
+    this.elicitations.cancelAll();
     this.closed = true;
     if (this.pushTimer !== null) clearTimeout(this.pushTimer);
     this.pushTimer = null;

@@ -31,6 +31,7 @@ export interface PoolOptions {
   changed?(id: string): void;
   /** OAuth for http servers (see oauth/sign_in.ts). */
   authProvider?: ConnectionOptions["authProvider"];
+  onElicit?: ConnectionOptions["onElicit"];
 }
 
 export class McpPool {
@@ -103,6 +104,7 @@ export class McpPool {
       onToolsChanged: () => this.opts.changed?.(config.id),
       onDead: () => this.opts.changed?.(config.id),
       authProvider: this.opts.authProvider,
+      onElicit: this.opts.onElicit,
     });
     const slot: Slot = {
       key,

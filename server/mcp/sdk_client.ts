@@ -7,6 +7,7 @@ export { Client } from "@modelcontextprotocol/sdk/client/index.js";
 export { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 export { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 export {
+  ElicitRequestSchema,
   PromptListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";

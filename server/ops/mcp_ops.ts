@@ -11,6 +11,7 @@ import type { OpHandlers } from "./types.ts";
 import { OpError } from "../errors.ts";
 import { McpConfigError, mcpLowered, readServers, updateServers } from "../mcp/config.ts";
 import { type McpManager, McpOAuthError } from "../mcp/manager.ts";
+import { ElicitationError } from "../mcp/elicitation.ts";
 import { parseImportText, scanImports, uniqueIds } from "../mcp/imports.ts";
 import { decideWorkspace, workspaceOffer } from "../mcp/workspace.ts";
 import { masked, unmasked } from "../mcp/secrets.ts";
@@ -121,6 +122,16 @@ export const MCP_HANDLERS: OpHandlers<keyof typeof MCP_OP_ARGS> = {
   "mcp.oauthStart": (ctx, { id }) => oauth(() => managerOf(ctx).oauthStart(id)),
   "mcp.oauthStatus": (ctx, { id }) => oauth(() => managerOf(ctx).oauthStatus(id)),
   "mcp.oauthSignOut": (ctx, { id }) => oauth(() => managerOf(ctx).oauthSignOut(id)),
+  "mcp.elicitations": (ctx) => ({ list: managerOf(ctx).elicitations.list() }),
+  "mcp.elicitationAnswer": (ctx, { id, action, content }) => {
+    try {
+      managerOf(ctx).elicitations.answer(id, action, content);
+    } catch (e) {
+      if (e instanceof ElicitationError) throw new OpError("invalid_args", e.message);
+      throw e;
+    }
+    return { id };
+  },
   "mcp.parseImport": async (ctx, { text }) => {
     const { servers, problems } = parseImportText(text);
     return { candidates: candidatesOf(servers, await existingIds(ctx), "json"), problems };
