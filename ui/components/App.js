@@ -25,6 +25,7 @@ import { TerminalDock } from "./terminal/TerminalDock.js";
 import { termDockOpen } from "../state/terminal.js";
 import { accessRevoked } from "../state/connection.js";
 import { RemoteAccessRevoked } from "./settings/RemoteAccessRevoked.js";
+import { McpQuestionLayer } from "./mcp/McpQuestionDialog.js";
 
 export function App() {
   const open = drawerOpen.value;
@@ -65,6 +66,7 @@ export function App() {
       ${!settingsOpen.value && html`<${RightPanel} />`}
       <${SearchLayer} />
       <${PaletteLayer} />
+      <${McpQuestionLayer} />
     </div>
   `;
 }

@@ -97,4 +97,11 @@ export default {
   "mcp.oauth.expires": "Expires {time}",
   "mcp.oauth.opened": "The sign-in page opened in a new window. If it did not:",
   "mcp.oauth.openLink": "open the sign-in page",
+  "mcp.ask.title": "The MCP server {server} asks",
+  "mcp.ask.accept": "Send",
+  "mcp.ask.decline": "Decline",
+  "mcp.ask.cancel": "Cancel",
+  "mcp.ask.choose": "Choose…",
+  "mcp.ask.note":
+    "Only what you send here goes to the server. Decline says no; Cancel dismisses the question.",
 };

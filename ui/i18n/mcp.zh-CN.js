@@ -95,4 +95,10 @@ export default {
   "mcp.oauth.expires": "{time} 过期",
   "mcp.oauth.opened": "登录页面已在新窗口中打开。如果没有打开：",
   "mcp.oauth.openLink": "打开登录页面",
+  "mcp.ask.title": "MCP 服务器 {server} 提问",
+  "mcp.ask.accept": "发送",
+  "mcp.ask.decline": "拒绝",
+  "mcp.ask.cancel": "取消",
+  "mcp.ask.choose": "请选择…",
+  "mcp.ask.note": "只有你在此发送的内容会交给服务器。“拒绝”表示不同意；“取消”则关闭这个问题。",
 };
