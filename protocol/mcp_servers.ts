@@ -266,7 +266,8 @@ export const MCP_OP_ARGS = {
     decision: oneOf(["import", "dismiss"]),
   }),
   /** Starts an OAuth sign-in: the URL to open (null: the stored tokens work). */
-  "mcp.oauthStart": obj({ id: mcpId }),
+  /** `origin`: the page's own, so the answer comes back to the address the user is on. */
+  "mcp.oauthStart": obj({ id: mcpId, "origin?": str({ max: 300 }) }),
   "mcp.oauthStatus": obj({ id: mcpId }),
   /** Revokes at the authorization server when it can, and forgets the tokens. */
   "mcp.oauthSignOut": obj({ id: mcpId }),

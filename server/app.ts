@@ -104,18 +104,19 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
   });
   // Devices paired with the old token must not keep receiving task titles by push.
   auth.onReset(() => services.notify?.forgetDevices());
+  const hosts = new HostPolicy({
+    bindHost: host,
+    port: () => port,
+    tls: Boolean(opts.tls),
+    extra: () => [...envAllowedHosts(), ...remote.allowedHosts],
+  });
   const handler = makeHandler({
     ...services,
     auth,
     remote,
     mcpEndpoint,
     lockout: new Lockout(now),
-    hosts: new HostPolicy({
-      bindHost: host,
-      port: () => port,
-      tls: Boolean(opts.tls),
-      extra: () => [...envAllowedHosts(), ...remote.allowedHosts],
-    }),
+    hosts,
     port: () => port,
     secure: Boolean(opts.tls),
   });
@@ -135,7 +136,8 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
   const scheme = opts.tls ? "https" : "http";
   const base = `${scheme}://${displayHost(host)}:${port}`;
   // MCP sign-ins come back to this server; the address it printed is the one known to work.
-  services.mcp?.setCallbackBase(base);
+  // A phone signs in through the address it reached us by, when that is one of ours.
+  services.mcp?.setCallbackBase(base, (h) => hosts.allows(h));
 
   const url = () => `${base}/?token=${encodeURIComponent(auth.token)}`;
   const app: RunningApp = {

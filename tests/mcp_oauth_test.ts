@@ -184,6 +184,44 @@ Deno.test(
   },
 );
 
+Deno.test(
+  "mcp oauth: a sign-in from a phone comes back to the address the phone used",
+  opts,
+  async () => {
+    const { m, pair } = await setup();
+    try {
+      m.setCallbackBase("http://127.0.0.1:9", (host) => host === "192.168.1.20:9");
+      const { url } = await m.oauthStart("guarded", "http://192.168.1.20:9");
+      assertEquals(
+        new URL(url!).searchParams.get("redirect_uri"),
+        "http://192.168.1.20:9/api/mcp/oauth/callback",
+      );
+      // The authorization server sends the phone back to that address; the code exchange
+      // names the same redirect (the server checks it), and a refresh later still works.
+      const back = await authorize(url!);
+      assertEquals(await m.oauthFinish(back.state, back.code), "guarded");
+      const exchange = pair.log.filter((l) => l.params.grant_type === "authorization_code")
+        .at(-1)!;
+      assertEquals(exchange.params.redirect_uri, "http://192.168.1.20:9/api/mcp/oauth/callback");
+      pair.expireAccessTokens();
+      const config = (await m.overview()).servers[0].config;
+      await m.pool.close("guarded");
+      const r = await m.pool.use(
+        { ...config, url: pair.mcpUrl },
+        (c) => c.call("whoami", {}, new AbortController().signal),
+      );
+      assertMatch(JSON.stringify(r), /whoami ok/);
+      // Attack: an origin this server does not answer to, or not an origin at all.
+      await assertRejects(() => m.oauthStart("guarded", "http://evil.example:9"), "foreign origin");
+      await assertRejects(() => m.oauthStart("guarded", "http://192.168.1.20:9/x"), "a path");
+      await assertRejects(() => m.oauthStart("guarded", "javascript:alert(1)"), "a script");
+    } finally {
+      await m.close();
+      await pair.close();
+    }
+  },
+);
+
 Deno.test("mcp oauth: a stdio server or an unknown one has no sign-in", opts, async () => {
   const { m, pair } = await setup();
   try {

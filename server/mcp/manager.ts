@@ -410,8 +410,34 @@ export class McpManager {
   }
 
   /** Where OAuth sign-ins come back to (the server's base URL, set once it listens). */
-  setCallbackBase(base: string): void {
+  setCallbackBase(base: string, hostAllowed: (host: string) => boolean = () => false): void {
     this.callbackBase = base.replace(/\/+$/, "");
+    this.hostAllowed = hostAllowed;
+  }
+
+  private hostAllowed: (host: string) => boolean = () => false;
+
+  /**
+   * The base a sign-in started from `origin` comes back to: that origin when the server
+   * answers to it (a phone on the LAN), else the server's own address.
+   */
+  private callbackFor(origin: string | undefined): string | null {
+    if (!this.callbackBase) return null;
+    if (!origin) return this.callbackBase;
+    let u: URL;
+    try {
+      u = new URL(origin);
+    } catch {
+      throw new McpOAuthError(`"${origin.slice(0, 100)}" is not an address`);
+    }
+    const scheme = new URL(this.callbackBase).protocol;
+    if (u.protocol !== scheme || u.origin !== origin.replace(/\/+$/, "")) {
+      throw new McpOAuthError(`"${origin.slice(0, 100)}" is not an origin of this server`);
+    }
+    if (!this.hostAllowed(u.host)) {
+      throw new McpOAuthError(`this server does not answer to ${u.host}`);
+    }
+    return u.origin;
   }
 
   private httpConfig(id: string): McpServerConfig {
@@ -425,13 +451,17 @@ export class McpManager {
     return config;
   }
 
-  /** Starts an OAuth sign-in: the URL to open, or null when the stored tokens work. */
-  async oauthStart(id: string): Promise<{ url: string | null }> {
+  /**
+   * Starts an OAuth sign-in: the URL to open, or null when the stored tokens work.
+   * `origin`: the page's own origin, so the answer comes back where the user is.
+   */
+  async oauthStart(id: string, origin?: string): Promise<{ url: string | null }> {
     const config = this.httpConfig(id);
-    if (!this.callbackBase) {
+    const base = this.callbackFor(origin);
+    if (!base) {
       throw new McpOAuthError("sign-in needs the running server (its address receives the answer)");
     }
-    return await this.oauth.start(config);
+    return await this.oauth.start(config, base + OAUTH_CALLBACK_PATH);
   }
 
   /** The answer of the authorization server, as our callback route got it. */

@@ -119,7 +119,7 @@ export const MCP_HANDLERS: OpHandlers<keyof typeof MCP_OP_ARGS> = {
     return mcp.test(found);
   },
   "mcp.restart": (ctx, { id }) => managerOf(ctx).restart(id),
-  "mcp.oauthStart": (ctx, { id }) => oauth(() => managerOf(ctx).oauthStart(id)),
+  "mcp.oauthStart": (ctx, { id, origin }) => oauth(() => managerOf(ctx).oauthStart(id, origin)),
   "mcp.oauthStatus": (ctx, { id }) => oauth(() => managerOf(ctx).oauthStatus(id)),
   "mcp.oauthSignOut": (ctx, { id }) => oauth(() => managerOf(ctx).oauthSignOut(id)),
   "mcp.elicitations": (ctx) => ({ list: managerOf(ctx).elicitations.list() }),

@@ -190,7 +190,7 @@ export async function decideWorkspace(/** @type {"import"|"dismiss"} */ decision
  */
 export async function startSignIn(id) {
   try {
-    const { url } = await request("mcp.oauthStart", { id });
+    const { url } = await request("mcp.oauthStart", { id, origin: location.origin });
     if (url) globalThis.open?.(url, "_blank", "noopener");
     return { url, error: null };
   } catch (e) {

@@ -84,13 +84,18 @@ export class McpOAuth {
    * Starts a sign-in: the URL to open, or null when stored tokens (refreshed if need be)
    * already work.
    */
-  async start(config: McpServerConfig): Promise<{ url: string | null }> {
+  async start(config: McpServerConfig, callback?: string): Promise<{ url: string | null }> {
     const { auth } = await loadAuth();
     const opened: { url: string | null } = { url: null };
-    const p = this.provider(config, opened);
     const serverUrl = config.url!;
+    const redirect = callback ?? this.o.callbackUrl() ?? undefined;
     const wanted = (await this.store.get(config.id, serverUrl)).wantScope;
-    await this.store.update(config.id, serverUrl, (r) => ({ ...r, state: stateToken() }));
+    await this.store.update(config.id, serverUrl, (r) => ({
+      ...r,
+      state: stateToken(),
+      ...(redirect ? { redirect } : {}),
+    }));
+    const p = this.provider(config, opened);
     // More scope wanted: the tokens held are not enough, whatever refresh could do.
     if (wanted) await p.invalidateCredentials?.("tokens");
     const result = await auth(p, { serverUrl, fetchFn: this.o.fetch, scope: wanted });
@@ -204,7 +209,8 @@ export class McpOAuth {
   private provider(config: McpServerConfig, opened: { url: string | null } | null) {
     const id = config.id, serverUrl = config.url ?? "";
     const store = this.store, now = this.now;
-    const callback = this.o.callbackUrl();
+    // The callback of the last sign-in: the code exchange and the registration go with it.
+    const callback = store.peek(id, serverUrl).redirect ?? this.o.callbackUrl();
     const configured = config.oauth?.clientId
       ? {
         client_id: config.oauth.clientId,

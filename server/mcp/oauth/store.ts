@@ -21,6 +21,8 @@ export interface OAuthRecord {
   /** When the tokens were saved (ms), to tell when `expires_in` runs out. */
   savedAt?: number;
   verifier?: string;
+  /** The callback URL the last sign-in used (a phone's address, or the server's own). */
+  redirect?: string;
   /** The `state` of the sign-in under way; the redirect must bring it back. */
   state?: string;
   /** The scope a server asked for more of (403 insufficient_scope): the next sign-in asks it. */
@@ -36,9 +38,14 @@ export class OAuthStore {
   constructor(private home: string) {}
 
   async all(): Promise<Record<string, OAuthRecord>> {
+    return await Promise.resolve(this.allSync());
+  }
+
+  /** Read once and kept: only this process writes the file. */
+  allSync(): Record<string, OAuthRecord> {
     if (this.#cache) return this.#cache;
     try {
-      const v = JSON.parse(await Deno.readTextFile(oauthPath(this.home)));
+      const v = JSON.parse(Deno.readTextFileSync(oauthPath(this.home)));
       this.#cache = typeof v === "object" && v !== null && !Array.isArray(v) ? v : {};
     } catch (e) {
       if (!(e instanceof Deno.errors.NotFound) && !(e instanceof SyntaxError)) throw e;
@@ -46,6 +53,12 @@ export class OAuthStore {
       this.#cache = {};
     }
     return this.#cache!;
+  }
+
+  /** The record as last saved (a save under way may not be in it yet). */
+  peek(id: string, serverUrl: string): OAuthRecord {
+    const r = this.allSync()[id];
+    return r && r.serverUrl === serverUrl ? r : { serverUrl };
   }
 
   async get(id: string, serverUrl: string): Promise<OAuthRecord> {
