@@ -27,7 +27,9 @@ export interface ElicitAnswer {
 /** A refused request or answer: the text says what is wrong. */
 export class ElicitationError extends Error {}
 
+/** Control characters (other than tab and newline) would garble the form: dropped. */
 const text = (v: unknown, max: number) =>
+  // deno-lint-ignore no-control-regex
   typeof v === "string" ? v.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "").slice(0, max) : "";
 const num = (v: unknown) => typeof v === "number" && Number.isFinite(v) ? v : undefined;
 
