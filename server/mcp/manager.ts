@@ -269,10 +269,12 @@ export class McpManager {
         stderrTail: [],
       };
     }
+    // Connected as for a turn (same capabilities), so a test lists the same tools.
     const pool = new McpPool({
       envPolicy: this.o.envPolicy,
       defaultCwd: this.o.home,
       authProvider: (c) => this.oauth.forConnection(c),
+      onElicit: (id, params, signal) => this.elicitations.ask(id, params, signal),
     });
     try {
       const conn = await pool.get(config);
