@@ -58,5 +58,12 @@ export function startElicitServer() {
     await server.connect(transport);
     return await transport.handleRequest(req);
   });
-  return { url: `http://127.0.0.1:${http.addr.port}/mcp`, close: () => http.shutdown() };
+  return {
+    url: `http://127.0.0.1:${http.addr.port}/mcp`,
+    // Open event streams would hold the shutdown: the sessions end first.
+    close: async () => {
+      await Promise.all([...sessions.values()].map((t) => t.close().catch(() => {})));
+      await http.shutdown();
+    },
+  };
 }
