@@ -121,6 +121,10 @@ async function main(argv: string[]): Promise<number> {
       err: (s) => console.error(s),
     });
   }
+  if (cmd.kind === "acp") {
+    const { acpCommand } = await import("./server/cli/acp_cmd.ts");
+    return await acpCommand(resolveHome(cmd.home), (s) => console.error(s));
+  }
   if (cmd.kind === "mcp-serve") {
     const { mcpServeCommand } = await import("./server/cli/mcp_serve_cmd.ts");
     return await mcpServeCommand(resolveHome(cmd.home), (s) => console.error(s));

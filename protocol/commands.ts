@@ -46,7 +46,7 @@ export const BUILTIN_COMMAND_NAMES = [
 ] as const;
 
 /** Where a command comes from: built in, the workspace, or the user's data folder / ~/.claude. */
-export type CommandSource = "builtin" | "workspace" | "user";
+export type CommandSource = "builtin" | "workspace" | "user" | "mcp";
 
 /** One entry of the `/` menu. */
 export interface CommandInfo {

@@ -3,7 +3,7 @@
  * `<home>/mcp_servers.json`, their live status, the phase-tagged test result, and the
  * ops of the MCP page. Pure: shared by the server, the CLI and the UI.
  */
-import { arr, bool, type Infer, int, obj, oneOf, type Schema, str } from "./schema.ts";
+import { arr, bool, type Infer, int, json, obj, oneOf, type Schema, str } from "./schema.ts";
 import { TOOL_POLICIES, type ToolPolicy } from "./domain.ts";
 
 export const MCP_TRANSPORTS = ["stdio", "http", "sse"] as const;
@@ -43,6 +43,19 @@ export interface McpServerConfig {
   policy?: ToolPolicy;
   /** Per tool (the server's own tool name), over `policy`. */
   toolPolicies?: Record<string, ToolPolicy>;
+  /**
+   * http: OAuth settings. Without them a server that asks for OAuth is signed in to with
+   * a client registered on the fly; a client id here is used instead (an authorization
+   * server without dynamic registration), with its secret when it has one.
+   */
+  oauth?: McpOAuthConfig;
+}
+
+export interface McpOAuthConfig {
+  clientId?: string;
+  clientSecret?: string;
+  /** The scope asked for when the server does not say. */
+  scope?: string;
 }
 
 const strMap = (maxValue: number): Schema<Record<string, string>> => ({
@@ -94,6 +107,11 @@ export const mcpServerSchema = obj({
   "timeoutMs?": int({ min: 1000, max: MCP_LIMITS.timeoutMsMax }),
   "policy?": oneOf(TOOL_POLICIES),
   "toolPolicies?": policyMap,
+  "oauth?": obj({
+    "clientId?": str({ min: 1, max: 512 }),
+    "clientSecret?": str({ max: 4096 }),
+    "scope?": str({ max: 2048 }),
+  }),
 });
 
 /** Rules across fields: stdio needs a command, http/sse a http(s) URL. */
@@ -152,6 +170,8 @@ export interface McpServerStatus {
   /** The last failure (phase-tagged), shown as a badge on the server's row. */
   error: { phase: McpPhase; message: string; at: number } | null;
   stderrTail: string[];
+  /** http/sse: the OAuth sign-in (null: none stored, or a stdio server). */
+  oauth?: McpOAuthSummary | null;
 }
 
 /** The whole picture: the servers, or why the file could not be read (never overwritten). */
@@ -185,7 +205,39 @@ export const MCP_TOPIC = "mcp";
 /** Pushed on {@link MCP_TOPIC}: the overview changed, or a server failed during a turn. */
 export type McpEvent =
   | { kind: "overview"; overview: McpOverview }
-  | { kind: "failure"; id: string; phase: McpPhase; message: string; at: number };
+  | { kind: "failure"; id: string; phase: McpPhase; message: string; at: number }
+  /** The questions MCP servers wait for an answer to (the whole list). */
+  | { kind: "elicitations"; list: McpElicitation[] };
+
+/** One field of an MCP server's question (a flat, primitive property of its schema). */
+export interface McpElicitField {
+  name: string;
+  title: string;
+  description: string;
+  type: "string" | "number" | "integer" | "boolean";
+  required: boolean;
+  /** A choice: the values, and their labels when the server gave them. */
+  enum?: string[];
+  enumNames?: string[];
+  default?: string | number | boolean;
+  /** email, uri, date, date-time (string fields). */
+  format?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+}
+
+/** An MCP server asks the user something (elicitation, form mode). */
+export interface McpElicitation {
+  id: string;
+  /** The MCP server's id. */
+  server: string;
+  /** The server's text, shown as text (never as markup). */
+  message: string;
+  fields: McpElicitField[];
+  createdAt: number;
+}
 
 const mcpId = str({ min: 1, max: 48, pattern: MCP_ID_RE });
 
@@ -213,7 +265,32 @@ export const MCP_OP_ARGS = {
     projectPath: str({ min: 1, max: 4096 }),
     decision: oneOf(["import", "dismiss"]),
   }),
+  /** Starts an OAuth sign-in: the URL to open (null: the stored tokens work). */
+  /** `origin`: the page's own, so the answer comes back to the address the user is on. */
+  "mcp.oauthStart": obj({ id: mcpId, "origin?": str({ max: 300 }) }),
+  "mcp.oauthStatus": obj({ id: mcpId }),
+  /** Revokes at the authorization server when it can, and forgets the tokens. */
+  "mcp.oauthSignOut": obj({ id: mcpId }),
+  /** The questions of MCP servers waiting for an answer. */
+  "mcp.elicitations": obj({}),
+  /** Answers one: accept (with the form's values), decline, or cancel (dismiss). */
+  "mcp.elicitationAnswer": obj({
+    id: str({ min: 1, max: 80 }),
+    action: oneOf(["accept", "decline", "cancel"]),
+    "content?": json(64 * 1024),
+  }),
 } satisfies Record<string, Schema>;
+
+/** An OAuth sign-in to an http MCP server as clients see it: the token only masked. */
+export interface McpOAuthSummary {
+  signedIn: boolean;
+  /** The access token masked ("••••abcd"). */
+  token: string | null;
+  scope: string | null;
+  /** When the access token runs out (ms), when the server said. */
+  expiresAt: number | null;
+  refreshable: boolean;
+}
 
 export type McpSaveArgs = Infer<typeof MCP_OP_ARGS["mcp.save"]>;
 
@@ -229,4 +306,9 @@ export interface McpOpResults {
   "mcp.import": { overview: McpOverview; imported: string[]; renamed: Record<string, string> };
   "mcp.workspace": { offer: McpWorkspaceOffer | null };
   "mcp.workspaceDecide": { imported: string[]; overview: McpOverview };
+  "mcp.oauthStart": { url: string | null };
+  "mcp.oauthStatus": McpOAuthSummary;
+  "mcp.oauthSignOut": { revokedAtServer: boolean };
+  "mcp.elicitations": { list: McpElicitation[] };
+  "mcp.elicitationAnswer": { id: string };
 }

@@ -10,6 +10,7 @@ import type { RunManager } from "./sessions/runs.ts";
 import { Auth } from "./http/auth.ts";
 import { Lockout } from "./http/lockout.ts";
 import { makeHandler } from "./http/routes.ts";
+import { envAllowedHosts, HostPolicy } from "./http/host_check.ts";
 import { lazyMcpEndpoint } from "./mcp/server/lazy_endpoint.ts";
 import { VERSION } from "./version.ts";
 import { existingTerminals } from "./terminal/manager.ts";
@@ -120,12 +121,19 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
   });
   // Devices paired with the old token must not keep receiving task titles by push.
   auth.onReset(() => services.notify?.forgetDevices());
+  const hosts = new HostPolicy({
+    bindHost: host,
+    port: () => port,
+    tls: Boolean(opts.tls),
+    extra: () => [...envAllowedHosts(), ...remote.allowedHosts],
+  });
   const handler = makeHandler({
     ...services,
     auth,
     remote,
     mcpEndpoint,
     lockout: new Lockout(now),
+    hosts,
     port: () => port,
     secure: Boolean(opts.tls),
   });
@@ -151,6 +159,9 @@ export async function startApp(opts: AppOptions): Promise<RunningApp> {
   services.runs?.checkpoints.collectSoon(5000);
   const scheme = opts.tls ? "https" : "http";
   const base = `${scheme}://${displayHost(host)}:${port}`;
+  // MCP sign-ins come back to this server; the address it printed is the one known to work.
+  // A phone signs in through the address it reached us by, when that is one of ours.
+  services.mcp?.setCallbackBase(base, (h) => hosts.allows(h));
 
   const url = () => `${base}/?token=${encodeURIComponent(auth.token)}`;
   const app: RunningApp = {

@@ -135,7 +135,7 @@ export function createServices(opts: ServiceOptions): ServerDeps {
     runs.onFinish((taskId, natural) => extractor.afterRun(taskId, natural));
   }
   // The steering queue hooks into run ends from the start (queued messages survive restarts).
-  composerOf({ home: opts.home, store, hub, tasks, runs });
+  composerOf({ home: opts.home, store, hub, tasks, runs, mcp });
   const safety = new SafetyLog(hub, repos?.kv ?? null, now);
   // Notifications when a task waits or ends: every page (the notify topic) and Web Push.
   const notify = repos

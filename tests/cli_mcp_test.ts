@@ -103,7 +103,7 @@ Deno.test("cli mcp: add → list (status + tools) → test → remove; a corrupt
   assertEquals(web.code, 0, web.stderr);
   const list = await cli(["mcp", "list", ...h]);
   assertEquals(list.code, 0, list.stderr);
-  assertMatch(list.stdout, /everything: .* - ✓ connected · 13 tools/);
+  assertMatch(list.stdout, /everything: .* - ✓ connected · 14 tools/);
   assertMatch(list.stdout, /down: http:\/\/127\.0\.0\.1:9\/mcp \(http\) - ✗ failed at initialize/);
   const json = JSON.parse((await cli(["mcp", "list", "--json", ...h])).stdout);
   assertEquals(json.map((s: { id: string; status: string }) => [s.id, s.status]), [
@@ -112,7 +112,7 @@ Deno.test("cli mcp: add → list (status + tools) → test → remove; a corrupt
   ]);
   const test = await cli(["mcp", "test", "everything", ...h]);
   assertEquals(test.code, 0, test.stderr);
-  assertMatch(test.stdout, /✓ everything: connected in \d+ ms, 13 tools/);
+  assertMatch(test.stdout, /✓ everything: connected in \d+ ms, 14 tools/);
   assertMatch(test.stdout, /mcp__everything__echo/);
   const bad = await cli(["mcp", "test", "down", ...h]);
   assertEquals(bad.code, 1);

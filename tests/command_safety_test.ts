@@ -37,6 +37,7 @@ interface Report {
   vapid: string;
   remote: string;
   mcpServers: string;
+  mcpOAuth: string;
   lock: string;
   mcp: number[];
   control: (number | string)[];
@@ -103,7 +104,7 @@ Deno.test({
     const c = await TestClient.connect(s.base, s.token);
     // Secrets of the newer surfaces, in the data folder: push keys, remote settings, an MCP
     // server's env; and the control endpoint's secret (in instance.json).
-    const pushKey = hex(24), mcpSecret = hex(24);
+    const pushKey = hex(24), mcpSecret = hex(24), oauthToken = hex(24);
     await Deno.writeTextFile(`${home}/vapid.json`, JSON.stringify({ privateKey: pushKey }));
     await Deno.writeTextFile(`${home}/remote.json`, JSON.stringify({ trustProxy: false }));
     await Deno.writeTextFile(
@@ -116,6 +117,12 @@ Deno.test({
         args: [],
         env: { SECRET: mcpSecret },
       }]),
+    );
+    // An MCP server's OAuth tokens, as a sign-in leaves them.
+    await Deno.writeTextFile(
+      `${home}/mcp_oauth.json`,
+      JSON.stringify({ web: { serverUrl: "https://x/mcp", tokens: { access_token: oauthToken } } }),
+      { mode: 0o600 },
     );
     const instance = JSON.parse(await Deno.readTextFile(`${home}/instance.json`));
     const control = instance.control as { url: string; secret: string };
@@ -167,7 +174,7 @@ Deno.test({
         assert(!Object.keys(r.env).some((n) => n.startsWith("REINAGENT_")), "REINAGENT_*");
         assert(!("DENO_NO_PROMPT" in r.env), "Deno's prompt variable reached the command");
         assertEquals(r.env.PLAIN_SETTING, "visible", "ordinary variables are kept");
-        for (const secret of [pushKey, mcpSecret, control.secret]) {
+        for (const secret of [pushKey, mcpSecret, oauthToken, control.secret]) {
           assert(!seen.includes(secret), `${level}: a data-folder secret leaked`);
         }
         assert(r.mcp.length > 0 && r.mcp.every((st) => st === 401), `${level}: /mcp ${r.mcp}`);
@@ -184,6 +191,7 @@ Deno.test({
             "vapid",
             "remote",
             "mcpServers",
+            "mcpOAuth",
             "lock",
           ] as const
         ) {

@@ -123,7 +123,9 @@ Deno.test("mcp serve: strict arguments", () => {
     error: 'mcp serve takes no arguments, got "extra"',
   });
   assert("error" in parseCli(["mcp", "serve", "--port", "1"]));
-  assertEquals(parseCli(["mcp"]), { error: "mcp needs a command: serve, add, list, remove, test" });
+  assertEquals(parseCli(["mcp"]), {
+    error: "mcp needs a command: serve, add, list, remove, test, login, logout",
+  });
 });
 
 Deno.test("mcp client words: safety notices name the MCP client, in both languages", () => {

@@ -84,6 +84,12 @@ export const USAGE = `Usage:
   reinagent mcp test ID
       Manage the MCP servers the agent uses as tools (~/.reinagent/mcp_servers.json;
       all take --home DIR; works while a server runs). --sse: a legacy SSE server.
+  reinagent acp [--home DIR]
+      Speak the Agent Client Protocol on stdio, for editors that run an agent (Zed …):
+      each editor session is a task shown live in the app.
+  reinagent mcp login ID | logout ID
+      Sign in to an MCP server that uses OAuth (prints the address to open; the answer
+      comes back to the running instance) or sign out (revoked at its server).
   reinagent skills list [--json] [--project DIR]
   reinagent skills enable|disable NAME [--project DIR]
       The skills found (~/.reinagent/skills, the project's .reinagent/skills,
@@ -143,6 +149,7 @@ export type Command =
   | ({ kind: "plugins" } & PluginsArgs)
   | ({ kind: "update" } & UpdateArgs)
   | ({ kind: "mcp-serve" } & McpServeArgs)
+  | { kind: "acp"; home?: string }
   | { kind: "doctor"; home?: string }
   | { kind: "help" }
   | { kind: "version" };
@@ -199,6 +206,12 @@ const SUBCOMMANDS: Record<string, (args: string[]) => Parsed> = {
     return parseMcpArgs(args);
   },
   skills: parseSkillsArgs,
+  acp: (args) => {
+    const f = parseFlags(args, { values: ["--home"] });
+    if ("error" in f) return f;
+    if (f.positional.length) return { error: `acp takes no arguments, got "${f.positional[0]}"` };
+    return { command: { kind: "acp", home: f.values["--home"] } };
+  },
 };
 
 const VALUE_FLAGS = new Set(["--host", "--port", "--home", "--tls-cert", "--tls-key"]);

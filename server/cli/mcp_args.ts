@@ -8,7 +8,7 @@ import { MCP_ID_RE, type McpServerConfig } from "../../protocol/mcp_servers.ts";
 export type McpCommand =
   | { kind: "mcp"; action: "add"; home?: string; server: McpServerConfig }
   | { kind: "mcp"; action: "list"; home?: string; json: boolean }
-  | { kind: "mcp"; action: "remove" | "test"; home?: string; id: string };
+  | { kind: "mcp"; action: "remove" | "test" | "login" | "logout"; home?: string; id: string };
 
 type Parsed = { command: McpCommand } | { error: string };
 
@@ -101,7 +101,7 @@ export function parseMcpArgs(argv: string[]): Parsed {
       command: { kind: "mcp", action, home: f.values["--home"], json: f.bools.has("--json") },
     };
   }
-  if (action === "remove" || action === "test") {
+  if (action === "remove" || action === "test" || action === "login" || action === "logout") {
     const f = parseFlags(rest, { values: ["--home"] });
     if ("error" in f) return f;
     if (f.positional.length !== 1) return { error: `mcp ${action} needs exactly one ID` };
@@ -109,7 +109,7 @@ export function parseMcpArgs(argv: string[]): Parsed {
   }
   return {
     error: action
-      ? `unknown mcp command "${action}" (serve, add, list, remove, test)`
-      : "mcp needs a command: serve, add, list, remove, test",
+      ? `unknown mcp command "${action}" (serve, add, list, remove, test, login, logout)`
+      : "mcp needs a command: serve, add, list, remove, test, login, logout",
   };
 }

@@ -54,6 +54,10 @@ function testLines(r: McpTestResult): string[] {
 
 export async function mcpCommand(cmd: McpCommand, io: McpIo): Promise<number> {
   const home = resolveHome(cmd.home);
+  if (cmd.action === "login" || cmd.action === "logout") {
+    const { mcpLoginCommand } = await import("./mcp_login_cmd.ts");
+    return await mcpLoginCommand(home, cmd.action, cmd.id, io);
+  }
   await applyProxyFile(home); // `mcp test` of an HTTP server goes through the proxy setting
   try {
     if (cmd.action === "add") {

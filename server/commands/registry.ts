@@ -15,6 +15,13 @@ export interface CommandScope {
   home: string;
   /** The user's home folder (for `~/.claude/commands`); default $HOME. */
   userHome?: string;
+  /** Prompts of connected MCP servers, offered as `/mcp__<server>__<prompt>`. */
+  mcpPrompts?: McpPromptCommands;
+}
+
+export interface McpPromptCommands {
+  promptCommands(): { name: string; description: string; argHint?: string }[];
+  expandPrompt(name: string, args: string): Promise<string | null>;
 }
 
 async function custom(scope: CommandScope) {
@@ -31,7 +38,9 @@ export async function listCommands(
 ): Promise<{ commands: CommandInfo[]; problems: CommandProblem[] }> {
   const { commands, problems } = await custom(scope);
   const list = commands.map(({ body: _body, ...info }: CustomCommand) => info);
-  return { commands: [...BUILTINS, ...list], problems };
+  const mcp: CommandInfo[] = (scope.mcpPrompts?.promptCommands() ?? [])
+    .map((c) => ({ ...c, source: "mcp" as const }));
+  return { commands: [...BUILTINS, ...list, ...mcp], problems };
 }
 
 /**
@@ -47,6 +56,13 @@ export async function expandPromptCommand(
   if (isBuiltin(cmd.name)) {
     const prompt = builtinPrompt(cmd.name, cmd.args);
     return prompt === null ? null : { ...cmd, prompt };
+  }
+  if (cmd.name.startsWith("mcp__") && scope.mcpPrompts) {
+    // Parsed names are lower-cased; the server's prompt keeps its own case.
+    const exact = scope.mcpPrompts.promptCommands()
+      .find((c) => c.name.toLowerCase() === cmd.name)?.name;
+    const prompt = exact ? await scope.mcpPrompts.expandPrompt(exact, cmd.args) : null;
+    if (prompt !== null) return { ...cmd, prompt };
   }
   const found = (await custom(scope)).commands.find((c) => c.name === cmd.name);
   return found ? { ...cmd, prompt: expandTemplate(found.body, cmd.args) } : null;

@@ -26,7 +26,7 @@ import type { RunManager } from "../sessions/runs.ts";
 import { OpError } from "../errors.ts";
 import { resolveUploads, uploadDataPath, UploadError } from "./uploads_store.ts";
 import { resolveMentions } from "./mentions.ts";
-import { expandPromptCommand } from "../commands/registry.ts";
+import { expandPromptCommand, type McpPromptCommands } from "../commands/registry.ts";
 import { commandPolicy } from "../agent/command_policy.ts";
 
 /** Prompts longer than this are not remembered for ↑/↓ (they are pastes, not prompts). */
@@ -34,6 +34,8 @@ const PROMPT_KEEP_CHARS = 20_000;
 
 export interface ComposerDeps {
   home: string;
+  /** Prompts of connected MCP servers, used as slash commands. */
+  mcpPrompts?: McpPromptCommands;
   repos: Repos;
   hub: EventHub;
   tasks: TaskService;
@@ -90,7 +92,11 @@ export class ComposerService {
     const workspace = this.workspaceOf(projectPath);
     const hidden = commandPolicy(this.d.repos, this.d.home).hidden;
     const mentions = await resolveMentions(text, workspace, hidden);
-    const command = await expandPromptCommand(text, { workspace, home: this.d.home });
+    const command = await expandPromptCommand(text, {
+      workspace,
+      home: this.d.home,
+      ...(this.d.mcpPrompts ? { mcpPrompts: this.d.mcpPrompts } : {}),
+    });
     const extra = (await this.userParts(projectPath, text, atts)).slice(1);
     return { extra: [...extra, ...mentions], meta: command ? { command } : {} };
   }
@@ -315,6 +321,7 @@ export function composerOf(
     hub: EventHub;
     tasks: TaskService | null;
     runs: RunManager | null;
+    mcp?: McpPromptCommands | null;
   },
 ): ComposerService | null {
   if (!deps.runs || !deps.tasks || !deps.store.repos) return null;
@@ -326,6 +333,7 @@ export function composerOf(
       hub: deps.hub,
       tasks: deps.tasks,
       runs: deps.runs,
+      ...(deps.mcp ? { mcpPrompts: deps.mcp } : {}),
     });
     instances.set(deps.runs, c);
   }

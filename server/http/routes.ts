@@ -5,6 +5,9 @@
  */
 import type { Auth } from "./auth.ts";
 import type { Lockout } from "./lockout.ts";
+import type { HostPolicy } from "./host_check.ts";
+import { handleOAuthCallback } from "./mcp_oauth_callback.ts";
+import { OAUTH_CALLBACK_PATH } from "../mcp/oauth/sign_in.ts";
 import { ASSETS, gzipped, PUBLIC_ASSETS } from "./assets.ts";
 import { attachSocket } from "./ws.ts";
 import { describeClient } from "../sessions/clients.ts";
@@ -16,6 +19,8 @@ import type { McpEndpoint } from "../mcp/server/lazy_endpoint.ts";
 export interface RouteDeps extends ServerDeps {
   auth: Auth;
   lockout: Lockout;
+  /** The names this server answers to (DNS rebinding defence). */
+  hosts: HostPolicy;
   /** The port the server listens on (cookie names are per port). */
   port: () => number;
   secure: boolean;
@@ -56,6 +61,14 @@ function denied(status: 401 | 429, url: URL): Response {
     status,
     headers: { "content-type": "text/html; charset=utf-8", ...SECURITY_HEADERS },
   });
+}
+
+/** A request for a name this server does not go by (see `HostPolicy`). */
+function misdirected(): Response {
+  const message = "This address is not one ReinAgent answers to. To reach it by this name " +
+    "(a reverse proxy, a tailnet name), add the name to REINAGENT_ALLOWED_HOSTS or to " +
+    '"allowedHosts" in remote.json in the data folder, and restart.';
+  return json(403, { error: { code: "forbidden_host", message } });
 }
 
 /** Same-origin WebSocket only: a page on another site must not drive the agent. */
@@ -111,11 +124,19 @@ export function makeHandler(deps: RouteDeps) {
     const ip = deps.remote ? deps.remote.addressOf(req, peer) : peer;
     const host = deps.remote ? deps.remote.hostOf(req, peer) : req.headers.get("host");
     const sameOrigin = () => originAllowed(req, host);
+    // Before the token: a rebound page never learns whether its guess was right, and a
+    // valid token sent to a foreign name is refused all the same.
+    if (!deps.hosts.allows(host ?? url.host)) return misdirected();
     if (deps.lockout.isBlocked(ip)) return denied(429, url);
     // The manifest and icons are fetched without cookies, the service worker before
     // pairing may be known: none of them holds anything private.
     if (PUBLIC_ASSETS.has(url.pathname) && (req.method === "GET" || req.method === "HEAD")) {
       return serveAsset(req, url.pathname, host)!;
+    }
+
+    // An MCP sign-in coming back: the state it carries is its credential (see the handler).
+    if (url.pathname === OAUTH_CALLBACK_PATH) {
+      return handleOAuthCallback(req, url, deps.mcp, () => deps.lockout.fail(ip));
     }
 
     const cred = deps.auth.credential(req, url, deps.port());

@@ -134,6 +134,7 @@ export function connectionKey(s: McpServerConfig): string {
     s.url ?? "",
     sorted(s.headers),
     s.timeoutMs ?? 0,
+    s.oauth ?? null,
   ]);
 }
 

@@ -9,6 +9,7 @@
 import { netFetch } from "../../tools/net/proxy.ts";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth";
 import type { CallToolResult, Tool as SdkTool } from "@modelcontextprotocol/sdk/types.js";
 import {
   MCP_DEFAULT_TIMEOUT_MS,
@@ -43,12 +44,39 @@ export interface ConnectionOptions {
   onToolsChanged?(): void;
   /** The connection died (exit, dropped stream); `reason` is for the user. */
   onDead?(reason: string): void;
+  /** OAuth for http/sse servers: stored tokens, refresh and step-up (see oauth/sign_in.ts). */
+  authProvider?(config: McpServerConfig): ConnectionOAuth | undefined;
+  /** A question of the server for the user (elicitation, form mode); absent: not offered. */
+  onElicit?(
+    serverId: string,
+    params: { message?: unknown; requestedSchema?: unknown },
+    signal: AbortSignal,
+  ): Promise<{ action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> }>;
 }
+
+export interface ConnectionOAuth {
+  provider: OAuthClientProvider;
+  /** Sees every response (a 403 insufficient_scope names the scope a sign-in must ask). */
+  observe(res: Response): void;
+}
+
+/** A prompt of a server, as listed (bounded; hostile text like any). */
+export interface McpPromptInfo {
+  name: string;
+  description: string;
+  arguments: { name: string; required: boolean }[];
+}
+
+const MAX_PROMPTS = 200;
 
 const errText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export class McpConnection {
   tools: SdkTool[] = [];
+  /** The server offers resources (`resources` capability). */
+  hasResources = false;
+  /** Its prompts (offered as slash commands), re-read on `prompts/list_changed`. */
+  prompts: McpPromptInfo[] = [];
   protocolVersion: string | null = null;
   /** Connected and its tools listed. */
   ready = false;
@@ -93,7 +121,17 @@ export class McpConnection {
       this.protocolVersion = v;
       setVersion?.(v);
     };
-    const client = new sdk.Client({ name: "reinagent", version: VERSION }, { capabilities: {} });
+    const client = new sdk.Client({ name: "reinagent", version: VERSION }, {
+      capabilities: this.opts.onElicit ? { elicitation: { form: {} } } : {},
+    });
+    const onElicit = this.opts.onElicit;
+    if (onElicit) {
+      client.setRequestHandler(
+        sdk.ElicitRequestSchema,
+        (req: { params: Record<string, unknown> }, extra: { signal: AbortSignal }) =>
+          onElicit(c.id, req.params, extra.signal),
+      );
+    }
     client.onerror = () => {}; // stray lines on stdout etc.: not fatal
     // Set before the handshake: a server may announce new tools right after it.
     client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, async () => {
@@ -105,6 +143,11 @@ export class McpConnection {
         if (!this.dead) console.error(`MCP server ${c.id}: re-listing tools failed:`, errText(e));
       }
     });
+    client.setNotificationHandler(sdk.PromptListChangedNotificationSchema, async () => {
+      if (this.dead || !this.client) return;
+      this.prompts = await this.listPrompts().catch(() => this.prompts);
+      this.opts.onToolsChanged?.();
+    });
     this.client = client;
     try {
       await client.connect(this.transport, { timeout: this.timeoutMs });
@@ -113,6 +156,14 @@ export class McpConnection {
       throw new McpPhaseError("initialize", this.failureText(e), this.stderrTail(20));
     }
     this.transport.onclose = chain(this.transport.onclose, () => this.died());
+    this.hasResources = Boolean(client.getServerCapabilities()?.resources);
+    // Prompts are an extra: a server whose prompts/list fails still serves its tools.
+    if (client.getServerCapabilities()?.prompts) {
+      this.prompts = await this.listPrompts().catch((e) => {
+        console.error(`MCP server ${c.id}: listing prompts failed:`, errText(e));
+        return [];
+      });
+    }
     try {
       this.tools = await this.listTools();
     } catch (e) {
@@ -153,9 +204,92 @@ export class McpConnection {
     }
   }
 
+  private async listPrompts(): Promise<McpPromptInfo[]> {
+    const out: McpPromptInfo[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES && out.length < MAX_PROMPTS; page++) {
+      const r = await this.client!.listPrompts(cursor ? { cursor } : {}, {
+        timeout: this.timeoutMs,
+      });
+      for (const p of r.prompts ?? []) {
+        out.push({
+          name: String(p.name).slice(0, 200),
+          description: String(p.description ?? p.title ?? "").replace(/\s+/g, " ").slice(0, 300),
+          arguments: (Array.isArray(p.arguments) ? p.arguments : []).slice(0, 20).map((
+            a: { name: unknown; required?: unknown },
+          ) => ({ name: String(a.name).slice(0, 100), required: a.required === true })),
+        });
+      }
+      cursor = r.nextCursor;
+      if (!cursor) break;
+    }
+    return out.slice(0, MAX_PROMPTS);
+  }
+
+  /** A prompt's messages as one text (`prompts/get`): what the model is sent. */
+  async getPrompt(name: string, args: Record<string, string>): Promise<string> {
+    if (this.dead || !this.client) {
+      throw new Error(`the MCP server "${this.config.id}" is not connected`);
+    }
+    let r;
+    try {
+      r = await this.client.getPrompt({ name, arguments: args }, { timeout: this.timeoutMs });
+    } catch (e) {
+      throw new Error(this.failureText(e));
+    }
+    return (r.messages ?? []).map((
+      m: { content: { type: string; text?: string; resource?: { text?: string } } },
+    ) =>
+      m.content.type === "text"
+        ? m.content.text ?? ""
+        : m.content.type === "resource" && typeof m.content.resource?.text === "string"
+        ? m.content.resource.text
+        : `[${m.content.type} content not shown]`
+    ).join("\n\n");
+  }
+
+  /** One page of the server's resources (`resources/list`). */
+  async listResources(cursor?: string): Promise<{
+    resources: {
+      uri: string;
+      name?: string;
+      title?: string;
+      mimeType?: string;
+      description?: string;
+    }[];
+    nextCursor?: string;
+  }> {
+    if (this.dead || !this.client) {
+      throw new Error(`the MCP server "${this.config.id}" is not connected`);
+    }
+    try {
+      return await this.client.listResources(cursor ? { cursor } : {}, { timeout: this.timeoutMs });
+    } catch (e) {
+      throw new Error(this.failureText(e));
+    }
+  }
+
+  /** Reads one resource (`resources/read`). */
+  async readResource(uri: string, signal: AbortSignal): Promise<{
+    contents: { uri: string; mimeType?: string; text?: string; blob?: string }[];
+  }> {
+    if (this.dead || !this.client) {
+      throw new Error(`the MCP server "${this.config.id}" is not connected`);
+    }
+    try {
+      return await this.client.readResource({ uri }, { timeout: this.timeoutMs, signal });
+    } catch (e) {
+      throw new Error(this.failureText(e));
+    }
+  }
+
   /** An SDK error in words, with why the connection is gone and the stderr tail. */
   private failureText(e: unknown): string {
     let msg = errText(e);
+    if ((e as Error)?.name === "UnauthorizedError" || /^Unauthorized\b/.test(msg)) {
+      msg = `the server needs sign-in (OAuth): press Sign in on the MCP page or run ` +
+        `\`reinagent mcp login ${this.config.id}\``;
+    }
     // The SDK's HTTP errors carry the status as `code` (MCP errors use negative codes).
     const status = (e as { code?: unknown })?.code;
     if (typeof status === "number" && status >= 100 && status < 600) msg = `HTTP ${status}: ${msg}`;
@@ -192,9 +326,20 @@ export class McpConnection {
     }
     const url = new URL(c.url ?? "");
     const requestInit: RequestInit = { headers: c.headers ?? {} };
+    // A configured Authorization header is the user's choice of credential: no OAuth then.
+    const hasAuthHeader = Object.keys(c.headers ?? {}).some((h) => /^authorization$/i.test(h));
+    const oauth = hasAuthHeader ? undefined : this.opts.authProvider?.(c);
+    const observed: typeof netFetch = async (input, init) => {
+      const res = await netFetch(input, init);
+      oauth?.observe(res);
+      return res;
+    };
+    const o = oauth
+      ? { requestInit, fetch: observed, authProvider: oauth.provider }
+      : { requestInit, fetch: netFetch };
     return c.transport === "sse"
-      ? new sdk.SSEClientTransport(url, { requestInit, fetch: netFetch })
-      : new sdk.StreamableHTTPClientTransport(url, { requestInit, fetch: netFetch });
+      ? new sdk.SSEClientTransport(url, o)
+      : new sdk.StreamableHTTPClientTransport(url, o);
   }
 
   /** Closes the connection (a stdio child's whole process group is stopped). */

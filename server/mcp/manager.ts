@@ -20,9 +20,13 @@ import type { ToolSpec } from "../../protocol/provider_types.ts";
 import { MCP_FILE, mcpConfigPath, readServers, serversProblems } from "./config.ts";
 import { type McpConnection, McpPhaseError } from "./connection.ts";
 import { McpPool } from "./pool.ts";
-import { buildTools } from "./tools.ts";
+import { buildTools, sanitiseName } from "./tools.ts";
+import { resourceTools } from "./resource_tools.ts";
+import { ElicitationCenter } from "./elicitation.ts";
 import { masked } from "./secrets.ts";
 import { type FilePoll, pollFile } from "../../lib/watch.ts";
+import { netFetch } from "../../tools/net/proxy.ts";
+import { McpOAuth, OAUTH_CALLBACK_PATH, type OAuthSummary } from "./oauth/sign_in.ts";
 
 export interface ManagerOptions {
   home: string;
@@ -49,6 +53,11 @@ export const TURN_WAIT_MS = 15_000;
 
 export class McpManager {
   readonly pool: McpPool;
+  readonly oauth: McpOAuth;
+  /** Questions of servers for the user, shown as forms in every client. */
+  readonly elicitations: ElicitationCenter;
+  /** The server's base URL, once it listens: OAuth redirects come back there. */
+  private callbackBase: string | null = null;
   private failures = new Map<string, Failure>();
   private watcher: FilePoll | null = null;
   private now: () => number;
@@ -56,12 +65,32 @@ export class McpManager {
 
   constructor(private o: ManagerOptions) {
     this.now = o.now ?? Date.now;
+    this.oauth = new McpOAuth({
+      home: o.home,
+      callbackUrl: () => this.callbackBase && this.callbackBase + OAUTH_CALLBACK_PATH,
+      fetch: netFetch,
+      now: this.now,
+      // Signed in: the failed connection starts over with the new tokens.
+      signedIn: (id) =>
+        void this.pool.close(id).then(() => {
+          this.clearFailure(id);
+          return this.pushOverview();
+        }),
+    });
+    this.elicitations = new ElicitationCenter(
+      (list) => {
+        if (!this.closed) o.publish({ kind: "elicitations", list });
+      },
+      this.now,
+    );
     this.pool = new McpPool({
       envPolicy: o.envPolicy,
       defaultCwd: o.home,
       idleMs: o.idleMs,
       now: this.now,
       changed: () => this.pushOverview(),
+      authProvider: (c) => this.oauth.forConnection(c),
+      onElicit: (id, params, signal) => this.elicitations.ask(id, params, signal),
     });
     if (o.watch) this.watch();
   }
@@ -71,11 +100,13 @@ export class McpManager {
     const read = await readServers(this.o.home);
     if (!read.ok) return { path: read.path, fileError: read.error, servers: [] };
     this.pool.sync(read.servers);
-    return {
-      path: read.path,
-      fileError: null,
-      servers: read.servers.map((c) => this.statusOf(c)),
-    };
+    const servers = read.servers.map((c) => this.statusOf(c));
+    for (const s of servers) {
+      if (s.config.transport === "stdio" || !s.config.url) continue;
+      const o = await this.oauth.summary(s.config);
+      s.oauth = o.signedIn ? o : null;
+    }
+    return { path: read.path, fileError: null, servers };
   }
 
   private statusOf(config: McpServerConfig): McpServerStatus {
@@ -150,6 +181,13 @@ export class McpManager {
         tools: conn.tools,
         call: (tool, args, signal) => this.call(config, tool, args, signal),
       }, taken);
+      if (conn.hasResources) {
+        tools.push(...resourceTools({
+          config,
+          list: (cursor) => this.pool.use(config, (c) => c.listResources(cursor)),
+          read: (uri, signal) => this.pool.use(config, (c) => c.readResource(uri, signal)),
+        }, taken));
+      }
       if (skipped.length) {
         console.error(`MCP server ${config.id}: tools left out: ${skipped.join("; ")}`);
       }
@@ -231,7 +269,13 @@ export class McpManager {
         stderrTail: [],
       };
     }
-    const pool = new McpPool({ envPolicy: this.o.envPolicy, defaultCwd: this.o.home });
+    // Connected as for a turn (same capabilities), so a test lists the same tools.
+    const pool = new McpPool({
+      envPolicy: this.o.envPolicy,
+      defaultCwd: this.o.home,
+      authProvider: (c) => this.oauth.forConnection(c),
+      onElicit: (id, params, signal) => this.elicitations.ask(id, params, signal),
+    });
     try {
       const conn = await pool.get(config);
       const tools = this.infosOf(conn);
@@ -315,6 +359,133 @@ export class McpManager {
     }
   }
 
+  /**
+   * The prompts of the connected servers as slash commands (`/mcp__<server>__<prompt>`);
+   * a server is not started for the menu: its prompts show once it is connected.
+   */
+  promptCommands(): { name: string; description: string; argHint?: string }[] {
+    const read = readServers(this.o.home);
+    if (!read.ok) return [];
+    return read.servers.filter((s) => s.enabled).flatMap((config) => {
+      const conn = this.pool.peek(config.id);
+      if (!conn?.ready || conn.dead) return [];
+      return conn.prompts.flatMap((p) => {
+        const name = promptCommandName(config.id, p.name);
+        if (!name) return [];
+        const hint = p.arguments.map((a) => a.required ? `<${a.name}>` : `[${a.name}]`).join(" ");
+        return [{
+          name,
+          description: `[MCP ${config.id}] ${p.description || p.name}`,
+          ...(hint ? { argHint: hint } : {}),
+        }];
+      });
+    });
+  }
+
+  /**
+   * What the model receives for `/mcp__<server>__<prompt> ARGS`: the prompt's messages.
+   * The words of ARGS fill the prompt's arguments in order, the last takes the rest. Null
+   * when no connected server has such a prompt.
+   */
+  async expandPrompt(name: string, argText: string): Promise<string | null> {
+    const read = readServers(this.o.home);
+    if (!read.ok) return null;
+    for (const config of read.servers.filter((s) => s.enabled)) {
+      const conn = this.pool.peek(config.id);
+      if (!conn?.ready || conn.dead) continue;
+      const p = conn.prompts.find((x) => promptCommandName(config.id, x.name) === name);
+      if (!p) continue;
+      const words = argText.trim() ? argText.trim().split(/\s+/) : [];
+      const args: Record<string, string> = {};
+      p.arguments.forEach((a, i) => {
+        const last = i === p.arguments.length - 1;
+        const value = last ? words.slice(i).join(" ") : words[i];
+        if (value) args[a.name] = value;
+      });
+      const missing = p.arguments.filter((a) => a.required && !args[a.name]).map((a) => a.name);
+      if (missing.length) {
+        throw new McpOAuthError(`/${name} needs ${missing.join(", ")}`);
+      }
+      return await this.pool.use(config, (c) => c.getPrompt(p.name, args));
+    }
+    return null;
+  }
+
+  /** Where OAuth sign-ins come back to (the server's base URL, set once it listens). */
+  setCallbackBase(base: string, hostAllowed: (host: string) => boolean = () => false): void {
+    this.callbackBase = base.replace(/\/+$/, "");
+    this.hostAllowed = hostAllowed;
+  }
+
+  private hostAllowed: (host: string) => boolean = () => false;
+
+  /**
+   * The base a sign-in started from `origin` comes back to: that origin when the server
+   * answers to it (a phone on the LAN), else the server's own address.
+   */
+  private callbackFor(origin: string | undefined): string | null {
+    if (!this.callbackBase) return null;
+    if (!origin) return this.callbackBase;
+    let u: URL;
+    try {
+      u = new URL(origin);
+    } catch {
+      throw new McpOAuthError(`"${origin.slice(0, 100)}" is not an address`);
+    }
+    const scheme = new URL(this.callbackBase).protocol;
+    if (u.protocol !== scheme || u.origin !== origin.replace(/\/+$/, "")) {
+      throw new McpOAuthError(`"${origin.slice(0, 100)}" is not an origin of this server`);
+    }
+    if (!this.hostAllowed(u.host)) {
+      throw new McpOAuthError(`this server does not answer to ${u.host}`);
+    }
+    return u.origin;
+  }
+
+  private httpConfig(id: string): McpServerConfig {
+    const read = readServers(this.o.home);
+    if (!read.ok) throw new McpOAuthError(read.error);
+    const config = read.servers.find((s) => s.id === id);
+    if (!config) throw new McpOAuthError(`no MCP server "${id}" in ${MCP_FILE}`);
+    if (config.transport === "stdio" || !config.url) {
+      throw new McpOAuthError(`the MCP server "${id}" is no http server: OAuth does not apply`);
+    }
+    return config;
+  }
+
+  /**
+   * Starts an OAuth sign-in: the URL to open, or null when the stored tokens work.
+   * `origin`: the page's own origin, so the answer comes back where the user is.
+   */
+  async oauthStart(id: string, origin?: string): Promise<{ url: string | null }> {
+    const config = this.httpConfig(id);
+    const base = this.callbackFor(origin);
+    if (!base) {
+      throw new McpOAuthError("sign-in needs the running server (its address receives the answer)");
+    }
+    return await this.oauth.start(config, base + OAUTH_CALLBACK_PATH);
+  }
+
+  /** The answer of the authorization server, as our callback route got it. */
+  oauthFinish(state: string, code: string): Promise<string> {
+    return this.oauth.finish(state, code, (id) => {
+      const read = readServers(this.o.home);
+      return read.ok ? read.servers.find((s) => s.id === id) : undefined;
+    });
+  }
+
+  async oauthStatus(id: string): Promise<OAuthSummary> {
+    return await this.oauth.summary(this.httpConfig(id));
+  }
+
+  /** Revokes (when the server can) and forgets the tokens; the connection is closed. */
+  async oauthSignOut(id: string): Promise<{ revokedAtServer: boolean }> {
+    const r = await this.oauth.signOut(this.httpConfig(id));
+    await this.pool.close(id);
+    await this.pushOverview();
+    return r;
+  }
+
   /** The file changed (a save here, or the CLI): connections follow and clients are told. */
   async configChanged(): Promise<void> {
     await this.pushOverview();
@@ -360,12 +531,22 @@ export class McpManager {
   }
 
   async close(): Promise<void> {
+    this.elicitations.cancelAll();
     this.closed = true;
     if (this.pushTimer !== null) clearTimeout(this.pushTimer);
     this.pushTimer = null;
     this.watcher?.close();
     await this.pool.closeAll();
   }
+}
+
+/** A request the user's input cannot make (unknown server, stdio, missing arguments). */
+export class McpOAuthError extends Error {}
+
+/** Slash names are at most 40 characters of `[A-Za-z0-9_.:-]`: a longer one is left out. */
+export function promptCommandName(serverId: string, prompt: string): string | null {
+  const name = `mcp__${sanitiseName(serverId)}__${sanitiseName(prompt)}`;
+  return name.length <= 40 ? name : null;
 }
 
 function never(): never {

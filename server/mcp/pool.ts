@@ -8,7 +8,7 @@
 import type { McpServerConfig } from "../../protocol/mcp_servers.ts";
 import type { EnvPolicy } from "../../tools/exec/env_policy.ts";
 import { connectionKey } from "./config.ts";
-import { McpConnection } from "./connection.ts";
+import { type ConnectionOptions, McpConnection } from "./connection.ts";
 
 export const IDLE_CLOSE_MS = 10 * 60_000;
 
@@ -29,6 +29,9 @@ export interface PoolOptions {
   now?: () => number;
   /** A server's connection changed (connected, tools re-listed, died). */
   changed?(id: string): void;
+  /** OAuth for http servers (see oauth/sign_in.ts). */
+  authProvider?: ConnectionOptions["authProvider"];
+  onElicit?: ConnectionOptions["onElicit"];
 }
 
 export class McpPool {
@@ -100,6 +103,8 @@ export class McpPool {
       defaultCwd: this.opts.defaultCwd,
       onToolsChanged: () => this.opts.changed?.(config.id),
       onDead: () => this.opts.changed?.(config.id),
+      authProvider: this.opts.authProvider,
+      onElicit: this.opts.onElicit,
     });
     const slot: Slot = {
       key,

@@ -6,5 +6,9 @@
 export { Client } from "@modelcontextprotocol/sdk/client/index.js";
 export { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 export { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-export { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+export {
+  ElicitRequestSchema,
+  PromptListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 export { DenoStdioTransport } from "./stdio_transport.ts";

@@ -29,6 +29,7 @@ export function masked(s: McpServerConfig): McpServerConfig {
   const out = { ...s };
   if (s.env) out.env = maskMap(s.env, secretEnv);
   if (s.headers) out.headers = maskMap(s.headers, secretHeader);
+  if (s.oauth?.clientSecret) out.oauth = { ...s.oauth, clientSecret: mask(s.oauth.clientSecret) };
   return out;
 }
 
@@ -54,5 +55,9 @@ export function unmasked(
   const out = { ...sent };
   if (sent.env) out.env = restoreMap(sent.env, stored.env);
   if (sent.headers) out.headers = restoreMap(sent.headers, stored.headers);
+  const secret = sent.oauth?.clientSecret, old = stored.oauth?.clientSecret;
+  if (secret && old && secret.startsWith(DOTS) && secret === mask(old)) {
+    out.oauth = { ...sent.oauth, clientSecret: old };
+  }
   return out;
 }

@@ -38,7 +38,11 @@ export const COMMAND_HANDLERS: OpHandlers<
     return { entry: await compactTask(runs, a.id, a.focus) };
   },
   "commands.list": async (ctx, a) => {
-    return await listCommands({ workspace: workspaceOf(ctx, a), home: ctx.home });
+    return await listCommands({
+      workspace: workspaceOf(ctx, a),
+      home: ctx.home,
+      ...(ctx.mcp ? { mcpPrompts: ctx.mcp } : {}),
+    });
   },
   "task.setGoal": (ctx, a) => {
     const { tasks } = services(ctx);

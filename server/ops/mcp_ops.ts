@@ -10,7 +10,8 @@ import { type OpContext, services, whoIs } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
 import { OpError } from "../errors.ts";
 import { McpConfigError, mcpLowered, readServers, updateServers } from "../mcp/config.ts";
-import type { McpManager } from "../mcp/manager.ts";
+import { type McpManager, McpOAuthError } from "../mcp/manager.ts";
+import { ElicitationError } from "../mcp/elicitation.ts";
 import { parseImportText, scanImports, uniqueIds } from "../mcp/imports.ts";
 import { decideWorkspace, workspaceOffer } from "../mcp/workspace.ts";
 import { masked, unmasked } from "../mcp/secrets.ts";
@@ -64,6 +65,17 @@ const candidatesOf = (
 ): McpImportCandidate[] =>
   servers.map((config) => ({ source, file: null, config, exists: existing.has(config.id) }));
 
+/** OAuth requests: what cannot be asked is the caller's error, a server's refusal upstream. */
+async function oauth<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof OpError) throw e;
+    if (e instanceof McpOAuthError) throw new OpError("invalid_args", e.message);
+    throw new OpError("upstream", `OAuth: ${(e as Error).message ?? e}`);
+  }
+}
+
 export const MCP_HANDLERS: OpHandlers<keyof typeof MCP_OP_ARGS> = {
   "mcp.list": (ctx) => managerOf(ctx).overview(),
   "mcp.save": (ctx, { server, previousId }) => {
@@ -107,6 +119,19 @@ export const MCP_HANDLERS: OpHandlers<keyof typeof MCP_OP_ARGS> = {
     return mcp.test(found);
   },
   "mcp.restart": (ctx, { id }) => managerOf(ctx).restart(id),
+  "mcp.oauthStart": (ctx, { id, origin }) => oauth(() => managerOf(ctx).oauthStart(id, origin)),
+  "mcp.oauthStatus": (ctx, { id }) => oauth(() => managerOf(ctx).oauthStatus(id)),
+  "mcp.oauthSignOut": (ctx, { id }) => oauth(() => managerOf(ctx).oauthSignOut(id)),
+  "mcp.elicitations": (ctx) => ({ list: managerOf(ctx).elicitations.list() }),
+  "mcp.elicitationAnswer": (ctx, { id, action, content }) => {
+    try {
+      managerOf(ctx).elicitations.answer(id, action, content);
+    } catch (e) {
+      if (e instanceof ElicitationError) throw new OpError("invalid_args", e.message);
+      throw e;
+    }
+    return { id };
+  },
   "mcp.parseImport": async (ctx, { text }) => {
     const { servers, problems } = parseImportText(text);
     return { candidates: candidatesOf(servers, await existingIds(ctx), "json"), problems };

@@ -66,6 +66,7 @@ export interface RemoteAccessOptions {
 
 export class RemoteAccess {
   #trustProxy = false;
+  #allowedHosts: string[] = [];
   #settingsError: string | null = null;
   /** The client that asked for a token reset: it stays connected and re-pairs. */
   #sparing: HubClient | null = null;
@@ -82,6 +83,11 @@ export class RemoteAccess {
 
   get trustProxy(): boolean {
     return this.#trustProxy;
+  }
+
+  /** Extra names the server answers to (`allowedHosts` in `remote.json`). */
+  get allowedHosts(): readonly string[] {
+    return this.#allowedHosts;
   }
 
   /** The client address of a request (see {@link clientAddress}). */
@@ -158,9 +164,11 @@ export class RemoteAccess {
     }
     const path = remoteSettingsPath(this.o.home);
     const tmp = `${path}.tmp`;
-    await Deno.writeTextFile(tmp, JSON.stringify({ trustProxy: enabled }, null, 2) + "\n", {
-      mode: 0o600,
-    });
+    const body = {
+      trustProxy: enabled,
+      ...(this.#allowedHosts.length ? { allowedHosts: this.#allowedHosts } : {}),
+    };
+    await Deno.writeTextFile(tmp, JSON.stringify(body, null, 2) + "\n", { mode: 0o600 });
     await Deno.rename(tmp, path);
     this.#trustProxy = enabled;
   }
@@ -178,6 +186,7 @@ export class RemoteAccess {
     } catch (e) {
       if (!(e instanceof Deno.errors.NotFound)) throw e;
       this.#trustProxy = false;
+      this.#allowedHosts = [];
       this.#settingsError = null;
       return;
     }
@@ -186,10 +195,16 @@ export class RemoteAccess {
       if (typeof v !== "object" || v === null || typeof v.trustProxy !== "boolean") {
         throw new Error('expected {"trustProxy": true|false}');
       }
+      const hosts = v.allowedHosts ?? [];
+      if (!Array.isArray(hosts) || hosts.some((h) => typeof h !== "string")) {
+        throw new Error('expected "allowedHosts" to be a list of host names');
+      }
       this.#trustProxy = v.trustProxy;
+      this.#allowedHosts = hosts;
       this.#settingsError = null;
     } catch (e) {
       this.#trustProxy = false;
+      this.#allowedHosts = [];
       this.#settingsError = (e as Error).message;
     }
   }

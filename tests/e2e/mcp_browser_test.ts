@@ -111,7 +111,7 @@ Deno.test("MCP page and tool card (desktop)", opts, async () => {
       .waitFor();
     assertEquals(
       await row(page, "everything").locator("[data-testid=mcp-tool-count]").innerText(),
-      "13 tools",
+      "14 tools", // with trigger-elicitation-request: ReinAgent offers elicitation
     );
     assertEquals(await row(page, "broken").getAttribute("data-state"), "failed");
     assertEquals(
@@ -130,7 +130,7 @@ Deno.test("MCP page and tool card (desktop)", opts, async () => {
     await row(page, "everything").locator("[data-testid=mcp-test]").click();
     const okLine = row(page, "everything").locator("[data-testid=mcp-test-result][data-ok=true]");
     await okLine.waitFor({ timeout: 30_000 });
-    assertMatch(await okLine.innerText(), /Connected · 13 tools · \d+ ms/);
+    assertMatch(await okLine.innerText(), /Connected · 14 tools · \d+ ms/);
     await screenshot(page, "desktop-mcp-page");
 
     // Per-tool approval from the tool list of a connected server.

@@ -29,6 +29,7 @@ const Timeline = lazy(() => import("./Timeline.js"), "Timeline");
 const RewindDialog = lazy(() => import("./interact/RewindDialog.js"), "RewindDialog");
 const RightPanel = lazy(() => import("./panel/RightPanel.js"), "RightPanel");
 const TerminalDock = lazy(() => import("./terminal/TerminalDock.js"), "TerminalDock");
+import { McpQuestionLayer } from "./mcp/McpQuestionDialog.js";
 
 export function App() {
   const open = drawerOpen.value;
@@ -69,6 +70,7 @@ export function App() {
       ${!settingsOpen.value && rightPanel.value && html`<${RightPanel} />`}
       <${SearchLayer} />
       <${PaletteLayer} />
+      <${McpQuestionLayer} />
     </div>
   `;
 }

@@ -4,6 +4,7 @@ export default {
   "cmd.source.builtin": "Built-in",
   "cmd.source.workspace": "Project",
   "cmd.source.user": "Yours",
+  "cmd.source.mcp": "MCP",
   "cmd.problems": "Command files not used",
   "cmd.empty": "No command matches /{query}",
   "cmd.desc.clear": "Clear the conversation for the model; earlier messages stay visible",

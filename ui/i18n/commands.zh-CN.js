@@ -4,6 +4,7 @@ export default {
   "cmd.source.builtin": "内置",
   "cmd.source.workspace": "项目",
   "cmd.source.user": "个人",
+  "cmd.source.mcp": "MCP",
   "cmd.problems": "未使用的命令文件",
   "cmd.empty": "没有匹配 /{query} 的命令",
   "cmd.desc.clear": "为模型清空对话；之前的消息仍然可见",

@@ -31,6 +31,40 @@ export const mcpForm = signal(/** @type {{server: McpServerConfig|null}|null} */
 /** The import panel is open. */
 export const mcpImportOpen = signal(false);
 
+/**
+ * Questions MCP servers wait for an answer to (elicitation); the first is shown as a form.
+ * @type {import("@preact/signals").Signal<import("../../protocol/index.ts").McpElicitation[]>}
+ */
+export const mcpQuestions = signal(/** @type {any[]} */ ([]));
+
+async function loadQuestions() {
+  try {
+    mcpQuestions.value = (await request("mcp.elicitations")).list;
+  } catch (e) {
+    if (errorCode(e) !== "disconnected") notifyError("mcp.error", e);
+  }
+}
+// Questions asked while this client was away are fetched again on every (re)connection.
+onSync((replayed) => {
+  if (!replayed) void loadQuestions();
+}, () => [MCP_TOPIC]);
+
+/**
+ * Answers a question: accept (with the values), decline or cancel. Null when sent, else
+ * the server's reason (the form stays open).
+ * @param {string} id @param {"accept"|"decline"|"cancel"} action
+ * @param {Record<string, string|number|boolean>} [content]
+ */
+export async function answerQuestion(id, action, content) {
+  try {
+    await request("mcp.elicitationAnswer", content ? { id, action, content } : { id, action });
+    mcpQuestions.value = mcpQuestions.value.filter((q) => q.id !== id);
+    return null;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
 export async function loadMcp() {
   try {
     mcpOverview.value = await request("mcp.list");
@@ -46,7 +80,8 @@ onSync((replayed) => {
 onEvent((topic, data) => {
   if (topic !== MCP_TOPIC) return;
   const ev = /** @type {McpEvent} */ (data);
-  if (ev.kind === "overview") mcpOverview.value = ev.overview;
+  if (ev.kind === "elicitations") mcpQuestions.value = ev.list;
+  else if (ev.kind === "overview") mcpOverview.value = ev.overview;
   else if (ev.kind === "failure") {
     showNotice("mcp.toast", `${ev.id} (${ev.phase}): ${ev.message}`);
   }
@@ -145,3 +180,27 @@ export async function decideWorkspace(/** @type {"import"|"dismiss"} */ decision
     notifyError("mcp.error", e);
   }
 }
+
+/**
+ * Starts an OAuth sign-in of an http server. The URL opens in a new window (the desktop
+ * window or a browser tab) and is also returned, so a phone that blocks the pop-up
+ * gets it as a link. Null: the stored sign-in still works.
+ * @param {string} id
+ * @returns {Promise<{url: string|null, error: string|null}>}
+ */
+export async function startSignIn(id) {
+  try {
+    const { url } = await request("mcp.oauthStart", { id, origin: location.origin });
+    if (url) globalThis.open?.(url, "_blank", "noopener");
+    return { url, error: null };
+  } catch (e) {
+    return { url: null, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** Signs out (the authorization server revokes the tokens when it can). */
+export const signOut = (/** @type {string} */ id) =>
+  changing(async () => {
+    await request("mcp.oauthSignOut", { id });
+    return await request("mcp.list");
+  });

@@ -65,6 +65,8 @@ export function configOf(f, base) {
   /** @type {McpServerConfig} */
   const config = {
     ...(base ? { toolPolicies: base.toolPolicies } : {}),
+    // OAuth settings are not on the form: an edit keeps them (the secret stays masked).
+    ...(base?.oauth && f.transport !== "stdio" ? { oauth: base.oauth } : {}),
     id,
     enabled: f.enabled,
     transport: f.transport,

@@ -9,6 +9,7 @@ import type { ServerDeps } from "../../ops/context.ts";
 import { type OpPort, opPort } from "./op_port.ts";
 import { createMcpServer, mcpClientInfo } from "./mcp_server.ts";
 import type { McpSession } from "./tool_kit.ts";
+import { SessionEventStore } from "./event_store.ts";
 
 export const MCP_LIMITS = {
   /** Live sessions at once; the longest idle one is closed to make room. */
@@ -17,6 +18,8 @@ export const MCP_LIMITS = {
   idleMs: 30 * 60_000,
   /** Largest request body (a message is at most 200 000 characters). */
   bodyBytes: 2 * 1024 * 1024,
+  /** The `retry` a dropped event stream is told to wait before resuming. */
+  retryMs: 1000,
 } as const;
 
 interface Live {
@@ -68,13 +71,16 @@ export class McpHttpEndpoint {
     let server: Server | null = null;
     const ops = opPort(this.deps, () => mcpClientInfo(server!, ip));
     const session: McpSession = { ops, currentTask: null, draft: null };
-    server = createMcpServer(session, this.deps.version);
+    server = createMcpServer(session, this.deps.version, { home: this.deps.home });
     const live: Live = {
       transport: new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => crypto.randomUUID(),
         onsessioninitialized: (id) => void this.sessions.set(id, live),
         onsessionclosed: (id) => void this.drop(id),
         maxRequestBodySize: MCP_LIMITS.bodyBytes,
+        // Event ids and `retry` on every stream: a dropped one resumes with Last-Event-ID.
+        eventStore: new SessionEventStore(),
+        retryInterval: MCP_LIMITS.retryMs,
       }),
       server,
       ops,

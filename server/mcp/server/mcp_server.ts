@@ -7,11 +7,21 @@
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  CompleteRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
   Server,
+  SetLevelRequestSchema,
 } from "./sdk.ts";
+import { completeTaskId, listResources, readResource, RESOURCE_TEMPLATES } from "./resources.ts";
+import { getPrompt, listPrompts, type PromptHost } from "./prompts.ts";
+import { McpOpError } from "./op_port.ts";
 import type { ClientInfo } from "../../../protocol/index.ts";
 import { parse } from "../../../protocol/schema.ts";
 import type { McpSession, McpTool } from "./tool_kit.ts";
@@ -103,11 +113,61 @@ export function clientName(server: Server): string {
   return (server.getClientVersion()?.name ?? "").replace(/[\u0000-\u001f\u007f]/g, "").slice(0, 60);
 }
 
-export function createMcpServer(session: McpSession, version: string): Server {
+/** An op error as the protocol error a client understands (unknown things are InvalidParams). */
+async function asMcp<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof McpOpError) {
+      const code = e.code === "internal" ? ErrorCode.InternalError : ErrorCode.InvalidParams;
+      throw new McpError(code, `${e.code}: ${e.message}`);
+    }
+    throw e;
+  }
+}
+
+export function createMcpServer(session: McpSession, version: string, host: PromptHost): Server {
   const server = new Server(
     { name: "reinagent", title: "ReinAgent", version },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    {
+      capabilities: {
+        tools: {},
+        resources: {},
+        prompts: {},
+        completions: {},
+        logging: {},
+      },
+      instructions: INSTRUCTIONS,
+    },
   );
+  const ops = session.ops;
+  server.setRequestHandler(
+    ListResourcesRequestSchema,
+    (req) => asMcp(() => listResources(ops, req.params?.cursor)),
+  );
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: RESOURCE_TEMPLATES,
+  }));
+  server.setRequestHandler(
+    ReadResourceRequestSchema,
+    (req) => asMcp(() => readResource(ops, req.params.uri)),
+  );
+  server.setRequestHandler(ListPromptsRequestSchema, () => asMcp(() => listPrompts(ops)));
+  server.setRequestHandler(
+    GetPromptRequestSchema,
+    (req) => asMcp(() => getPrompt(ops, host, req.params.name, req.params.arguments)),
+  );
+  server.setRequestHandler(CompleteRequestSchema, (req) =>
+    asMcp(async () => {
+      const ref = req.params.ref as { type: string; uri?: string };
+      const isTask = ref.type === "ref/resource" && ref.uri?.startsWith("reinagent://task/");
+      if (!isTask || req.params.argument.name !== "taskId") {
+        return { completion: { values: [], total: 0, hasMore: false } };
+      }
+      return { completion: await completeTaskId(ops, req.params.argument.value) };
+    }));
+  // Log messages are not sent today; the level is accepted so clients that set it work.
+  server.setRequestHandler(SetLevelRequestSchema, () => ({}));
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: MCP_TOOLS.map((t) => ({
       name: t.name,

@@ -4,7 +4,10 @@
  * runtime import (`….js`) gets its types from the extension-less subpath.
  */
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
-export { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+export {
+  type EventStore,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/server/stdio"
 export { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
@@ -13,12 +16,19 @@ export { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 export {
   CallToolRequestSchema,
   type CallToolResult,
+  CompleteRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
   isJSONRPCRequest,
   isJSONRPCResponse,
   type JSONRPCMessage,
   LATEST_PROTOCOL_VERSION,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 export { Server } from "@modelcontextprotocol/sdk/server";

@@ -32,6 +32,7 @@ import { McpServerForm } from "./McpServerForm.js";
 import { McpImport } from "./McpImport.js";
 import { McpTestLine } from "./McpTestLine.js";
 import { McpToolList } from "./McpToolList.js";
+import { McpOAuthLine } from "./McpOAuthLine.js";
 
 /** @param {{s: McpServerStatus}} props */
 function ServerRow({ s }) {
@@ -72,6 +73,7 @@ function ServerRow({ s }) {
         </div>
         <div class="mcp-target" title=${targetOf(s.config)}>${targetOf(s.config)}</div>
         ${s.config.description && html`<div class="mcp-desc">${s.config.description}</div>`}
+        ${s.config.transport !== "stdio" && html`<${McpOAuthLine} s=${s} />`}
         ${s.error && !test &&
           html`<div class="mcp-error" data-testid="mcp-error">${s.error.message}</div>`}
         ${test && html`<${McpTestLine} test=${test} />`}
