@@ -6,6 +6,7 @@ import { readFile } from "./read_file.ts";
 import { writeFile } from "./write_file.ts";
 import { editFile } from "./edit_file.ts";
 import { deleteFile } from "./delete_file.ts";
+import { applyPatch } from "./apply_patch.ts";
 import { glob } from "./glob.ts";
 import { grep } from "./grep.ts";
 import { execCommand } from "./exec/exec_command.ts";
@@ -63,6 +64,7 @@ export function defaultTools(): ToolRegistry {
     writeFile,
     editFile,
     deleteFile,
+    applyPatch,
     execCommand,
     backgroundBash,
     taskOutput,
