@@ -1,13 +1,31 @@
-/** `read_file`: a window of lines (≤ 2000 lines / 256 KB per call), binary detection. */
+/**
+ * `read_file`: a window of lines (≤ 2000 lines / 256 KB per call), binary detection.
+ * A PNG, JPEG, GIF or WebP image comes back as an image (`meta.images`) that the loop
+ * shows to models taking images; others read a note instead.
+ */
 import { fail, ok } from "./types.ts";
 import { defineTool } from "./define.ts";
 import { doc, int, obj } from "../protocol/schema.ts";
 import { filePath } from "./args.ts";
 import { notRegular, toolPath } from "./paths.ts";
+import { imageInfo } from "./image_info.ts";
 
 const MAX_LINES = 2000;
 const MAX_BYTES = 256 * 1024;
 const MAX_FILE = 64 * 1024 * 1024;
+/**
+ * The largest image sent: every provider takes it (Anthropic's 5 MB is of the base64
+ * text; 3.75 MB of bytes encode to 5 MB), and so does its side length.
+ */
+export const IMAGE_MAX_BYTES = 3_750_000;
+export const IMAGE_MAX_SIDE = 8000;
+
+const sizeText = (n: number) =>
+  n < 1024
+    ? `${n} B`
+    : n < 1024 * 1024
+    ? `${(n / 1024).toFixed(1)} KB`
+    : `${(n / 1048576).toFixed(1)} MB`;
 
 export function looksBinary(bytes: Uint8Array): boolean {
   const n = Math.min(bytes.length, 8000);
@@ -46,6 +64,28 @@ export const readFile = defineTool<{ path: string; offset?: number; limit?: numb
     } catch (e) {
       if (e instanceof Deno.errors.NotFound) return fail(`File not found: ${shown}`);
       return fail(`Cannot read ${shown}: ${(e as Error).message}`);
+    }
+    const image = imageInfo(bytes);
+    if (image) {
+      const kind = image.mimeType.slice(6).toUpperCase();
+      const what = `${shown} is an image (${kind}, ${image.width}×${image.height} px, ${
+        sizeText(bytes.length)
+      })`;
+      const file = { abs: path, mtimeMs: st.mtime?.getTime() ?? null, size: st.size };
+      if (bytes.length > IMAGE_MAX_BYTES || Math.max(image.width, image.height) > IMAGE_MAX_SIDE) {
+        return ok(
+          `${what}, larger than models accept (${sizeText(IMAGE_MAX_BYTES)} and ` +
+            `${IMAGE_MAX_SIDE} px a side), so it is not attached. Make a smaller copy first ` +
+            "(e.g. with an image tool in a command) and read that.",
+          { path: shown, image: { ...image, bytes: bytes.length, attached: false }, file },
+        );
+      }
+      return ok(`${what}.`, {
+        path: shown,
+        image: { ...image, bytes: bytes.length, attached: true },
+        images: [{ mimeType: image.mimeType, data: bytes.toBase64() }],
+        file,
+      });
     }
     if (looksBinary(bytes)) {
       return fail(`${shown} looks like a binary file (${bytes.length} bytes); not shown.`);

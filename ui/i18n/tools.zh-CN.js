@@ -8,6 +8,8 @@ export default {
   "tool.state.none": "无结果",
   "tool.created": "新建",
   "tool.deleted": "已删除",
+  "tool.imageSize": "图片 {w}×{h}",
+  "tool.imageAlt": "工具读取的图片",
   "tool.movedFrom": "移自 {path}",
   "tool.fileCount": "{n} 个文件",
   "tool.moreFiles": "另 {n} 个",
