@@ -59,6 +59,7 @@ import { HOOK_OP_ARGS, type HookOpResults } from "./hooks.ts";
 import { NOTES_OP_ARGS, type NotesOpResults } from "./notes.ts";
 import { PLUGIN_OP_ARGS, type PluginOpResults } from "./plugins.ts";
 import { NET_OP_ARGS, type NetOpResults } from "./net.ts";
+import { RULES_OP_ARGS, type RulesOpResults } from "./permission_rules.ts";
 import { UPDATE_OP_ARGS, type UpdateOpResults } from "./update.ts";
 
 export * from "./providers.ts";
@@ -92,6 +93,7 @@ export * from "./hooks.ts";
 export * from "./notes.ts";
 export * from "./plugins.ts";
 export * from "./net.ts";
+export * from "./permission_rules.ts";
 export * from "./update.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
@@ -284,6 +286,8 @@ export const OP_ARGS = {
     "feedback?": str({ max: 4000 }),
     /** For ask_user_question: per question, the chosen labels or free text. */
     "answers?": arr(obj({ question: str({ max: 2000 }), answers: arr(str({ max: 4000 }), 8) }), 4),
+    /** With "always": allow only what this rule covers (`exec_command(npm test *)`). */
+    "rule?": str({ min: 1, max: 500 }),
   }),
   /** The banner's Allow all / Reject all over every live approval. */
   "approvals.decideAll": obj({ decision: oneOf(["allow", "reject"]) }),
@@ -334,6 +338,7 @@ export const OP_ARGS = {
   ...NOTES_OP_ARGS,
   ...PLUGIN_OP_ARGS,
   ...NET_OP_ARGS,
+  ...RULES_OP_ARGS,
   ...UPDATE_OP_ARGS,
 } satisfies Record<string, Schema>;
 
@@ -375,6 +380,7 @@ export interface OpResults
     NotesOpResults,
     PluginOpResults,
     NetOpResults,
+    RulesOpResults,
     UpdateOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */

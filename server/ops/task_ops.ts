@@ -1,4 +1,5 @@
 /** Handlers for task, timeline, kv, events and server ops. */
+import { parseRule } from "../../protocol/permission_rules.ts";
 import {
   type ASSISTANT_OP_ARGS,
   type AUTOMATION_OP_ARGS,
@@ -27,6 +28,7 @@ import {
   type PROVIDER_OP_ARGS,
   type REMOTE_OP_ARGS,
   type RewindPlan,
+  type RULES_OP_ARGS,
   type SAFETY_OP_ARGS,
   type SEARCH_OP_ARGS,
   type SKILL_OP_ARGS,
@@ -95,6 +97,7 @@ type TaskOpName = Exclude<
   | keyof typeof NOTES_OP_ARGS
   | keyof typeof PLUGIN_OP_ARGS
   | keyof typeof NET_OP_ARGS
+  | keyof typeof RULES_OP_ARGS
   | keyof typeof UPDATE_OP_ARGS
 >;
 
@@ -262,13 +265,22 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
   "approval.decide": (ctx, a) => {
     const { approvals, repos } = services(ctx);
     const pending = approvals.list().find((p) => p.id === a.id);
-    if (!approvals.decide(a.id, a.decision, a.feedback, a.answers)) {
+    if (
+      a.rule !== undefined &&
+      (a.decision !== "always" || parseRule(a.rule)?.tool !== pending?.call.name)
+    ) {
+      throw new OpError(
+        "invalid_args",
+        `the rule must name the tool ${pending?.call.name ?? "?"}, with always`,
+      );
+    }
+    if (!approvals.decide(a.id, a.decision, a.feedback, a.answers, undefined, a.rule)) {
       throw new OpError(
         "not_found",
         `no live approval ${a.id} (already answered, or from before a restart: use approval.recover)`,
       );
     }
-    if (a.decision === "always" && pending) {
+    if (a.decision === "always" && pending && a.rule === undefined) {
       const task = repos.tasks.get(pending.taskId);
       if (task) announceAllow(ctx, task, pending.call.name);
     }

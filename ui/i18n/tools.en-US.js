@@ -75,6 +75,9 @@ export default {
   "approval.allow": "Allow",
   "approval.always": "Always allow",
   "approval.alwaysTitle": "Allow {tool} without asking for the rest of this task",
+  "approval.alwaysPrefix": "Always allow {prefix}",
+  "approval.alwaysPrefixTitle":
+    "Run commands matching {prefix} without asking for the rest of this task",
   "approval.reject": "Reject",
   "approval.rejectSend": "Reject",
   "approval.cancel": "Cancel",
@@ -114,6 +117,7 @@ export default {
   "policies.error": "Could not change the tool rule: {message}",
   "refusal.plan_mode": "Blocked: plan mode is read-only, so {tool} may not run",
   "refusal.policy_deny": "Blocked: {tool} is denied for this task",
+  "refusal.rule_deny": "Blocked by the rule {rule}",
   "refusal.rejected": "You rejected this call",
   "refusal.hook_blocked": "Blocked by a {event} hook: {reason}",
   "refusal.rejected.feedback": "You rejected this call — your feedback: {feedback}",

@@ -87,12 +87,19 @@ async function busy(id, fn, errorKey) {
  * @param {string} id
  * @param {"allow"|"always"|"reject"} decision
  * @param {string} [feedback] only with "reject"
+ * @param {string} [rule] only with "always": allow what this rule covers, not the whole tool
  */
-export function decide(id, decision, feedback) {
+export function decide(id, decision, feedback, rule) {
   const text = feedback?.trim().slice(0, 4000);
   return busy(
     id,
-    () => request("approval.decide", { id, decision, ...(text ? { feedback: text } : {}) }),
+    () =>
+      request("approval.decide", {
+        id,
+        decision,
+        ...(text ? { feedback: text } : {}),
+        ...(rule ? { rule } : {}),
+      }),
     "approval.error.decide",
   );
 }
