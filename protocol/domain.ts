@@ -44,6 +44,10 @@ export interface TaskSettings {
   titleLocked?: boolean;
   /** Per-tool overrides of the approval mode ("Always allow" adds `allow`). */
   toolPolicies?: Record<string, ToolPolicy>;
+  /** The step budget of each turn, instead of the effort's (`reinagent run --max-turns`). */
+  maxSteps?: number;
+  /** Appended to the system prompt of every turn (`reinagent run --append-system-prompt`). */
+  appendSystemPrompt?: string;
   /** Rules by pattern for this task (`exec_command(npm test *)` allow), see permission_rules.ts. */
   rules?: { rule: string; policy: ToolPolicy }[];
   /** The user agreed that this task's commands run without a sandbox (asked once). */

@@ -59,7 +59,7 @@ import { HOOK_OP_ARGS, type HookOpResults } from "./hooks.ts";
 import { NOTES_OP_ARGS, type NotesOpResults } from "./notes.ts";
 import { PLUGIN_OP_ARGS, type PluginOpResults } from "./plugins.ts";
 import { NET_OP_ARGS, type NetOpResults } from "./net.ts";
-import { RULES_OP_ARGS, type RulesOpResults } from "./permission_rules.ts";
+import { RULES_OP_ARGS, ruleSchema, type RulesOpResults } from "./permission_rules.ts";
 import { UPDATE_OP_ARGS, type UpdateOpResults } from "./update.ts";
 
 export * from "./providers.ts";
@@ -221,12 +221,22 @@ const modelRef = obj({
   providerId: str({ min: 1, max: 64 }),
   modelId: str({ min: 1, max: 200 }),
 });
+/**
+ * What a headless run sets on its task (`reinagent run --max-turns`, `--append-system-prompt`,
+ * `--allowed-tools` / `--disallowed-tools` as task rules): kept in the task's settings.
+ */
+const HEADLESS_OPTIONS = {
+  "maxSteps?": int({ min: 1, max: 10_000 }),
+  "appendSystemPrompt?": str({ max: 20_000 }),
+  "rules?": arr(ruleSchema, 200),
+};
 const options = obj({
   "model?": nullable(modelRef),
   "effort?": nullable(oneOf(EFFORT_LEVELS)),
   "approval?": nullable(oneOf(APPROVAL_MODES)),
   /** The new task's assistant (absent = the global default); its bindings apply once. */
   "assistant?": assistantIdSchema,
+  ...HEADLESS_OPTIONS,
 });
 const kvKey = str({ min: 4, max: LIMITS.kvKeyChars, pattern: /^ui\.[a-z0-9_.:-]+$/ });
 
@@ -265,6 +275,7 @@ export const OP_ARGS = {
     "approval?": nullable(oneOf(APPROVAL_MODES)),
     /** The task's shell sandbox level (null = the system setting of now). */
     "sandbox?": nullable(oneOf(SANDBOX_LEVELS)),
+    ...HEADLESS_OPTIONS,
   }),
   /**
    * Replays events missed since `afterSeq` of server `epoch` for the given topics.
