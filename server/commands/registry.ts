@@ -17,12 +17,18 @@ export interface CommandScope {
   userHome?: string;
 }
 
+/**
+ * Built-in prompt commands a workspace or user may define for itself: many keep their
+ * own `/review` (a `.claude/commands/review.md`), and theirs is the one they mean.
+ */
+const OVERRIDABLE = new Set(["review"]);
+
 async function custom(scope: CommandScope) {
   const dirs = [
     ...commandDirs(scope.workspace, scope.home, scope.userHome),
     ...await pluginCommandDirs(scope.home, scope.workspace),
   ];
-  return await loadCustomCommands(dirs, isBuiltin);
+  return await loadCustomCommands(dirs, (name) => isBuiltin(name) && !OVERRIDABLE.has(name));
 }
 
 /** The `/` menu: built-ins first, then custom commands by name; plus the files not used. */
@@ -31,7 +37,8 @@ export async function listCommands(
 ): Promise<{ commands: CommandInfo[]; problems: CommandProblem[] }> {
   const { commands, problems } = await custom(scope);
   const list = commands.map(({ body: _body, ...info }: CustomCommand) => info);
-  return { commands: [...BUILTINS, ...list], problems };
+  const own = new Set(list.map((c) => c.name));
+  return { commands: [...BUILTINS.filter((b) => !own.has(b.name)), ...list], problems };
 }
 
 /**
@@ -45,6 +52,10 @@ export async function expandPromptCommand(
   const cmd = parseSlash(text);
   if (!cmd) return null;
   if (isBuiltin(cmd.name)) {
+    if (OVERRIDABLE.has(cmd.name)) {
+      const own = (await custom(scope)).commands.find((c) => c.name === cmd.name);
+      if (own) return { ...cmd, prompt: expandTemplate(own.body, cmd.args) };
+    }
     const prompt = builtinPrompt(cmd.name, cmd.args);
     return prompt === null ? null : { ...cmd, prompt };
   }

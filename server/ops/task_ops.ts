@@ -141,7 +141,13 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
     const { extra, meta } = message !== undefined
       ? await composer.prepare(project, message, atts)
       : { extra: [], meta: {} };
-    const chosen = cmd?.approval ? { ...a.options, approval: cmd.approval } : a.options;
+    const chosen = cmd?.approval || cmd?.model
+      ? {
+        ...a.options,
+        ...(cmd.approval ? { approval: cmd.approval } : {}),
+        ...(cmd.model ? { model: cmd.model } : {}),
+      }
+      : a.options;
     // The assistant's bound model / effort / MCP servers apply once, here (draft picks win).
     const options = await newTaskSettings(ctx, chosen);
     const out = tasks.create({
