@@ -145,3 +145,39 @@ Deno.test("a PNG read_file reads reaches a vision model's request as an image pa
     await mock.close();
   }
 });
+
+/** A one-page PDF whose text layer says "Hello PDF". */
+const PDF = `%PDF-1.4
+1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj
+2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj
+3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 200]/Contents 4 0 R/Resources<</Font<</F1 5 0 R>>>>>>endobj
+4 0 obj<</Length 44>>stream
+BT /F1 24 Tf 20 100 Td (Hello PDF) Tj ET
+endstream endobj
+5 0 obj<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>endobj
+trailer<</Root 1 0 R>>
+%%EOF`;
+
+Deno.test("read_file of a PDF returns its text by page, also inside the sandbox worker", async () => {
+  const { SandboxPool } = await import("../tools/sandbox/pool.ts");
+  const { ToolRunner } = await import("../server/agent/tool_runner.ts");
+  const { FileTracker } = await import("../server/agent/file_tracker.ts");
+  const { defaultTools } = await import("../tools/registry.ts");
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "ra-pdf-" }));
+  await Deno.writeTextFile(`${dir}/doc.pdf`, PDF);
+  await Deno.writeTextFile(`${dir}/bad.pdf`, "%PDF-1.4 nothing else");
+  const pool = new SandboxPool();
+  const runner = new ToolRunner(defaultTools(), pool);
+  const rctx = { workspace: dir, roots: [dir], signal, tracker: new FileTracker() };
+  try {
+    const r = await runner.run({ id: "1", name: "read_file", args: { path: "doc.pdf" } }, rctx);
+    assertEquals(r.isError, false, r.content);
+    assertEquals(r.content, "     1\t--- page 1 ---\n     2\tHello PDF");
+    assertEquals(r.meta?.pdfPages, 1);
+    const bad = await runner.run({ id: "2", name: "read_file", args: { path: "bad.pdf" } }, rctx);
+    assert(bad.isError);
+    assertMatch(bad.content, /Cannot read the text of bad\.pdf/);
+  } finally {
+    pool.closeAll();
+  }
+});

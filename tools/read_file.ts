@@ -1,7 +1,8 @@
 /**
  * `read_file`: a window of lines (≤ 2000 lines / 256 KB per call), binary detection.
  * A PNG, JPEG, GIF or WebP image comes back as an image (`meta.images`) that the loop
- * shows to models taking images; others read a note instead.
+ * shows to models taking images; others read a note instead. A PDF is read as its text,
+ * page by page (PDF.js through `unpdf`, loaded only when a PDF is read).
  */
 import { fail, ok } from "./types.ts";
 import { defineTool } from "./define.ts";
@@ -33,6 +34,24 @@ export function looksBinary(bytes: Uint8Array): boolean {
   return false;
 }
 
+const isPdf = (b: Uint8Array) =>
+  b.length > 5 && b[0] === 0x25 && b[1] === 0x50 && b[2] === 0x44 && b[3] === 0x46 && b[4] === 0x2d;
+
+/** A PDF's text, each page after a `--- page N ---` line. */
+async function pdfText(
+  bytes: Uint8Array,
+): Promise<{ text: string; pages: number } | { error: string }> {
+  try {
+    const { extractText, getDocumentProxy } = await import("unpdf");
+    const doc = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
+    const { totalPages, text } = await extractText(doc, { mergePages: false });
+    const body = (text as string[]).map((t, i) => `--- page ${i + 1} ---\n${t.trim()}`).join("\n");
+    return { text: body, pages: totalPages };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+}
+
 export const readFile = defineTool<{ path: string; offset?: number; limit?: number }>({
   name: "read_file",
   description:
@@ -44,7 +63,7 @@ export const readFile = defineTool<{ path: string; offset?: number; limit?: numb
     "limit?": doc(int({ min: 1, max: MAX_LINES }), "Number of lines"),
   }),
   kind: "read",
-  execute(args, ctx) {
+  async execute(args, ctx) {
     const target = toolPath("read_file", args.path, ctx);
     if ("error" in target) return fail(target.error);
     const { abs: path, shown } = target;
@@ -87,10 +106,23 @@ export const readFile = defineTool<{ path: string; offset?: number; limit?: numb
         file,
       });
     }
-    if (looksBinary(bytes)) {
+    let body: string;
+    let pages: number | undefined;
+    if (isPdf(bytes)) {
+      const got = await pdfText(bytes);
+      if ("error" in got) return fail(`Cannot read the text of ${shown}: ${got.error}`);
+      body = got.text;
+      pages = got.pages;
+      if (!body.trim()) {
+        return ok(
+          `${shown} is a PDF of ${pages} page(s) with no text layer (scanned images?).`,
+          { path: shown, pdfPages: pages },
+        );
+      }
+    } else if (looksBinary(bytes)) {
       return fail(`${shown} looks like a binary file (${bytes.length} bytes); not shown.`);
-    }
-    const lines = new TextDecoder().decode(bytes).split("\n");
+    } else body = new TextDecoder().decode(bytes);
+    const lines = body.split("\n");
     if (lines.at(-1) === "") lines.pop();
     const total = lines.length;
     if (offset > Math.max(1, total)) {
@@ -118,6 +150,7 @@ export const readFile = defineTool<{ path: string; offset?: number; limit?: numb
       from: offset,
       to: last,
       truncated,
+      ...(pages !== undefined ? { pdfPages: pages } : {}),
       // The stat from before the read: a change in between makes the stamp older, so the
       // stale-read check errs on the side of "changed since read".
       file: { abs: path, mtimeMs: st.mtime?.getTime() ?? null, size: st.size },
