@@ -264,3 +264,9 @@ Deno.test("apply_patch in a turn is rewound like other edits: all three files co
     await mock.close();
   }
 });
+
+Deno.test("apply_patch meets the hooks that guard edits (Edit, Write, MultiEdit matchers)", async () => {
+  const { HookSession } = await import("../server/agent/hooks/engine.ts");
+  assertEquals(HookSession.toolNames("apply_patch"), ["apply_patch", "Edit", "Write", "MultiEdit"]);
+  assertEquals(HookSession.toolNames("edit_file"), ["edit_file", "Edit"]);
+});
