@@ -290,6 +290,19 @@ function urlMatches(pattern: string, url: string): boolean {
 // ---------------------------------------------------------------------------------
 // Judging
 
+/**
+ * Tools that do the same thing another way: a deny or ask rule naming one applies to
+ * all of its family, so `write_file(secrets/**)` deny is not stepped around with
+ * edit_file or apply_patch, nor `exec_command(git push *)` with background_bash. An
+ * allow stays with the tool it names.
+ */
+const FAMILIES: readonly (readonly string[])[] = [
+  ["write_file", "edit_file", "apply_patch", "delete_file"],
+  ["exec_command", "background_bash"],
+];
+const sameFamily = (a: string, b: string) =>
+  a === b || FAMILIES.some((f) => f.includes(a) && f.includes(b));
+
 const RANK: Record<RulePolicy, number> = { allow: 1, ask: 2, deny: 3 };
 const stronger = (a: RulePolicy | null, b: RulePolicy | null) =>
   !a ? b : !b ? a : RANK[a] >= RANK[b] ? a : b;
@@ -314,7 +327,7 @@ export function judgeRules(
   subject: RuleSubject,
 ): RuleVerdict | null {
   const mine = rules.map((r) => ({ r, p: parseRule(r.rule) })).filter((x) =>
-    x.p?.tool === tool
+    x.p && (x.p.tool === tool || (x.r.policy !== "allow" && sameFamily(x.p.tool, tool)))
   ) as { r: ScopedRule; p: { tool: string; pattern: string | null } }[];
   if (!mine.length) return null;
   // The strongest rule met by one unit (a command part, a path, the URL).

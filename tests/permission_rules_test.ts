@@ -76,7 +76,8 @@ Deno.test("rules: a deny beats an allow; compound commands are judged part by pa
     verdict([...rules, r("exec_command(npm *)", "ask")], "exec_command", "npm test"),
     "ask",
   );
-  assertEquals(verdict(rules, "background_bash", "git push"), null, "rules name their tool");
+  assertEquals(verdict(rules, "background_bash", "npm test"), null, "an allow names its tool");
+  assertEquals(verdict(rules, "background_bash", "git push"), "deny", "a deny covers the family");
 });
 
 Deno.test("rules: path globs and domains", () => {
@@ -91,6 +92,12 @@ Deno.test("rules: path globs and domains", () => {
   assertEquals(judgeRules(rules, "write_file", paths("src/a.ts"))?.policy, "allow");
   assertEquals(judgeRules(rules, "write_file", paths("src/secret/k"))?.policy, "deny");
   assertEquals(judgeRules(rules, "write_file", paths("lib/a.ts")), null);
+  // A deny on write_file also holds for the other ways of changing files.
+  for (const tool of ["edit_file", "apply_patch", "delete_file"]) {
+    assertEquals(judgeRules(rules, tool, paths("src/secret/k"))?.policy, "deny", tool);
+    assertEquals(judgeRules(rules, tool, paths("src/a.ts")), null, `${tool}: allow stays`);
+  }
+  assertEquals(judgeRules(rules, "read_file", paths("src/secret/k")), null);
   const patch = [r("apply_patch(src/**)", "allow")];
   assertEquals(judgeRules(patch, "apply_patch", paths("src/a", "lib/b")), null, "every path");
   const web = [r("webfetch(domain:docs.deno.com)", "allow")];
