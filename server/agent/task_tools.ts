@@ -4,6 +4,8 @@
  * hidden paths, the stale-read tracker, checkpoint hooks, the command policy read at the
  * call, and live command output published on the task's topic.
  */
+import { LspManager } from "./lsp/manager.ts";
+import type { Hidden } from "../../tools/exec/bwrap.ts";
 import { join } from "../../lib/path.ts";
 import { LIMITS, taskTopic } from "../../protocol/index.ts";
 import type { SandboxLevelName } from "../../protocol/constants.ts";
@@ -62,10 +64,13 @@ export class TaskTools {
   private pool = new SandboxPool();
   private runner: ToolRunner;
   private trackers = new Map<string, FileTracker>();
+  /** Language servers for the diagnostics after file changes. */
+  readonly lsp: LspManager;
 
   constructor(private d: TaskToolsDeps) {
     this.runner = new ToolRunner(d.tools, this.pool);
     this.checkpoints = new Checkpointer(d.repos.checkpoints, join(d.home, "checkpoints"));
+    this.lsp = new LspManager(d.home, () => hiddenMounts(commandPolicy(d.repos, d.home).hidden));
   }
 
   /** Runs an allowed call (arguments checked, sandbox, checkpoints …). */
@@ -93,6 +98,7 @@ export class TaskTools {
   close(): void {
     this.pool.closeAll();
     this.checkpoints.close();
+    void this.lsp.closeAll();
   }
 
   private context(at: CallPlace): RunnerContext {
@@ -157,6 +163,9 @@ export class TaskTools {
         }
       },
       afterShell: () => cp.afterShell(taskId, turn, workspace),
+      ...(DIAGNOSTICS
+        ? { afterChange: (paths: string[]) => this.lsp.diagnose(workspace, paths) }
+        : {}),
     };
   }
 
@@ -170,4 +179,21 @@ export class TaskTools {
     }
     return t;
   }
+}
+
+/**
+ * Diagnostics after file changes (`REINAGENT_DIAGNOSTICS=off` turns them off: the test
+ * suite does, so its many file edits start no language server).
+ */
+const DIAGNOSTICS = Deno.env.get("REINAGENT_DIAGNOSTICS") !== "off";
+
+/** The hidden paths as the sandbox masks them (folders and files; missing ones skipped). */
+function hiddenMounts(paths: string[]): Hidden[] {
+  const out: Hidden[] = [];
+  for (const path of paths) {
+    try {
+      out.push({ path: Deno.realPathSync(path), dir: Deno.statSync(path).isDirectory });
+    } catch { /* not there: nothing to hide */ }
+  }
+  return out;
 }

@@ -12,6 +12,7 @@ import type { SandboxPool } from "../../tools/sandbox/pool.ts";
 import type { FileTracker } from "./file_tracker.ts";
 import type { ToolCall } from "./loop.ts";
 import type { RewindReason } from "../../protocol/index.ts";
+import { type Diagnostic, diagnosticsText } from "./lsp/manager.ts";
 
 export interface RunnerContext extends ToolContext {
   roots: string[];
@@ -25,6 +26,8 @@ export interface RunnerContext extends ToolContext {
   /** Around shell commands: snapshot before, attribute changed files after. */
   beforeShell?(): Promise<void>;
   afterShell?(): Promise<{ changed: string[]; unrewindable: RewindReason[] }>;
+  /** Problems a language server reports in files a call just changed (bounded, may be empty). */
+  afterChange?(paths: string[]): Promise<Diagnostic[]>;
   /** Extra context for main-process tools (exec output streaming, etc.). */
   extra?: Record<string, unknown>;
 }
@@ -111,6 +114,13 @@ export class ToolRunner {
       for (const s of stamps ?? []) ctx.tracker.record(s);
       if (path && traits.deletesPath) ctx.tracker.forget(path);
       for (const p of written) await ctx.afterWrite?.(p);
+      if (traits.changesFiles && written.length && ctx.afterChange) {
+        const found = await ctx.afterChange(written).catch(() => []);
+        if (found.length) {
+          result.content += diagnosticsText(found);
+          result.meta = { ...result.meta, diagnostics: found.slice(0, 50) };
+        }
+      }
     }
     return result;
   }

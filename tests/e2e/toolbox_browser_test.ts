@@ -104,3 +104,64 @@ for (const [label, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as cons
     }
   });
 }
+
+for (const [label, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
+  Deno.test(
+    `diagnostics card (${label}): a type error from the language server`,
+    opts,
+    async () => {
+      const mock = startMockLlm({ quiet: true });
+      mock.register("diag", {
+        turns: [
+          { toolCalls: [{ name: "read_file", args: { path: "a.ts" } }] },
+          {
+            toolCalls: [{
+              name: "edit_file",
+              args: { path: "a.ts", old_string: "= 1;", new_string: '= "one";' },
+            }],
+          },
+          { text: "Edited." },
+        ],
+        repeatLast: true,
+      });
+      const home = await homeWithProvider(mock.base, ["diag"], {
+        workspaceFiles: { "a.ts": "export const n: number = 1;\n" },
+      });
+      try {
+        await withBrowserServer(
+          { home, env: { REINAGENT_DIAGNOSTICS: "on" } },
+          async (browser, server) => {
+            const { page, errors } = await newPage(browser, viewport);
+            await openApp(page, server.url);
+            await pickModel(page, "mock/diag", "diag");
+            await pickApproval(page, "edit", EDIT_LABEL);
+            await send(page, "Make n a word");
+            await strip(lastTurn(page)).and(page.locator("[data-state=done]")).waitFor({
+              timeout: 60_000,
+            });
+            await strip(lastTurn(page)).locator("button").first().click();
+            const edit = card(page, "edit_file");
+            await edit.locator("[data-testid=diagnostics-badge]").waitFor();
+            assertEquals(
+              await edit.locator("[data-testid=diagnostics-badge]").innerText(),
+              "1 problem",
+            );
+            if (!(await edit.locator("[data-testid=diagnostics]").isVisible())) {
+              await edit.locator(".tool-head").first().click();
+            }
+            assertMatch(
+              await edit.locator("[data-testid=diagnostics]").innerText(),
+              /a\.ts:1:14\s+Type 'string' is not assignable to type 'number'\./,
+            );
+            await edit.scrollIntoViewIfNeeded();
+            await noHorizontalScroll(page, viewport.width);
+            await screenshot(page, `toolbox-diagnostics-${label}`);
+            assertEquals(errors, []);
+          },
+        );
+      } finally {
+        await mock.close();
+      }
+    },
+  );
+}

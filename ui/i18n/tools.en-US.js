@@ -12,6 +12,8 @@ export default {
   "tool.state.none": "No result",
   "tool.created": "created",
   "tool.deleted": "deleted",
+  "tool.problems": "{n} problems",
+  "tool.problems.one": "1 problem",
   "tool.imageSize": "image {w}×{h}",
   "tool.imageAlt": "The image the tool read",
   "tool.movedFrom": "moved from {path}",

@@ -8,6 +8,7 @@ export default {
   "tool.state.none": "无结果",
   "tool.created": "新建",
   "tool.deleted": "已删除",
+  "tool.problems": "{n} 个问题",
   "tool.imageSize": "图片 {w}×{h}",
   "tool.imageAlt": "工具读取的图片",
   "tool.movedFrom": "移自 {path}",

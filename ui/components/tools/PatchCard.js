@@ -11,6 +11,7 @@ import { patchFilesOf, patchTargets, resultMeta, resultText } from "../../state/
 import { CardShell } from "./CardShell.js";
 import { DiffStats, DiffView } from "./DiffView.js";
 import { FileChip } from "./FileChip.js";
+import { DiagnosticsBadge, DiagnosticsList, diagnosticsOf } from "./DiagnosticsList.js";
 
 /** @param {{op: string, movedFrom?: string}} f @returns {[string, "" | "ok" | "bad"]} */
 function chipOf(f) {
@@ -31,11 +32,15 @@ export function PatchCard({ name, args, result, status, ms, approval, receiving 
     : named.length
     ? html`<span class="tool-badge">${tn("tool.fileCount", named.length)}</span>`
     : null;
+  const problems = status === "done" ? diagnosticsOf(resultMeta(result)) : [];
+  const shownBadges = problems.length
+    ? html`${badges}<${DiagnosticsBadge} count=${problems.length} />`
+    : badges;
   const first = files[0]?.path ?? named[0] ?? "";
   const more = Math.max(files.length, named.length) - 1;
   const body = files.length
     ? () =>
-      html`${
+      html`${problems.length > 0 && html`<${DiagnosticsList} list=${problems} />`}${
         files.map((f) => {
           const [label, tone] = chipOf(f);
           return html`
@@ -63,7 +68,7 @@ export function PatchCard({ name, args, result, status, ms, approval, receiving 
           <${FileChip} path=${first} open=${false} />
           ${more > 0 && html`<span class="tool-badge">${tn("tool.moreFiles", more)}</span>`}
         `}
-      badges=${badges}
+      badges=${shownBadges}
       ms=${ms}
       approval=${approval}
       receiving=${receiving}
