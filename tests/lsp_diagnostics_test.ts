@@ -81,6 +81,26 @@ Deno.test("edit_file: a TypeScript type error comes back from the language serve
       assert(!r.content.includes("s3cr3t"), r.content);
       assertMatch(r.content, /Cannot find module/);
     });
+    await t.step("the diagnostics tool: errors and warnings of named files, confined", async () => {
+      const { diagnosticsTool } = await import("../tools/diagnostics.ts");
+      const ctx = {
+        workspace: ws,
+        roots: [ws],
+        hidden: [home],
+        signal,
+        diagnose: (paths: string[]) => lsp.diagnose(ws, paths, true),
+      };
+      await Deno.writeTextFile(`${ws}/b.ts`, "export const b: string = 2;\n");
+      const r = await diagnosticsTool.execute({ paths: ["b.ts"] }, ctx);
+      assertMatch(r.content, /^1 problem\(s\):\nb\.ts:1:14 error: Type 'number' is not assignable/);
+      const out = await diagnosticsTool.execute({ paths: ["../x.ts"] }, ctx);
+      assertMatch(out.content, /outside the workspace/);
+      const secret = await diagnosticsTool.execute({ paths: [`${home}/secret.ts`] }, {
+        ...ctx,
+        roots: [ws, home],
+      });
+      assertMatch(secret.content, /hidden from the agent/);
+    });
     assert((await Deno.stat(`${home}/lsp/typescript`)).isDirectory, "installed in the data folder");
   } finally {
     pool.closeAll();

@@ -7,6 +7,7 @@ import { writeFile } from "./write_file.ts";
 import { editFile } from "./edit_file.ts";
 import { deleteFile } from "./delete_file.ts";
 import { applyPatch } from "./apply_patch.ts";
+import { diagnosticsTool } from "./diagnostics.ts";
 import { glob } from "./glob.ts";
 import { grep } from "./grep.ts";
 import { execCommand } from "./exec/exec_command.ts";
@@ -65,6 +66,7 @@ export function defaultTools(): ToolRegistry {
     editFile,
     deleteFile,
     applyPatch,
+    diagnosticsTool,
     execCommand,
     backgroundBash,
     taskOutput,

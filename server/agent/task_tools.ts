@@ -147,6 +147,9 @@ export class TaskTools {
         jobOwner: { taskId, recapture: () => cp.afterShell(taskId, turn, workspace) },
         ...(at.subagents ? { subagents: at.subagents } : {}),
         ...(at.memory ? { memory: at.memory } : {}),
+        ...(DIAGNOSTICS
+          ? { diagnose: (paths: string[]) => this.lsp.diagnose(workspace, paths, true) }
+          : {}),
       },
       beforeWrite: (abs) => cp.beforeWrite(taskId, turn, abs),
       afterWrite: (abs) => cp.afterWrite(taskId, turn, abs),
