@@ -319,6 +319,8 @@ export const OP_ARGS = {
     tool: str({ min: 1, max: 120 }),
     policy: nullable(oneOf(TOOL_POLICIES)),
   }),
+  /** Removes one of the task's rules by pattern ("Always allow npm test *"). */
+  "task.removeRule": obj({ id: taskId, rule: str({ min: 1, max: 500 }) }),
   ...PROVIDER_OP_ARGS,
   ...PROJECT_OP_ARGS,
   ...COMPOSER_OP_ARGS,
@@ -423,6 +425,7 @@ export interface OpResults
   "approvals.decideAll": { count: number };
   "approval.recover": { id: string };
   "task.setToolPolicy": { task: TaskSummary };
+  "task.removeRule": { task: TaskSummary };
   "task.rewindPreview": RewindPlan;
   "task.rewind": RewindPlan;
   "server.info": {

@@ -111,6 +111,16 @@ Deno.test("rules gate: Always allow with the command's prefix adds a task rule, 
     assertEquals(settings.rules, [{ rule: "exec_command(npm test *)", policy: "allow" }]);
     assertEquals(settings.toolPolicies?.exec_command, undefined, "not the whole tool");
     assertEquals(await e.check("exec_command", { command: "npm test" }), { allow: true });
+    // The rule is listed on the task and can be removed again.
+    const removed = await e.op("task.removeRule", {
+      id: e.task.id,
+      rule: "exec_command(npm test *)",
+    });
+    assertEquals(removed.task.settings.rules, []);
+    await e.op("task.setOptions", {
+      id: e.task.id,
+      rules: [{ rule: "exec_command(npm test *)", policy: "allow" }],
+    });
     // Anything else still asks.
     const other = e.check("exec_command", { command: "npm test && rm -rf ~" });
     await waitFor(() => e.deps.approvals!.list().length === 1);

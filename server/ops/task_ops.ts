@@ -253,6 +253,15 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
     tasks.publish(task);
     return { task };
   },
+  "task.removeRule": (ctx, a) => {
+    const { tasks, approvals } = services(ctx);
+    tasks.get(a.id); // not_found first
+    approvals.removeTaskRule(a.id, a.rule);
+    approvals.reevaluate(a.id);
+    const task = tasks.get(a.id);
+    tasks.publish(task);
+    return { task };
+  },
   "task.rewindPreview": async (ctx, a) =>
     withNote(ctx, a.id, await services(ctx).runs.rewind(a.id, a.entryId, false)),
   "task.rewind": async (ctx, a) => {

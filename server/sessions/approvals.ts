@@ -442,6 +442,15 @@ export class ApprovalCenter {
     return true;
   }
 
+  /** Removes a rule of the task (its removal in the approval menu). */
+  removeTaskRule(taskId: string, rule: string): void {
+    const task = this.repos.tasks.get(taskId);
+    if (!task?.settings.rules?.some((r) => r.rule === rule)) return;
+    const rules = task.settings.rules.filter((r) => r.rule !== rule);
+    this.repos.tasks.setSettings(taskId, { ...task.settings, rules });
+    this.settingsChanged(taskId);
+  }
+
   /** Adds an allow rule to the task (Always allow `npm test *`). */
   addTaskRule(taskId: string, rule: string): void {
     const task = this.repos.tasks.get(taskId);

@@ -53,52 +53,63 @@ for (const [label, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as cons
     );
     await Deno.writeFile(`${home}/DefaultProject/dot.png`, Uint8Array.fromBase64(PNG_B64));
     try {
-      await withBrowserServer({ home }, async (browser, server) => {
-        const { page, errors } = await newPage(browser, viewport);
-        await openApp(page, server.url);
-        await pickModel(page, "mock/tb", "tb");
-        await pickApproval(page, "edit", EDIT_LABEL);
-        await send(page, "Patch three files and look at dot.png");
-        await strip(lastTurn(page)).and(page.locator("[data-state=done]")).waitFor({
-          timeout: 20_000,
-        });
-        // The finished turn folds its steps: open them.
-        await strip(lastTurn(page)).locator("button").first().click();
-        await lastTurn(page).locator("[data-testid=turn-process]").waitFor();
-        const patch = card(page, "apply_patch");
-        assertEquals(await patch.getAttribute("data-status"), "done");
-        if (!(await patch.locator("[data-testid=patch-file]").first().isVisible())) {
-          await patch.locator(".tool-head").first().click();
-        }
-        assertEquals(await patch.locator("[data-testid=patch-file]").count(), 3);
-        assertMatch(await patch.innerText(), /created[\s\S]*deleted/);
-        const img = card(page, "read_file");
-        assertMatch(await img.innerText(), /dot\.png\s*image 1×1/);
-        // On a phone a read card opens the file in the panel instead of unfolding.
-        if (label === "desktop") {
-          const shot = img.locator("[data-testid=read-card-image]");
-          if (!(await shot.isVisible())) await img.locator(".tool-head").first().click();
-          await shot.waitFor();
-        }
-        await noHorizontalScroll(page, viewport.width);
-        await screenshot(page, `toolbox-cards-${label}`);
+      // Not about diagnostics: no language server is started for the patched files.
+      await withBrowserServer(
+        { home, env: { REINAGENT_DIAGNOSTICS: "off" } },
+        async (browser, server) => {
+          const { page, errors } = await newPage(browser, viewport);
+          await openApp(page, server.url);
+          await pickModel(page, "mock/tb", "tb");
+          await pickApproval(page, "edit", EDIT_LABEL);
+          await send(page, "Patch three files and look at dot.png");
+          await strip(lastTurn(page)).and(page.locator("[data-state=done]")).waitFor({
+            timeout: 20_000,
+          });
+          // The finished turn folds its steps: open them.
+          await strip(lastTurn(page)).locator("button").first().click();
+          await lastTurn(page).locator("[data-testid=turn-process]").waitFor();
+          const patch = card(page, "apply_patch");
+          assertEquals(await patch.getAttribute("data-status"), "done");
+          if (!(await patch.locator("[data-testid=patch-file]").first().isVisible())) {
+            await patch.locator(".tool-head").first().click();
+          }
+          assertEquals(await patch.locator("[data-testid=patch-file]").count(), 3);
+          assertMatch(await patch.innerText(), /created[\s\S]*deleted/);
+          const img = card(page, "read_file");
+          assertMatch(await img.innerText(), /dot\.png\s*image 1×1/);
+          // On a phone a read card opens the file in the panel instead of unfolding.
+          if (label === "desktop") {
+            const shot = img.locator("[data-testid=read-card-image]");
+            if (!(await shot.isVisible())) await img.locator(".tool-head").first().click();
+            await shot.waitFor();
+          }
+          await noHorizontalScroll(page, viewport.width);
+          await screenshot(page, `toolbox-cards-${label}`);
 
-        await pickApproval(page, "ask", "Ask");
-        await send(page, "Run the tests");
-        const approval = page.locator("[data-testid=approval-card]");
-        await approval.waitFor({ timeout: 15_000 });
-        const prefix = approval.locator("[data-testid=approval-always-prefix]");
-        assertEquals((await prefix.innerText()).trim(), "Always allow npm test *");
-        await approval.scrollIntoViewIfNeeded();
-        await screenshot(page, `toolbox-approval-${label}`);
-        await prefix.click();
-        // The second npm test runs without a card: the turn ends on its own.
-        await strip(lastTurn(page)).and(page.locator("[data-state=done]")).waitFor({
-          timeout: 20_000,
-        });
-        assertEquals(await page.locator("[data-testid=approval-card]").count(), 0);
-        assertEquals(errors, []);
-      });
+          await pickApproval(page, "ask", "Ask");
+          await send(page, "Run the tests");
+          const approval = page.locator("[data-testid=approval-card]");
+          await approval.waitFor({ timeout: 15_000 });
+          const prefix = approval.locator("[data-testid=approval-always-prefix]");
+          assertEquals((await prefix.innerText()).trim(), "Always allow npm test *");
+          await approval.scrollIntoViewIfNeeded();
+          await screenshot(page, `toolbox-approval-${label}`);
+          await prefix.click();
+          // The second npm test runs without a card: the turn ends on its own.
+          await strip(lastTurn(page)).and(page.locator("[data-state=done]")).waitFor({
+            timeout: 20_000,
+          });
+          assertEquals(await page.locator("[data-testid=approval-card]").count(), 0);
+          // The task's new rule is listed in the approval menu, removable.
+          await page.click("[data-testid=approval-select]");
+          const row = page.locator("[data-testid=task-rule-row]");
+          assertEquals((await row.innerText()).split("\n")[0].trim(), "exec_command(npm test *)");
+          await screenshot(page, `toolbox-task-rules-${label}`);
+          await row.locator("[data-testid=task-rule-remove]").click();
+          await row.waitFor({ state: "detached" });
+          assertEquals(errors, []);
+        },
+      );
     } finally {
       await mock.close();
     }
