@@ -28,10 +28,19 @@ import type { InstanceInfo } from "./server/instance/control.ts";
 
 const enc = new TextEncoder();
 
-/** Writes all of `text` (a pipe may take a large write in parts). */
+/**
+ * Writes all of `text` (a pipe may take a large write in parts). A reader that went away
+ * (`reinagent run … | head`) ends the program quietly, as SIGPIPE does for other tools:
+ * nothing more can be shown, and a stack trace on stderr would only be noise.
+ */
 function writeAll(stream: { writeSync(p: Uint8Array): number }, text: string): void {
   const bytes = enc.encode(text);
-  for (let off = 0; off < bytes.length;) off += stream.writeSync(bytes.subarray(off));
+  try {
+    for (let off = 0; off < bytes.length;) off += stream.writeSync(bytes.subarray(off));
+  } catch (e) {
+    if (e instanceof Deno.errors.BrokenPipe) Deno.exit(0);
+    throw e;
+  }
 }
 
 async function main(argv: string[]): Promise<number> {

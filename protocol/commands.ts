@@ -42,6 +42,10 @@ export const BUILTIN_COMMAND_NAMES = [
   "plan",
   "goal",
   "cost",
+  "model",
+  "resume",
+  "undo",
+  "review",
   "help",
 ] as const;
 
@@ -94,6 +98,14 @@ export const REPLY_CODES = [
   "cost",
   "costNone",
   "costUnknown",
+  "modelShow",
+  "modelSet",
+  "modelUnknown",
+  "undoPreview",
+  "undoDone",
+  "undoNothing",
+  "resumeList",
+  "resumeNone",
 ] as const;
 export type ReplyCode = typeof REPLY_CODES[number];
 

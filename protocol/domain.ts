@@ -45,6 +45,12 @@ export interface TaskSettings {
   titleLocked?: boolean;
   /** Per-tool overrides of the approval mode ("Always allow" adds `allow`). */
   toolPolicies?: Record<string, ToolPolicy>;
+  /** The step budget of each turn, instead of the effort's (`reinagent run --max-turns`). */
+  maxSteps?: number;
+  /** Appended to the system prompt of every turn (`reinagent run --append-system-prompt`). */
+  appendSystemPrompt?: string;
+  /** Rules by pattern for this task (`exec_command(npm test *)` allow), see permission_rules.ts. */
+  rules?: { rule: string; policy: ToolPolicy }[];
   /** The user agreed that this task's commands run without a sandbox (asked once). */
   unsandboxedOk?: boolean;
   /** Set with `/goal`: injected into every turn's reminder while not paused. */
@@ -117,6 +123,7 @@ export const REFUSAL_CODES = [
   "hidden_path", // params.path: inside ReinAgent's data folder or a credential folder
   "unsandboxed", // commands would run without a sandbox and the user did not agree
   "hook_blocked", // params.event, params.reason: a configured hook refused the call
+  "rule_deny", // params.rule, params.scope: a permission rule by pattern denies the call
 ] as const;
 export type RefusalCode = typeof REFUSAL_CODES[number];
 export interface Refusal {

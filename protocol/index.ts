@@ -59,6 +59,7 @@ import { HOOK_OP_ARGS, type HookOpResults } from "./hooks.ts";
 import { NOTES_OP_ARGS, type NotesOpResults } from "./notes.ts";
 import { PLUGIN_OP_ARGS, type PluginOpResults } from "./plugins.ts";
 import { NET_OP_ARGS, type NetOpResults } from "./net.ts";
+import { RULES_OP_ARGS, ruleSchema, type RulesOpResults } from "./permission_rules.ts";
 import { UPDATE_OP_ARGS, type UpdateOpResults } from "./update.ts";
 import { WORKTREE_OP_ARGS, type WorktreeNotes, type WorktreeOpResults } from "./worktrees.ts";
 
@@ -94,6 +95,7 @@ export * from "./hooks.ts";
 export * from "./notes.ts";
 export * from "./plugins.ts";
 export * from "./net.ts";
+export * from "./permission_rules.ts";
 export * from "./update.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
@@ -221,12 +223,22 @@ const modelRef = obj({
   providerId: str({ min: 1, max: 64 }),
   modelId: str({ min: 1, max: 200 }),
 });
+/**
+ * What a headless run sets on its task (`reinagent run --max-turns`, `--append-system-prompt`,
+ * `--allowed-tools` / `--disallowed-tools` as task rules): kept in the task's settings.
+ */
+const HEADLESS_OPTIONS = {
+  "maxSteps?": int({ min: 1, max: 10_000 }),
+  "appendSystemPrompt?": str({ max: 20_000 }),
+  "rules?": arr(ruleSchema, 200),
+};
 const options = obj({
   "model?": nullable(modelRef),
   "effort?": nullable(oneOf(EFFORT_LEVELS)),
   "approval?": nullable(oneOf(APPROVAL_MODES)),
   /** The new task's assistant (absent = the global default); its bindings apply once. */
   "assistant?": assistantIdSchema,
+  ...HEADLESS_OPTIONS,
 });
 const kvKey = str({ min: 4, max: LIMITS.kvKeyChars, pattern: /^ui\.[a-z0-9_.:-]+$/ });
 
@@ -274,6 +286,7 @@ export const OP_ARGS = {
     "approval?": nullable(oneOf(APPROVAL_MODES)),
     /** The task's shell sandbox level (null = the system setting of now). */
     "sandbox?": nullable(oneOf(SANDBOX_LEVELS)),
+    ...HEADLESS_OPTIONS,
   }),
   /**
    * Replays events missed since `afterSeq` of server `epoch` for the given topics.
@@ -295,6 +308,8 @@ export const OP_ARGS = {
     "feedback?": str({ max: 4000 }),
     /** For ask_user_question: per question, the chosen labels or free text. */
     "answers?": arr(obj({ question: str({ max: 2000 }), answers: arr(str({ max: 4000 }), 8) }), 4),
+    /** With "always": allow only what this rule covers (`exec_command(npm test *)`). */
+    "rule?": str({ min: 1, max: 500 }),
   }),
   /** The banner's Allow all / Reject all over every live approval. */
   "approvals.decideAll": obj({ decision: oneOf(["allow", "reject"]) }),
@@ -315,6 +330,8 @@ export const OP_ARGS = {
     tool: str({ min: 1, max: 120 }),
     policy: nullable(oneOf(TOOL_POLICIES)),
   }),
+  /** Removes one of the task's rules by pattern ("Always allow npm test *"). */
+  "task.removeRule": obj({ id: taskId, rule: str({ min: 1, max: 500 }) }),
   ...PROVIDER_OP_ARGS,
   ...PROJECT_OP_ARGS,
   ...COMPOSER_OP_ARGS,
@@ -345,6 +362,7 @@ export const OP_ARGS = {
   ...NOTES_OP_ARGS,
   ...PLUGIN_OP_ARGS,
   ...NET_OP_ARGS,
+  ...RULES_OP_ARGS,
   ...UPDATE_OP_ARGS,
   ...WORKTREE_OP_ARGS,
 } satisfies Record<string, Schema>;
@@ -387,6 +405,7 @@ export interface OpResults
     NotesOpResults,
     PluginOpResults,
     NetOpResults,
+    RulesOpResults,
     UpdateOpResults,
     WorktreeOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
@@ -425,6 +444,7 @@ export interface OpResults
   "approvals.decideAll": { count: number };
   "approval.recover": { id: string };
   "task.setToolPolicy": { task: TaskSummary };
+  "task.removeRule": { task: TaskSummary };
   "task.rewindPreview": RewindPlan;
   "task.rewind": RewindPlan;
   "server.info": {

@@ -80,6 +80,7 @@ export function createServices(opts: ServiceOptions): ServerDeps {
       },
     )
     : null;
+  if (approvals) approvals.home = opts.home;
   // MCP servers as tools: stdio servers see what shell commands see of the environment.
   const mcp = new McpManager({
     home: opts.home,

@@ -198,10 +198,11 @@ Deno.test("run args parser", () => {
   assertEquals(parseRunArgs(["do it", "--model", "open/router/x", "--json"]), {
     prompt: "do it",
     json: true,
+    format: "stream-json",
     model: { providerId: "open", modelId: "router/x" },
   });
   assertEquals(parseRunArgs([]), {
-    error: 'run needs exactly one prompt argument: reinagent run "<prompt>"',
+    error: 'run needs exactly one prompt argument: reinagent run "<prompt>" (or - for stdin)',
   });
   assertEquals(parseRunArgs(["a", "--approval", "yolo"]), {
     error: "--approval must be one of plan, ask, edit, full",

@@ -78,3 +78,85 @@ Deno.test('run "/help", "/goal …", "/clear": answered without the model', asyn
     await mock.close();
   }
 });
+
+Deno.test('run "/model", "/undo", "/resume", "/review": switch, rewind with preview, list, review prompt', async () => {
+  const mock = startMockLlm({ quiet: true });
+  mock.register("edit", {
+    turns: [
+      { toolCalls: [{ name: "write_file", args: { path: "a.txt", content: "changed\n" } }] },
+      { text: "Changed a.txt." },
+    ],
+  });
+  const reviewed = { text: "Review: nothing serious." };
+  mock.register("other", { turns: [reviewed, reviewed, reviewed] });
+  try {
+    const home = await homeWithProvider(mock.base, ["edit", "other"]);
+    const project = await Deno.realPath(await Deno.makeTempDir());
+    await Deno.writeTextFile(`${project}/a.txt`, "original\n");
+    const base = ["--home", home, "--project", project];
+    const run = await cli([
+      "run",
+      "change it",
+      ...base,
+      "--model",
+      "mock/edit",
+      "--approval",
+      "full",
+    ]);
+    assertEquals(run.code, 0, run.stderr);
+    assertEquals(await Deno.readTextFile(`${project}/a.txt`), "changed\n");
+    const id = /task (t\S+)/.exec(run.stderr)?.[1] ?? "";
+    assert(id, run.stderr);
+    // /undo shows what it would do and changes nothing until confirmed.
+    const preview = await cli(["run", "/undo", ...base, "--task", id]);
+    assertEquals(preview.code, 0, preview.stderr);
+    assertMatch(
+      preview.stdout,
+      /Undoing the last turn would:\n {2}restore a\.txt\nSend \/undo confirm/,
+    );
+    assertEquals(await Deno.readTextFile(`${project}/a.txt`), "changed\n");
+    const undo = await cli(["run", "/undo confirm", ...base, "--task", id, "--json"]);
+    assertEquals(JSON.parse(undo.stdout.trim()).code, "undoDone");
+    assertEquals(await Deno.readTextFile(`${project}/a.txt`), "original\n");
+    // /model: shows, refuses an unknown one, switches.
+    const show = await cli(["run", "/model", ...base, "--task", id]);
+    assertMatch(show.stdout, /Model: mock\/edit\nAvailable: mock\/edit, mock\/other/);
+    const bad = await cli(["run", "/model nope/x", ...base, "--task", id, "--json"]);
+    assertEquals(JSON.parse(bad.stdout.trim()).code, "modelUnknown");
+    const set = await cli(["run", "/model mock/other", ...base, "--task", id]);
+    assertMatch(set.stdout, /Model set: mock\/other/);
+    // /review goes to the (new) model with the review prompt.
+    const review = await cli(["run", "/review security", ...base, "--task", id]);
+    assertEquals(review.code, 0, review.stderr);
+    assertMatch(review.stdout, /Review: nothing serious\./);
+    const sent = mock.requests("other").map((q) => JSON.stringify(q.body.messages)).join("\n");
+    assertMatch(sent, /Review the changes in this repository's working tree/);
+    assertMatch(sent, /Focus on: security/);
+    assertMatch(sent, /Do not change any file/);
+    // /resume from another task of the project lists this one.
+    const other = await cli(["run", "/goal something", ...base, "--model", "mock/other"]);
+    const otherId = /task (t\S+)/.exec(other.stderr)?.[1] ?? "";
+    const resume = await cli(["run", "/resume", ...base, "--task", otherId]);
+    assertMatch(
+      resume.stdout,
+      new RegExp(`Recent tasks of this project[\\s\\S]*${id}  [Cc]hange it`),
+    );
+  } finally {
+    await mock.close();
+  }
+});
+
+Deno.test("a workspace's own /review replaces the built-in one", async () => {
+  const { listCommands, expandPromptCommand } = await import("../server/commands/registry.ts");
+  const ws = await Deno.makeTempDir();
+  const home = await Deno.makeTempDir();
+  const scope = { workspace: ws, home, userHome: home };
+  const builtin = await expandPromptCommand("/review", scope);
+  assertMatch(builtin!.prompt, /Review the changes in this repository's working tree/);
+  await Deno.mkdir(`${ws}/.reinagent/commands`, { recursive: true });
+  await Deno.writeTextFile(`${ws}/.reinagent/commands/review.md`, "Review $1 our way.");
+  const { commands, problems } = await listCommands(scope);
+  assertEquals(problems, []);
+  assertEquals(commands.filter((c) => c.name === "review").map((c) => c.source), ["workspace"]);
+  assertEquals((await expandPromptCommand("/review a.ts", scope))!.prompt, "Review a.ts our way.");
+});

@@ -486,3 +486,60 @@ Deno.test("sandbox pool: calls push one idle timeout back instead of leaving one
     pool.closeAll();
   }
 });
+
+Deno.test("edit_file tolerates whitespace and indentation, never guesses between places", async () => {
+  const { dir, ctx } = await ws();
+  const src = "class A {\n    run() {\n        go(1);\n        stop();\n    }\n}\n";
+  await Deno.writeTextFile(`${dir}/a.ts`, src);
+  // The model copied the lines with two-space indentation: found, re-indented to four.
+  const r = await editFile.execute({
+    path: "a.ts",
+    old_string: "  run() {\n    go(1);",
+    new_string: "  run() {\n    go(2);\n    log();",
+  }, ctx);
+  assertEquals(r.isError, false, r.content);
+  assertMatch(r.content, /matched ignoring indentation; the new text was re-indented/);
+  assertEquals(
+    await Deno.readTextFile(`${dir}/a.ts`),
+    "class A {\n    run() {\n        go(2);\n        log();\n        stop();\n    }\n}\n",
+  );
+  // Trailing spaces and typographic quotes the model "fixed" on the way.
+  await Deno.writeTextFile(`${dir}/b.md`, "say \u201Chi\u201D   \nend\n");
+  const q = await editFile.execute({
+    path: "b.md",
+    old_string: 'say "hi"',
+    new_string: "say hello",
+  }, ctx);
+  assertEquals(q.isError, false, q.content);
+  assertEquals(await Deno.readTextFile(`${dir}/b.md`), "say hello\nend\n");
+  // Several places once whitespace is ignored: refused, with their line numbers.
+  await Deno.writeTextFile(`${dir}/c.py`, "if a:\n    x = 1\nif b:\n  x = 1\n");
+  const amb = await editFile.execute(
+    { path: "c.py", old_string: "x = 1 ", new_string: "x = 2" },
+    ctx,
+  );
+  assert(amb.isError);
+  assertMatch(amb.content, /matches 2 places in c\.py when indentation is ignored \(lines 2, 4\)/);
+  // Exact duplicates name their lines too.
+  const dup = await editFile.execute({ path: "c.py", old_string: "x = 1", new_string: "y" }, ctx);
+  assertMatch(dup.content, /occurs 2 times in c\.py \(lines 2, 4\)/);
+  // Nothing close enough: the closest candidates with their line numbers.
+  const nf = await editFile.execute({
+    path: "a.ts",
+    old_string: "run() {\n  go(3);",
+    new_string: "x",
+  }, ctx);
+  assert(nf.isError);
+  assertMatch(nf.content, /not even ignoring whitespace and indentation/);
+  assertMatch(nf.content, /Closest lines in the file:\n\s+2\|\s+run\(\) \{\n\s+3\|\s+go\(2\);/);
+  assertEquals(
+    await Deno.readTextFile(`${dir}/c.py`),
+    "if a:\n    x = 1\nif b:\n  x = 1\n",
+    "failed edits change nothing",
+  );
+  // CRLF files keep their line endings through a loose match.
+  await Deno.writeTextFile(`${dir}/w.txt`, "  one\r\n  two\r\n");
+  const w = await editFile.execute({ path: "w.txt", old_string: "two", new_string: "2" }, ctx);
+  assertEquals(w.isError, false, w.content);
+  assertEquals(await Deno.readTextFile(`${dir}/w.txt`), "  one\r\n  2\r\n");
+});

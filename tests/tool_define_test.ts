@@ -189,7 +189,7 @@ Deno.test("traits: change tools mark their successful results, reads do not", as
   const missing = await WORKER_TOOLS.delete_file.execute({ path: "nope.txt" }, c);
   assertEquals([missing.isError, missing.meta?.changesFiles], [true, undefined]);
   const names = defaultTools().names().filter((n) => defaultTools().get(n)!.traits.changesFiles);
-  assertEquals(names, ["write_file", "edit_file", "delete_file"]);
+  assertEquals(names, ["write_file", "edit_file", "delete_file", "apply_patch"]);
 });
 
 Deno.test("raw JSON Schema (MCP): validated by the small validator, given to the model unchanged", async () => {

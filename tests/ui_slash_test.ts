@@ -39,10 +39,14 @@ Deno.test("/ menu: opens on the first word, ↑↓ wrap, Enter/Tab fill, full na
     "plan",
     "goal",
     "cost",
+    "model",
+    "resume",
+    "undo",
+    "review",
     "help",
   ]);
   assertEquals(menuKey(key("ArrowUp")), true);
-  assertEquals(activeIndex.value, 6, "↑ on the first row wraps to the last");
+  assertEquals(activeIndex.value, 10, "↑ on the first row wraps to the last");
   assertEquals(menuKey(key("ArrowDown")), true);
   assertEquals(activeIndex.value, 0);
   typed("/pl");

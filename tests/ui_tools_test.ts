@@ -10,6 +10,8 @@ import {
   execRewindNotes,
   exitBadge,
   partialArgs,
+  patchFilesOf,
+  patchTargets,
   resultMeta,
   shortUrl,
   skippedNotes,
@@ -118,6 +120,18 @@ Deno.test("changePreview: write content, edit lines with shared context, cap", (
   const big = changePreview("write_file", { content: "l\n".repeat(100) }, 40);
   assertEquals([big?.lines.length, big?.more], [40, 60]);
   assertEquals(changePreview("exec_command", { command: "ls" }), null);
+  const patch = changePreview("apply_patch", {
+    input: "*** Begin Patch\n*** Update File: a\n@@\n x\n-y\n+Y\n*** End Patch",
+  });
+  assertEquals(patch?.lines.map((l) => l.t + l.text), [
+    " *** Begin Patch",
+    " *** Update File: a",
+    " @@",
+    " x",
+    "-y",
+    "+Y",
+    " *** End Patch",
+  ]);
   assertEquals(partialArgs('{"path":"a \\"b\\".md","content":"x \\"path\\": \\"no\\"'), {
     path: 'a "b".md',
   });
@@ -244,4 +258,18 @@ Deno.test("exec card model: what failed, how it ended, stderr segments, live pie
     { stream: "err", text: "de" },
     { stream: "out", text: "fg" },
   ]);
+});
+
+Deno.test("apply_patch card: the files a patch names and the diffs its result lists", () => {
+  assertEquals(
+    patchTargets("*** Begin Patch\n*** Add File: a.ts\n+x\n*** Delete File: b.ts\n*** Upd"),
+    ["a.ts", "b.ts"],
+  );
+  assertEquals(patchTargets(undefined), []);
+  const diff = lineDiff("a\n", "b\n");
+  assertEquals(
+    patchFilesOf({ files: [{ path: "a", op: "update", diff }, { path: "bad" }, null] }),
+    [{ path: "a", op: "update", diff }],
+  );
+  assertEquals(patchFilesOf({}), []);
 });

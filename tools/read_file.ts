@@ -1,18 +1,55 @@
-/** `read_file`: a window of lines (≤ 2000 lines / 256 KB per call), binary detection. */
+/**
+ * `read_file`: a window of lines (≤ 2000 lines / 256 KB per call), binary detection.
+ * A PNG, JPEG, GIF or WebP image comes back as an image (`meta.images`) that the loop
+ * shows to models taking images; others read a note instead. A PDF is read as its text,
+ * page by page (PDF.js through `unpdf`, loaded only when a PDF is read).
+ */
 import { fail, ok } from "./types.ts";
 import { defineTool } from "./define.ts";
 import { doc, int, obj } from "../protocol/schema.ts";
 import { filePath } from "./args.ts";
 import { notRegular, toolPath } from "./paths.ts";
+import { imageInfo } from "./image_info.ts";
 
 const MAX_LINES = 2000;
 const MAX_BYTES = 256 * 1024;
 const MAX_FILE = 64 * 1024 * 1024;
+/**
+ * The largest image sent: every provider takes it (Anthropic's 5 MB is of the base64
+ * text; 3.75 MB of bytes encode to 5 MB), and so does its side length.
+ */
+export const IMAGE_MAX_BYTES = 3_750_000;
+export const IMAGE_MAX_SIDE = 8000;
+
+const sizeText = (n: number) =>
+  n < 1024
+    ? `${n} B`
+    : n < 1024 * 1024
+    ? `${(n / 1024).toFixed(1)} KB`
+    : `${(n / 1048576).toFixed(1)} MB`;
 
 export function looksBinary(bytes: Uint8Array): boolean {
   const n = Math.min(bytes.length, 8000);
   for (let i = 0; i < n; i++) if (bytes[i] === 0) return true;
   return false;
+}
+
+const isPdf = (b: Uint8Array) =>
+  b.length > 5 && b[0] === 0x25 && b[1] === 0x50 && b[2] === 0x44 && b[3] === 0x46 && b[4] === 0x2d;
+
+/** A PDF's text, each page after a `--- page N ---` line. */
+async function pdfText(
+  bytes: Uint8Array,
+): Promise<{ text: string; pages: number } | { error: string }> {
+  try {
+    const { extractText, getDocumentProxy } = await import("unpdf");
+    const doc = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
+    const { totalPages, text } = await extractText(doc, { mergePages: false });
+    const body = (text as string[]).map((t, i) => `--- page ${i + 1} ---\n${t.trim()}`).join("\n");
+    return { text: body, pages: totalPages };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
 }
 
 export const readFile = defineTool<{ path: string; offset?: number; limit?: number }>({
@@ -26,7 +63,7 @@ export const readFile = defineTool<{ path: string; offset?: number; limit?: numb
     "limit?": doc(int({ min: 1, max: MAX_LINES }), "Number of lines"),
   }),
   kind: "read",
-  execute(args, ctx) {
+  async execute(args, ctx) {
     const target = toolPath("read_file", args.path, ctx);
     if ("error" in target) return fail(target.error);
     const { abs: path, shown } = target;
@@ -47,10 +84,45 @@ export const readFile = defineTool<{ path: string; offset?: number; limit?: numb
       if (e instanceof Deno.errors.NotFound) return fail(`File not found: ${shown}`);
       return fail(`Cannot read ${shown}: ${(e as Error).message}`);
     }
-    if (looksBinary(bytes)) {
-      return fail(`${shown} looks like a binary file (${bytes.length} bytes); not shown.`);
+    const image = imageInfo(bytes);
+    if (image) {
+      const kind = image.mimeType.slice(6).toUpperCase();
+      const what = `${shown} is an image (${kind}, ${image.width}×${image.height} px, ${
+        sizeText(bytes.length)
+      })`;
+      const file = { abs: path, mtimeMs: st.mtime?.getTime() ?? null, size: st.size };
+      if (bytes.length > IMAGE_MAX_BYTES || Math.max(image.width, image.height) > IMAGE_MAX_SIDE) {
+        return ok(
+          `${what}, larger than models accept (${sizeText(IMAGE_MAX_BYTES)} and ` +
+            `${IMAGE_MAX_SIDE} px a side), so it is not attached. Make a smaller copy first ` +
+            "(e.g. with an image tool in a command) and read that.",
+          { path: shown, image: { ...image, bytes: bytes.length, attached: false }, file },
+        );
+      }
+      return ok(`${what}.`, {
+        path: shown,
+        image: { ...image, bytes: bytes.length, attached: true },
+        images: [{ mimeType: image.mimeType, data: bytes.toBase64() }],
+        file,
+      });
     }
-    const lines = new TextDecoder().decode(bytes).split("\n");
+    let body: string;
+    let pages: number | undefined;
+    if (isPdf(bytes)) {
+      const got = await pdfText(bytes);
+      if ("error" in got) return fail(`Cannot read the text of ${shown}: ${got.error}`);
+      body = got.text;
+      pages = got.pages;
+      if (!body.trim()) {
+        return ok(
+          `${shown} is a PDF of ${pages} page(s) with no text layer (scanned images?).`,
+          { path: shown, pdfPages: pages },
+        );
+      }
+    } else if (looksBinary(bytes)) {
+      return fail(`${shown} looks like a binary file (${bytes.length} bytes); not shown.`);
+    } else body = new TextDecoder().decode(bytes);
+    const lines = body.split("\n");
     if (lines.at(-1) === "") lines.pop();
     const total = lines.length;
     if (offset > Math.max(1, total)) {
@@ -78,6 +150,7 @@ export const readFile = defineTool<{ path: string; offset?: number; limit?: numb
       from: offset,
       to: last,
       truncated,
+      ...(pages !== undefined ? { pdfPages: pages } : {}),
       // The stat from before the read: a change in between makes the stamp older, so the
       // stale-read check errs on the side of "changed since read".
       file: { abs: path, mtimeMs: st.mtime?.getTime() ?? null, size: st.size },

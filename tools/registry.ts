@@ -6,6 +6,8 @@ import { readFile } from "./read_file.ts";
 import { writeFile } from "./write_file.ts";
 import { editFile } from "./edit_file.ts";
 import { deleteFile } from "./delete_file.ts";
+import { applyPatch } from "./apply_patch.ts";
+import { diagnosticsTool } from "./diagnostics.ts";
 import { glob } from "./glob.ts";
 import { grep } from "./grep.ts";
 import { execCommand } from "./exec/exec_command.ts";
@@ -63,6 +65,8 @@ export function defaultTools(): ToolRegistry {
     writeFile,
     editFile,
     deleteFile,
+    applyPatch,
+    diagnosticsTool,
     execCommand,
     backgroundBash,
     taskOutput,

@@ -29,6 +29,11 @@ export type Placement = "worker-read" | "worker-write" | "worker-net" | "main";
 export interface ToolTraits {
   /** Writes `path`: its bytes are checkpointed before and recorded after (rewind). */
   writesPath?: boolean;
+  /**
+   * Writes (or removes) the paths this returns for a call's checked arguments, each
+   * confined, checkpointed and recorded like `path` (a patch naming several files).
+   */
+  writesPaths?: (args: Record<string, unknown>) => string[];
   /** `path` must have been read, unchanged since; the verb names the action in the error. */
   needsFreshRead?: "edit" | "delete";
   /** Removes `path`: what was read of it is forgotten. */

@@ -15,7 +15,7 @@ import type {
 import { attachmentBlocks, type AttachmentData, emptyAttachmentData } from "./attachments.ts";
 import { mentionBlocks } from "./mention_blocks.ts";
 import { summaryBlock } from "./compaction/summary_block.ts";
-import { imagesOf, toolImagesMessage } from "./tool_images.ts";
+import { imagesOf, resultTextFor, toolImagesMessage } from "./tool_images.ts";
 
 export const INTERRUPTED =
   "The tool call was interrupted before it produced a result (the run was stopped or the app restarted).";
@@ -173,7 +173,7 @@ export function toConversation(
           role: "tool",
           toolCallId: id,
           name: String(p.data.name),
-          content: p.text ?? "",
+          content: resultTextFor(p.text ?? "", p.data.meta, opts.vision === true),
           isError: p.data.isError === true,
         });
         if (opts.vision) images.push({ name: String(p.data.name), images: imagesOf(p.data.meta) });

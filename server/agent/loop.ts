@@ -12,7 +12,7 @@ import type {
   StreamRequest,
   Usage,
 } from "../providers/types.ts";
-import { imagesOf, toolImagesMessage } from "./tool_images.ts";
+import { imagesOf, resultTextFor, toolImagesMessage } from "./tool_images.ts";
 import { type RetryNotice, withRetry } from "../providers/retry.ts";
 import {
   abortedError,
@@ -234,7 +234,7 @@ async function runCalls(h: LoopHost, calls: ToolCall[]): Promise<void> {
         role: "tool",
         toolCallId: c.id,
         name: c.name,
-        content: results[k].result.content,
+        content: resultTextFor(results[k].result.content, results[k].result.meta, !!h.vision),
         isError: results[k].result.isError,
       });
       if (h.vision) images.push({ name: c.name, images: imagesOf(results[k].result.meta) });

@@ -5,6 +5,8 @@
  * call, and live command output published on the task's topic.
  */
 import { writableGitPaths } from "../worktrees/worktree.ts";
+import { LspManager } from "./lsp/manager.ts";
+import type { Hidden } from "../../tools/exec/bwrap.ts";
 import { join } from "../../lib/path.ts";
 import { LIMITS, taskTopic } from "../../protocol/index.ts";
 import type { SandboxLevelName } from "../../protocol/constants.ts";
@@ -63,10 +65,13 @@ export class TaskTools {
   private pool = new SandboxPool();
   private runner: ToolRunner;
   private trackers = new Map<string, FileTracker>();
+  /** Language servers for the diagnostics after file changes. */
+  readonly lsp: LspManager;
 
   constructor(private d: TaskToolsDeps) {
     this.runner = new ToolRunner(d.tools, this.pool);
     this.checkpoints = new Checkpointer(d.repos.checkpoints, join(d.home, "checkpoints"));
+    this.lsp = new LspManager(d.home, () => hiddenMounts(commandPolicy(d.repos, d.home).hidden));
   }
 
   /** Runs an allowed call (arguments checked, sandbox, checkpoints …). */
@@ -96,6 +101,7 @@ export class TaskTools {
   close(): void {
     this.pool.closeAll();
     this.checkpoints.close();
+    void this.lsp.closeAll();
   }
 
   private context(at: CallPlace): RunnerContext {
@@ -149,6 +155,9 @@ export class TaskTools {
         jobOwner: { taskId, recapture: () => cp.afterShell(taskId, turn, workspace) },
         ...(at.subagents ? { subagents: at.subagents } : {}),
         ...(at.memory ? { memory: at.memory } : {}),
+        ...(DIAGNOSTICS
+          ? { diagnose: (paths: string[]) => this.lsp.diagnose(workspace, paths, true) }
+          : {}),
       },
       beforeWrite: (abs) => cp.beforeWrite(taskId, turn, abs),
       afterWrite: (abs) => cp.afterWrite(taskId, turn, abs),
@@ -165,6 +174,9 @@ export class TaskTools {
         }
       },
       afterShell: () => cp.afterShell(taskId, turn, workspace),
+      ...(DIAGNOSTICS
+        ? { afterChange: (paths: string[]) => this.lsp.diagnose(workspace, paths) }
+        : {}),
     };
   }
 
@@ -178,4 +190,21 @@ export class TaskTools {
     }
     return t;
   }
+}
+
+/**
+ * Diagnostics after file changes (`REINAGENT_DIAGNOSTICS=off` turns them off: the test
+ * suite does, so its many file edits start no language server).
+ */
+const DIAGNOSTICS = Deno.env.get("REINAGENT_DIAGNOSTICS") !== "off";
+
+/** The hidden paths as the sandbox masks them (folders and files; missing ones skipped). */
+function hiddenMounts(paths: string[]): Hidden[] {
+  const out: Hidden[] = [];
+  for (const path of paths) {
+    try {
+      out.push({ path: Deno.realPathSync(path), dir: Deno.statSync(path).isDirectory });
+    } catch { /* not there: nothing to hide */ }
+  }
+  return out;
 }

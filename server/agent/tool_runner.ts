@@ -6,12 +6,13 @@
  * bookkeeping of what it read/wrote. What a tool does is read from its traits.
  */
 import type { ToolRegistry } from "../../tools/registry.ts";
-import type { Tool, ToolContext, ToolResult } from "../../tools/types.ts";
+import type { FileStamp, Tool, ToolContext, ToolResult } from "../../tools/types.ts";
 import { displayPath, pathRefusal, resolvePath } from "../../tools/paths.ts";
 import type { SandboxPool } from "../../tools/sandbox/pool.ts";
 import type { FileTracker } from "./file_tracker.ts";
 import type { ToolCall } from "./loop.ts";
 import type { RewindReason } from "../../protocol/index.ts";
+import { type Diagnostic, diagnosticsText } from "./lsp/manager.ts";
 
 export interface RunnerContext extends ToolContext {
   roots: string[];
@@ -25,6 +26,8 @@ export interface RunnerContext extends ToolContext {
   /** Around shell commands: snapshot before, attribute changed files after. */
   beforeShell?(): Promise<void>;
   afterShell?(): Promise<{ changed: string[]; unrewindable: RewindReason[] }>;
+  /** Problems a language server reports in files a call just changed (bounded, may be empty). */
+  afterChange?(paths: string[]): Promise<Diagnostic[]>;
   /** Extra context for main-process tools (exec output streaming, etc.). */
   extra?: Record<string, unknown>;
 }
@@ -63,19 +66,27 @@ export class ToolRunner {
       ? resolvePath(args.path, ctx.workspace)
       : null;
     const { traits } = tool;
+    // Every file the call writes: its `path`, or the several a patch names.
+    const written = traits.writesPaths
+      ? traits.writesPaths(args).map((p) => resolvePath(p, ctx.workspace))
+      : path && traits.writesPath
+      ? [path]
+      : [];
     // File tools never reach outside the workspace (also through symlinks): refused here
     // with a code the UI can translate, before any checkpoint or worker is involved.
-    if (path && (tool.placement === "worker-read" || tool.placement === "worker-write")) {
-      const shown = displayPath(path, ctx.workspace);
-      const refusal = pathRefusal(path, rootsFor(tool, ctx), ctx.hidden ?? []);
-      if (refusal) return refused(refusal.text, refusal.code, shown);
+    if (tool.placement === "worker-read" || tool.placement === "worker-write") {
+      for (const p of path ? [path, ...written] : written) {
+        const shown = displayPath(p, ctx.workspace);
+        const refusal = pathRefusal(p, rootsFor(tool, ctx), ctx.hidden ?? []);
+        if (refusal) return refused(refusal.text, refusal.code, shown);
+      }
     }
     if (path && traits.needsFreshRead) {
       const shown = displayPath(path, ctx.workspace);
       const stale = await ctx.tracker.staleness(path, shown, traits.needsFreshRead);
       if (stale) return { content: stale, isError: true };
     }
-    if (path && traits.writesPath) await ctx.beforeWrite?.(path);
+    for (const p of written) await ctx.beforeWrite?.(p);
     if (tool.kind === "exec") await ctx.beforeShell?.();
     const result = await this.dispatch(tool, args, call.answer, ctx);
     if (result.isError && result.meta?.sandboxDenied === true && !result.meta.refusal) {
@@ -96,13 +107,20 @@ export class ToolRunner {
           ")";
       }
     }
-    const stamp = result.meta?.file as
-      | { abs: string; mtimeMs: number | null; size: number }
-      | undefined;
+    const stamp = result.meta?.file as FileStamp | undefined;
+    const stamps = result.meta?.stamps as FileStamp[] | undefined;
     if (!result.isError) {
       if (stamp) ctx.tracker.record(stamp);
+      for (const s of stamps ?? []) ctx.tracker.record(s);
       if (path && traits.deletesPath) ctx.tracker.forget(path);
-      if (path && traits.writesPath) await ctx.afterWrite?.(path);
+      for (const p of written) await ctx.afterWrite?.(p);
+      if (traits.changesFiles && written.length && ctx.afterChange) {
+        const found = await ctx.afterChange(written).catch(() => []);
+        if (found.length) {
+          result.content += diagnosticsText(found);
+          result.meta = { ...result.meta, diagnostics: found.slice(0, 50) };
+        }
+      }
     }
     return result;
   }

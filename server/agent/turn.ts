@@ -226,7 +226,9 @@ export class Turns {
       this.toolsOf(signal, task.settings.mcpServers),
       this.d.subagents ? loadSubagentCatalog(workspace, this.d.home) : null,
     ]);
-    const system = systemPrompt(environmentOf(workspace), approval, persona);
+    const base = systemPrompt(environmentOf(workspace), approval, persona);
+    const extra = task.settings.appendSystemPrompt?.trim();
+    const system = extra ? `${base}\n\n${extra}` : base;
     const reminder = reminderBlock({
       now: new Date(now()),
       agents,
@@ -401,7 +403,7 @@ export class Turns {
       };
       const { gate, taskTools } = this.d;
       const tools = ctx.tools;
-      const maxSteps = stepBudget(effort, approval);
+      const maxSteps = task.settings.maxSteps ?? stepBudget(effort, approval);
       const place = { taskId: task.id, workspace, turn: thisTurn, attachments };
       // The memory tool of this turn (sub-agents get none: their calls have no access).
       const memory = memoryAccess(

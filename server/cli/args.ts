@@ -27,12 +27,18 @@ export const USAGE = `Usage:
   reinagent serve [--host ADDR] [--port N] [--home DIR] [--tls-cert FILE --tls-key FILE]
       Headless server (for a VPS or phones); prints the URL and a QR code. With a
       server already running on the data dir, prints its URL and exits.
-  reinagent run "<prompt>" [--project DIR] [--model PROVIDER/MODEL] [--effort LEVEL]
-      [--approval plan|ask|edit|full] [--task ID] [--worktree] [--json] [--home DIR]
-      One agent turn to completion, headless: the answer on stdout (--json: one JSON
-      event per line). Uses the running instance for this home when there is one.
-      --worktree: a new task in a git worktree of its own, on a new branch
-      reinagent/<short-title> (the project, default this folder, must be a repository).
+  reinagent run "<prompt>"|- [--project DIR] [--model PROVIDER/MODEL] [--effort LEVEL]
+      [--approval plan|ask|edit|full] [--task ID | --continue | --worktree] [--max-turns N]
+      [--allowed-tools LIST] [--disallowed-tools LIST] [--append-system-prompt TEXT]
+      [--output-format text|json|stream-json] [--json] [--home DIR]
+      One agent turn to completion, headless: the answer on stdout (stream-json, or
+      --json: one JSON event per line; json: one result object at the end). "-" reads
+      the prompt from stdin; --continue goes on with the project's latest task;
+      --worktree makes a new task in a git worktree of its own, on a new branch
+      reinagent/<short-title> (the project, default this folder, must be a repository);
+      --max-turns caps the turn's steps; --allowed-tools / --disallowed-tools take
+      tool names or rules (read_file,exec_command(npm test *)) as the task's allow /
+      deny rules. Uses the running instance for this home when there is one.
       Exit code: 0 done, 1 failed, 2 bad input, 3 max steps reached, 4 the model
       refused, 5 a content filter blocked the answer, 6 the output limit cut it,
       130 stopped.

@@ -225,7 +225,51 @@ export function outcomeOf(entries: Entry[]): RunEnd {
   return "done";
 }
 
+/** `run -`: the prompt is all of stdin. */
+async function promptFromStdin(): Promise<string> {
+  return await new Response(Deno.stdin.readable).text();
+}
+
 export async function runCommand(args: RunArgs, home: string, out: Out): Promise<number> {
+  if (args.prompt === "-") {
+    const prompt = (await promptFromStdin()).trim();
+    if (!prompt) {
+      out.note("reinagent: run - read no prompt from stdin");
+      return 2;
+    }
+    args = { ...args, prompt };
+  }
+  if (args.format === "json") return await runAsJson(args, home, out);
+  return await runStreaming(args, home, out);
+}
+
+/** `--output-format json`: the run without streaming, then one result object on stdout. */
+async function runAsJson(args: RunArgs, home: string, out: Out): Promise<number> {
+  let done: Record<string, unknown> | null = null;
+  let answer = "";
+  const quiet: Out = {
+    text: () => {},
+    note: out.note,
+    json: (o) => {
+      const e = o as Record<string, unknown>;
+      if (e.type === "text" && typeof e.delta === "string") answer += e.delta;
+      if (e.type === "tool_call") answer = ""; // the answer is the text after the last call
+      if (e.type === "done" || e.type === "command") done = e;
+    },
+  };
+  const code = await runStreaming({ ...args, json: true }, home, quiet);
+  const last = done as Record<string, unknown> | null;
+  out.json({
+    ...(last ?? { outcome: code === 0 ? "done" : "error" }),
+    type: "result",
+    ...(last?.type === "command" ? { outcome: "done" } : {}),
+    result: last?.type === "command" ? last.text : answer,
+    exitCode: code,
+  });
+  return code;
+}
+
+async function runStreaming(args: RunArgs, home: string, out: Out): Promise<number> {
   if (args.project) {
     let st: Deno.FileInfo | null = null;
     try {
@@ -279,7 +323,22 @@ export async function runCommand(args: RunArgs, home: string, out: Out): Promise
       ...(args.model ? { model: args.model } : {}),
       ...(args.effort ? { effort: args.effort } : {}),
       ...(args.approval ? { approval: args.approval } : {}),
+      ...(args.maxTurns ? { maxSteps: args.maxTurns } : {}),
+      ...(args.appendSystemPrompt ? { appendSystemPrompt: args.appendSystemPrompt } : {}),
+      ...(args.rules ? { rules: args.rules } : {}),
     };
+    if (args.continue) {
+      const { tasks } = await client.request("tasks.list", {}) as { tasks: TaskSummary[] };
+      const mine = tasks.filter((t) => t.projectPath === (args.project ?? null))
+        .sort((a, b) => b.updatedAt - a.updatedAt)[0];
+      if (!mine) {
+        out.note(
+          `reinagent: --continue found no task in ${args.project ?? "the default project"}`,
+        );
+        return 2;
+      }
+      args = { ...args, task: mine.id };
+    }
     // `/help` needs no task: the server lists the commands of the folder.
     if (!args.task && parseSlash(args.prompt)?.name === "help") {
       const list = await client.request("commands.list", { projectPath: args.project ?? null });

@@ -8,6 +8,7 @@ import type {
   CommandReply,
   Entry,
   ReplyCode,
+  RewindPlan,
   TaskGoal,
   TaskSummary,
 } from "../../protocol/index.ts";
@@ -30,6 +31,13 @@ export interface CommandHost {
   compact(focus: string): Promise<Entry | null>;
   /** The task's cost so far (its replies and its sub-agents'). */
   cost(): TaskCost;
+  /** The enabled models (`provider/model`), and switching the task to one. */
+  models(): string[];
+  setModel(ref: { providerId: string; modelId: string }): void;
+  /** What rewinding the last turn's files would do, or does with `apply`; null: no turn. */
+  undo(apply: boolean): Promise<RewindPlan | null>;
+  /** The project's other tasks, latest first. */
+  recent(): TaskSummary[];
 }
 
 export interface LocalResult {
@@ -128,10 +136,90 @@ function cost(_args: string, host: CommandHost): LocalResult {
   };
 }
 
+function model(args: string, host: CommandHost): LocalResult {
+  const current = host.task?.settings.model;
+  const name = current ? `${current.providerId}/${current.modelId}` : "the default model";
+  const list = host.models();
+  const want = args.trim();
+  if (!want) {
+    return {
+      reply: reply(
+        "model",
+        "modelShow",
+        `Model: ${name}\nAvailable: ${
+          list.join(", ") || "(none)"
+        }\n/model provider/model switches.`,
+        { model: name, available: list.join(", ") },
+      ),
+    };
+  }
+  const slash = want.indexOf("/");
+  if (slash <= 0 || !list.includes(want)) {
+    return {
+      reply: reply(
+        "model",
+        "modelUnknown",
+        `No enabled model ${want}. Available: ${list.join(", ") || "(none)"}`,
+        { model: want, available: list.join(", ") },
+      ),
+    };
+  }
+  host.setModel({ providerId: want.slice(0, slash), modelId: want.slice(slash + 1) });
+  return { reply: reply("model", "modelSet", `Model set: ${want}`, { model: want }) };
+}
+
+async function undo(args: string, host: CommandHost): Promise<LocalResult> {
+  if (!host.task) throw new OpError("invalid_args", "a new task has nothing to undo");
+  const apply = args.trim() === "confirm";
+  const plan = await host.undo(apply);
+  if (!plan || plan.restore.length + plan.remove.length === 0) {
+    return {
+      reply: reply("undo", "undoNothing", "The last turn changed no file: nothing to undo."),
+    };
+  }
+  const list = [
+    ...plan.restore.map((p) => `  restore ${p}`),
+    ...plan.remove.map((p) => `  remove ${p}`),
+    ...[...plan.conflicts, ...plan.unrewindable].map((c) => `  cannot: ${c.path} (${c.reason})`),
+  ].join("\n");
+  const n = plan.restore.length + plan.remove.length;
+  return apply
+    ? { reply: reply("undo", "undoDone", `Rewound the last turn's files:\n${list}`, { n }) }
+    : {
+      reply: reply(
+        "undo",
+        "undoPreview",
+        `Undoing the last turn would:\n${list}\nSend /undo confirm to do it.`,
+        { n },
+      ),
+    };
+}
+
+function resume(_args: string, host: CommandHost): LocalResult {
+  const list = host.recent().slice(0, 10);
+  if (!list.length) {
+    return { reply: reply("resume", "resumeNone", "No other task in this project yet.") };
+  }
+  const lines = list.map((t) => `  ${t.id}  ${t.title}`);
+  return {
+    reply: reply(
+      "resume",
+      "resumeList",
+      `Recent tasks of this project (open one from the sidebar, or reinagent run --task ID / --continue):\n${
+        lines.join("\n")
+      }`,
+      { count: list.length },
+    ),
+  };
+}
+
 /** The local commands by name; the `/` menu's metadata is in builtins.ts. */
 const HANDLERS: Record<string, Handler> = {
   compact,
   cost,
+  model,
+  undo,
+  resume,
   goal,
   help,
   plan: (args, host) => {

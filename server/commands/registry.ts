@@ -24,12 +24,18 @@ export interface McpPromptCommands {
   expandPrompt(name: string, args: string): Promise<string | null>;
 }
 
+/**
+ * Built-in prompt commands a workspace or user may define for itself: many keep their
+ * own `/review` (a `.claude/commands/review.md`), and theirs is the one they mean.
+ */
+const OVERRIDABLE = new Set(["review"]);
+
 async function custom(scope: CommandScope) {
   const dirs = [
     ...commandDirs(scope.workspace, scope.home, scope.userHome),
     ...await pluginCommandDirs(scope.home, scope.workspace),
   ];
-  return await loadCustomCommands(dirs, isBuiltin);
+  return await loadCustomCommands(dirs, (name) => isBuiltin(name) && !OVERRIDABLE.has(name));
 }
 
 /** The `/` menu: built-ins first, then custom commands by name; plus the files not used. */
@@ -40,7 +46,8 @@ export async function listCommands(
   const list = commands.map(({ body: _body, ...info }: CustomCommand) => info);
   const mcp: CommandInfo[] = (scope.mcpPrompts?.promptCommands() ?? [])
     .map((c) => ({ ...c, source: "mcp" as const }));
-  return { commands: [...BUILTINS, ...list, ...mcp], problems };
+  const own = new Set(list.map((c) => c.name));
+  return { commands: [...BUILTINS.filter((b) => !own.has(b.name)), ...list, ...mcp], problems };
 }
 
 /**
@@ -54,6 +61,10 @@ export async function expandPromptCommand(
   const cmd = parseSlash(text);
   if (!cmd) return null;
   if (isBuiltin(cmd.name)) {
+    if (OVERRIDABLE.has(cmd.name)) {
+      const own = (await custom(scope)).commands.find((c) => c.name === cmd.name);
+      if (own) return { ...cmd, prompt: expandTemplate(own.body, cmd.args) };
+    }
     const prompt = builtinPrompt(cmd.name, cmd.args);
     return prompt === null ? null : { ...cmd, prompt };
   }

@@ -12,6 +12,9 @@ import type { ComposerService } from "../composer/composer_service.ts";
 import { type CommandHost, type LocalResult, runLocalCommand } from "./local.ts";
 import { compactTask } from "./compact.ts";
 import type { TaskCost } from "../usage/task_cost.ts";
+import type { RewindPlan } from "../../protocol/index.ts";
+import { type RewindPreview, SHELL_FILE_CAP } from "../agent/checkpoints.ts";
+import { displayPath } from "../../tools/paths.ts";
 
 export interface SurfaceDeps {
   home: string;
@@ -22,7 +25,25 @@ export interface SurfaceDeps {
   reevaluate?(taskId: string): void;
   /** A task's cost so far (`/cost`). */
   cost(taskId: string): TaskCost;
+  /** The enabled models as `provider/model` (`/model`). */
+  models(): string[];
   now?: () => number;
+}
+
+/** A rewind preview as the rewind op reports it: workspace-relative paths, its note. */
+function planOf(p: RewindPreview, workspace: string): RewindPlan {
+  const rel = (x: string) => displayPath(x, workspace);
+  const mb = SHELL_FILE_CAP / 1048576;
+  return {
+    restore: p.restore.map(rel),
+    remove: p.remove.map(rel),
+    conflicts: p.conflicts.map((c) => ({ ...c, path: rel(c.path) })),
+    unrewindable: p.unrewindable.map((c) => ({ ...c, path: rel(c.path) })),
+    note: "Files changed by shell commands are covered by a snapshot of the workspace taken " +
+      `before the turn's first command (files up to ${mb} MB, skipping .git and node_modules).`,
+    noteCode: "shell_snapshot",
+    noteParams: { mb },
+  };
 }
 
 /** A local command sent to task `taskId`; null when `text` is not one. */
@@ -50,6 +71,24 @@ export async function taskCommand(
     },
     compact: (focus) => compactTask(d.runs, taskId, focus),
     cost: () => d.cost(taskId),
+    models: () => d.models(),
+    setModel: (model) => void d.tasks.setOptions(taskId, { model }),
+    undo: async (apply) => {
+      if (d.runs.isRunning(taskId)) {
+        throw new OpError("busy", "the task is running; stop it before undoing a turn");
+      }
+      const last = d.tasks.snapshot(taskId, 200).entries.filter((e) => e.role === "user").at(-1);
+      if (!last) return null;
+      const ws = d.composer.workspaceOf(task.projectPath);
+      const plan = planOf(await d.runs.rewind(taskId, last.id, false), ws);
+      if (!apply || plan.conflicts.length || plan.unrewindable.length) return plan;
+      const done = planOf(await d.runs.rewind(taskId, last.id, true), ws);
+      d.runs.records.rewound(taskId, last.id, done, opts.by);
+      return done;
+    },
+    recent: () =>
+      d.tasks.list().filter((t) => t.projectPath === task.projectPath && t.id !== taskId)
+        .sort((a, b) => b.updatedAt - a.updatedAt),
   };
   const r = await runLocalCommand(text, host, opts);
   if (r) {
@@ -63,6 +102,7 @@ export async function taskCommand(
 export interface NewTaskCommand extends LocalResult {
   approval?: ApprovalMode;
   goal?: TaskGoal;
+  model?: { providerId: string; modelId: string };
 }
 
 /**
@@ -76,7 +116,11 @@ export async function newTaskCommand(
   projectPath: string | null,
   opts: { attachments: boolean },
 ): Promise<NewTaskCommand | null> {
-  const got: { approval?: ApprovalMode; goal?: TaskGoal } = {};
+  const got: {
+    approval?: ApprovalMode;
+    goal?: TaskGoal;
+    model?: { providerId: string; modelId: string };
+  } = {};
   const host: CommandHost = {
     task: null,
     scope: { workspace: d.composer.workspaceOf(projectPath), home: d.home },
@@ -92,10 +136,19 @@ export async function newTaskCommand(
     cost: () => {
       throw new OpError("invalid_args", "a new task has cost nothing yet");
     },
+    models: () => d.models(),
+    setModel: (model) => void (got.model = model),
+    undo: () => {
+      throw new OpError("invalid_args", "a new task has nothing to undo");
+    },
+    recent: () =>
+      d.tasks.list().filter((t) => t.projectPath === projectPath).sort((a, b) =>
+        b.updatedAt - a.updatedAt
+      ),
   };
   const r = await runLocalCommand(text, host, opts);
   if (!r) return null;
-  if (r.send === undefined && !got.approval && !got.goal) {
+  if (r.send === undefined && !got.approval && !got.goal && !got.model) {
     throw new OpError(
       "invalid_args",
       `/${r.reply.name} has nothing to do in a new task (${

@@ -26,6 +26,10 @@ export function surfaceOf(ctx: OpContext): SurfaceDeps {
     composer: services(ctx).composer,
     reevaluate: (id) => services(ctx).approvals.reevaluate(id),
     cost: (id) => taskCost(services(ctx).repos.usage, id),
+    models: () =>
+      services(ctx).repos.providers.list().filter((p) => p.enabled).flatMap((p) =>
+        p.models.filter((m) => m.enabled).map((m) => `${p.id}/${m.id}`)
+      ),
   };
 }
 

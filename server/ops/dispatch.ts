@@ -21,6 +21,7 @@ import {
   PLUGIN_OP_ARGS,
   type ProtocolError,
   REMOTE_OP_ARGS,
+  RULES_OP_ARGS,
   SKILL_OP_ARGS,
   SUBAGENT_OP_ARGS,
   TERMINAL_OP_ARGS,
@@ -85,6 +86,7 @@ const LAZY: [ops: Record<string, unknown>, load: () => Promise<SomeHandlers>][] 
   [NOTES_OP_ARGS, async () => (await import("./notes_ops.ts")).NOTES_HANDLERS],
   [PLUGIN_OP_ARGS, async () => (await import("./plugin_ops.ts")).PLUGIN_HANDLERS],
   [NET_OP_ARGS, async () => (await import("./net_ops.ts")).NET_HANDLERS],
+  [RULES_OP_ARGS, async () => (await import("./rules_ops.ts")).RULES_HANDLERS],
   [UPDATE_OP_ARGS, async () => (await import("./update_ops.ts")).UPDATE_HANDLERS],
   [WORKTREE_OP_ARGS, async () => (await import("./worktree_ops.ts")).WORKTREE_HANDLERS],
 ];

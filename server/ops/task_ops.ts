@@ -1,4 +1,5 @@
 /** Handlers for task, timeline, kv, events and server ops. */
+import { parseRule } from "../../protocol/permission_rules.ts";
 import {
   type ASSISTANT_OP_ARGS,
   type AUTOMATION_OP_ARGS,
@@ -27,6 +28,7 @@ import {
   type PROVIDER_OP_ARGS,
   type REMOTE_OP_ARGS,
   type RewindPlan,
+  type RULES_OP_ARGS,
   type SAFETY_OP_ARGS,
   type SEARCH_OP_ARGS,
   type SKILL_OP_ARGS,
@@ -104,6 +106,7 @@ type TaskOpName = Exclude<
   | keyof typeof NOTES_OP_ARGS
   | keyof typeof PLUGIN_OP_ARGS
   | keyof typeof NET_OP_ARGS
+  | keyof typeof RULES_OP_ARGS
   | keyof typeof UPDATE_OP_ARGS
   | keyof typeof WORKTREE_OP_ARGS
 >;
@@ -198,7 +201,13 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
     const { extra, meta } = message !== undefined
       ? await composer.prepare(project, message, atts)
       : { extra: [], meta: {} };
-    const chosen = cmd?.approval ? { ...a.options, approval: cmd.approval } : a.options;
+    const chosen = cmd?.approval || cmd?.model
+      ? {
+        ...a.options,
+        ...(cmd.approval ? { approval: cmd.approval } : {}),
+        ...(cmd.model ? { model: cmd.model } : {}),
+      }
+      : a.options;
     // The assistant's bound model / effort / MCP servers apply once, here (draft picks win).
     const options = await newTaskSettings(ctx, chosen);
     let out;
@@ -319,6 +328,15 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
     tasks.publish(task);
     return { task };
   },
+  "task.removeRule": (ctx, a) => {
+    const { tasks, approvals } = services(ctx);
+    tasks.get(a.id); // not_found first
+    approvals.removeTaskRule(a.id, a.rule);
+    approvals.reevaluate(a.id);
+    const task = tasks.get(a.id);
+    tasks.publish(task);
+    return { task };
+  },
   "task.rewindPreview": async (ctx, a) =>
     withNote(ctx, a.id, await services(ctx).runs.rewind(a.id, a.entryId, false)),
   "task.rewind": async (ctx, a) => {
@@ -337,13 +355,22 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
   "approval.decide": (ctx, a) => {
     const { approvals, repos } = services(ctx);
     const pending = approvals.list().find((p) => p.id === a.id);
-    if (!approvals.decide(a.id, a.decision, a.feedback, a.answers)) {
+    if (
+      a.rule !== undefined &&
+      (a.decision !== "always" || parseRule(a.rule)?.tool !== pending?.call.name)
+    ) {
+      throw new OpError(
+        "invalid_args",
+        `the rule must name the tool ${pending?.call.name ?? "?"}, with always`,
+      );
+    }
+    if (!approvals.decide(a.id, a.decision, a.feedback, a.answers, undefined, a.rule)) {
       throw new OpError(
         "not_found",
         `no live approval ${a.id} (already answered, or from before a restart: use approval.recover)`,
       );
     }
-    if (a.decision === "always" && pending) {
+    if (a.decision === "always" && pending && a.rule === undefined) {
       const task = repos.tasks.get(pending.taskId);
       if (task) announceAllow(ctx, task, pending.call.name);
     }

@@ -11,6 +11,7 @@ import type {
   RefusalCode,
   SubagentOrigin,
   TaskSettings,
+  TaskSummary,
   ToolPolicy,
   UnsandboxedWhy,
 } from "../../protocol/index.ts";
@@ -20,6 +21,13 @@ import type { IdFn } from "../../store/ids.ts";
 import type { ToolCall } from "../agent/loop.ts";
 import type { ApprovalMode } from "../../protocol/constants.ts";
 import { PLAN_MAX, type QuestionAnswer, questionProblems } from "../../tools/interactive.ts";
+import {
+  judgeRules,
+  parseRule,
+  type RuleVerdict,
+  type ScopedRule,
+} from "../../protocol/permission_rules.ts";
+import { rulesFor, subjectOf, workspaceFor } from "./rules.ts";
 
 /** `answer` reaches the tool but is not part of the model's call (the user's answers). */
 export type Verdict =
@@ -28,6 +36,8 @@ export type Verdict =
 type Decision = "allow" | "always" | "reject";
 type Answer = {
   decision: Decision;
+  /** With "always": the rule to add to the task instead of allowing the whole tool. */
+  rule?: string;
   feedback?: string;
   answers?: QuestionAnswer[];
   /** Set when the server, not the user, settled it (a mode change). */
@@ -66,8 +76,10 @@ export function modeDecision(mode: ApprovalMode, kind: string): "allow" | "ask" 
 }
 
 /**
- * Mode + per-tool policy → allow / ask / deny. `configured` is a policy the tool's own
- * configuration sets (an MCP server's); the task's rule for the tool wins over it.
+ * Mode + per-tool policy + rules by pattern → allow / ask / deny. `configured` is a policy
+ * the tool's own configuration sets (an MCP server's); the task's rule for the tool wins
+ * over it. `ruled` is what the rules by pattern say: a deny there wins over everything,
+ * and their ask or allow, being about this very call, over the per-tool policy.
  */
 export function judge(
   settings: TaskSettings,
@@ -75,11 +87,14 @@ export function judge(
   tool: string,
   kind: string,
   configured?: ToolPolicy,
+  ruled?: ToolPolicy | null,
 ): "allow" | "ask" | "deny" {
   if (META_TOOLS.has(tool)) return "allow";
   const policy: ToolPolicy | undefined = settings.toolPolicies?.[tool] ?? configured;
-  if (policy === "deny") return "deny";
+  if (policy === "deny" || ruled === "deny") return "deny";
   if (mode === "plan" && kind !== "read") return "deny"; // plan mode is read-only whatever the policy
+  if (ruled === "ask") return "ask";
+  if (ruled === "allow") return "allow";
   if (policy === "allow") return "allow";
   if (policy === "ask") return "ask";
   return modeDecision(mode, kind);
@@ -142,6 +157,19 @@ export class ApprovalCenter {
     return this.repos.pending.list();
   }
 
+  /** The data folder (the DefaultProject, for workspace-relative rule paths). */
+  home = "";
+
+  /** What the rules by pattern say about a call of a task. */
+  private ruled(
+    task: TaskSummary & { settings: TaskSettings },
+    call: Pick<ToolCall, "name" | "args">,
+  ): RuleVerdict | null {
+    const rules: ScopedRule[] = rulesFor(this.repos, task);
+    if (!rules.length) return null;
+    return judgeRules(rules, call.name, subjectOf(call, workspaceFor(task, this.home)));
+  }
+
   private modeOf(settings: TaskSettings): ApprovalMode {
     return settings.approval ?? this.defaultMode();
   }
@@ -168,8 +196,9 @@ export class ApprovalCenter {
     if (call.name === "ask_user_question") {
       return await this.question(task.id, task.title, call, signal);
     }
-    const verdict = judge(task.settings, mode, call.name, kind, configured);
-    if (verdict === "deny") return this.denial(call.name, task.settings, configured);
+    const ruled = this.ruled(task, call);
+    const verdict = judge(task.settings, mode, call.name, kind, configured, ruled?.policy);
+    if (verdict === "deny") return this.denial(call.name, task.settings, configured, ruled);
     const bare = kind === "exec" ? await this.unsandboxed(task.settings) : null;
     if (verdict === "allow") {
       if (!bare || task.settings.unsandboxedOk) return { allow: true };
@@ -186,7 +215,10 @@ export class ApprovalCenter {
       if (answer.refusal) return { allow: false, reason: text, refusal: answer.refusal };
       return refuse("rejected", text, { feedback: answer.feedback });
     }
-    if (answer.decision === "always") this.setPolicy(taskId, call.name, "allow");
+    if (answer.decision === "always") {
+      if (answer.rule) this.addTaskRule(taskId, answer.rule);
+      else this.setPolicy(taskId, call.name, "allow");
+    }
     return { allow: true };
   }
 
@@ -352,7 +384,25 @@ export class ApprovalCenter {
     return answer;
   }
 
-  private denial(tool: string, settings: TaskSettings, configured?: ToolPolicy): Verdict {
+  private denial(
+    tool: string,
+    settings: TaskSettings,
+    configured?: ToolPolicy,
+    ruled?: RuleVerdict | null,
+  ): Verdict {
+    if (ruled?.policy === "deny") {
+      const where = ruled.rule.scope === "task"
+        ? "this task's"
+        : ruled.rule.scope === "project"
+        ? "the project's"
+        : "the global";
+      return refuse(
+        "rule_deny",
+        `This call is denied by ${where} rule \`${ruled.rule.rule}\` (a deny rule always wins). ` +
+          "Do not try to get around it; do the task another way or ask the user.",
+        { params: { rule: ruled.rule.rule, scope: ruled.rule.scope } },
+      );
+    }
     if ((settings.toolPolicies?.[tool] ?? configured) === "deny") {
       const where = settings.toolPolicies?.[tool] ? "in this task" : "in its MCP server's settings";
       return refuse("policy_deny", `The user has denied the ${tool} tool ${where}.`, {
@@ -379,11 +429,36 @@ export class ApprovalCenter {
     feedback?: string,
     answers?: QuestionAnswer[],
     refusal?: Refusal,
+    rule?: string,
   ): boolean {
     const w = this.waiting.get(id);
     if (!w) return false;
-    w.resolve({ decision, feedback, answers, refusal });
+    // "Always allow" with a rule: only a rule about the waiting call's own tool.
+    if (rule !== undefined) {
+      const call = this.repos.pending.get(id)?.call;
+      if (decision !== "always" || !call || parseRule(rule)?.tool !== call.name) return false;
+    }
+    w.resolve({ decision, feedback, answers, refusal, rule });
     return true;
+  }
+
+  /** Removes a rule of the task (its removal in the approval menu). */
+  removeTaskRule(taskId: string, rule: string): void {
+    const task = this.repos.tasks.get(taskId);
+    if (!task?.settings.rules?.some((r) => r.rule === rule)) return;
+    const rules = task.settings.rules.filter((r) => r.rule !== rule);
+    this.repos.tasks.setSettings(taskId, { ...task.settings, rules });
+    this.settingsChanged(taskId);
+  }
+
+  /** Adds an allow rule to the task (Always allow `npm test *`). */
+  addTaskRule(taskId: string, rule: string): void {
+    const task = this.repos.tasks.get(taskId);
+    if (!task || !parseRule(rule)) return;
+    const rules = (task.settings.rules ?? []).filter((r) => r.rule !== rule);
+    rules.push({ rule, policy: "allow" });
+    this.repos.tasks.setSettings(taskId, { ...task.settings, rules });
+    this.settingsChanged(taskId);
   }
 
   /** Allow all / Reject all: tool approvals only (plans and questions need their own answer). */
@@ -402,7 +477,15 @@ export class ApprovalCenter {
     if (!task) return;
     for (const p of this.list()) {
       if (p.taskId !== taskId || !p.live || !TOOL_KINDS.has(p.kind)) continue;
-      const v = judge(task.settings, this.modeOf(task.settings), p.call.name, p.kind);
+      const ruled = this.ruled(task, p.call)?.policy;
+      const v = judge(
+        task.settings,
+        this.modeOf(task.settings),
+        p.call.name,
+        p.kind,
+        undefined,
+        ruled,
+      );
       if (v === "allow") this.decide(p.id, "allow");
       else if (v === "deny") {
         const mode = this.modeOf(task.settings);

@@ -96,6 +96,7 @@ export class TaskService {
           ...(args.options?.assistantId ? { assistantId: args.options.assistantId } : {}),
           ...(args.options?.mcpServers ? { mcpServers: args.options.mcpServers } : {}),
           ...(args.options?.worktree ? { worktree: args.options.worktree } : {}),
+          ...headless(args.options),
         },
       });
       const entry = args.message !== undefined
@@ -121,12 +122,16 @@ export class TaskService {
    */
   setOptions(
     id: string,
-    o: Partial<Pick<TaskSettings, "model" | "effort" | "approval">> & {
-      sandbox?: TaskSettings["sandbox"] | null;
-    },
+    o:
+      & Partial<
+        Pick<TaskSettings, "model" | "effort" | "approval" | "maxSteps" | "appendSystemPrompt">
+      >
+      & { sandbox?: TaskSettings["sandbox"] | null; rules?: TaskSettings["rules"] },
   ): TaskSummary {
     const t = this.get(id);
-    const next: TaskSettings = { ...t.settings };
+    const next: TaskSettings = { ...t.settings, ...headless({ ...o, rules: undefined }) };
+    // Rules given here come before the task's own (a deny still wins wherever it is).
+    if (o.rules) next.rules = [...o.rules, ...(t.settings.rules ?? [])];
     if (o.model !== undefined) next.model = o.model;
     if (o.effort !== undefined) next.effort = o.effort;
     if (o.approval !== undefined) next.approval = o.approval;
@@ -249,4 +254,15 @@ export class TaskService {
   private publishEntry(entry: Entry): void {
     this.hub.publish(taskTopic(entry.taskId), { kind: "entry", entry }, `entry:${entry.id}`);
   }
+}
+
+/** The options a headless run sets (absent ones left out). */
+function headless(
+  o: Pick<Partial<TaskSettings>, "maxSteps" | "appendSystemPrompt" | "rules"> | undefined,
+): Partial<TaskSettings> {
+  return {
+    ...(o?.maxSteps ? { maxSteps: o.maxSteps } : {}),
+    ...(o?.appendSystemPrompt ? { appendSystemPrompt: o.appendSystemPrompt } : {}),
+    ...(o?.rules?.length ? { rules: o.rules } : {}),
+  };
 }

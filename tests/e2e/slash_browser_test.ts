@@ -67,7 +67,19 @@ async function flow(
   const names = await page.locator(tid("slash-item")).evaluateAll((els) =>
     els.map((e) => e.getAttribute("data-name"))
   );
-  assertEquals(names, ["clear", "compact", "init", "plan", "goal", "cost", "help", "review"]);
+  assertEquals(names, [
+    "clear",
+    "compact",
+    "init",
+    "plan",
+    "goal",
+    "cost",
+    "model",
+    "resume",
+    "undo",
+    "help",
+    "review",
+  ]);
   if (phone) {
     for (const h of await heights(page, tid("slash-item"))) assert(h >= 44, `row ${h}px`);
   }

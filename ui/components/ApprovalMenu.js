@@ -9,7 +9,13 @@
 import { APPROVAL_MODES, SANDBOX_LEVELS } from "../../protocol/index.ts";
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
-import { deciding, policyList, removePolicy } from "../state/approvals.js";
+import {
+  deciding,
+  policyList,
+  removePolicy,
+  removeRule,
+  taskRuleList,
+} from "../state/approvals.js";
 import { activeOptions, setOption, setTaskSandbox } from "../state/run_actions.js";
 import { currentId, currentTask } from "../state/tasks.js";
 import { sandboxLevel, taskSandbox } from "../state/settings.js";
@@ -49,7 +55,8 @@ function TaskSandboxLevel() {
 function Policies() {
   const taskId = currentId.value;
   const list = taskId ? policyList(currentTask.value?.settings) : [];
-  if (!taskId || !list.length) return null;
+  const rules = taskId ? taskRuleList(currentTask.value?.settings) : [];
+  if (!taskId || (!list.length && !rules.length)) return null;
   const mode = t(/** @type {const} */ (`approval.${activeOptions.value.approval}`));
   return html`
     <div class="opt-group" data-testid="policy-list">
@@ -74,6 +81,32 @@ function Policies() {
               aria-label=${t("policies.removeTitle", { tool, mode })}
               title=${t("policies.removeTitle", { tool, mode })}
               onClick=${() => removePolicy(taskId, tool)}
+            >
+              <${IconX} size=${14} />
+              <span>${t("policies.remove")}</span>
+            </button>
+          </div>
+        `;
+      })}
+      ${rules.map(({ rule, policy }) => {
+        const busy = deciding.value.has(`rule:${taskId}:${rule}`);
+        return html`
+          <div class="policy-row" data-testid="task-rule-row" data-policy=${policy}>
+            <span class="policy-text">
+              <span class="policy-tool" title=${rule}>${rule}</span>
+              <span class=${`policy-kind policy-${policy}`}>${t(
+                /** @type {const} */ (`policies.${policy}`),
+              )}</span>
+            </span>
+            <button
+              type="button"
+              role="menuitem"
+              class="policy-remove"
+              data-testid="task-rule-remove"
+              disabled=${busy}
+              aria-label=${t("policies.removeTitle", { tool: rule, mode })}
+              title=${t("policies.removeTitle", { tool: rule, mode })}
+              onClick=${() => removeRule(taskId, rule)}
             >
               <${IconX} size=${14} />
               <span>${t("policies.remove")}</span>

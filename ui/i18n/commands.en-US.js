@@ -13,6 +13,10 @@ export default {
   "cmd.desc.plan": "Switch to plan mode (research first, then a plan to approve)",
   "cmd.desc.goal": "Set, show, pause, resume or clear the task's goal",
   "cmd.desc.cost": "Show what the task has cost so far, by token kind and model",
+  "cmd.desc.model": "Show the task's model, or switch it",
+  "cmd.desc.resume": "List this project's recent tasks to go back to",
+  "cmd.desc.undo": "Rewind the files the last turn changed (preview, then /undo confirm)",
+  "cmd.desc.review": "Review the working tree's changes and report findings",
   "cmd.desc.help": "List the commands and how @ mentions work",
   "cmd.help.title": "Commands and mentions",
   "cmd.help.intro":
@@ -49,6 +53,15 @@ export default {
     "Cost so far: {total} (input {input}, output {output}, cache read {cacheRead}, cache write {cacheWrite}) over {replies} replies; {unpriced} with price unknown.",
   "cmd.reply.costUnknown":
     "Price unknown for all {replies} replies: set the model's price in Settings → Providers.",
+  "cmd.reply.modelShow": "Model: {model}. Available: {available}",
+  "cmd.reply.modelSet": "Model set: {model}",
+  "cmd.reply.modelUnknown": "No enabled model {model}. Available: {available}",
+  "cmd.reply.undoPreview":
+    "Undoing the last turn would change {n} files; send /undo confirm to do it.",
+  "cmd.reply.undoDone": "Rewound {n} files changed by the last turn.",
+  "cmd.reply.undoNothing": "The last turn changed no file: nothing to undo.",
+  "cmd.reply.resumeList": "{count} recent tasks of this project: open one from the sidebar.",
+  "cmd.reply.resumeNone": "No other task in this project yet.",
   "cmd.reply.costNone": "No model replies in this task yet: nothing has cost anything.",
   "cmd.error.list": "Could not load the commands: {message}",
   "goal.label": "Goal",

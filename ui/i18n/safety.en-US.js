@@ -58,4 +58,20 @@ export default {
   "sandbox.badge.title":
     "Bubblewrap cannot run on this machine right now: commands would run as you. ReinAgent tries again before the next command.",
   "sandbox.task.title": "Shell sandbox of this task",
+  "rules.title": "Rules",
+  "rules.help":
+    "Allow, ask or deny tool calls by pattern, before the approval mode decides. A deny always wins; a command is judged part by part (a && b, pipes, $(…)), and is allowed only when every part is. Rules for one task are added with “Always allow” on its approval cards.",
+  "rules.global": "All projects",
+  "rules.project": "Project {name}",
+  "rules.none": "No rules.",
+  "rules.rule": "Rule",
+  "rules.policy": "What the rule does",
+  "rules.allow": "Allow",
+  "rules.ask": "Ask",
+  "rules.deny": "Deny",
+  "rules.add": "Add rule",
+  "rules.remove": "Remove rule",
+  "rules.save": "Save",
+  "rules.saved": "Saved.",
+  "rules.invalid": "Not a rule: {rule}. Write a tool name, or tool(pattern).",
 };

@@ -58,4 +58,20 @@ export default {
   "sandbox.badge.title":
     "本机目前无法运行 bubblewrap：命令将以你的身份运行。ReinAgent 会在下一条命令前重新检测。",
   "sandbox.task.title": "此任务的 Shell 沙箱",
+  "rules.title": "规则",
+  "rules.help":
+    "按模式允许、询问或拒绝工具调用，先于审批模式生效。拒绝始终优先；命令会被逐段判断（a && b、管道、$(…)），只有每一段都被允许时才允许。针对单个任务的规则可在审批卡片上通过“始终允许”添加。",
+  "rules.global": "所有项目",
+  "rules.project": "项目 {name}",
+  "rules.none": "暂无规则。",
+  "rules.rule": "规则",
+  "rules.policy": "规则的作用",
+  "rules.allow": "允许",
+  "rules.ask": "询问",
+  "rules.deny": "拒绝",
+  "rules.add": "添加规则",
+  "rules.remove": "删除规则",
+  "rules.save": "保存",
+  "rules.saved": "已保存。",
+  "rules.invalid": "不是有效规则：{rule}。请写工具名，或 工具(模式)。",
 };

@@ -81,3 +81,15 @@ export function policyList(settings) {
     .map(([tool, policy]) => ({ tool, policy: /** @type {"allow"|"ask"|"deny"} */ (policy) }))
     .sort((a, b) => a.tool.localeCompare(b.tool));
 }
+
+/**
+ * The task's rules by pattern (`exec_command(npm test *)` allow), in their order.
+ * @param {unknown} settings
+ * @returns {{rule: string, policy: "allow"|"ask"|"deny"}[]}
+ */
+export function taskRuleList(settings) {
+  const r = /** @type {any} */ (settings)?.rules;
+  if (!Array.isArray(r)) return [];
+  return r.filter((x) => typeof x?.rule === "string" && POLICIES.includes(x.policy))
+    .map((x) => ({ rule: x.rule, policy: x.policy }));
+}

@@ -13,7 +13,7 @@ import { notifyError } from "./ui.js";
 import { groupByTask, liveIndex, normalise } from "./approval_model.js";
 import { upsertTask } from "./tasks.js";
 
-export { callKey, policyList } from "./approval_model.js";
+export { callKey, policyList, taskRuleList } from "./approval_model.js";
 
 /** Every pending approval known, oldest first. */
 export const approvals = signal(/** @type {PendingApproval[]} */ ([]));
@@ -87,12 +87,19 @@ async function busy(id, fn, errorKey) {
  * @param {string} id
  * @param {"allow"|"always"|"reject"} decision
  * @param {string} [feedback] only with "reject"
+ * @param {string} [rule] only with "always": allow what this rule covers, not the whole tool
  */
-export function decide(id, decision, feedback) {
+export function decide(id, decision, feedback, rule) {
   const text = feedback?.trim().slice(0, 4000);
   return busy(
     id,
-    () => request("approval.decide", { id, decision, ...(text ? { feedback: text } : {}) }),
+    () =>
+      request("approval.decide", {
+        id,
+        decision,
+        ...(text ? { feedback: text } : {}),
+        ...(rule ? { rule } : {}),
+      }),
     "approval.error.decide",
   );
 }
@@ -125,6 +132,22 @@ export function decideAll(decision) {
  */
 export function recover(id, action) {
   return busy(id, () => request("approval.recover", { id, action }), "approval.error.recover");
+}
+
+/**
+ * Removes one of a task's rules by pattern ("Always allow npm test *" undone).
+ * @param {string} taskId
+ * @param {string} rule
+ */
+export function removeRule(taskId, rule) {
+  return busy(
+    `rule:${taskId}:${rule}`,
+    async () => {
+      const r = await request("task.removeRule", { id: taskId, rule });
+      if (r?.task) upsertTask(r.task);
+    },
+    "policies.error",
+  );
 }
 
 /**

@@ -157,6 +157,7 @@ export const REFUSAL_CODES = new Set([
   "hidden_path",
   "unsandboxed",
   "hook_blocked",
+  "rule_deny",
 ]);
 
 /**

@@ -18,6 +18,7 @@ const KINDS = {
   list_dir: "list",
   write_file: "change",
   edit_file: "change",
+  apply_patch: "change",
   delete_file: "change",
   exec_command: "exec",
   glob: "search",
@@ -74,6 +75,30 @@ export function diffOf(meta) {
   if (!d || typeof d !== "object" || !Array.isArray(d.hunks)) return null;
   if (!Number.isFinite(d.added) || !Number.isFinite(d.removed)) return null;
   return d;
+}
+
+/**
+ * The files an apply_patch result lists, each with a usable diff.
+ * @param {Record<string, any>} meta
+ * @returns {{path: string, op: string, movedFrom?: string, diff: LineDiff}[]}
+ */
+export function patchFilesOf(meta) {
+  if (!Array.isArray(meta.files)) return [];
+  return meta.files.filter((/** @type {any} */ f) =>
+    f && typeof f.path === "string" && diffOf(f) !== null
+  );
+}
+
+const PATCH_HEADER = /^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm;
+
+/**
+ * The paths an apply_patch call names, read from its (possibly still streaming) input.
+ * @param {unknown} input
+ * @returns {string[]}
+ */
+export function patchTargets(input) {
+  if (typeof input !== "string") return [];
+  return [...input.matchAll(PATCH_HEADER)].map((m) => m[1].trim());
 }
 
 /**
@@ -183,6 +208,15 @@ export function changePreview(name, args, max = 40) {
       ...b.slice(pre, b.length - suf).map((text) => ({ t: /** @type {"+"} */ ("+"), text })),
       ...a.slice(a.length - suf).map(ctx),
     ];
+  } else if (name === "apply_patch" && typeof args.input === "string") {
+    // The patch itself: its own +/- lines, headers and context as context.
+    lines = linesOf(args.input).map((l) =>
+      l.startsWith("+") && !l.startsWith("***")
+        ? { t: /** @type {"+"} */ ("+"), text: l.slice(1) }
+        : l.startsWith("-")
+        ? { t: /** @type {"-"} */ ("-"), text: l.slice(1) }
+        : { t: /** @type {" "} */ (" "), text: l.startsWith(" ") ? l.slice(1) : l }
+    );
   } else return null;
   const cut = lines.slice(0, max).map((l) => ({
     t: l.t,

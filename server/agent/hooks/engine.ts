@@ -7,6 +7,7 @@
  * hook that timed out, crashed or answered nonsense — is reported to the turn, never
  * dropped.
  */
+import { patchPaths } from "../../../tools/patch/parse.ts";
 import { resolve } from "../../../lib/path.ts";
 import type { ApprovalMode } from "../../../protocol/constants.ts";
 import type { HookEvent, HooksEvent, HookSource, HookView } from "../../../protocol/hooks.ts";
@@ -52,8 +53,13 @@ export interface HookEngineDeps {
   publish(e: HooksEvent): void;
 }
 
-/** Claude Code's names for our tools, so its matchers (`Bash`, `Edit|Write`) work here. */
-const CLAUDE_TOOL_NAMES: Record<string, string> = {
+/**
+ * Claude Code's names for our tools, so its matchers (`Bash`, `Edit|Write`) work here. A
+ * patch adds, edits and deletes files: every file-change matcher sees it, so a hook that
+ * guards edits is not stepped around with apply_patch.
+ */
+const CLAUDE_TOOL_NAMES: Record<string, string | string[]> = {
+  apply_patch: ["Edit", "Write", "MultiEdit"],
   exec_command: "Bash",
   background_bash: "Bash",
   read_file: "Read",
@@ -211,13 +217,19 @@ export class HookSession {
     if (typeof input.path === "string" && input.file_path === undefined) {
       input.file_path = resolve(this.o.workspace, input.path);
     }
+    if (call.name === "apply_patch") {
+      // Every file the patch names, absolute (the first also as `file_path`).
+      const paths = patchPaths(input.input).map((p) => resolve(this.o.workspace, p));
+      input.file_paths = paths;
+      if (paths.length) input.file_path = paths[0];
+    }
     return { tool_name: call.name, tool_input: input, tool_use_id: call.id };
   }
 
   /** Names a tool call matches: its own and Claude Code's. */
   static toolNames(name: string): string[] {
     const alias = CLAUDE_TOOL_NAMES[name];
-    return alias ? [name, alias] : [name];
+    return alias ? [name, ...[alias].flat()] : [name];
   }
 
   /**

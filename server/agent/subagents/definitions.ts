@@ -66,6 +66,7 @@ export const BUILTIN_SUBAGENTS: readonly SubagentDef[] = [
       "write_file",
       "edit_file",
       "delete_file",
+      "apply_patch",
       "exec_command",
       "webfetch",
       "websearch",

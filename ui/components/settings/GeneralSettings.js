@@ -28,6 +28,7 @@ import {
 } from "../../state/settings.js";
 import { notifyError } from "../../state/ui.js";
 import { CommandSafety } from "./CommandSafety.js";
+import { PermissionRules } from "./PermissionRules.js";
 import { NotifySettings } from "../notify/NotifySettings.js";
 import { CompactModelField } from "./CompactModelField.js";
 import {
@@ -245,6 +246,7 @@ export function GeneralSettings() {
         )}</p>
       </div>
       <${CommandSafety} />
+      <${PermissionRules} />
     </div>
   `;
 }

@@ -9,6 +9,7 @@
  * @typedef {import("../../../protocol/index.ts").PendingApproval} PendingApproval
  * @typedef {import("../../i18n/index.js").MsgKey} MsgKey
  */
+import { suggestCommandRule } from "../../../protocol/permission_rules.ts";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { deciding } from "../../state/approvals.js";
@@ -77,6 +78,11 @@ export function ApprovalCard({ approval }) {
     return html`<${UnsandboxedCard} approval=${approval} command=${line} busy=${busy} />`;
   }
   const command = name === "exec_command" && typeof args.command === "string" ? args.command : null;
+  // "Always allow `npm test *`": the command's own prefix, for this task.
+  const prefixRule = typeof args.command === "string"
+    ? suggestCommandRule(name, args.command)
+    : null;
+  const prefix = prefixRule ? /\((.*)\)$/.exec(prefixRule)?.[1] ?? "" : "";
 
   return html`
     <div
@@ -124,6 +130,16 @@ export function ApprovalCard({ approval }) {
             decision: "allow",
             primary: true,
           },
+          ...(prefixRule
+            ? [{
+              key: "always-prefix",
+              label: t("approval.alwaysPrefix", { prefix }),
+              testid: "approval-always-prefix",
+              decision: /** @type {"always"} */ ("always"),
+              title: t("approval.alwaysPrefixTitle", { prefix }),
+              rule: prefixRule,
+            }]
+            : []),
           {
             key: "always",
             label: t("approval.always"),

@@ -14,6 +14,7 @@ import { openDiff } from "../../state/panel.js";
 import { CardShell } from "./CardShell.js";
 import { DiffStats, DiffView } from "./DiffView.js";
 import { FileChip } from "./FileChip.js";
+import { DiagnosticsBadge, DiagnosticsList, diagnosticsOf } from "./DiagnosticsList.js";
 import { useContext } from "preact/hooks";
 import { RewoundContext } from "../timeline/rewound.js";
 
@@ -54,11 +55,16 @@ export function ChangeCard({ name, args, result, status, ms, approval, receiving
     const n = args.content === "" ? 0 : args.content.replace(/\n$/, "").split("\n").length;
     badges = html`<span class="tool-badge">${tn("tool.lineCount", n)}</span>`;
   }
+  const problems = status === "done" ? diagnosticsOf(meta) : [];
+  if (problems.length) {
+    badges = html`${badges}<${DiagnosticsBadge} count=${problems.length} />`;
+  }
   const text = resultText(result);
   const taskId = currentId.value;
   const body = diff
     ? () =>
       html`
+        ${problems.length > 0 && html`<${DiagnosticsList} list=${problems} />`}
         <${DiffView} diff=${diff} />
         ${callId && taskId && html`
           <div class="change-actions">

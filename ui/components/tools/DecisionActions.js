@@ -4,7 +4,7 @@
  * goes back). Shared by the Approval card and the Plan card.
  *
  * @typedef {{key: string, label: string, testid: string, decision: "allow"|"always",
- *   primary?: boolean, title?: string}} Choice
+ *   primary?: boolean, title?: string, rule?: string}} Choice
  */
 import { useState } from "preact/hooks";
 import { html } from "../../html.js";
@@ -49,7 +49,7 @@ export function DecisionActions({ approvalId, busy, testid, choices, reject, hin
             data-testid=${c.testid}
             title=${c.title}
             disabled=${busy}
-            onClick=${() => decide(approvalId, c.decision)}
+            onClick=${() => decide(approvalId, c.decision, undefined, c.rule)}
           >
             ${c.label}
           </button>

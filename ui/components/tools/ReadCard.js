@@ -1,6 +1,7 @@
 /**
  * read_file and list_dir: a file chip with the line range read ("lines 1–40 of 120"),
- * or a folder chip with the entry count; the body shows what the tool returned.
+ * or a folder chip with the entry count; the body shows what the tool returned (an
+ * image file read for the model is shown as the image).
  *
  * @typedef {import("./card_props.js").CardProps} CardProps
  */
@@ -15,6 +16,9 @@ import { FileChip } from "./FileChip.js";
  * @param {Record<string, any>} args
  */
 function rangeLabel(meta, args) {
+  if (meta.image && Number.isFinite(meta.image.width)) {
+    return t("tool.imageSize", { w: meta.image.width, h: meta.image.height });
+  }
   if (Number.isFinite(meta.totalLines) && Number.isFinite(meta.from)) {
     if (meta.totalLines === 0) return t("tool.emptyFile");
     if (meta.from === 1 && meta.to >= meta.totalLines) {
@@ -36,6 +40,7 @@ export function ReadCard({ name, args, result, status, ms, approval, receiving }
   const meta = resultMeta(result);
   const dir = name === "list_dir";
   const path = String(meta.path ?? args.path ?? (dir ? "." : ""));
+  const images = Array.isArray(meta.images) ? meta.images : [];
   const label = dir || status === "failed" || status === "refused" ? "" : rangeLabel(meta, args);
   const badges = dir && Number.isFinite(meta.count) && html`
     <span class="tool-badge" data-testid="tool-count">${tn("tool.entries", meta.count)}</span>
@@ -50,7 +55,21 @@ export function ReadCard({ name, args, result, status, ms, approval, receiving }
       ms=${ms}
       approval=${approval}
       receiving=${receiving}
-      body=${resultBody(result, status)}
+      body=${images.length ? () => imageBody(images) : resultBody(result, status)}
     />
+  `;
+}
+
+/** @param {{mimeType: string, data: string}[]} images */
+function imageBody(images) {
+  return html`
+    <div class="read-card-images">
+      ${images.map((im) =>
+        html`
+          <img class="read-card-image" data-testid="read-card-image" alt=${t("tool.imageAlt")}
+            src=${`data:${im.mimeType};base64,${im.data}`} />
+        `
+      )}
+    </div>
   `;
 }

@@ -24,6 +24,7 @@ import { WebCard } from "./WebCard.js";
 import { SubagentCard } from "../subagents/SubagentCard.js";
 import { McpCard } from "./McpCard.js";
 import { MemoryCard } from "./MemoryCard.js";
+import { PatchCard } from "./PatchCard.js";
 import { RefusalContext } from "./RefusalNote.js";
 import { refusalOf } from "../../state/interact_model.js";
 
@@ -45,6 +46,7 @@ const BY_NAME = {
   agent: SubagentCard,
   subagent_output: SubagentCard,
   memory: MemoryCard,
+  apply_patch: PatchCard,
 };
 
 /** @param {{part: Part, result?: Entry, live: boolean}} props */
