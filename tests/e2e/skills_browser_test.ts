@@ -156,11 +156,16 @@ async function checkEnhance(page: Page, name: string) {
     REWRITTEN,
   );
   await page.locator("[data-testid=enhance-undo]").waitFor();
-  // The toolbar still fits: the approval menu ends before Send starts.
-  const approval = await page.locator("[data-testid=approval-select]").boundingBox();
+  // The toolbar still fits: its last control ends before Send starts.
+  const toolsEnd = await page.locator(".composer-tools").evaluate((el) =>
+    Math.max(
+      ...[...el.children].filter((c) => (c as HTMLElement).offsetWidth > 0)
+        .map((c) => c.getBoundingClientRect().right),
+    )
+  );
   const sendBox = await page.locator("[data-testid=send]").boundingBox();
   assert(
-    approval && sendBox && approval.x + approval.width <= sendBox.x + 1,
+    sendBox && toolsEnd <= sendBox.x + 1,
     "toolbar overlaps Send",
   );
   await screenshot(page, name);
@@ -216,9 +221,11 @@ Deno.test("Skills page and prompt enhancement (phone)", opts, async () => {
     await page.locator("[data-testid=composer-input]").press("Enter");
     await page.locator("[data-testid=turn-status][data-state=done]").waitFor({ timeout: 30_000 });
     await page.locator("[data-testid=composer-input]").fill("one more thing");
+    await screenshot(page, "phone-enhance-task");
+    // The ring fits before Send, or steps aside on a crowded bar (the stats line has it).
     const ring = await page.locator("[data-testid=context-ring]").boundingBox();
     const sendBox = await page.locator("[data-testid=send]").boundingBox();
-    assert(ring && sendBox && ring.x + ring.width <= sendBox.x + 1, "toolbar overlaps Send");
+    assert(sendBox && (!ring || ring.x + ring.width <= sendBox.x + 1), "toolbar overlaps Send");
     await screenshot(page, "phone-enhance-task");
     assertEquals(errors, []);
   }, s.cleanup);
