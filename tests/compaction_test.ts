@@ -289,8 +289,10 @@ Deno.test(
         }],
       });
       const pending = e.deps.runs!.compact(task.id);
-      await new Promise((r) => setTimeout(r, 300));
-      assert(e.deps.runs!.state(task.id)?.phase === "compacting", "not shown as compacting");
+      for (let i = 0; e.deps.runs!.state(task.id)?.phase !== "compacting"; i++) {
+        assert(i < 500, "not shown as compacting");
+        await new Promise((r) => setTimeout(r, 10));
+      }
       await e.deps.runs!.stop(task.id);
       assertEquals((await pending).ok, false);
       assertEquals(entries(e, task.id).length, countBefore + 1);
