@@ -9,6 +9,7 @@ import { grep } from "../tools/grep.ts";
 import { listDir } from "../tools/list_dir.ts";
 import { excludesFileIn, globalExcludes } from "../tools/ignore_global.ts";
 import { SandboxPool } from "../tools/sandbox/pool.ts";
+import { gitIgnore } from "../tools/gitignore.ts";
 
 const FILES: Record<string, string> = {
   ".gitignore": "node_modules/\n.venv/\nbuild/\n*.tmp\n",
@@ -133,4 +134,20 @@ Deno.test("the sandbox worker gets the global excludes from the main process", a
     await Deno.remove(ws, { recursive: true });
     await Deno.remove(config, { recursive: true });
   }
+});
+
+Deno.test("gitignore lines as git reads them", () => {
+  const r = gitIgnore(
+    "# comment\n\n*.log\n!keep.log\nbuild/\n/root.txt\ndocs/*.md\n**/gen/**\na/**/z\n" +
+      "\\#hash\nspace\\ \n[abc].txt\n[!x]y.txt\n",
+  );
+  const t = (p: string, dir = false) => r.test(p, dir);
+  assertEquals([t("a.log"), t("deep/b.log"), t("keep.log"), t("x.ts")], [true, true, false, null]);
+  assertEquals([t("build", true), t("src/build", true), t("build")], [true, true, null]);
+  assertEquals([t("root.txt"), t("sub/root.txt")], [true, null]);
+  assertEquals([t("docs/a.md"), t("docs/x/a.md"), t("other/docs/a.md")], [true, null, null]);
+  assertEquals([t("gen/x.ts"), t("p/gen/q/x.ts"), t("gen", true)], [true, true, null]);
+  assertEquals([t("a/z"), t("a/b/c/z"), t("b/a/z")], [true, true, null]);
+  assertEquals([t("#hash"), t("space "), t("space")], [true, true, null]);
+  assertEquals([t("b.txt"), t("d.txt"), t("ay.txt"), t("xy.txt")], [true, null, true, null]);
 });

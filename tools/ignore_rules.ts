@@ -15,7 +15,7 @@
  * rules.ignored(chain, "/repo/src/debug.log", false);  // true
  * ```
  */
-import ignore, { type Ignore } from "ignore";
+import { type GitIgnore, gitIgnore } from "./gitignore.ts";
 
 /** The ignore files read in each folder, the one that decides first first. */
 export const IGNORE_FILES = [".ignore", ".gitignore"] as const;
@@ -23,7 +23,7 @@ export const IGNORE_FILES = [".ignore", ".gitignore"] as const;
 /** One folder's rules: paths are tested relative to `dir` (absolute, ending in `/`). */
 interface Level {
   dir: string;
-  rules: Ignore;
+  rules: GitIgnore;
 }
 
 /** The rules that apply inside one folder, the deepest first. */
@@ -40,8 +40,8 @@ export class IgnoreRules {
   constructor(top: string, global: readonly string[] = []) {
     this.top = top.endsWith("/") ? top : top + "/";
     const exclude = readText(`${this.top}.git/info/exclude`);
-    if (exclude) this.base.push({ dir: this.top, rules: ignore().add(exclude) });
-    if (global.length) this.base.push({ dir: this.top, rules: ignore().add([...global]) });
+    if (exclude) this.base.push({ dir: this.top, rules: gitIgnore(exclude) });
+    if (global.length) this.base.push({ dir: this.top, rules: gitIgnore(global.join("\n")) });
   }
 
   /**
@@ -75,7 +75,7 @@ export class IgnoreRules {
     for (const file of IGNORE_FILES) {
       if (names && !names.includes(file)) continue;
       const text = readText(at + file);
-      if (text) own.push({ dir: at, rules: ignore().add(text) });
+      if (text) own.push({ dir: at, rules: gitIgnore(text) });
     }
     const up = parent ?? this.base;
     return own.length ? [...own, ...up] : up;
@@ -85,10 +85,8 @@ export class IgnoreRules {
   ignored(chain: Chain, abs: string, isDir: boolean): boolean {
     for (const level of chain) {
       if (!abs.startsWith(level.dir)) continue;
-      const rel = abs.slice(level.dir.length) + (isDir ? "/" : "");
-      const r = level.rules.test(rel);
-      if (r.ignored) return true;
-      if (r.unignored) return false;
+      const r = level.rules.test(abs.slice(level.dir.length), isDir);
+      if (r !== null) return r;
     }
     return false;
   }
