@@ -7,7 +7,7 @@ import { assert, assertEquals } from "./helpers/assert.ts";
 import { glob } from "../tools/glob.ts";
 import { grep } from "../tools/grep.ts";
 import { listDir } from "../tools/list_dir.ts";
-import { excludesFileIn, globalExcludes } from "../tools/ignore_global.ts";
+import { excludesFileIn, readGlobalExcludes } from "../tools/ignore_global.ts";
 import { SandboxPool } from "../tools/sandbox/pool.ts";
 import { gitIgnore } from "../tools/gitignore.ts";
 
@@ -98,13 +98,13 @@ Deno.test("search skips ignored node_modules/, .venv/, build/ and finds them whe
 Deno.test("the global git excludes: core.excludesFile, else ~/.config/git/ignore", async () => {
   const home = await Deno.makeTempDir({ prefix: "ra-ignore-home-" });
   try {
-    assertEquals(await globalExcludes({ HOME: home }), []);
+    assertEquals(await readGlobalExcludes({ HOME: home }), []);
     await Deno.mkdir(`${home}/.config/git`, { recursive: true });
     await Deno.writeTextFile(`${home}/.config/git/ignore`, "*.swp\n");
-    assertEquals(await globalExcludes({ HOME: home }), ["*.swp", ""]);
+    assertEquals(await readGlobalExcludes({ HOME: home }), ["*.swp", ""]);
     await Deno.writeTextFile(`${home}/.gitconfig`, "[core]\n\texcludesFile = ~/my-ignore ; mine\n");
     await Deno.writeTextFile(`${home}/my-ignore`, ".DS_Store");
-    assertEquals(await globalExcludes({ HOME: home }), [".DS_Store"]);
+    assertEquals(await readGlobalExcludes({ HOME: home }), [".DS_Store"]);
     assertEquals(
       excludesFileIn('[user]\nexcludesfile = x\n[core "x"]\nexcludesfile = "a b"'),
       "a b",

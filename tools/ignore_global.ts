@@ -9,8 +9,21 @@ import { homeDir } from "../lib/home_dir.ts";
 /** The tools that honour ignore files, and so need the global excludes passed in. */
 export const IGNORE_AWARE_TOOLS: ReadonlySet<string> = new Set(["grep", "glob", "list_dir"]);
 
+/** How long a read of the excludes is reused: a search tool may run at every step. */
+const FRESH_MS = 2000;
+let cached: { key: string; at: number; lines: Promise<string[]> } | null = null;
+
+/** {@link readGlobalExcludes}, read again at most every two seconds. */
+export function globalExcludes(env = Deno.env.toObject()): Promise<string[]> {
+  const key = `${env.HOME}\0${env.XDG_CONFIG_HOME}`;
+  const now = performance.now();
+  if (cached?.key === key && now - cached.at < FRESH_MS) return cached.lines;
+  cached = { key, at: now, lines: readGlobalExcludes(env) };
+  return cached.lines;
+}
+
 /** The lines of the global excludes file; none when there is no such file. */
-export async function globalExcludes(env = Deno.env.toObject()): Promise<string[]> {
+export async function readGlobalExcludes(env: Record<string, string>): Promise<string[]> {
   const home = env.HOME ?? homeDir();
   const xdg = env.XDG_CONFIG_HOME || `${home}/.config`;
   let file = `${xdg}/git/ignore`;
