@@ -8,7 +8,7 @@
  * const { models, added } = mergeModels(provider.models, listed);
  */
 import { netFetch } from "../../tools/net/proxy.ts";
-import { fromResponse, networkError, ProviderError, type ProviderErrorInfo } from "./errors.ts";
+import { fromResponse, networkError, ProviderError } from "./errors.ts";
 import { type ApiFormat, type Effort, EFFORT_LEVELS, type ModelInfo } from "./types.ts";
 import { normaliseBaseUrl, v1 } from "./urls.ts";
 import { priceFromListing } from "./prices.ts";
