@@ -146,7 +146,13 @@ Deno.test("gitignore lines as git reads them", () => {
   assertEquals([t("build", true), t("src/build", true), t("build")], [true, true, null]);
   assertEquals([t("root.txt"), t("sub/root.txt")], [true, null]);
   assertEquals([t("docs/a.md"), t("docs/x/a.md"), t("other/docs/a.md")], [true, null, null]);
-  assertEquals([t("gen/x.ts"), t("p/gen/q/x.ts"), t("gen", true)], [true, true, null]);
+  // A folder whose contents `x/**` ignores is ignored itself, as git check-ignore says.
+  assertEquals([t("gen/x.ts"), t("p/gen/q/x.ts"), t("gen", true), t("gen")], [
+    true,
+    true,
+    true,
+    null,
+  ]);
   assertEquals([t("a/z"), t("a/b/c/z"), t("b/a/z")], [true, true, null]);
   assertEquals([t("#hash"), t("space "), t("space")], [true, true, null]);
   assertEquals([t("b.txt"), t("d.txt"), t("ay.txt"), t("xy.txt")], [true, null, true, null]);

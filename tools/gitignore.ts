@@ -25,6 +25,8 @@ interface Rule {
   re: RegExp;
   negate: boolean;
   dirOnly: boolean;
+  /** Ends in `/**`: git counts the folder itself as ignored too (not a file of that name). */
+  selfDir: boolean;
 }
 
 export function gitIgnore(text: string): GitIgnore {
@@ -38,7 +40,7 @@ export function gitIgnore(text: string): GitIgnore {
       for (let i = rules.length - 1; i >= 0; i--) {
         const r = rules[i];
         if (r.dirOnly && !isDir) continue;
-        if (r.re.test(rel)) return !r.negate;
+        if (r.re.test(rel) || (isDir && r.selfDir && r.re.test(rel + "/"))) return !r.negate;
       }
       return null;
     },
@@ -64,7 +66,8 @@ function compileLine(raw: string): Rule | null {
   if (line.startsWith("/")) line = line.slice(1);
   try {
     const body = globBody(line);
-    return { re: new RegExp(anchored ? `^${body}$` : `^(?:.*/)?${body}$`), negate, dirOnly };
+    const re = new RegExp(anchored ? `^${body}$` : `^(?:.*/)?${body}$`);
+    return { re, negate, dirOnly, selfDir: /.\/\*\*$/.test(line) };
   } catch {
     return null; // a line git would not match either (an unclosed or broken class)
   }
@@ -81,7 +84,7 @@ function globBody(p: string): string {
     const last = i === segs.length - 1;
     if (seg === "**") {
       // `**/x` at any depth, `x/**` everything inside, `a/**/b` zero or more folders.
-      out += last ? (i === 0 ? ".*" : ".+") : "(?:.*/)?";
+      out += last ? ".*" : "(?:.*/)?";
       continue;
     }
     out += name(seg) + (last ? "" : "/");
