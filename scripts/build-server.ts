@@ -4,9 +4,7 @@
  * file tools' sandbox worker, as one file of its own. `deno task start` / `serve` and the
  * benchmarks run this build: a handful of files load much faster than ~240 modules of
  * source (measured in issue #15: first model call −80 ms, peak RSS −6 MB, CPU −10 %).
- * The UI (ui/dist, built first) travels inside it as text, as in the source tree. Its
- * functions are then rewritten to be compiled with their chunk, so that Deno's code cache
- * holds them (scripts/build/eager_functions.ts).
+ * The UI (ui/dist, built first) travels inside it as text, as in the source tree.
  *
  * Skipped when nothing it reads changed since the last build (a stamp in
  * `dist/server/.stamp`). A build is made in a fresh folder and swapped in whole, so a
@@ -67,9 +65,6 @@ export async function buildServer(outDir = SERVER_DIR): Promise<void> {
       bundle(["-o", `${tmp}/worker.js`, at("tools/sandbox/worker.ts")]),
     ]);
     await deferChunkImports(tmp);
-    // (Loaded here only: the tests import this module for its flags.)
-    const { eagerChunks } = await import("./build/eager_functions.ts");
-    await eagerChunks(tmp);
     await Deno.remove(outDir, { recursive: true }).catch(() => {});
     await Deno.rename(tmp, outDir);
   } catch (e) {

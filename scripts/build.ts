@@ -35,7 +35,7 @@ export async function ensureBuilt(opts: { force?: boolean } = {}): Promise<strin
     return [`build up to date (checked in ${Math.round(performance.now() - t0)} ms)`];
   }
   // Specifiers built at run time: Deno loads a literal dynamic import's whole graph (the
-  // bundler's helpers, the acorn package) at start, even on the path that never runs it.
+  // bundler's helpers) at start, even on the path that never runs it.
   const load = (name: string) => import(new URL(name, import.meta.url).href);
   const [{ ensureUi }, { ensureServer }] = await Promise.all([
     load("./build-ui.ts") as Promise<typeof import("./build-ui.ts")>,

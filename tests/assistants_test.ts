@@ -14,8 +14,6 @@ import { saveServers } from "../server/mcp/config.ts";
 import type { McpServerConfig } from "../protocol/mcp_servers.ts";
 import { parseAssistantFile, renderAssistantFile } from "../server/agent/assistants/format.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
-
 function ops(e: Env) {
   const client: HubClient = { id: "t", topics: new Set(), deliver: () => {} };
   const ctx: OpContext = { ...e.deps, client };
@@ -62,7 +60,6 @@ const systems = (e: Env, modelId: string): string[] =>
 
 Deno.test(
   "an assistant's persona is in the system prompt the model receives; general has none",
-  opts,
   async () => {
     const e = await env();
     const o = ops(e);
@@ -108,7 +105,6 @@ Deno.test(
 
 Deno.test(
   "the global default applies to a new task; a built-in persona reaches the model",
-  opts,
   async () => {
     const e = await env();
     const o = ops(e);
@@ -137,7 +133,7 @@ Deno.test(
   },
 );
 
-Deno.test("the bound model and effort apply once; the user's later choice wins", opts, async () => {
+Deno.test("the bound model and effort apply once; the user's later choice wins", async () => {
   const e = await env();
   const o = ops(e);
   try {
@@ -196,7 +192,7 @@ Deno.test("the bound model and effort apply once; the user's later choice wins",
   }
 });
 
-Deno.test("bound MCP servers: only their tools are offered to the task's model", opts, async () => {
+Deno.test("bound MCP servers: only their tools are offered to the task's model", async () => {
   const e = await env();
   const o = ops(e);
   try {
@@ -248,7 +244,6 @@ Deno.test("bound MCP servers: only their tools are offered to the task's model",
 
 Deno.test(
   "assistant files: bad ones reported and kept, hostile ids refused, built-ins read-only",
-  opts,
   async () => {
     const e = await env();
     const o = ops(e);

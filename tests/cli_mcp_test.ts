@@ -11,7 +11,6 @@ import { parseCli } from "../server/cli/args.ts";
 import { mcpConfigPath } from "../server/mcp/config.ts";
 import type { McpEvent, McpOverview } from "../protocol/mcp_servers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const available = await mcpPackagesAvailable();
 
 async function cli(args: string[]) {
@@ -79,7 +78,6 @@ Deno.test("mcp add: stdio after --, env pairs, http with headers, --sse; bad inp
 });
 
 Deno.test("cli mcp: add → list (status + tools) → test → remove; a corrupt file is left alone", {
-  ...opts,
   ignore: !available,
 }, async () => {
   const home = await Deno.makeTempDir({ prefix: "ra-cli-mcp-" });
@@ -134,7 +132,6 @@ Deno.test("cli mcp: add → list (status + tools) → test → remove; a corrupt
 
 Deno.test(
   "a running server picks up the CLI's change and pushes it to its clients",
-  opts,
   async () => {
     const server = await startTestServer();
     const client = await TestClient.connect(server.base, server.token);
@@ -182,7 +179,6 @@ function withMarker(marker: string): number[] {
 }
 
 Deno.test("stopping the server stops its MCP servers (the whole process group)", {
-  ...opts,
   ignore: !available || Deno.build.os !== "linux",
 }, async () => {
   const home = await Deno.makeTempDir({ prefix: "ra-mcp-stop-" });
@@ -218,7 +214,6 @@ Deno.test("stopping the server stops its MCP servers (the whole process group)",
 });
 
 Deno.test("reinagent run (no server running) uses MCP tools and leaves no MCP process behind", {
-  ...opts,
   ignore: !available || Deno.build.os !== "linux",
 }, async () => {
   const { startMockLlm } = await import("../scripts/mock-llm.ts");

@@ -8,7 +8,6 @@ import { startMockLlm } from "../scripts/mock-llm.ts";
 import { parseCli } from "../server/cli/args.ts";
 import { Store } from "../store/store.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const KEY = "sk-cli-SECRET-0011223344556677";
 
 async function cli(args: string[], o: { stdin?: string; env?: Record<string, string> } = {}) {
@@ -31,7 +30,6 @@ async function cli(args: string[], o: { stdin?: string; env?: Record<string, str
 
 Deno.test(
   "cli providers: add (stdin key) → list → fetch → enable → set-default → remove",
-  opts,
   async () => {
     const home = await Deno.makeTempDir({ prefix: "ra-cli-" });
     const mock = startMockLlm({ quiet: true });
@@ -124,7 +122,6 @@ Deno.test(
 
 Deno.test(
   "cli providers: bad input exits 2, failures exit 1 with the real error",
-  opts,
   async () => {
     const home = await Deno.makeTempDir({ prefix: "ra-cli-" });
     const h = ["--home", home];

@@ -11,8 +11,6 @@ import { runOp } from "../server/ops/dispatch.ts";
 import type { OpContext } from "../server/ops/context.ts";
 import type { ModelPrice, UsageSnapshot } from "../protocol/index.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
-
 const PRICE: ModelPrice = {
   currency: "USD",
   input: 2_000_000,
@@ -24,7 +22,6 @@ const PRICE: ModelPrice = {
 
 Deno.test(
   "a reply records its cost; /cost breaks the task's cost down; unknown stays unknown",
-  opts,
   async () => {
     const e = await env();
     const ctx: OpContext = { ...e.deps, client: { id: "t", topics: new Set(), deliver: () => {} } };

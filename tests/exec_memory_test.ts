@@ -15,8 +15,6 @@ const BOUND_MB = 15;
 Deno.test({
   name: "a command printing 200 MB keeps head + tail and the server's RSS rises < 15 MB",
   ignore: Deno.build.os !== "linux", // reads /proc/<pid>/status
-  sanitizeResources: false,
-  sanitizeOps: false,
   async fn() {
     const r = await measureExecRss();
     const text = String(r.result.parts[0]?.text ?? "");

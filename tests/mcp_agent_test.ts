@@ -15,7 +15,7 @@ import { runOp } from "../server/ops/dispatch.ts";
 import type { OpContext } from "../server/ops/context.ts";
 
 const available = await mcpPackagesAvailable();
-const opts = { ignore: !available, sanitizeOps: false, sanitizeResources: false };
+const opts = { ignore: !available };
 
 const toolResults = (list: ReturnType<typeof entries>) =>
   list.filter((e) => e.role === "tool").flatMap((e) => e.parts);

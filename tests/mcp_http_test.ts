@@ -7,8 +7,6 @@ import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { McpManager } from "../server/mcp/manager.ts";
 import type { McpServerConfig } from "../protocol/mcp_servers.ts";
 
-const opts = { sanitizeOps: false, sanitizeResources: false };
-
 function fakeServer(answer: (req: Request) => Response | Promise<Response>) {
   const seen: Headers[] = [];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
@@ -40,7 +38,6 @@ async function tested(config: McpServerConfig) {
 
 Deno.test(
   "headers are sent; a 401 fails the handshake with the server's answer",
-  opts,
   async () => {
     const fake = fakeServer(() => new Response("bad token", { status: 401 }));
     try {
@@ -54,7 +51,7 @@ Deno.test(
   },
 );
 
-Deno.test("a URL that is no MCP server, and one that never answers (timeout)", opts, async () => {
+Deno.test("a URL that is no MCP server, and one that never answers (timeout)", async () => {
   const html = fakeServer(() =>
     new Response("<html>hi</html>", { headers: { "content-type": "text/html" } })
   );
@@ -77,7 +74,7 @@ Deno.test("a URL that is no MCP server, and one that never answers (timeout)", o
   }
 });
 
-Deno.test("config problems are the config phase, before anything runs", opts, async () => {
+Deno.test("config problems are the config phase, before anything runs", async () => {
   const r = await tested(http("ftp://x"));
   assertEquals([r.ok, r.phase], [false, "config"]);
   assertMatch(r.error ?? "", /http\(s\) URL/);
@@ -85,7 +82,6 @@ Deno.test("config problems are the config phase, before anything runs", opts, as
 
 Deno.test(
   "a stdio server flooding stdout without a message end is stopped with the reason",
-  opts,
   async () => {
     const r = await tested({
       id: "flood",
@@ -102,7 +98,6 @@ Deno.test(
 
 Deno.test(
   "a server slow to start does not hold the turn up; its tools join a later turn",
-  opts,
   async () => {
     const { saveServers } = await import("../server/mcp/config.ts");
     const home = await Deno.makeTempDir();

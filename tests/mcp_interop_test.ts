@@ -22,7 +22,7 @@ import type { DenoStdioTransport } from "../server/mcp/stdio_transport.ts";
 import { McpConnection } from "../server/mcp/connection.ts";
 
 const available = await mcpPackagesAvailable();
-const opts = { ignore: !available, sanitizeOps: false, sanitizeResources: false };
+const opts = { ignore: !available };
 
 async function managerWith(servers: McpServerConfig[]) {
   const home = await Deno.makeTempDir({ prefix: "ra-mcp-" });

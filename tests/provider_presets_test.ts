@@ -13,7 +13,6 @@ import { AZURE_DEFAULT_API_VERSION, PRESET_IDS } from "../protocol/presets.ts";
 import type { ProviderConfig, StreamEvent, Usage } from "../server/providers/types.ts";
 import type { Effort } from "../protocol/constants.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const KEY = "sk-or-v1-0123456789abcdefSECRET";
 
 /** One request through the provider's adapter; the events it produced. */
@@ -96,7 +95,6 @@ Deno.test("presets: the new four beside the original five, with their endpoints"
 
 Deno.test(
   "OpenRouter: Bearer key, HTTP-Referer and X-Title, reasoning as {effort}, usage counted",
-  opts,
   async () => {
     const mock = startMockLlm({ quiet: true });
     const h = await opHarness();
@@ -136,7 +134,7 @@ Deno.test(
   },
 );
 
-Deno.test("LM Studio: local, no key, no auth header; thinking and usage read", opts, async () => {
+Deno.test("LM Studio: local, no key, no auth header; thinking and usage read", async () => {
   const mock = startMockLlm({ quiet: true });
   const h = await opHarness();
   try {
@@ -161,7 +159,6 @@ Deno.test("LM Studio: local, no key, no auth header; thinking and usage read", o
 
 Deno.test(
   "Azure OpenAI: deployment URL with api-version, api-key header, max_completion_tokens",
-  opts,
   async () => {
     const mock = startMockLlm({ quiet: true });
     const h = await opHarness();
@@ -213,7 +210,6 @@ Deno.test(
 
 Deno.test(
   "Groq: Bearer key under /openai/v1; usage read from x_groq when it arrives there",
-  opts,
   async () => {
     const seen: { path: string; auth: string | null; body: Record<string, unknown> }[] = [];
     const server = Deno.serve(
@@ -256,7 +252,7 @@ Deno.test(
   },
 );
 
-Deno.test("the original presets keep their request shape (DeepSeek, Ollama)", opts, async () => {
+Deno.test("the original presets keep their request shape (DeepSeek, Ollama)", async () => {
   const mock = startMockLlm({ quiet: true });
   const h = await opHarness();
   try {

@@ -18,7 +18,10 @@ function closedPort(): number {
 
 for (
   const [name, url] of [
-    ["plain http (the light client)", () => `http://127.0.0.1:${closedPort()}/v1/chat/completions`],
+    [
+      "plain http (a local model server)",
+      () => `http://127.0.0.1:${closedPort()}/v1/chat/completions`,
+    ],
     ["a name that does not resolve", () => "http://no-such-host.invalid/v1/chat/completions"],
   ] as const
 ) {

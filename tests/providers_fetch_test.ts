@@ -12,7 +12,6 @@ import type { ModelInfo } from "../server/providers/types.ts";
 import type { PublicProvider } from "../protocol/index.ts";
 
 const KEY = "sk-live-SECRET-0123456789abcdef";
-const opts = { sanitizeResources: false, sanitizeOps: false };
 
 /** A local HTTP server; records requests. */
 function serve(handler: (req: Request) => Response | Promise<Response>) {
@@ -26,7 +25,7 @@ function serve(handler: (req: Request) => Response | Promise<Response>) {
 
 const byId = (p: PublicProvider) => new Map(p.models.map((m) => [m.id, m]));
 
-Deno.test("models.fetch against the mock: every metadata field, unknowns null", opts, async () => {
+Deno.test("models.fetch against the mock: every metadata field, unknowns null", async () => {
   const mock = startMockLlm({ quiet: true });
   const h = await opHarness();
   try {
@@ -79,7 +78,6 @@ Deno.test("models.fetch against the mock: every metadata field, unknowns null", 
 
 Deno.test(
   "models.fetch merge: user edits kept, new models disabled, nothing dropped",
-  opts,
   async () => {
     const mock = startMockLlm({ quiet: true });
     const h = await opHarness();
@@ -148,7 +146,7 @@ Deno.test("mergeModels keeps models the provider no longer lists; parseModel ski
   );
 });
 
-Deno.test("models.fetch per format: auth headers, Gemini and Anthropic paging", opts, async () => {
+Deno.test("models.fetch per format: auth headers, Gemini and Anthropic paging", async () => {
   const s = serve((req) => {
     const u = new URL(req.url);
     const json = (b: unknown) => Response.json(b);
@@ -216,7 +214,6 @@ Deno.test("models.fetch per format: auth headers, Gemini and Anthropic paging", 
 
 Deno.test(
   "models.fetch errors: real status/text/URL, key scrubbed; network; timeout",
-  opts,
   async () => {
     const s = serve((req) => {
       const p = new URL(req.url).pathname;
@@ -279,7 +276,6 @@ Deno.test(
 
 Deno.test(
   "models.test: ok with latency in every format; real errors; keys never returned",
-  opts,
   async () => {
     const mock = startMockLlm({ quiet: true });
     mock.register("fail-401", { turns: [{ fail: { status: 401, message: `bad key ${KEY}` } }] });
@@ -358,7 +354,6 @@ Deno.test(
 
 Deno.test(
   "models.fetch takes the prices the list states; a typed price survives a refetch",
-  opts,
   async () => {
     const mock = startMockLlm({ quiet: true });
     const h = await opHarness();
@@ -409,7 +404,7 @@ Deno.test(
   },
 );
 
-Deno.test("models.fetch from a preset vendor fills in the built-in list price", opts, async () => {
+Deno.test("models.fetch from a preset vendor fills in the built-in list price", async () => {
   const h = await opHarness();
   try {
     const pid = (await h.op("providers.add", { preset: "deepseek", apiKey: "sk-test-1234567890" }))

@@ -22,8 +22,6 @@ import { qrCode } from "../server/sessions/qr_code.ts";
 import { TOKEN_RESET_CLOSE } from "../protocol/index.ts";
 import { shownUrl, tokenFromLink } from "../ui/state/remote_model.js";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
-
 /** The first non-loopback IPv4 address of this machine (what a phone would use). */
 const LAN = Deno.networkInterfaces().find((i) =>
   i.family === "IPv4" && !i.address.startsWith("127.")
@@ -171,7 +169,6 @@ async function withServer(
 
 Deno.test(
   "token reset over the WebSocket: others closed with 4001, the caller re-pairs",
-  opts,
   () =>
     withServer([], async (s) => {
       const caller = await TestClient.connect(s.base, s.token);
@@ -217,7 +214,6 @@ async function badToken(base: string, xff: string): Promise<number> {
 
 Deno.test(
   "behind a trusted proxy the forwarded address is locked out, not loopback",
-  opts,
   async () => {
     // Off (default): everything through a local proxy is loopback, never locked out.
     await withServer([], async (s) => {
@@ -254,7 +250,6 @@ Deno.test(
 
 Deno.test(
   "installable app: manifest, icons, service worker — public, typed, scoped",
-  opts,
   () =>
     withServer([], async (s) => {
       const get = async (path: string) => {

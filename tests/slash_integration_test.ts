@@ -10,8 +10,6 @@ import type { OpContext } from "../server/ops/context.ts";
 import type { HubClient } from "../server/sessions/hub.ts";
 import type { ProtocolError } from "../protocol/index.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
-
 interface Ops {
   // deno-lint-ignore no-explicit-any
   op<T = any>(op: string, args?: unknown): Promise<T>;
@@ -52,7 +50,6 @@ const ws = (e: Env) => `${e.deps.home}/DefaultProject`;
 
 Deno.test(
   "/goal: stored on the task, injected into the next request's reminder, paused, cleared",
-  opts,
   async () => {
     const e = await env();
     const o = ops(e);
@@ -124,7 +121,6 @@ Deno.test(
 
 Deno.test(
   "@file: the content reaches the model as a context block; the timeline keeps the typed text",
-  opts,
   async () => {
     const e = await env();
     const o = ops(e);
@@ -190,7 +186,6 @@ Deno.test(
 
 Deno.test(
   "/init and custom commands: the model receives the expansion, the timeline the command",
-  opts,
   async () => {
     const e = await env();
     const o = ops(e);
@@ -246,7 +241,6 @@ Deno.test(
 
 Deno.test(
   "/plan switches the mode (and sends the task); /clear starts the model afresh",
-  opts,
   async () => {
     const e = await env();
     const o = ops(e);
@@ -300,7 +294,6 @@ Deno.test(
 
 Deno.test(
   "files.mention: fuzzy, bounded to the workspace, skips VCS/deps/data, ≤ 50",
-  opts,
   async () => {
     const e = await env();
     const o = ops(e);

@@ -176,8 +176,6 @@ Deno.test({
 Deno.test({
   name: "terminal: `yes` for 5 s keeps the server's RSS bounded and the shell answers Ctrl-C",
   ignore: !linux,
-  sanitizeResources: false,
-  sanitizeOps: false,
   async fn() {
     await withServer(async (s, a) => {
       const t = await openShell(a);

@@ -11,10 +11,10 @@
 import { isAbsolute } from "../lib/path.ts";
 import { fail, ok } from "./types.ts";
 import { defineTool } from "./define.ts";
-import { doc, int, obj } from "../protocol/schema.ts";
+import { bool, doc, int, obj } from "../protocol/schema.ts";
 import { text } from "./args.ts";
 import { hiddenBelow, hiddenPath, outsideRoots } from "./paths.ts";
-import { Pacer, resolveSearchRoot, walkBatches } from "./walk.ts";
+import { IGNORED_NOTE, Pacer, resolveSearchRoot, searchScope, walkBatches } from "./walk.ts";
 
 const DEFAULT_LIMIT = 200;
 const MAX_LIMIT = 2000;
@@ -187,13 +187,18 @@ export function compileGlob(pattern: string): CompiledGlob {
   return { regex: new RegExp(`^${src}$`), literalPrefix: common.join("/") };
 }
 
-export const glob = defineTool<{ pattern: string; path?: string; limit?: number }>({
+export const glob = defineTool<{
+  pattern: string;
+  path?: string;
+  limit?: number;
+  include_ignored?: boolean;
+}>({
   name: "glob",
   description: "Find files whose path matches a glob pattern, newest first (by modification " +
     "time). `*` matches within one directory level, `**` any number of levels, `?` one " +
     "character, `[a-z]` a class, `{ts,tsx}` alternatives. Example: `src/**/*.{ts,tsx}`. " +
     "The pattern is relative to `path` (default: the workspace root). .git, node_modules, " +
-    "target and dist are skipped unless `path` points inside them.",
+    "target and dist are skipped unless `path` points inside them. " + IGNORED_NOTE,
   args: obj({
     pattern: text("Glob pattern, e.g. **/*.test.ts"),
     "path?": text("Directory to search in; default: workspace root"),
@@ -201,6 +206,7 @@ export const glob = defineTool<{ pattern: string; path?: string; limit?: number 
       int({ min: 1, max: MAX_LIMIT }),
       `Maximum number of paths to return (default ${DEFAULT_LIMIT})`,
     ),
+    "include_ignored?": doc(bool, "Also find ignored files and node_modules, target, dist"),
   }),
   kind: "read",
   async execute(args, ctx) {
@@ -248,6 +254,7 @@ export const glob = defineTool<{ pattern: string; path?: string; limit?: number 
           sorted: false, // ordered below, newest first
           pacer,
           skipPaths,
+          ...searchScope(start, ctx, args.include_ignored),
           onError: () => unreadable++,
         })
       ) {

@@ -12,7 +12,14 @@ import { bool, doc, int, obj } from "../protocol/schema.ts";
 import { text } from "./args.ts";
 import { displayPath, hiddenBelow } from "./paths.ts";
 import { compileGlob, GlobError } from "./glob.ts";
-import { Pacer, readSearchText, resolveSearchRoot, walkBatches } from "./walk.ts";
+import {
+  IGNORED_NOTE,
+  Pacer,
+  readSearchText,
+  resolveSearchRoot,
+  searchScope,
+  walkBatches,
+} from "./walk.ts";
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
@@ -60,13 +67,14 @@ export const grep = defineTool<{
   ignore_case?: boolean;
   limit?: number;
   context?: number;
+  include_ignored?: boolean;
 }>({
   name: "grep",
   description: "Search file contents with a JavaScript regular expression (per line). " +
     "Returns `path:line: text` grouped by file. Use `include` to filter files by glob " +
     "(`*.ts` matches file names anywhere; a pattern with `/` matches the path), `context` " +
     "for surrounding lines. Skips .git, node_modules, target, dist, binary files and files " +
-    "over 2 MB (and says how many were skipped).",
+    "over 2 MB (and says how many were skipped). " + IGNORED_NOTE,
   args: obj({
     pattern: text("JavaScript regular expression, e.g. fn\\s+main"),
     "path?": text("File or directory to search; default: workspace"),
@@ -80,6 +88,7 @@ export const grep = defineTool<{
       int({ min: 0, max: MAX_CONTEXT }),
       "Lines of context before and after each match (default 0)",
     ),
+    "include_ignored?": doc(bool, "Also search ignored files and node_modules, target, dist"),
   }),
   kind: "read",
   async execute(args, ctx) {
@@ -198,6 +207,7 @@ export const grep = defineTool<{
             signal: ctx.signal,
             pacer,
             skipPaths: hiddenBelow(sr.root, ctx.hidden ?? []),
+            ...searchScope(sr.root, ctx, args.include_ignored),
             onError: () => c.unreadable++,
           })
         ) {

@@ -1,20 +1,24 @@
 /** `list_dir`: entries with type and size, directories first, 8 KB cap. */
 import { fail, ok } from "./types.ts";
 import { defineTool } from "./define.ts";
-import { obj } from "../protocol/schema.ts";
+import { bool, doc, obj } from "../protocol/schema.ts";
 import { text } from "./args.ts";
 import { join } from "../lib/path.ts";
 import { displayPath, hiddenBelow, outsideRoots, resolvePath } from "./paths.ts";
 import { byCodeUnit } from "../lib/compare.ts";
+import { IGNORED_NOTE, searchScope } from "./walk.ts";
 
 const CAP_BYTES = 8 * 1024;
 
-export const listDir = defineTool<{ path?: string }>({
+export const listDir = defineTool<{ path?: string; include_ignored?: boolean }>({
   name: "list_dir",
   description:
     "List the entries of a directory (directories first) with their type and size in bytes. " +
-    "Relative paths resolve against the workspace root.",
-  args: obj({ "path?": text("Directory to list; default: workspace root") }),
+    "Relative paths resolve against the workspace root. " + IGNORED_NOTE,
+  args: obj({
+    "path?": text("Directory to list; default: workspace root"),
+    "include_ignored?": doc(bool, "Also list ignored entries"),
+  }),
   kind: "read",
   execute(args, ctx) {
     const dir = resolvePath(args.path || ".", ctx.workspace);
@@ -22,9 +26,18 @@ export const listDir = defineTool<{ path?: string }>({
     if (denied) return fail(denied);
     const entries: { name: string; dir: boolean; size: number; link: boolean }[] = [];
     const hide = hiddenBelow(dir, ctx.hidden ?? []);
+    // Only the ignore files decide here: a listing shows node_modules when nothing ignores it.
+    const rules = searchScope(dir, ctx, args.include_ignored).ignore;
+    let ignored = 0;
     try {
-      for (const e of Deno.readDirSync(dir)) {
+      const all = Array.from(Deno.readDirSync(dir));
+      const chain = rules?.rootChain(dir);
+      for (const e of all) {
         if (hide.has(join(dir, e.name))) continue;
+        if (chain?.length && rules!.ignored(chain, join(dir, e.name), e.isDirectory)) {
+          ignored++;
+          continue;
+        }
         let size = 0;
         if (e.isFile) {
           try {
@@ -58,10 +71,16 @@ export const listDir = defineTool<{ path?: string }>({
     if (shown < entries.length) {
       lines.push(`… ${entries.length - shown} more entries not shown (8 KB cap)`);
     }
-    if (entries.length === 0) lines.push("(empty directory)");
+    if (ignored) {
+      lines.push(
+        `(${ignored} ignored entr${ignored === 1 ? "y" : "ies"} not shown; ` +
+          "include_ignored: true lists them)",
+      );
+    } else if (entries.length === 0) lines.push("(empty directory)");
     return ok(lines.join("\n"), {
       path: displayPath(dir, ctx.workspace),
       count: entries.length,
+      ignored,
       truncated: shown < entries.length,
     });
   },

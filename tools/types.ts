@@ -15,6 +15,11 @@ export interface ToolContext {
   roots?: string[];
   /** Paths no tool may read or list, even inside the roots (the data folder, credentials). */
   hidden?: string[];
+  /**
+   * The lines of the user's global git excludes file, which the search tools honour; read by
+   * the main process because a sandbox worker cannot see the home folder.
+   */
+  ignoreGlobal?: string[];
   /** What the user answered when the approval gate asked them (ask_user_question). */
   answer?: unknown;
 }

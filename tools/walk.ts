@@ -3,7 +3,8 @@
  *
  * - Depth-first, names sorted per directory, so results are deterministic.
  * - Skips {@link SKIP_DIRS} below the walk root (an explicit root inside one of them
- *   is still walked: `path: "node_modules/react"` works).
+ *   is still walked: `path: "node_modules/react"` works), and what the ignore files say
+ *   when given {@link IgnoreRules}.
  * - Never follows symlinks: a link is reported as a `symlink` entry and not entered,
  *   so a link cannot lead the search outside the workspace or into a cycle.
  * - Uses synchronous file-system calls in time slices ({@link Pacer}): on Deno each
@@ -17,17 +18,18 @@
  * ```
  */
 import { displayPath, outsideRoots, resolvePath } from "./paths.ts";
+import { type Chain, IgnoreRules } from "./ignore_rules.ts";
+
+/** Version-control metadata folders: never source a user searches, never entered. */
+export const VCS_DIRS: ReadonlySet<string> = new Set([".git", ".hg", ".svn"]);
 
 /**
- * Directory names never entered. The SPEC list (.git, node_modules, target, dist) plus
- * the other VCS metadata folders (.hg, .svn), which are never source a user searches.
- * `build`, `.venv`, `__pycache__`, `.next` are deliberately NOT skipped: they are often
- * real source or the very thing a user asks about, and we do not read .gitignore.
+ * Directory names not entered by default: the VCS folders plus the usual build and package
+ * folders, which are left out even in a folder with no ignore file. `build`, `.venv`,
+ * `__pycache__`, `.next` are left to the ignore files: they are often real source.
  */
 export const SKIP_DIRS: ReadonlySet<string> = new Set([
-  ".git",
-  ".hg",
-  ".svn",
+  ...VCS_DIRS,
   "node_modules",
   "target",
   "dist",
@@ -57,6 +59,8 @@ export interface WalkOptions {
   skipDirs?: ReadonlySet<string>;
   /** Absolute paths (spelled under the walk root) never yielded nor entered: hidden ones. */
   skipPaths?: ReadonlySet<string>;
+  /** The ignore files' rules: ignored entries are neither yielded nor entered. */
+  ignore?: IgnoreRules;
   /**
    * Names in order within each directory (default). A consumer that orders the results
    * itself (glob: newest first) skips the sort.
@@ -127,13 +131,17 @@ export async function* walkBatches(
   const hide = opts.skipPaths ?? new Set<string>();
   const pacer = opts.pacer ?? new Pacer(opts.signal, root);
   const base = root.endsWith("/") ? root : root + "/";
-  // Stack of relative directory paths ("" = root), processed depth-first.
+  const rules = opts.ignore;
+  // Stack of relative directory paths ("" = root), processed depth-first, with the ignore
+  // rules of the folder each is in.
   const stack: string[] = [""];
+  const chains: (Chain | null)[] = [null];
   let first = true;
   while (stack.length) {
     const t = pacer.tick();
     if (t) await t;
     const rel = stack.pop()!;
+    const parentChain = chains.pop()!;
     let entries: Deno.DirEntry[];
     try {
       entries = Array.from(Deno.readDirSync(base + rel));
@@ -147,6 +155,11 @@ export async function* walkBatches(
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     }
     const prefix = rel ? rel + "/" : "";
+    const chain = !rules
+      ? null
+      : rel
+      ? rules.chainOf(base + rel, entries.map((e) => e.name), parentChain)
+      : rules.rootChain(root);
     const subdirs: string[] = [];
     const batch: WalkEntry[] = [];
     for (const e of entries) {
@@ -159,6 +172,7 @@ export async function* walkBatches(
         : "other";
       const path = prefix + e.name;
       if (hide.size && hide.has(base + path)) continue;
+      if (chain?.length && rules!.ignored(chain, base + path, type === "dir")) continue;
       if (type === "dir") {
         if (skip.has(e.name)) continue;
         subdirs.push(path);
@@ -176,8 +190,33 @@ export async function* walkBatches(
     }
     if (batch.length) yield batch;
     // Push in reverse so the alphabetically first subdirectory is walked first.
-    for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
+    for (let i = subdirs.length - 1; i >= 0; i--) {
+      stack.push(subdirs[i]);
+      chains.push(chain);
+    }
   }
+}
+
+/** The sentence the search tools' descriptions share. */
+export const IGNORED_NOTE = "Files and folders that .gitignore (nested ones too), .ignore or " +
+  "the global git excludes leave out are skipped, as ripgrep does; `include_ignored: true` " +
+  "includes them.";
+
+/**
+ * What a search starting at `start` leaves out: the ignore files' rules below the root that
+ * contains it (the workspace, or another allowed folder) and {@link SKIP_DIRS}; with
+ * `includeIgnored` only the VCS folders.
+ */
+export function searchScope(
+  start: string,
+  ctx: { workspace: string; roots?: string[]; ignoreGlobal?: string[] },
+  includeIgnored: boolean | undefined,
+): { skipDirs: ReadonlySet<string>; ignore?: IgnoreRules } {
+  if (includeIgnored) return { skipDirs: VCS_DIRS };
+  const top = (ctx.roots ?? [ctx.workspace])
+    .filter((r) => start === r || start.startsWith(r.endsWith("/") ? r : r + "/"))
+    .sort((a, b) => b.length - a.length)[0] ?? start;
+  return { skipDirs: SKIP_DIRS, ignore: new IgnoreRules(top, ctx.ignoreGlobal) };
 }
 
 /** A validated search root for glob/grep, or an error text for the model. */

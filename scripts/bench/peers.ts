@@ -18,6 +18,9 @@ import { runTree } from "./proc_tree.ts";
 import { median, parseLoadavg, perTurnMs, procKb } from "./peer_stats.ts";
 import { type Machine, type PeerResult, renderReport, type RunResult } from "./peer_report.ts";
 
+/** The line after which docs/BENCHMARKS.md is written by hand and kept by a rerun. */
+const HAND_WRITTEN = "<!-- Written by hand from here on";
+
 const STEPS = 1 + READS;
 const RUN_TIMEOUT_MS = 120_000;
 
@@ -286,7 +289,12 @@ if (import.meta.main) {
     command: `deno task bench:peers --runs ${opts.runs}`,
   });
   await Deno.mkdir(join(opts.out, ".."), { recursive: true });
-  await Deno.writeTextFile(opts.out, markdown);
+  // Notes written by hand below the marker (measurements of a change, say) outlive a rerun.
+  const kept = await Deno.readTextFile(opts.out).then((old) => {
+    const at = old.indexOf(HAND_WRITTEN);
+    return at < 0 ? "" : "\n" + old.slice(at);
+  }, () => "");
+  await Deno.writeTextFile(opts.out, markdown + kept);
   // The project's formatter owns the layout (so `deno task check` stays clean).
   const fmt = await sh(Deno.execPath(), [
     "fmt",

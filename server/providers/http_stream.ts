@@ -1,11 +1,8 @@
 /** POST a JSON body and return the SSE events, with errors mapped to ProviderError. */
-import { goesDirect, netFetch } from "../../tools/net/proxy.ts";
-import { http1Post, type Http1Response } from "../../tools/net/http1.ts";
+import { netFetch } from "../../tools/net/proxy.ts";
 import { abortedError, fromResponse, networkError, ProviderError } from "./errors.ts";
 import { parseSse, type SseEvent } from "./sse.ts";
 import { mark } from "../trace.ts";
-
-const utf8 = new TextEncoder();
 
 export async function* postSse(
   url: string,
@@ -13,16 +10,11 @@ export async function* postSse(
   body: unknown,
   signal: AbortSignal,
 ): AsyncGenerator<SseEvent> {
-  let res: Response | Http1Response;
+  let res: Response;
   mark(`http: POST ${url.slice(-24)}`);
   const all = { "content-type": "application/json", accept: "text/event-stream", ...headers };
   try {
-    // Plain http straight to its host (a local model server): the light client; the rest
-    // (https, proxies) through fetch.
-    const target = new URL(url);
-    res = target.protocol === "http:" && goesDirect(target)
-      ? await http1Post(target, all, utf8.encode(JSON.stringify(body)), signal)
-      : await netFetch(url, { method: "POST", headers: all, body: JSON.stringify(body), signal });
+    res = await netFetch(url, { method: "POST", headers: all, body: JSON.stringify(body), signal });
   } catch (e) {
     if (signal.aborted) throw abortedError();
     throw networkError(e, url);

@@ -9,15 +9,8 @@ export interface SseEvent {
   data: string;
 }
 
-/** What parseSse reads from: a fetch body's reader, or the light HTTP/1.1 client's. */
-interface ByteReader {
-  read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }>;
-  cancel(): Promise<void>;
-  releaseLock(): void;
-}
-
 export async function* parseSse(
-  body: ReadableStream<Uint8Array> | { getReader(): ByteReader },
+  body: ReadableStream<Uint8Array>,
 ): AsyncGenerator<SseEvent> {
   const decoder = new TextDecoder();
   let buf = "";
@@ -59,7 +52,7 @@ export async function* parseSse(
     else if (field === "data") data.push(value);
     return null;
   };
-  const reader: ByteReader = body.getReader() as ByteReader;
+  const reader = body.getReader();
   let finished = false;
   try {
     while (true) {

@@ -31,10 +31,9 @@ import {
   waitForFile,
 } from "./approval_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const MODELS = ["approve", "write-alpha", "write-beta", "write-gamma"];
 
-Deno.test("approvals: the phone approves, the desktop watches the diffs", opts, async () => {
+Deno.test("approvals: the phone approves, the desktop watches the diffs", async () => {
   const mock = startApprovalMock();
   const home = await homeWithMockProvider(mock.base, MODELS);
   await withBrowserServer({ home }, async (browser, server) => {
@@ -141,7 +140,6 @@ Deno.test("approvals: the phone approves, the desktop watches the diffs", opts, 
 
 Deno.test(
   "approvals: two tasks waiting → banner → Allow all; reject with feedback",
-  opts,
   async () => {
     const mock = startApprovalMock();
     const home = await homeWithMockProvider(mock.base, MODELS);
@@ -220,7 +218,6 @@ Deno.test(
 
 Deno.test(
   "approvals: after a restart, the recovery banner's Allow & continue finishes the turn",
-  opts,
   async () => {
     const mock = startApprovalMock();
     const home = await homeWithMockProvider(mock.base, MODELS);

@@ -22,8 +22,6 @@ import { lastTurn, pickModel, send, strip } from "./run_helpers.ts";
 import { DESKTOP, newPage, PHONE } from "./approval_helpers.ts";
 import type { Page } from "playwright-core";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
-
 function startAssistantMock() {
   const mock = startMockLlm({ quiet: true });
   mock.register("plain-model", { turns: [{ text: "Plain answer." }], repeatLast: true });
@@ -55,7 +53,7 @@ async function waitDone(page: Page) {
   await strip(lastTurn(page)).and(page.locator("[data-state=done]")).waitFor({ timeout: 30_000 });
 }
 
-Deno.test("Assistants page and chip (desktop)", opts, async () => {
+Deno.test("Assistants page and chip (desktop)", async () => {
   const mock = startAssistantMock();
   const home = await seed(mock.base);
   await withBrowserServer({ home }, async (browser, server) => {
@@ -169,7 +167,7 @@ Deno.test("Assistants page and chip (desktop)", opts, async () => {
   }, () => mock.close());
 });
 
-Deno.test("Assistants page and chip (phone)", opts, async () => {
+Deno.test("Assistants page and chip (phone)", async () => {
   const mock = startAssistantMock();
   const home = await seed(mock.base);
   await withBrowserServer({ home }, async (browser, server) => {

@@ -18,8 +18,6 @@ import {
 } from "./browser.ts";
 import { DESKTOP, newPage, PHONE } from "./approval_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
-
 /** The sidebar's footer (with the Automations entry) holds its buttons and version. */
 async function footFits(page: import("playwright-core").Page): Promise<void> {
   const [scroll, client] = await page.evaluate(() => {
@@ -31,7 +29,6 @@ async function footFits(page: import("playwright-core").Page): Promise<void> {
 
 Deno.test(
   "Automations page: create, run now into a task, history link, custom rule (desktop and phone)",
-  opts,
   async () => {
     const mock = startMockLlm({ quiet: true });
     mock.register("auto-e2e", { turns: [{ text: "Automation ran fine." }], repeatLast: true });

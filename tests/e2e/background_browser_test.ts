@@ -10,7 +10,6 @@ import { startMockLlm } from "../../scripts/mock-llm.ts";
 import { openApp, screenshot, withPage } from "./browser.ts";
 import { pickModel, send } from "./run_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const tid = (id: string) => `[data-testid=${id}]`;
 
 for (
@@ -19,7 +18,7 @@ for (
     ["phone", { width: 390, height: 844 }],
   ] as const
 ) {
-  Deno.test(`background badge: a running command, its output, Stop (${prefix})`, opts, async () => {
+  Deno.test(`background badge: a running command, its output, Stop (${prefix})`, async () => {
     const mock = startMockLlm({ quiet: true });
     mock.register("bg", {
       turns: [

@@ -17,7 +17,6 @@ import {
   withBrowserServer,
 } from "./browser.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const tid = (id: string) => `[data-testid=${id}]`;
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -50,7 +49,6 @@ async function shownMode(page: Page, want: string): Promise<string> {
 
 Deno.test(
   "the composer shows the task's own approval mode after the default changed",
-  opts,
   async () => {
     await withBrowserServer({}, async (browser, server) => {
       const c = await TestClient.connect(server.base, server.token);
@@ -112,7 +110,7 @@ Deno.test(
   },
 );
 
-Deno.test("a server whose bubblewrap cannot run shows the No sandbox badge", opts, async () => {
+Deno.test("a server whose bubblewrap cannot run shows the No sandbox badge", async () => {
   // A bwrap first on PATH that always fails: the probe at start finds no working sandbox.
   const bin = await Deno.makeTempDir({ prefix: "ra-fake-bwrap-" });
   await Deno.writeTextFile(`${bin}/bwrap`, "#!/bin/sh\necho 'no namespaces here' >&2\nexit 1\n", {

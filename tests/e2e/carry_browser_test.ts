@@ -14,7 +14,6 @@ import { Store } from "../../store/store.ts";
 import { drawerShown, noHorizontalScroll, openApp, screenshot, withPage } from "./browser.ts";
 import { EXPORT_KIND } from "../../protocol/carry.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const tid = (id: string) => `[data-testid=${id}]`;
@@ -112,7 +111,6 @@ const otherExport = JSON.stringify({
 
 Deno.test(
   "carry (desktop): task menu exports, Settings imports Claude Code / Codex sessions and files, backup",
-  opts,
   async () => {
     const s = await setup();
     try {
@@ -190,7 +188,6 @@ Deno.test(
 
 Deno.test(
   "carry (phone): export from the Workbench sheet; Import & backup fits 390 px",
-  opts,
   async () => {
     const s = await setup();
     try {

@@ -13,7 +13,6 @@ import { startMockLlm } from "../../scripts/mock-llm.ts";
 import { noHorizontalScroll, openApp, screenshot, withPage } from "./browser.ts";
 import { pickModel, send } from "./run_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const tid = (id: string) => `[data-testid=${id}]`;
@@ -120,7 +119,7 @@ async function flow(
 }
 
 for (const [prefix, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
-  Deno.test(`compaction: Compact now, the band, /compact (${prefix})`, opts, async () => {
+  Deno.test(`compaction: Compact now, the band, /compact (${prefix})`, async () => {
     const mock = startMockLlm({ quiet: true });
     mock.register("echo", {
       turns: [{ text: "Here is a careful answer." }],

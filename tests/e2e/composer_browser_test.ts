@@ -15,7 +15,6 @@ import { noHorizontalScroll, openApp, screenshot, withPage } from "./browser.ts"
 import { pickModel } from "./run_helpers.ts";
 import { holdReplies } from "./hold_replies.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
@@ -226,7 +225,7 @@ async function flow(page: Page, url: string, mock: ReturnType<typeof startMock>,
   assertEquals(await chips(page).nth(1).locator(".att-name").innerText(), "dropped.md");
 }
 
-Deno.test("composer (desktop): attachments, steering queue, history, drafts", opts, async () => {
+Deno.test("composer (desktop): attachments, steering queue, history, drafts", async () => {
   const mock = startMock();
   const home = await homeWithMockProvider(mock.base, ["vision-echo", "slowish"]);
   try {
@@ -236,7 +235,7 @@ Deno.test("composer (desktop): attachments, steering queue, history, drafts", op
   }
 });
 
-Deno.test("composer (phone): attachments, steering queue, history, drafts", opts, async () => {
+Deno.test("composer (phone): attachments, steering queue, history, drafts", async () => {
   const mock = startMock();
   const home = await homeWithMockProvider(mock.base, ["vision-echo", "slowish"]);
   try {

@@ -16,7 +16,6 @@ import { Store } from "../../store/store.ts";
 import { noHorizontalScroll, openApp, screenshot, withPage } from "./browser.ts";
 import { lastTurn, pickModel, send, strip } from "./run_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const LONG = "a-very-long-model-name-for-testing-2025-preview";
@@ -76,7 +75,6 @@ async function closeMenu(page: Page, testid: string): Promise<void> {
 
 Deno.test(
   "effort menu (desktop): only declared levels, the level really used, the step budget explained",
-  opts,
   async () => {
     const mock = startMock();
     const home = await seedHome(mock.base);
@@ -148,7 +146,6 @@ const barLayout = (page: Page) =>
 
 Deno.test(
   "model chip (phone 390×844): never one letter, not even while a run shows Send and Stop",
-  opts,
   async () => {
     const mock = startMock();
     const home = await seedHome(mock.base);

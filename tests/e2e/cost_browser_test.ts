@@ -21,7 +21,6 @@ import {
 import { DESKTOP, newPage, PHONE } from "./approval_helpers.ts";
 import { formatMoney } from "../../protocol/index.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const usd = (nanos: number) => formatMoney(nanos, "USD", "en-US");
 const tid = (id: string) => `[data-testid=${id}]`;
 
@@ -31,7 +30,6 @@ const costOf = (pick: (r: typeof REPLIES[number]) => boolean) =>
 
 Deno.test(
   "cost: the Usage page, a task's stats and turns, a model's price (desktop and phone)",
-  opts,
   async () => {
     const home = await Deno.makeTempDir({ prefix: "ra-cost-e2e-" });
     seedUsage(home);

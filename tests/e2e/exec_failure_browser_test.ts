@@ -18,8 +18,6 @@ import { lastTurn, pickModel, send, strip } from "./run_helpers.ts";
 import { DESKTOP, PHONE } from "./approval_helpers.ts";
 import type { Page } from "playwright-core";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
-
 function startFailMock() {
   const mock = startMockLlm({ quiet: true });
   mock.register("fails", {
@@ -118,7 +116,6 @@ async function runFailures(page: Page, url: string, shot: string): Promise<void>
 for (const [name, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
   Deno.test(
     `exec card (${name} ${viewport.width}×${viewport.height}): non-zero exit, stderr, timeout, kill`,
-    opts,
     async () => {
       const mock = startFailMock();
       const home = await homeWithProvider(mock.base, ["fails"]);

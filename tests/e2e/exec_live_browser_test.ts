@@ -5,9 +5,7 @@ import { startMockLlm } from "../../scripts/mock-llm.ts";
 import { openApp, screenshot, withPage } from "./browser.ts";
 import { lastTurn, pickModel, send } from "./run_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
-
-Deno.test("exec card: live output while the command runs, then the result", opts, async () => {
+Deno.test("exec card: live output while the command runs, then the result", async () => {
   const mock = startMockLlm({ quiet: true });
   mock.register("slowcmd", {
     turns: [

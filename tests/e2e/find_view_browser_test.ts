@@ -11,7 +11,6 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { Store } from "../../store/store.ts";
 import { openApp, screenshot, withPage } from "./browser.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const tid = (id: string) => `[data-testid=${id}]`;
@@ -185,7 +184,6 @@ async function checkFind(page: Page, url: string, phone: boolean): Promise<void>
 
 Deno.test(
   "find bar (desktop): the current match is never under the bar; Back to bottom only away from it",
-  opts,
   async () => {
     const home = await seedHome();
     try {
@@ -198,7 +196,6 @@ Deno.test(
 
 Deno.test(
   "find bar (phone 390×844): the current match is never under the bar; Back to bottom only away from it",
-  opts,
   async () => {
     const home = await seedHome();
     try {

@@ -11,7 +11,6 @@ import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { openApp, screenshot, withPage } from "./browser.ts";
 import { lastTurn, send, strip } from "./run_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const tid = (id: string) => `[data-testid=${id}]`;
@@ -44,7 +43,6 @@ const toolNames = (page: Page) =>
 
 Deno.test(
   "first run (desktop): edit by default, the Demo writes only when asked",
-  opts,
   async () => {
     const home = await freshHome({ "notes.md": "# My notes\n" });
     try {
@@ -105,7 +103,6 @@ Deno.test(
 
 Deno.test(
   "first run (phone 390×844): the approval button says the mode; full in warning colour",
-  opts,
   async () => {
     const home = await freshHome();
     try {

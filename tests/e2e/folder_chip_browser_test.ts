@@ -19,7 +19,6 @@ import {
   withPage,
 } from "./browser.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const tid = (id: string) => `[data-testid=${id}]`;
@@ -150,7 +149,6 @@ async function check(page: Page, s: Seeded, url: string, phone: boolean): Promis
 
 Deno.test(
   "folder chip (desktop): same titles told apart; the next draft is in the added project",
-  opts,
   async () => {
     const s = await seedHome();
     try {
@@ -166,7 +164,6 @@ Deno.test(
 
 Deno.test(
   "folder chip (phone 390×844): same titles told apart; the next draft is in the added project",
-  opts,
   async () => {
     const s = await seedHome();
     try {

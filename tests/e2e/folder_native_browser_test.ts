@@ -11,8 +11,6 @@ import type { Page } from "playwright-core";
 import { assertEquals } from "../helpers/assert.ts";
 import { drawerShown, noHorizontalScroll, openApp, screenshot, withPage } from "./browser.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
-
 /** The native window's bridge, answering with what `window.__picks` holds next. */
 const NATIVE_STUB = `
   window.__picks = [];
@@ -47,7 +45,6 @@ for (
 ) {
   Deno.test(
     `folder picker (${label}): the native window's system dialog picks the folder; cancel keeps the browser; no button in a browser`,
-    opts,
     async () => {
       const home = await Deno.realPath(await Deno.makeTempDir({ prefix: "ra-e2e-home-" }));
       await Deno.mkdir(`${home}/code/picked-one`, { recursive: true });

@@ -19,7 +19,6 @@ import { noHorizontalScroll, openApp, screenshot, withPage } from "./browser.ts"
 import { lastTurn, pickModel, send, strip } from "./run_helpers.ts";
 import { bigTargets, DESKTOP, PHONE } from "./approval_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const tid = (id: string) => `[data-testid=${id}]`;
 
 function startGitMock() {
@@ -191,7 +190,6 @@ async function filesFlow(page: Page, shot: string): Promise<void> {
 
 Deno.test(
   "git panel and file tree (desktop 1280×800): status groups, diff, stage, commit, graph, preview",
-  opts,
   () =>
     withRepoHome((home) =>
       withPage(DESKTOP, async (page, server) => {
@@ -216,7 +214,6 @@ Deno.test(
 
 Deno.test(
   "git panel and file tree (phone 390×844): a full-screen sheet, big targets",
-  opts,
   () =>
     withRepoHome((home) =>
       withPage(PHONE, async (page, server) => {
@@ -242,7 +239,6 @@ Deno.test(
 
 Deno.test(
   "git panel (desktop): not a repository → a plain explanation and Initialise",
-  opts,
   async () => {
     const mock = startGitMock();
     const home = await homeWithMockProvider(mock.base, ["gitpanel"], {

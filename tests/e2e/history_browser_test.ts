@@ -23,7 +23,6 @@ import {
 import { bigTargets, DESKTOP, PHONE } from "./approval_helpers.ts";
 import { lastTurn, pickModel, send, strip } from "./run_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const LONG = 645; // 107 whole turns (6 entries each) + 3 compactions
 
 function startMock() {
@@ -319,7 +318,6 @@ async function liveTask(p: Page, name: string, phone: boolean) {
 for (const [name, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
   Deno.test(
     `history (${name}): virtualised long task, back to bottom, load earlier, copy, edit, retry, branch`,
-    opts,
     async () => {
       await withSetup(async (browser, url) => {
         const context = await browser.newContext({ viewport, locale: "en-US" });

@@ -14,7 +14,6 @@ import type { TestServer } from "../helpers/server.ts";
 import type { TaskSummary } from "../../protocol/index.ts";
 import { drawerShown, noHorizontalScroll, openApp, screenshot, withPage } from "./browser.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const NARROW = { width: 360, height: 740 };
@@ -87,7 +86,6 @@ async function seed(server: TestServer): Promise<Seeded> {
 
 Deno.test(
   "home (phone 390×844): groups, badges, unread, tap in, Back returns, New task",
-  opts,
   async () => {
     await withPage(PHONE, async (page, server) => {
       const s = await seed(server);
@@ -325,7 +323,6 @@ Deno.test(
 
 Deno.test(
   "home (phone): with no task the start view is the draft; a task arriving keeps it",
-  opts,
   async () => {
     await withPage(PHONE, async (page, server) => {
       await openApp(page, server.url);
@@ -349,7 +346,7 @@ Deno.test(
   },
 );
 
-Deno.test("home (desktop 1280×800): the start view is still the empty state", opts, async () => {
+Deno.test("home (desktop 1280×800): the start view is still the empty state", async () => {
   await withPage(DESKTOP, async (page, server) => {
     const s = await seed(server);
     await openApp(page, server.url);

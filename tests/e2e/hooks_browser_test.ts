@@ -16,8 +16,6 @@ import { lastTurn, send, strip } from "./run_helpers.ts";
 import { DESKTOP, newPage, PHONE } from "./approval_helpers.ts";
 import { TestClient } from "../helpers/ws_client.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
-
 const run = {
   text: "Running it.",
   toolCalls: [{ name: "exec_command", args: { command: "echo hi" } }],
@@ -152,12 +150,10 @@ async function scenario(viewport: typeof DESKTOP, name: "desktop" | "phone") {
 
 Deno.test(
   "hooks: trust prompt, notes on the turn, Settings → Hooks (desktop)",
-  opts,
   () => scenario(DESKTOP, "desktop"),
 );
 
 Deno.test(
   "hooks: trust prompt, notes on the turn, Settings → Hooks (phone)",
-  opts,
   () => scenario(PHONE, "phone"),
 );

@@ -11,11 +11,8 @@ import { bigTargets, card, DESKTOP, newPage, PHONE, waitForFile } from "./approv
 import { lastTurn, strip } from "./run_helpers.ts";
 import { startTask, toolResults, userMsg, withServer } from "./interact_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
-
 Deno.test(
   "plan mode: refuse with feedback, approve → Ask, the write asks, the run finishes",
-  opts,
   async () => {
     await withServer(async ({ browser, server, home, mock }) => {
       const desk = await newPage(browser, DESKTOP);
@@ -94,7 +91,6 @@ Deno.test(
 
 Deno.test(
   "ask_user_question: two questions answered from the phone, one via Other",
-  opts,
   async () => {
     await withServer(async ({ browser, server, mock }) => {
       const phone = await newPage(browser, PHONE);
@@ -164,7 +160,6 @@ Deno.test(
 
 Deno.test(
   "todo capsule: 1/3 then 3/3 while running, hidden once all done and ended",
-  opts,
   async () => {
     await withServer(async ({ browser, server }) => {
       const desk = await newPage(browser, DESKTOP);

@@ -24,7 +24,7 @@ import { saveServers } from "../../server/mcp/config.ts";
 import { TestClient } from "../helpers/ws_client.ts";
 
 const available = await mcpPackagesAvailable();
-const opts = { sanitizeResources: false, sanitizeOps: false, ignore: !available };
+const opts = { ignore: !available };
 
 function startMcpMock() {
   const mock = startMockLlm({ quiet: true });

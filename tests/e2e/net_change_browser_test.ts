@@ -16,7 +16,6 @@ import { DESKTOP, newPage, PHONE } from "./approval_helpers.ts";
 import { startTask } from "./interact_helpers.ts";
 import { lastTurn, strip } from "./run_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const NOTES = "# Notes\n- one\n- two\n- three\n";
 
 /** The +/− lines of the diff shown in the right panel. */
@@ -27,7 +26,6 @@ const panelLines = (page: Page) =>
 
 Deno.test(
   "files changed: a new file edited in the same turn is 'new +4 −0' and opens the net diff",
-  opts,
   async () => {
     const mock = startMockLlm({ quiet: true });
     mock.register("netter", {

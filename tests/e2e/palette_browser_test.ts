@@ -32,7 +32,6 @@ import {
   WORKSPACE,
 } from "./run_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const LONG = 645; // 107 turns of 6 entries + compactions; 500 entries load first
 
 async function withSetup(fn: (browser: Browser, url: string) => Promise<void>): Promise<void> {
@@ -383,7 +382,7 @@ async function phone(p: Page, url: string) {
   await noHorizontalScroll(p, PHONE.width);
 }
 
-Deno.test("palette, navigator, trajectory: desktop 1280×800 and phone 390×844", opts, async () => {
+Deno.test("palette, navigator, trajectory: desktop 1280×800 and phone 390×844", async () => {
   await withSetup(async (browser, url) => {
     for (const [size, run] of [[DESKTOP, desktop], [PHONE, phone]] as const) {
       const context = await browser.newContext({ viewport: size, locale: "en-US" });
@@ -401,7 +400,7 @@ Deno.test("palette, navigator, trajectory: desktop 1280×800 and phone 390×844"
   });
 });
 
-Deno.test("trajectory of a real run; the palette from inside the terminal", opts, async () => {
+Deno.test("trajectory of a real run; the palette from inside the terminal", async () => {
   const mock = startRichMock();
   const home = await homeWithProvider(mock.base, ["rich"], { workspaceFiles: WORKSPACE });
   await withBrowserServer({ home }, async (browser, server) => {

@@ -15,7 +15,6 @@ import { clickNewTask, noHorizontalScroll, openApp, screenshot, withPage } from 
 import { lastTurn, pickModel, send, strip } from "./run_helpers.ts";
 import { bigTargets, card, DESKTOP, PHONE } from "./approval_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const tid = (id: string) => `[data-testid=${id}]`;
 
 const APP = [
@@ -95,7 +94,6 @@ async function withHome(fn: (home: string) => Promise<void>): Promise<void> {
 
 Deno.test(
   "right panel (desktop 1280×800): preview, diff, patch, resize, maximise",
-  opts,
   () =>
     withHome((home) =>
       withPage(DESKTOP, async (page, server) => {
@@ -258,7 +256,6 @@ Deno.test(
 
 Deno.test(
   "right panel (phone 390×844): a full-screen sheet with a back button",
-  opts,
   () =>
     withHome((home) =>
       withPage(PHONE, async (page, server) => {
@@ -296,7 +293,6 @@ Deno.test(
 
 Deno.test(
   "settings: About shows version, data dir, sandbox; message theme and appearance",
-  opts,
   () =>
     withHome((home) =>
       withPage(DESKTOP, async (page, server) => {

@@ -16,8 +16,6 @@ import { drawerShown, noHorizontalScroll, screenshot, withBrowserServer } from "
 import { DESKTOP, newPage, PHONE } from "./approval_helpers.ts";
 import type { Page } from "playwright-core";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
-
 async function write(path: string, text: string) {
   await Deno.mkdir(join(path, ".."), { recursive: true });
   await Deno.writeTextFile(path, text);
@@ -135,12 +133,10 @@ async function scenario(viewport: typeof DESKTOP, name: "desktop" | "phone") {
 
 Deno.test(
   "plugins: Settings → Plugins lists, switches on and trusts (desktop)",
-  opts,
   () => scenario(DESKTOP, "desktop"),
 );
 
 Deno.test(
   "plugins: Settings → Plugins lists, switches on and trusts (phone)",
-  opts,
   () => scenario(PHONE, "phone"),
 );

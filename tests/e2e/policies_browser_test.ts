@@ -19,7 +19,6 @@ import {
 import { lastTurn, send, strip } from "./run_helpers.ts";
 import { bigTargets, card, DESKTOP, PHONE, startAskTask } from "./approval_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const VIEWPORTS = [["desktop", DESKTOP], ["phone", PHONE]] as const;
 /** The desktop reads English, the phone Chinese (its browser language). */
 const SAYS = {
@@ -51,7 +50,6 @@ function startPolicyMock() {
 
 Deno.test(
   "policies: always allow a write, see it in the approval menu, remove it, asked again",
-  opts,
   async () => {
     const mock = startPolicyMock();
     const home = await homeWithMockProvider(mock.base, VIEWPORTS.map(([n]) => `policy-${n}`));

@@ -11,7 +11,6 @@ import type { Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { drawerShown, noHorizontalScroll, openApp, screenshot, withPage } from "./browser.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
@@ -69,7 +68,6 @@ async function addThroughBrowser(page: Page, home: string, rel: string[]): Promi
 
 Deno.test(
   "projects (desktop): folder browser, draft in a project, nested task, layout kept",
-  opts,
   async () => {
     const home = await fakeHome();
     try {
@@ -393,7 +391,6 @@ Deno.test(
 
 Deno.test(
   "projects (phone 390×844): add in the drawer, draft in a project, touch targets",
-  opts,
   async () => {
     const home = await fakeHome();
     try {

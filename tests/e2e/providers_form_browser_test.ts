@@ -14,7 +14,6 @@ import type { TestServer } from "../helpers/server.ts";
 import { startMockLlm } from "../../scripts/mock-llm.ts";
 import { noHorizontalScroll, openApp, screenshot, withPage } from "./browser.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const tid = (id: string) => `[data-testid=${id}]`;
@@ -43,7 +42,6 @@ async function assertTouch(page: Page, selector: string) {
 
 Deno.test(
   "add provider (desktop): a form, saved only on Save, errors at their field; Enable all",
-  opts,
   async () => {
     const mock = startMockLlm({ quiet: true });
     try {
@@ -137,7 +135,6 @@ Deno.test(
 
 Deno.test(
   "add provider (phone 390×844): the form is the detail step; Save stores it",
-  opts,
   async () => {
     const mock = startMockLlm({ quiet: true });
     try {

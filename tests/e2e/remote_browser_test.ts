@@ -12,7 +12,6 @@ import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { startTestServer } from "../helpers/server.ts";
 import { launchBrowser, openApp, screenshot, watchErrors, withPage } from "./browser.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const PHONE_UA =
@@ -51,7 +50,6 @@ async function openRemoteAccess(page: Page, phone: boolean) {
 
 Deno.test(
   "remote access: a phone pairs, stays paired, is dropped by a reset, locked out",
-  opts,
   async () => {
     if (!LAN) throw new Error("this machine has no non-loopback IPv4 address to test from");
     const browser = await launchBrowser();
@@ -159,7 +157,6 @@ Deno.test(
 
 Deno.test(
   "service worker: caches the shell, never API data; offline page when the server is gone",
-  opts,
   async () => {
     const browser = await launchBrowser();
     if (!browser) return;
@@ -233,7 +230,6 @@ Deno.test(
 
 Deno.test(
   "remote access on a loopback-only server: no QR code a phone could not open, and why",
-  opts,
   async () => {
     await withPage(DESKTOP, async (page, server) => {
       await openApp(page, server.url);

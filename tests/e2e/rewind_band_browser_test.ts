@@ -24,7 +24,6 @@ import { bigTargets, DESKTOP, newPage, PHONE } from "./approval_helpers.ts";
 import { openRewind, startTask } from "./interact_helpers.ts";
 import { lastTurn, send, strip } from "./run_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const ANDROID =
   "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36";
 
@@ -33,7 +32,6 @@ const band = (page: Page) => page.locator("[data-testid=rewind-band]");
 
 Deno.test(
   "rewind: a band every client sees (who, when, what), rewound cards marked, removed file explained",
-  opts,
   async () => {
     const mock = startMockLlm({ quiet: true });
     mock.register("bander", {

@@ -13,11 +13,8 @@ import { bigTargets, DESKTOP, newPage, PHONE } from "./approval_helpers.ts";
 import { lastTurn, send, strip } from "./run_helpers.ts";
 import { listed, openRewind, OTHER, startTask, userMsg, withServer } from "./interact_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
-
 Deno.test(
   "rewind: restore to before turn 2, nothing left to rewind, conflicts block Confirm",
-  opts,
   async () => {
     await withServer(async ({ browser, server, home }) => {
       const ws = `${home}/DefaultProject`;

@@ -22,11 +22,10 @@ import {
   WORKSPACE,
 } from "./run_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
-Deno.test("run (desktop): stream, tools, Markdown, stop, errors, Demo, options", opts, async () => {
+Deno.test("run (desktop): stream, tools, Markdown, stop, errors, Demo, options", async () => {
   const mock = startMock();
   const home = await homeWithMockProvider(
     mock.base,
@@ -222,7 +221,7 @@ Deno.test("run (desktop): stream, tools, Markdown, stop, errors, Demo, options",
   }
 });
 
-Deno.test("run (phone 390×844): sheets, send, final answer, stop", opts, async () => {
+Deno.test("run (phone 390×844): sheets, send, final answer, stop", async () => {
   const mock = startMock();
   const home = await homeWithMockProvider(mock.base, ["rich", "slow"], WORKSPACE);
   try {

@@ -18,7 +18,6 @@ import {
 } from "./browser.ts";
 import { newDraft, pickModel } from "./run_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const tid = (id: string) => `[data-testid=${id}]`;
 
 async function openGeneral(page: Page) {
@@ -36,7 +35,6 @@ for (
 ) {
   Deno.test(
     `safety (${label}): what commands see, notices of lowered safety, unsandboxed ask`,
-    opts,
     async () => {
       const mock = startMockLlm({ quiet: true });
       mock.register("cmd", {

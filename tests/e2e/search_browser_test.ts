@@ -12,7 +12,6 @@ import { newDraft, pickModel, send } from "./run_helpers.ts";
 import { startMockLlm } from "../../scripts/mock-llm.ts";
 import { Store } from "../../store/store.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
@@ -261,7 +260,6 @@ async function statsAndRing(page: Page, phone: boolean): Promise<void> {
 
 Deno.test(
   "search (desktop): Ctrl+K search, Ctrl+F find, stats line, context ring",
-  opts,
   async () => {
     const mock = startMock();
     const home = await homeWithMockProvider(mock.base, ["usage"]);
@@ -289,7 +287,7 @@ Deno.test(
   },
 );
 
-Deno.test("search (phone): full-screen search, find button, ring tap panel", opts, async () => {
+Deno.test("search (phone): full-screen search, find button, ring tap panel", async () => {
   const mock = startMock();
   const home = await homeWithMockProvider(mock.base, ["usage"]);
   seed(home);

@@ -9,7 +9,6 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { Store } from "../../store/store.ts";
 import { openApp, screenshot, withPage } from "./browser.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const tid = (id: string) => `[data-testid=${id}]`;
 
 const ANSWER = [
@@ -72,7 +71,7 @@ async function check(page: Page, url: string, phone: boolean): Promise<void> {
   await screenshot(page, `${phone ? "phone" : "desktop"}-search-snippets`);
 }
 
-Deno.test("search snippets (desktop): Markdown shown as text, match marked", opts, async () => {
+Deno.test("search snippets (desktop): Markdown shown as text, match marked", async () => {
   const home = await seedHome();
   try {
     await withPage({ width: 1280, height: 800 }, (page, s) => check(page, s.url, false), { home });
@@ -83,7 +82,6 @@ Deno.test("search snippets (desktop): Markdown shown as text, match marked", opt
 
 Deno.test(
   "search snippets (phone 390×844): Markdown shown as text, match marked",
-  opts,
   async () => {
     const home = await seedHome();
     try {

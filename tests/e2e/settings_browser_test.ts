@@ -11,7 +11,6 @@ import { startMockLlm } from "../../scripts/mock-llm.ts";
 import { noHorizontalScroll, openApp, screenshot, withPage } from "./browser.ts";
 import { holdReplies } from "./hold_replies.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const KEY = "sk-e2e-SECRET-9f8e7d6c5b4a";
@@ -34,7 +33,6 @@ async function assertTouch(page: Page, selector: string) {
 
 Deno.test(
   "settings (desktop): provider → key → fetch → enable → test → default",
-  opts,
   async () => {
     const mock = startMockLlm({ quiet: true });
     mock.register("mock-denied", {
@@ -211,7 +209,6 @@ Deno.test(
 
 Deno.test(
   "settings (phone 390×844): drawer → settings, list → detail, fetch, test",
-  opts,
   async () => {
     const mock = startMockLlm({ quiet: true });
     try {
@@ -294,7 +291,6 @@ const HOLD_KEY_SAVES = {
 
 Deno.test(
   "settings: a saved key stays shown when the providers event comes before the save's reply",
-  opts,
   async () => {
     const mock = startMockLlm({ quiet: true });
     try {

@@ -9,7 +9,6 @@ import { startMockLlm } from "../../scripts/mock-llm.ts";
 import { noHorizontalScroll, openApp, screenshot, withPage } from "./browser.ts";
 import { lastTurn, send, strip } from "./run_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const tid = (id: string) => `[data-testid=${id}]`;
 
 async function configure(page: Page, base: string): Promise<void> {
@@ -42,7 +41,7 @@ for (
     height: 844,
   }]] as const
 ) {
-  Deno.test(`settings → composer → answer (${label})`, opts, async () => {
+  Deno.test(`settings → composer → answer (${label})`, async () => {
     const mock = startMockLlm({ quiet: true });
     try {
       await withPage(viewport, async (page, server) => {

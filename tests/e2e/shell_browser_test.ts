@@ -18,7 +18,6 @@ import {
   withPage,
 } from "./browser.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
@@ -29,7 +28,6 @@ const rowTitles = (page: Page) =>
 
 Deno.test(
   "shell (desktop): draft, send, reload, rename, pin, delete, theme, language",
-  opts,
   async () => {
     await withPage(DESKTOP, async (page, server) => {
       await openApp(page, server.url);
@@ -210,7 +208,7 @@ Deno.test(
   },
 );
 
-Deno.test("shell (phone 390×844): drawer, composer, no horizontal scroll", opts, async () => {
+Deno.test("shell (phone 390×844): drawer, composer, no horizontal scroll", async () => {
   await withPage(PHONE, async (page, server) => {
     await openApp(page, server.url);
     await page.waitForSelector("[data-testid=empty-state]");
@@ -268,7 +266,6 @@ Deno.test("shell (phone 390×844): drawer, composer, no horizontal scroll", opts
 
 Deno.test(
   "shell: reconnects after a server restart and keeps the composer text",
-  opts,
   async () => {
     const home = await Deno.makeTempDir({ prefix: "ra-ui-home-" });
     const browser = await launchBrowser();
@@ -311,7 +308,7 @@ Deno.test(
   },
 );
 
-Deno.test("shell: a damaged database shows the store banner", opts, async () => {
+Deno.test("shell: a damaged database shows the store banner", async () => {
   const home = await Deno.makeTempDir({ prefix: "ra-ui-home-" });
   await Deno.writeTextFile(`${home}/reinagent.db`, "this is not a SQLite database, keep me");
   try {
@@ -335,7 +332,6 @@ Deno.test("shell: a damaged database shows the store banner", opts, async () => 
 
 Deno.test(
   "shell: pushed events update status markers, unread dots and streaming entries",
-  opts,
   async () => {
     await withPage(DESKTOP, async (page, server) => {
       // Sit between page and server so the test can push extra events to the page.
@@ -452,7 +448,6 @@ Deno.test(
 
 Deno.test(
   "shell: a dropped connection resumes from the last seq without re-fetching",
-  opts,
   async () => {
     await withPage(DESKTOP, async (page, server, browser) => {
       let block = false;

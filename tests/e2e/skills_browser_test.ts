@@ -24,7 +24,6 @@ import {
 import { newDraft, pickModel } from "./run_helpers.ts";
 import { DESKTOP, newPage, PHONE } from "./approval_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const REWRITTEN = "Fix the login bug: find the cause, fix it, and run the tests to confirm.";
 const DRAFT = "fix  that login thing\n(see the error)  ";
 
@@ -174,7 +173,7 @@ async function checkEnhance(page: Page, name: string) {
   await page.locator("[data-testid=enhance-undo]").waitFor({ state: "detached" });
 }
 
-Deno.test("Skills page and prompt enhancement (desktop)", opts, async () => {
+Deno.test("Skills page and prompt enhancement (desktop)", async () => {
   const s = await seed();
   await withBrowserServer({ home: s.home, env: { HOME: s.user } }, async (browser, server) => {
     const { page, errors } = await newPage(browser, DESKTOP);
@@ -203,7 +202,7 @@ Deno.test("Skills page and prompt enhancement (desktop)", opts, async () => {
   }, s.cleanup);
 });
 
-Deno.test("Skills page and prompt enhancement (phone)", opts, async () => {
+Deno.test("Skills page and prompt enhancement (phone)", async () => {
   const s = await seed();
   await withBrowserServer({ home: s.home, env: { HOME: s.user } }, async (browser, server) => {
     const { page, errors } = await newPage(browser, PHONE);

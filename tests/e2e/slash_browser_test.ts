@@ -14,7 +14,6 @@ import { startMockLlm } from "../../scripts/mock-llm.ts";
 import { noHorizontalScroll, openApp, screenshot, withPage } from "./browser.ts";
 import { pickModel } from "./run_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const tid = (id: string) => `[data-testid=${id}]`;
@@ -196,7 +195,7 @@ async function flow(
 }
 
 for (const [prefix, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
-  Deno.test(`slash commands and @ mentions (${prefix})`, opts, async () => {
+  Deno.test(`slash commands and @ mentions (${prefix})`, async () => {
     const mock = startMockLlm({ quiet: true });
     mock.register("echo", {
       turns: [{ text: "Understood." }],

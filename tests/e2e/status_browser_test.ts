@@ -16,8 +16,6 @@ import { startMockLlm } from "../../scripts/mock-llm.ts";
 import { noHorizontalScroll, openApp, screenshot, withBrowserServer } from "./browser.ts";
 import { DESKTOP, newPage, PHONE } from "./approval_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
-
 function startStatesMock() {
   const mock = startMockLlm({ quiet: true });
   mock.register("quick", { turns: [{ text: "All done." }], repeatLast: true });
@@ -103,7 +101,6 @@ async function badges(page: Page, row: string, badge: string, s: Seeded) {
 
 Deno.test(
   "task states: the server's record, the same words on the desktop sidebar and the phone home",
-  opts,
   async () => {
     const mock = startStatesMock();
     const home = await homeWithProvider(mock.base, ["quick", "slow", "denied", "writer"]);

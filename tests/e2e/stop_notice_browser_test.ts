@@ -9,9 +9,7 @@ import { openApp, screenshot, withPage } from "./browser.ts";
 import { lastTurn, newDraft, pickModel, send } from "./run_helpers.ts";
 import { startMockLlm } from "../../scripts/mock-llm.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
-
-Deno.test("stop notice: refusal and output limit shown on the turn", opts, async () => {
+Deno.test("stop notice: refusal and output limit shown on the turn", async () => {
   const mock = startMockLlm({ quiet: true });
   mock.register("refuses", { turns: [{ text: "", stopReason: "refusal" }], repeatLast: true });
   mock.register("cut", {

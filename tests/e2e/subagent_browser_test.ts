@@ -13,7 +13,6 @@ import { lastTurn, pickModel, send, strip } from "./run_helpers.ts";
 import { DESKTOP, PHONE } from "./approval_helpers.ts";
 import type { Page } from "playwright-core";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 /** The `agent` cards of the last turn: 0 = the foreground one, 1 = the background one. */
 const agentCard = (page: Page, i: number) =>
   lastTurn(page).locator("[data-testid=tool-card][data-tool=agent]").nth(i);
@@ -184,7 +183,6 @@ async function stopFromBadge(page: Page, prefix: string): Promise<void> {
 
 Deno.test(
   "sub-agent card opens its transcript; background badge stops it (desktop)",
-  opts,
   async () => {
     const mock = startSubagentMock();
     const home = await seedHome(mock.base);
@@ -211,7 +209,6 @@ Deno.test(
 
 Deno.test(
   "sub-agent card opens its transcript; background badge stops it (phone)",
-  opts,
   async () => {
     const mock = startSubagentMock();
     const home = await seedHome(mock.base);
@@ -230,7 +227,6 @@ Deno.test(
 
 Deno.test(
   "a sub-agent's approval shows on its agent card, labelled with the sub-agent (desktop)",
-  opts,
   async () => {
     const mock = startSubagentMock();
     // edit mode: commands ask first, also a sub-agent's.

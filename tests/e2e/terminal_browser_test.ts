@@ -10,7 +10,7 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { RUN_FLAGS } from "../helpers/server.ts";
 import { openApp, screenshot, withPage } from "./browser.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false, ignore: Deno.build.os !== "linux" };
+const opts = { ignore: Deno.build.os !== "linux" };
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
@@ -189,10 +189,7 @@ Deno.test("terminal (phone): full-screen sheet, extra keys, run a command", opts
   });
 });
 
-Deno.test("terminal (phone): without --allow-ffi the sheet says it is unavailable and why", {
-  sanitizeResources: false,
-  sanitizeOps: false,
-}, async () => {
+Deno.test("terminal (phone): without --allow-ffi the sheet says it is unavailable and why", async () => {
   await withPage(PHONE, async (page, server) => {
     await openApp(page, server.url);
     await page.getByRole("button", { name: "Terminal", exact: true }).click();

@@ -11,7 +11,6 @@ import { noHorizontalScroll, openApp, screenshot, withPage } from "./browser.ts"
 import { lastTurn, pickModel, send, strip } from "./run_helpers.ts";
 import { card, DESKTOP, PHONE } from "./approval_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const FILES = { "notes.md": "hello notes\nsecond line\n", "docs/guide.md": "say hello\n" };
 
 function startKindsMock() {
@@ -72,7 +71,7 @@ async function runKinds(page: import("playwright-core").Page, url: string): Prom
   await card(page, "exec_command").waitFor();
 }
 
-Deno.test("tool cards (desktop): command, search, web, read and list", opts, async () => {
+Deno.test("tool cards (desktop): command, search, web, read and list", async () => {
   const mock = startKindsMock();
   const home = await seedHome(mock.base, ["kinds", "stream-write"]);
   try {
@@ -146,7 +145,6 @@ Deno.test("tool cards (desktop): command, search, web, read and list", opts, asy
 
 Deno.test(
   "tool cards (phone 390×844): no horizontal scroll, output box follows the tail",
-  opts,
   async () => {
     const mock = startKindsMock();
     mock.register("long", {

@@ -8,8 +8,6 @@ import { drawerShown, noHorizontalScroll, screenshot, withBrowserServer } from "
 import { DESKTOP, newPage, PHONE } from "./approval_helpers.ts";
 import { platformKey } from "../../server/update/manifest.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
-
 async function scenario(viewport: typeof DESKTOP, name: "desktop" | "phone") {
   const manifest = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
@@ -44,11 +42,9 @@ async function scenario(viewport: typeof DESKTOP, name: "desktop" | "phone") {
 
 Deno.test(
   "update: About says an update is available (desktop)",
-  opts,
   () => scenario(DESKTOP, "desktop"),
 );
 Deno.test(
   "update: About says an update is available (phone)",
-  opts,
   () => scenario(PHONE, "phone"),
 );

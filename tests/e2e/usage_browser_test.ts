@@ -18,12 +18,10 @@ import {
 import { DESKTOP, newPage, PHONE } from "./approval_helpers.ts";
 import type { UsageSnapshot } from "../../protocol/index.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const fmt = (n: number) => n.toLocaleString("en-US");
 
 Deno.test(
   "Usage page: totals equal the stored usage and the op; heatmap; reset keeps tasks (desktop and phone)",
-  opts,
   async () => {
     const home = await Deno.makeTempDir({ prefix: "ra-usage-e2e-" });
     seedUsage(home);

@@ -5,15 +5,13 @@
 import { assertEquals, assertMatch } from "../helpers/assert.ts";
 import { drawerShown, openApp, screenshot, withPage } from "./browser.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
-
 for (
   const [name, viewport] of [
     ["desktop", { width: 1280, height: 800 }],
     ["phone", { width: 390, height: 844 }],
   ] as const
 ) {
-  Deno.test(`wide folder (${name}): the root is added only with "Add anyway"`, opts, async () => {
+  Deno.test(`wide folder (${name}): the root is added only with "Add anyway"`, async () => {
     await withPage(viewport, async (page, server) => {
       await openApp(page, server.url);
       if (name === "phone") {

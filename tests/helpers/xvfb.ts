@@ -352,9 +352,6 @@ export function desktopTest(
 ): void {
   Deno.test({
     name,
-    // WebKit's helper processes outlive a test's last await by a moment.
-    sanitizeOps: false,
-    sanitizeResources: false,
     fn: async () => {
       if (missing.length) {
         const why = `needs ${missing.join(", ")}`;

@@ -142,16 +142,6 @@ function isLoopbackUrl(url: string | URL): boolean {
   }
 }
 
-/**
- * Whether a request to `url` goes straight to its host (no configured proxy applies and
- * the environment's proxy is not in use for it): what {@link netFetch} does without a client.
- */
-export function goesDirect(url: string | URL): boolean {
-  if (client && usesProxy(url)) return false;
-  const envAllowed = settings.system && (settings.loopback || !isLoopbackUrl(url));
-  return !(envAllowed && envProxySet());
-}
-
 /** `fetch`, through the configured proxy where it applies (loopback always direct unless asked). */
 export const netFetch: typeof fetch = (input, init) => {
   const target = targetOf(input);

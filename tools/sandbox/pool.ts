@@ -7,6 +7,7 @@
  */
 import type { ToolResult } from "../types.ts";
 import { WORKER_TOOLS } from "../worker_tools.ts";
+import { globalExcludes, IGNORE_AWARE_TOOLS } from "../ignore_global.ts";
 import { IdleTimer } from "../../lib/light_timer.ts";
 
 export type Profile = "read" | "write" | "net";
@@ -57,13 +58,15 @@ export function workerPermissions(profile: Profile, roots: string[]): Deno.Permi
   };
 }
 
+const STOPPED = "Stopped by the user before the tool finished.";
+
 export class SandboxPool {
   private slots = new Map<string, Slot>();
   private nextId = 1;
 
   constructor(private idleMs = IDLE_MS) {}
 
-  run(
+  async run(
     profile: Profile,
     roots: string[],
     tool: string,
@@ -73,6 +76,8 @@ export class SandboxPool {
     hidden: string[] = [],
   ): Promise<ToolResult> {
     const key = `${profile}\0${roots.join("\0")}`;
+    const ignoreGlobal = IGNORE_AWARE_TOOLS.has(tool) ? await globalExcludes() : undefined;
+    if (signal.aborted) return { content: STOPPED, isError: true };
     // A read tool (by its own placement, whatever the caller says) may run in the write
     // worker of the same roots: read tools hold no write calls and their paths are
     // checked before dispatch, and one isolate fewer is ~15 MB
@@ -88,14 +93,14 @@ export class SandboxPool {
       const onAbort = () => {
         slot.pending.delete(id);
         slot.worker.postMessage({ cancel: id }); // let a long search stop too
-        resolve({ content: "Stopped by the user before the tool finished.", isError: true });
+        resolve({ content: STOPPED, isError: true });
       };
       signal.addEventListener("abort", onAbort, { once: true });
       slot.pending.set(id, (r) => {
         signal.removeEventListener("abort", onAbort);
         resolve(r);
       });
-      slot.worker.postMessage({ id, tool, args, workspace, roots, hidden });
+      slot.worker.postMessage({ id, tool, args, workspace, roots, hidden, ignoreGlobal });
     }).finally(() => {
       if (slot.pending.size === 0) slot.idle.touch();
     });

@@ -14,6 +14,7 @@ interface Job {
   workspace: string;
   roots: string[];
   hidden: string[];
+  ignoreGlobal?: string[];
 }
 
 /** Jobs in flight, so a stop can abort a long search. */
@@ -64,6 +65,7 @@ self.onmessage = async (e: MessageEvent<Job | { cancel: number } | { warm: strin
         workspace: job.workspace,
         roots: job.roots,
         hidden: job.hidden ?? [],
+        ignoreGlobal: job.ignoreGlobal,
         signal: abort.signal,
       });
     } catch (err) {
