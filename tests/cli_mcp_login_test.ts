@@ -11,9 +11,7 @@ import { reinagent } from "./helpers/cli.ts";
 import { saveServers } from "../server/mcp/config.ts";
 import { startOAuthPair } from "./helpers/mcp_oauth_server.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
-
-Deno.test("mcp login / logout from the terminal", opts, async () => {
+Deno.test("mcp login / logout from the terminal", async () => {
   const pair = startOAuthPair();
   const home = await Deno.makeTempDir({ prefix: "ra-home-" });
   await saveServers(home, [

@@ -19,8 +19,6 @@ import {
 import type { Tool } from "../tools/types.ts";
 import { expandPromptCommand, listCommands } from "../server/commands/registry.ts";
 
-const opts = { sanitizeOps: false, sanitizeResources: false };
-
 function resourceServer(withResources: boolean) {
   const http = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
     const server = new Server({ name: "docs", version: "1" }, {
@@ -91,7 +89,6 @@ const byName = (tools: Tool[], name: string) => {
 
 Deno.test(
   "an MCP server's resources: listed page by page, read by URI, bounded",
-  opts,
   async () => {
     const docs = resourceServer(true), plain = resourceServer(false);
     const home = await Deno.makeTempDir();
@@ -132,7 +129,7 @@ Deno.test(
   },
 );
 
-Deno.test("an MCP server's prompts are slash commands once it is connected", opts, async () => {
+Deno.test("an MCP server's prompts are slash commands once it is connected", async () => {
   const docs = resourceServer(true);
   const home = await Deno.makeTempDir();
   await saveServers(home, [

@@ -11,7 +11,6 @@ import { fieldsOf } from "../server/mcp/elicitation.ts";
 import type { McpElicitation, McpEvent } from "../protocol/mcp_servers.ts";
 import { startElicitServer } from "./helpers/mcp_elicit_server.ts";
 
-const opts = { sanitizeOps: false, sanitizeResources: false };
 const ctx = () => ({ workspace: "/tmp", signal: new AbortController().signal });
 
 Deno.test("elicitation: fields of a schema; nested or odd schemas refused", () => {
@@ -36,7 +35,6 @@ Deno.test("elicitation: fields of a schema; nested or odd schemas refused", () =
 
 Deno.test(
   "elicitation: asked of every client, answered, declined, refused when wrong",
-  opts,
   async () => {
     const srv = startElicitServer();
     const home = await Deno.makeTempDir();

@@ -15,8 +15,6 @@ import type { McpServerConfig } from "../protocol/mcp_servers.ts";
 import { type OAuthPair, startOAuthPair } from "./helpers/mcp_oauth_server.ts";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types";
 
-const opts = { sanitizeOps: false, sanitizeResources: false };
-
 async function setup(): Promise<
   { home: string; m: McpManager; pair: OAuthPair; config: McpServerConfig }
 > {
@@ -48,7 +46,7 @@ async function authorize(url: string): Promise<{ code: string; state: string }> 
 
 const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
 
-Deno.test("mcp oauth: sign in, call, refresh, revoke, step-up, sign out", opts, async () => {
+Deno.test("mcp oauth: sign in, call, refresh, revoke, step-up, sign out", async () => {
   const { home, m, pair, config } = await setup();
   try {
     // Without a sign-in the connection fails, saying what to do.
@@ -139,7 +137,6 @@ Deno.test("mcp oauth: sign in, call, refresh, revoke, step-up, sign out", opts, 
 
 Deno.test(
   "mcp oauth callback route: the state is the credential; pages in the browser's language",
-  opts,
   async () => {
     const { m, pair } = await setup();
     try {
@@ -186,7 +183,6 @@ Deno.test(
 
 Deno.test(
   "mcp oauth: a sign-in from a phone comes back to the address the phone used",
-  opts,
   async () => {
     const { m, pair } = await setup();
     try {
@@ -222,7 +218,7 @@ Deno.test(
   },
 );
 
-Deno.test("mcp oauth: a stdio server or an unknown one has no sign-in", opts, async () => {
+Deno.test("mcp oauth: a stdio server or an unknown one has no sign-in", async () => {
   const { m, pair } = await setup();
   try {
     await assertRejects(() => m.oauthStart("nope"), "unknown server");

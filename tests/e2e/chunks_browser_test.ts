@@ -8,11 +8,10 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { openApp, screenshot, watchErrors, withBrowserServer } from "./browser.ts";
 import { DESKTOP } from "./approval_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const tid = (id: string) => `[data-testid=${id}]`;
 const isChunk = (url: string) => /\/assets\/[0-9a-f]+\/[\w.-]+\.js$/.test(new URL(url).pathname);
 
-Deno.test("chunks: views load on demand; a missing chunk says so", opts, async () => {
+Deno.test("chunks: views load on demand; a missing chunk says so", async () => {
   await withBrowserServer({}, async (browser, server) => {
     const context = await browser.newContext({ viewport: DESKTOP, locale: "en-US" });
     const page = await context.newPage();

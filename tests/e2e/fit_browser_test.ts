@@ -15,7 +15,6 @@ import { startMockLlm } from "../../scripts/mock-llm.ts";
 import { drawerShown, screenshot, watchErrors, withBrowserServer } from "./browser.ts";
 import { DESKTOP, PHONE } from "./approval_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const tid = (id: string) => `[data-testid=${id}]`;
 
 type Box = { name: string; x: number; y: number; w: number; h: number };
@@ -110,7 +109,6 @@ async function placeholderFits(page: Page, what: string): Promise<void> {
 
 Deno.test(
   "fit: composer with the panel open, a running phone composer, banners, settings, phone list",
-  opts,
   async () => {
     const mock = startMockLlm({ quiet: true });
     mock.register("slow", {

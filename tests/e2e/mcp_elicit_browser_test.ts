@@ -20,10 +20,8 @@ import { card, DESKTOP, newPage, PHONE } from "./approval_helpers.ts";
 import { saveServers } from "../../server/mcp/config.ts";
 import { startElicitServer } from "../helpers/mcp_elicit_server.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
-
 for (const [name, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
-  Deno.test(`MCP question form (${name})`, opts, async () => {
+  Deno.test(`MCP question form (${name})`, async () => {
     const mock = startMockLlm({ quiet: true });
     mock.register("asks", {
       turns: [

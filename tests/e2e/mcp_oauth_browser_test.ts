@@ -12,13 +12,11 @@ import { DESKTOP, newPage, PHONE } from "./approval_helpers.ts";
 import { saveServers } from "../../server/mcp/config.ts";
 import { startOAuthPair } from "../helpers/mcp_oauth_server.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
-
 const row = (page: import("playwright-core").Page) =>
   page.locator(`[data-testid=mcp-row][data-server=guarded]`);
 
 for (const [name, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
-  Deno.test(`MCP OAuth sign-in from the MCP page (${name})`, opts, async () => {
+  Deno.test(`MCP OAuth sign-in from the MCP page (${name})`, async () => {
     const pair = startOAuthPair();
     const home = await Deno.makeTempDir({ prefix: "ra-home-" });
     await saveServers(home, [{

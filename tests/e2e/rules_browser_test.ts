@@ -8,7 +8,6 @@ import { assertEquals } from "../helpers/assert.ts";
 import { TestClient } from "../helpers/ws_client.ts";
 import { noHorizontalScroll, openApp, screenshot, withPage } from "./browser.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const tid = (id: string) => `[data-testid=${id}]`;
 
 async function openRules(page: Page) {
@@ -26,7 +25,7 @@ for (
     ["phone", { width: 390, height: 844 }],
   ] as const
 ) {
-  Deno.test(`rules (${label}): listed, added, refused when malformed, saved`, opts, async () => {
+  Deno.test(`rules (${label}): listed, added, refused when malformed, saved`, async () => {
     const project = await Deno.realPath(await Deno.makeTempDir({ prefix: "ra-rules-proj-" }));
     await withPage(viewport, async (page, server) => {
       const c = await TestClient.connect(server.base, server.token);

@@ -12,7 +12,6 @@ import { noHorizontalScroll, openApp, screenshot, withBrowserServer } from "./br
 import { lastTurn, pickModel, send, strip } from "./run_helpers.ts";
 import { card, DESKTOP, newPage, PHONE, pickApproval } from "./approval_helpers.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const EDIT_LABEL = "Auto-edit";
 const PNG_B64 =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -30,7 +29,7 @@ const PATCH = `*** Begin Patch
 *** End Patch`;
 
 for (const [label, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
-  Deno.test(`toolbox cards (${label}): patch, image, prefix approval`, opts, async () => {
+  Deno.test(`toolbox cards (${label}): patch, image, prefix approval`, async () => {
     const mock = startMockLlm({ quiet: true });
     mock.register("tb", {
       turns: [
@@ -119,7 +118,6 @@ for (const [label, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as cons
 for (const [label, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
   Deno.test(
     `diagnostics card (${label}): a type error from the language server`,
-    opts,
     async () => {
       const mock = startMockLlm({ quiet: true });
       mock.register("diag", {

@@ -11,7 +11,6 @@ import { drawerShown, openApp, screenshot, withPage } from "./browser.ts";
 import { homeWithProvider } from "../helpers/seed.ts";
 import { startMockLlm } from "../../scripts/mock-llm.ts";
 
-const opts = { sanitizeResources: false, sanitizeOps: false };
 const tid = (id: string) => `[data-testid=${id}]`;
 
 async function git(cwd: string, ...args: string[]): Promise<string> {
@@ -36,7 +35,7 @@ for (
     ["phone", { width: 390, height: 844 }],
   ] as const
 ) {
-  Deno.test(`isolated task (${name}): own branch, review, merge, keep`, opts, async () => {
+  Deno.test(`isolated task (${name}): own branch, review, merge, keep`, async () => {
     const repo = await repository();
     try {
       await withPage(viewport, async (page: Page, server) => {
@@ -105,7 +104,6 @@ for (
 
 Deno.test(
   "worktree setup (desktop): set in the project's menu, shown as the task's first note",
-  opts,
   async () => {
     const repo = await repository();
     try {
@@ -139,7 +137,6 @@ Deno.test(
 
 Deno.test(
   "a second task in a busy folder asks first; Own branch gives it a worktree",
-  opts,
   async () => {
     const repo = await repository();
     const llm = startMockLlm({ quiet: true });
