@@ -1,5 +1,5 @@
 /**
- * Path helpers with `node:path` semantics, without loading `node:path` (issue 15: that
+ * Path helpers with `node:path` semantics, without loading `node:path` (that
  * import boots Deno's Node compat internals, ~11–24 ms and ~4–5 MB per isolate, paid in
  * the main isolate and again in each sandbox tool worker).
  *

@@ -1,5 +1,5 @@
 /**
- * Assistants (SPEC §6.7): personas for the main conversation. One is a Markdown file
+ * Assistants: personas for the main conversation. One is a Markdown file
  * `<data dir>/assistants/<id>.md` (frontmatter: name, description, icon, model, effort,
  * skills, mcpServers; body = the persona text put into the system prompt); four are
  * built in and read-only. A task uses one (its chip); a new task starts with the global

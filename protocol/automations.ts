@@ -1,5 +1,5 @@
 /**
- * Automations (SPEC §9.3): prompts the server sends on a schedule, each in a new task
+ * Automations: prompts the server sends on a schedule, each in a new task
  * with the automation's model, project and approval mode. The schedule is a structured
  * rule (the authority); `cronOf` only shows it in cron's words.
  *

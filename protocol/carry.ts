@@ -1,6 +1,6 @@
 /**
- * Carrying history between machines and tools (SPEC §3.14, §3.15, §11.6) and the
- * configuration backup (§9.6): the export file's shape, what an import reports, the
+ * Carrying history between machines and tools and the
+ * configuration backup: the export file's shape, what an import reports, the
  * sources of foreign sessions, the backup document and the ops.
  *
  * Ops: `carry.export {taskIds?|all, format}` (the file's text), `carry.import {upload?|path?}`

@@ -1,5 +1,5 @@
 /**
- * Slash commands (SPEC §6.1), shared by the server (which expands them when a message
+ * Slash commands, shared by the server (which expands them when a message
  * is sent, so desktop, phone, CLI and MCP behave alike) and the UI (the `/` menu).
  * Pure: parsing, templates, the goal's sub-commands, limits, the op schemas.
  *

@@ -1,5 +1,5 @@
 /**
- * Compaction (SPEC §4.7): a `compact` entry holds the summary that replaces the older
+ * Compaction: a `compact` entry holds the summary that replaces the older
  * part of a task's conversation for the model. The timeline keeps every entry; the
  * model sees the summary followed by the entries from `keepFrom` on.
  *

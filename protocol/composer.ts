@@ -1,5 +1,5 @@
 /**
- * Protocol ops for the composer (SPEC §3.10, §7.2): attachments (uploaded over HTTP,
+ * Protocol ops for the composer: attachments (uploaded over HTTP,
  * referenced here by id), prompt history per workspace, per-task drafts and the
  * steering queue. Merged into `OP_ARGS` by `protocol.ts`; the UI imports it through
  * `protocol.ts`.

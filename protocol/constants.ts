@@ -7,7 +7,7 @@ export type Effort = typeof EFFORT_LEVELS[number];
 export const SANDBOX_LEVELS = ["off", "workspace-write", "read-only"] as const;
 export type SandboxLevelName = typeof SANDBOX_LEVELS[number];
 
-/** Agent steps per turn for each effort level (SPEC §2.6); `full` approval = no cap. */
+/** Agent steps per turn for each effort level; `full` approval = no cap. */
 export const STEP_BUDGET: Readonly<Record<Effort, number>> = Object.freeze({
   off: 100,
   default: 100,
@@ -19,7 +19,7 @@ export const STEP_BUDGET: Readonly<Record<Effort, number>> = Object.freeze({
 });
 
 /**
- * Levels offered when a model declares none (SPEC §2.6): Default sends nothing, the
+ * Levels offered when a model declares none: Default sends nothing, the
  * others are sent as a request the model may ignore (most `/v1/models` lists declare
  * nothing, and such models often do honour `reasoning_effort`).
  */
@@ -58,7 +58,7 @@ export function effectiveEffort(
 /** The built-in Demo provider's id. */
 export const DEMO_PROVIDER_ID = "demo";
 
-/** Approval modes of a task (SPEC §4.4). */
+/** Approval modes of a task. */
 export const APPROVAL_MODES = ["plan", "ask", "edit", "full"] as const;
 export type ApprovalMode = typeof APPROVAL_MODES[number];
 

@@ -1,5 +1,5 @@
 /**
- * Line diff for the UI's edit/write cards (SPEC §7.4), pure and shared by the server and UI: `+N −N` statistics and hunks
+ * Line diff for the UI's edit/write cards, pure and shared by the server and UI: `+N −N` statistics and hunks
  * with 3 lines of context, computed on the server so the timeline stores a small diff
  * instead of two copies of the file.
  *

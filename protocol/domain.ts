@@ -171,7 +171,7 @@ export type ApprovalsEvent = { kind: "list"; approvals: PendingApproval[] };
 export interface RunState {
   startedAt: number;
   step: number;
-  /** `compacting`: the conversation is being summarised (SPEC §4.7). */
+  /** `compacting`: the conversation is being summarised. */
   phase: "model" | "tools" | "compacting";
   /** Shown as "Reconnecting… n/10 · error" while a request is being retried. */
   retry:

@@ -1,5 +1,5 @@
 /**
- * Prompt enhancement ✨ (SPEC §6.8): the composer's draft rewritten once by the model
+ * Prompt enhancement ✨: the composer's draft rewritten once by the model
  * (a side request, no tools), within {@link ENHANCE_LIMITS.timeoutMs}. Merged into
  * `OP_ARGS` by `protocol/index.ts`.
  */

@@ -1,5 +1,5 @@
 /**
- * The file tree panel (SPEC §8.4) and the `.reinagent/.temp/` convention (§8.5).
+ * The file tree panel and the `.reinagent/.temp/` convention.
  * Paths are relative to the task's workspace ("" = its root).
  *
  * - `files.list {taskId, path}`: one folder's entries (lazy: the UI asks per folder);

@@ -1,5 +1,5 @@
 /**
- * The git panel (SPEC §8.3): ops on the task's workspace repository, run by the server
+ * The git panel: ops on the task's workspace repository, run by the server
  * with the `git` CLI (argument arrays, literal pathspecs, no prompts).
  *
  * - `git.status {taskId}`: branch, upstream, ahead/behind and the changed files with

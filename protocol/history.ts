@@ -1,5 +1,5 @@
 /**
- * Protocol ops for Timeline history: paging older entries, edit & resend, retry, branch (SPEC §3.8, §3.12).
+ * Protocol ops for Timeline history: paging older entries, edit & resend, retry, branch.
  * Merged into `OP_ARGS` by `protocol.ts`; the UI imports it through `protocol.ts`.
  *
  * Edit & resend and retry cut the timeline hard after the turn's user message (a

@@ -1,5 +1,5 @@
 /**
- * Hooks (SPEC §4.9): commands the user configures to run at points of the agent's work
+ * Hooks: commands the user configures to run at points of the agent's work
  * (before/after a tool, when a prompt is submitted, when a task starts or stops …), in
  * `<data dir>/config.json` (the user's, always trusted) and `<workspace>/.reinagent/config.json`
  * (a workspace's, run only once trusted for the exact hooks it holds).

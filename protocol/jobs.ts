@@ -1,5 +1,5 @@
 /**
- * Background commands (`background_bash`, SPEC §5.9 / §8.2) as the UI's background-work
+ * Background commands (`background_bash`) as the UI's background-work
  * badge sees them: live on every client through `{kind: "job"}` events on the task topic
  * (start, output tail at most once a second, end), listed and stopped by task.
  *

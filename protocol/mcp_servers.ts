@@ -1,5 +1,5 @@
 /**
- * The MCP servers the agent uses as tools (SPEC §9.1): their configuration as stored in
+ * The MCP servers the agent uses as tools: their configuration as stored in
  * `<home>/mcp_servers.json`, their live status, the phase-tagged test result, and the
  * ops of the MCP page. Pure: shared by the server, the CLI and the UI.
  */

@@ -1,5 +1,5 @@
 /**
- * Memory (SPEC §6.3, §5.16): what the agent keeps between tasks — Markdown files with a
+ * Memory: what the agent keeps between tasks — Markdown files with a
  * frontmatter under `<data dir>/memory/global/` and `<data dir>/memory/projects/<hash>/`
  * (the files are the source of truth; an FTS index follows them). Only memories the
  * user accepted reach the model's reminder; proposals (written by the model's `memory`

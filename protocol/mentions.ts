@@ -1,5 +1,5 @@
 /**
- * `@` mentions (SPEC §6.2): `@path` or `@"path with spaces"` in a message names a
+ * `@` mentions: `@path` or `@"path with spaces"` in a message names a
  * file or folder of the workspace. Pure: the UI uses it for the picker and the chips,
  * the server to attach what the mentions name when the message is sent.
  *

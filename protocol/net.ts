@@ -1,5 +1,5 @@
 /**
- * The outbound HTTP(S) proxy (SPEC §2.12), Settings → General: one proxy for every request
+ * The outbound HTTP(S) proxy, Settings → General: one proxy for every request
  * the server makes to the outside (models, web tools, MCP HTTP servers, push, WebDAV,
  * updates); loopback hosts go direct unless asked; a no-proxy list (plus NO_PROXY).
  * Without one, requests go direct; the environment's HTTP_PROXY / HTTPS_PROXY only when

@@ -1,5 +1,5 @@
 /**
- * Notes (SPEC §7.16): notebooks are folders under `<data dir>/notebooks/`, notes are the
+ * Notes: notebooks are folders under `<data dir>/notebooks/`, notes are the
  * `.md` files in them — the files are the source of truth (edit them with any editor).
  * Names are checked (no path separators, no leading dot, no control characters); a file
  * that is too big or not UTF-8 is reported and never overwritten.

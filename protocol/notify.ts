@@ -1,5 +1,5 @@
 /**
- * Notifications when a task needs you or finishes (SPEC §1.9, §11.2): the events every
+ * Notifications when a task needs you or finishes: the events every
  * client hears on the `notify` topic (in-page badge, banner, sound, system
  * notification), the per-event switches (server-wide, so Web Push obeys them too) and
  * the Web Push device registrations.

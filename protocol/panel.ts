@@ -1,5 +1,5 @@
 /**
- * Protocol ops for Right panel: file preview and diffs; about information (SPEC §7.14).
+ * Protocol ops for Right panel: file preview and diffs; about information.
  * Merged into `OP_ARGS` by `protocol.ts`; the UI imports it through `protocol.ts`.
  *
  * - `file.preview {taskId, path}`: a file of the task's workspace (relative to it, or
@@ -19,7 +19,7 @@ import type { StoreHealth } from "./domain.ts";
 import type { ClientInfo, TurnFileChange } from "./changes.ts";
 
 export const PREVIEW_LIMITS = {
-  /** Bytes of a file sent for preview (SPEC §7.14: 256 KB cap). */
+  /** Bytes of a file sent for preview (at most 256 KB). */
   bytes: 256 * 1024,
   /** Lines of a file sent for preview. */
   lines: 10_000,

@@ -1,5 +1,5 @@
 /**
- * Plugins (SPEC §9.7): folders holding a `plugin.json` that contribute slash commands
+ * Plugins: folders holding a `plugin.json` that contribute slash commands
  * (a folder of command files), hooks (the hooks format of `config.json`) and skills (a
  * folder of skill folders). Found in `<data dir>/plugins/*` and
  * `<workspace>/.reinagent/plugins/*`. A plugin can be switched off; its hooks (what it

@@ -1,5 +1,5 @@
 /**
- * Provider presets (SPEC §2.1): a name, the real wire format and the documented
+ * Provider presets: a name, the real wire format and the documented
  * endpoint of each well-known vendor. Presets start with no models: the user fetches
  * them (`models.fetch`) or adds them by hand. Pure data, shared with the protocol.
  */

@@ -1,5 +1,5 @@
 /**
- * The request preview (SPEC §6.6): the exact next request of a task, built by the
+ * The request preview: the exact next request of a task, built by the
  * function that sends it (server/agent/turn.ts) — system prompt, tools, the messages
  * with the reminder and after microcompact — as text per part and as the wire body.
  *

@@ -1,5 +1,5 @@
 /**
- * Protocol ops for Projects (user-added folders), the server-side folder browser and sidebar layout (SPEC §3.1, §3.4).
+ * Protocol ops for Projects (user-added folders), the server-side folder browser and sidebar layout.
  * Merged into `OP_ARGS` by `protocol.ts`; the UI imports it through `protocol.ts`.
  *
  * A task belongs to a project through its `projectPath` (= the project's `path`).

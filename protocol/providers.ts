@@ -1,5 +1,5 @@
 /**
- * Protocol ops for providers, models and system settings (SPEC §2.3–2.5). Merged into
+ * Protocol ops for providers, models and system settings. Merged into
  * `OP_ARGS` by `protocol.ts`; the UI imports it through `protocol.ts`.
  *
  * API keys never travel to a client: providers are sent as {@link PublicProvider}
@@ -40,7 +40,7 @@ export const HIDDEN_PATH_RE = /^(~\/|\/)(?!\/*$)[^\u0000-\u001f]{0,1022}$/;
 const envName = str({ min: 1, max: 128, pattern: ENV_NAME_RE });
 const hiddenPath = str({ min: 2, max: 1024, pattern: HIDDEN_PATH_RE });
 
-/** Context-window presets offered when editing a model (SPEC §2.5). */
+/** Context-window presets offered when editing a model. */
 export const CONTEXT_PRESETS = [
   32_000,
   64_000,
@@ -66,7 +66,7 @@ export interface SystemSettings {
   defaultModel: ModelRef | null;
   defaultEffort: Effort;
   defaultApproval: ApprovalMode;
-  /** Shell-command sandbox (SPEC §11.5). */
+  /** Shell-command sandbox. */
   sandboxLevel: SandboxLevelName;
   /** Network inside the shell sandbox. */
   sandboxNetwork: boolean;

@@ -1,5 +1,5 @@
 /**
- * Protocol for command safety (Settings → General, SPEC §11.5): what commands the agent
+ * Protocol for command safety (Settings → General): what commands the agent
  * starts may see, and notices when someone lowers a safety setting. Merged into
  * `OP_ARGS` by `protocol.ts`.
  *

@@ -1,5 +1,5 @@
 /**
- * Protocol ops for Search across tasks (FTS5), session stats and context usage (SPEC §3.11, §6.5, §7.11).
+ * Protocol ops for Search across tasks (FTS5), session stats and context usage.
  * Merged into `OP_ARGS` by `protocol.ts`; the UI imports it through `protocol.ts`.
  *
  * - `search.query {q}`: task titles first, then full text of user and assistant
@@ -23,7 +23,7 @@ export const SEARCH_LIMITS = {
   ftsMinChars: 3,
 } as const;
 
-/** Categories of the context breakdown (SPEC §6.5). */
+/** Categories of the context breakdown. */
 export const CONTEXT_CATEGORIES = [
   "messages",
   "system",

@@ -1,5 +1,5 @@
 /**
- * Skills (SPEC §6.4): folders holding a `SKILL.md` (frontmatter `name` + `description`,
+ * Skills: folders holding a `SKILL.md` (frontmatter `name` + `description`,
  * the format of Claude Code and Codex skills), found in the data folder, the project,
  * and the folders of Claude Code, Codex and the Agent Skills convention. The ops of the
  * Skills page; pure, shared by the server, the CLI and the UI.

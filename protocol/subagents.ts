@@ -1,5 +1,5 @@
 /**
- * Sub-agents (SPEC §5.15): what a run of the `agent` tool looks like to every layer,
+ * Sub-agents: what a run of the `agent` tool looks like to every layer,
  * the limits the server enforces, and the ops the UI uses to show them.
  *
  * - `subagents.list {taskId}`: the task's sub-agent runs, newest first (the composer's

@@ -1,5 +1,5 @@
 /**
- * Protocol ops for the terminal (SPEC §8.1): the user's own shells on a real PTY of the
+ * Protocol ops for the terminal: the user's own shells on a real PTY of the
  * server — not sandboxed, reached over the same authenticated WebSocket as everything
  * else. Merged into `OP_ARGS` by `protocol/index.ts`.
  *

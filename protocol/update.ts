@@ -1,5 +1,5 @@
 /**
- * Self-update (SPEC §1.10) from a release manifest: `{version, platforms: {"<os>-<arch>":
+ * Self-update from a release manifest: `{version, platforms: {"<os>-<arch>":
  * {url, sha256, size}}}` (os and arch as Deno names them: `linux-x86_64`,
  * `darwin-aarch64`, `windows-x86_64`). The binary is downloaded next to the running one,
  * checked (size, sha256), synced and renamed over it; the old one is kept as `.bak`.

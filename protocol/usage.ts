@@ -1,5 +1,5 @@
 /**
- * Usage statistics (SPEC §9.4) from the usage stored on each model reply
+ * Usage statistics from the usage stored on each model reply
  * (`meta.usage` of assistant entries, the task's and its sub-agents'). A reply without
  * stored usage is counted as such (`unknownRequests`), never estimated.
  * `total` = input + output; cache reads and writes are shown beside it, not added.

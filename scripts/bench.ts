@@ -240,12 +240,12 @@ if (import.meta.main) {
   // The UI's first load on a throttled phone connection (bytes sent, usable composer).
   const firstLoad = await benchFirstLoad();
   if (firstLoad) { for (const line of reportFirstLoad(firstLoad)) console.log(line); }
-  // Rewind snapshots of a generated 20 000-file / 2 GB workspace (issue #15).
+  // Rewind snapshots of a generated 20 000-file / 2 GB workspace.
   for (const line of reportSnapshot(await benchSnapshot())) console.log(line);
-  // grep/glob against ripgrep (and find) on a generated 20 000-file tree (issue #15).
+  // grep/glob against ripgrep (and find) on a generated 20 000-file tree.
   const search = await benchSearch({ files: 20_000, runs: 5, dir: "", keep: false });
   for (const line of reportSearch(search)) console.log(line);
-  // Soak (issue #15, SPEC §11.3): the server's RSS over thousands of steps (reads /proc).
+  // Soak: the server's RSS over thousands of steps (reads /proc).
   if (Deno.build.os === "linux") {
     const soak = await runSoak(Deno.args.includes("--quick") ? QUICK_SOAK : FULL_SOAK);
     for (const line of reportSoak(soak)) console.log(line);

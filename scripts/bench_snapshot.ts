@@ -1,5 +1,5 @@
 /**
- * The rewind snapshot on a big workspace (issue #15): a generated 20 000-file / ~2 GB
+ * The rewind snapshot on a big workspace: a generated 20 000-file / ~2 GB
  * workspace (the large files are sparse: they are only stat'ed, never read), then
  *   - the first snapshot (every small file read, hashed and stored once),
  *   - a later turn's snapshot with nothing changed, and with 20 files changed,

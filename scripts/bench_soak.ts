@@ -1,5 +1,5 @@
 /**
- * Soak (issue #15, SPEC §11.3): one real server (`main.ts serve`) runs 50 tasks × 40 tool
+ * Soak: one real server (`main.ts serve`) runs 50 tasks × 40 tool
  * steps against the mock LLM, driven over the WebSocket as the UI does (create the task,
  * follow its events, leave it when it ends). The server's RSS is read from /proc every
  * second; the slope after warm-up (least squares) and the peak are held to their budgets.

@@ -1,5 +1,5 @@
 /**
- * UI performance budgets (DESIGN.md) in headless Chromium against the real server:
+ * UI performance budgets in headless Chromium against the real server:
  *   - opening a task with 10 000 timeline entries: hash change → first paint of the
  *     timeline (median of 5), budget ≤ 300 ms;
  *   - scrolling through all of it (every page loaded with "Load earlier"), driven

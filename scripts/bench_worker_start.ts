@@ -1,5 +1,5 @@
 /**
- * How long the first sandbox tool worker takes (issue 15): from `new Worker(worker.ts)`
+ * How long the first sandbox tool worker takes: from `new Worker(worker.ts)`
  * (through tools/sandbox/pool.ts) to its reply to a `read_file` job. Each run is a fresh
  * process, as in `reinagent run`; prints every run's wall time and CPU time (all threads,
  * from /proc on Linux) and the medians.

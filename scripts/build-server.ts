@@ -3,7 +3,7 @@
  * `dist/server/`: `main.js` with one chunk per lazily imported part, and `worker.js`, the
  * file tools' sandbox worker, as one file of its own. `deno task start` / `serve` and the
  * benchmarks run this build: a handful of files load much faster than ~240 modules of
- * source (measured in issue #15: first model call −80 ms, peak RSS −6 MB, CPU −10 %).
+ * source (docs/BENCHMARKS.md has the numbers).
  * The UI (ui/dist, built first) travels inside it as text, as in the source tree.
  *
  * Skipped when nothing it reads changed since the last build (a stamp in

@@ -1,5 +1,5 @@
 /**
- * glibc's allocator, tuned for a long-running server (issue #15, soak peak ≤ 150 MB).
+ * glibc's allocator, tuned for a long-running server (the soak's peak stays ≤ 150 MB).
  * Measured in the soak (2 000 tool steps): the V8 heap stays ~25 MB, yet RSS grew by
  * ~90 MB — freed native memory (file reads, hashing, process output) left in per-thread
  * malloc arenas and never returned to the kernel. Capping the arenas at two and calling

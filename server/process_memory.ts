@@ -1,5 +1,5 @@
 /**
- * The server's own memory for Settings → About (SPEC §11.3): resident size now, and the
+ * The server's own memory for Settings → About: resident size now, and the
  * peak since start as the kernel counts it (getrusage's max RSS, which needs no
  * permission — /proc/self would need --allow-all). A sampled maximum would miss spikes.
  */

@@ -1,5 +1,5 @@
 /**
- * Markdown → the text a reader sees, for search snippets (SPEC §3.11): emphasis,
+ * Markdown → the text a reader sees, for search snippets: emphasis,
  * inline code, links, images, headings, quotes, list and task markers, table pipes
  * and fences go; their words stay. Deliberately small and forgiving (a snippet is a
  * window of text, not a document): `snake_case` and `2 * 3` are left alone.

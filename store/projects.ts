@@ -1,5 +1,5 @@
 /**
- * Projects (SPEC §3.1): folders the user added as workspaces, in the user's order.
+ * Projects: folders the user added as workspaces, in the user's order.
  * A task belongs to a project by its `project_path`; removing a project never touches
  * tasks (they keep their path and list under "Tasks" until the folder is added again).
  * All project SQL lives here.

@@ -1,5 +1,5 @@
 /**
- * Model providers (SPEC §2.3): stored in the database (owner-only file), never in
+ * Model providers: stored in the database (owner-only file), never in
  * browser storage. API keys are returned in full only to server code; everything
  * sent to clients goes through `maskKey`.
  */

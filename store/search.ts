@@ -1,5 +1,5 @@
 /**
- * Full-text search across tasks (SPEC §3.11) over an FTS5 trigram index (migration 6).
+ * Full-text search across tasks over an FTS5 trigram index (migration 6).
  *
  * `search_doc` maps one indexed entry (a user or assistant message) to an FTS row;
  * `search_fts` holds the entry's text (its `text` parts joined by newlines; snippets

@@ -1,5 +1,5 @@
 /**
- * Assistants (SPEC §6.7) end to end in-process with the mock LLM: the persona reaches
+ * Assistants end to end in-process with the mock LLM: the persona reaches
  * the system prompt the model receives, the bound model / effort / MCP servers apply
  * once, the global default, and the files' validation (bad frontmatter reported and
  * kept, hostile ids refused, built-ins read-only, sizes bounded).

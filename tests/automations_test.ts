@@ -1,5 +1,5 @@
 /**
- * Automations (SPEC §9.3): the next-run computation, the scheduler's one timer firing a
+ * Automations: the next-run computation, the scheduler's one timer firing a
  * due automation into a real task against the mock LLM (a fake clock moved next to the
  * due time), missed runs not replayed after downtime, approvals that wait and notify,
  * validation, and the CLI (`automations add|list|run-now|remove`).

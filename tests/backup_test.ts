@@ -1,5 +1,5 @@
 /**
- * The configuration backup (SPEC §9.6): settings, providers, MCP servers and projects as
+ * The configuration backup: settings, providers, MCP servers and projects as
  * one JSON with a manifest; keys only when asked. A restore into a fresh data dir (the
  * CLI, its own process) brings them back; bad input (newer version, invalid content, a
  * corrupt MCP file here) is refused and changes nothing; WebDAV upload and restore go

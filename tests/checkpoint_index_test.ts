@@ -1,5 +1,5 @@
 /**
- * The incremental rewind snapshot (issue #15): the persisted stat index re-reads only
+ * The incremental rewind snapshot: the persisted stat index re-reads only
  * changed files, racy timestamps and inode changes are caught, content is stored once,
  * and the garbage collector removes exactly the blobs nothing names (with a cap).
  */

@@ -1,5 +1,5 @@
 /**
- * Compaction end to end in-process (SPEC §4.7): real store and runs, the mock LLM
+ * Compaction end to end in-process: real store and runs, the mock LLM
  * reporting usage from the request's size. A single 60-step turn and a 30-turn session
  * cross the watermark and compact (the next request is smaller, carries the summary, has
  * no orphan tool result, the run finishes); a "context length exceeded" 400 is answered

@@ -1,5 +1,5 @@
 /**
- * Compaction's pure parts (SPEC §4.7): microcompact (deterministic, idempotent, never
+ * Compaction's pure parts: microcompact (deterministic, idempotent, never
  * touching its input), the range a compaction summarises (tool pairs, the running turn,
  * already-compacted ranges), the summary in the conversation, and "context too long"
  * in every format's words.

@@ -1,5 +1,5 @@
 /**
- * The build stays honest (issue 17, item 6). `scripts/compile.ts` refuses a DENORT_BIN
+ * The build stays honest. `scripts/compile.ts` refuses a DENORT_BIN
  * that is the `deno` CLI (deno compile takes it, "succeeds", and the binary prints
  * `deno 2.9.6` for `--version`) or that fits another OS/CPU, and checks what a host
  * build answers. And the program runs from a copy of exactly the files the binary

@@ -1,5 +1,5 @@
 /**
- * Prompt enhancement ✨ (issue 18, SPEC §6.8): `composer.enhance` rewrites a draft with
+ * Prompt enhancement ✨ : `composer.enhance` rewrites a draft with
  * the composer's model (a side request: the draft in the template, no tools), cleans
  * the wrappers models add, and fails clearly — the Demo model, an error from the
  * model, a timeout — without changing anything.

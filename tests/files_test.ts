@@ -1,5 +1,5 @@
 /**
- * The file tree (SPEC §8.4) and `.reinagent/.temp/` (§8.5) through the real ops: a
+ * The file tree and `.reinagent/.temp/` through the real ops: a
  * lazy listing (folders first, git-ignored entries marked, symlinks leading out marked
  * and refused), create / rename / delete confined to the workspace (root and `.git`
  * protected, no overwrite, path tricks refused), the temp folder's self-ignoring

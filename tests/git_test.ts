@@ -1,5 +1,5 @@
 /**
- * The git panel's server side (SPEC §8.3) on real temporary repositories: status
+ * The git panel's server side on real temporary repositories: status
  * groups with XY codes, the untracked file's diff as a full add, stage / unstage /
  * discard, a switch blocked by a dirty tree, branch create, commit, push to a local
  * bare remote (setting the upstream), the commit-graph layout, and hostile branch and

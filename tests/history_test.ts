@@ -1,6 +1,5 @@
 /**
- * Timeline history ops through the real server process and the mock LLM (SPEC §3.8,
- * §3.12): paging older entries, edit & resend (hard truncate + re-run), retry, branch
+ * Timeline history ops through the real server process and the mock LLM: paging older entries, edit & resend (hard truncate + re-run), retry, branch
  * (exact copy), `busy` while running, bad ids and bad args changing nothing; plus the
  * checkpoint fold that keeps rewind working after a truncation.
  */

@@ -1,5 +1,5 @@
 /**
- * Hooks (SPEC §4.9) with the mock LLM: real hook commands (sh), real runs, the requests
+ * Hooks with the mock LLM: real hook commands (sh), real runs, the requests
  * the model received. Covers blocking, trust bound to the config's fingerprint, context
  * reaching the request, failures noted on the turn and the sandbox around hooks.
  * (The other events: hooks_events_test.ts.)

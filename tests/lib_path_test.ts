@@ -1,6 +1,6 @@
 /**
  * lib/path.ts gives the same answers as `node:path`'s `posix` (the product's reference
- * before issue 15 dropped node:path from its module graph): every function on every
+ * before node:path was dropped from its module graph): every function on every
  * short string over a small alphabet, thousands of generated paths and hand-picked edge
  * cases. And no product source imports node:path again.
  */

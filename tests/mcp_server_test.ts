@@ -1,5 +1,5 @@
 /**
- * ReinAgent as an MCP server (SPEC §9.2), driven by the MCP SDK's own client: over
+ * ReinAgent as an MCP server, driven by the MCP SDK's own client: over
  * streamable HTTP at `/mcp` of a real server process and over stdio through
  * `reinagent mcp serve` (with a running instance, and starting one in-process). The
  * agent is the mock LLM; its command waits for an approval answered over MCP.

@@ -1,5 +1,5 @@
 /**
- * Memory with the agent (SPEC §6.3, §5.16), in-process with the mock LLM: the `memory`
+ * Memory with the agent, in-process with the mock LLM: the `memory`
  * tool writes a proposal that the next task's reminder lists only after the user
  * accepted it; "remember …" from the user makes it accepted at once; accepted memories
  * are protected from the model; hostile ids are refused; sub-agents have no memory

@@ -1,5 +1,5 @@
 /**
- * Memory files and their ops (SPEC §6.3): frontmatter files as the source of truth, the
+ * Memory files and their ops: frontmatter files as the source of truth, the
  * FTS index following hand edits, corrupt files reported and never overwritten, hostile
  * ids and paths refused, delete and wipe moving files to the trash.
  */

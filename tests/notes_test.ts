@@ -1,5 +1,5 @@
 /**
- * Notes (issue 19 item 3, SPEC §7.16): notebooks and notes are folders and `.md` files
+ * Notes: notebooks and notes are folders and `.md` files
  * under `<data dir>/notebooks/`; names that would escape or hide are refused; corrupt and
  * oversize files are reported and never overwritten; a save based on an old version is a
  * conflict; assist and "organise this conversation" are side requests to the mock LLM.

@@ -1,5 +1,5 @@
 /**
- * Right panel ops (SPEC §7.14): `file.preview` (workspace-bound, 256 KB cap, line cap,
+ * Right panel ops: `file.preview` (workspace-bound, 256 KB cap, line cap,
  * binary detection, symlinks leading out refused, clear errors), `file.diff` (a tool
  * call's stored line diff) and `about.info`.
  */
@@ -292,7 +292,7 @@ Deno.test("about.info: version, data dir, database and honest sandbox facts", as
   }
 });
 
-Deno.test("about.info: the server's live RSS and its peak since start (SPEC §11.3)", async () => {
+Deno.test("about.info: the server's live RSS and its peak since start", async () => {
   const h = await harness();
   try {
     const first = (await h.op<AboutInfo>("about.info", {})).memory;

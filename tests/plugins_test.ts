@@ -1,5 +1,5 @@
 /**
- * Plugins (SPEC §9.7) on real folders: discovery in the data folder and a project, bad
+ * Plugins on real folders: discovery in the data folder and a project, bad
  * manifests reported, path escapes and links into the data folder refused, off until
  * enabled, hooks run only once trusted for exactly what they are (a real hook blocking a
  * real run with the mock LLM), commands and skills contributed, `reinagent plugins`.

@@ -1,5 +1,5 @@
 /**
- * The outbound proxy (SPEC §2.12) with a tiny local proxy that records what it gets and
+ * The outbound proxy with a tiny local proxy that records what it gets and
  * forwards to the mock LLM: a provider request to a non-loopback host goes through it
  * (the run completes), loopback hosts (the mock LLM itself) go direct unless asked, the
  * no-proxy list and NO_PROXY are respected; the setting's file is validated and a

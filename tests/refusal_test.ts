@@ -1,5 +1,5 @@
 /**
- * Structured refusal reasons (SPEC §4.4–4.6): every way the gate refuses a call leaves a
+ * Structured refusal reasons: every way the gate refuses a call leaves a
  * machine-readable `meta.refusal` next to the English text the model reads; a recovered
  * plan's "Allow & continue" switches the task to ask mode like a live approval.
  */

@@ -1,5 +1,5 @@
 /**
- * Search across tasks (SPEC §3.11): the FTS5 trigram index (migration 6), its
+ * Search across tasks: the FTS5 trigram index (migration 6), its
  * incremental upkeep, ranking, snippet limits, short and CJK queries, FTS syntax in
  * queries, and the `search.query` / `task.contextBreakdown` ops.
  */

@@ -1,5 +1,5 @@
 /**
- * Skills in the agent's turns (issue 18): an enabled skill is listed (name, description,
+ * Skills in the agent's turns: an enabled skill is listed (name, description,
  * path) in the reminder of the next request and a disabled one is not; the model can
  * read an enabled skill's SKILL.md with read_file even outside the workspace (in the data
  * folder), but nothing else of the data folder, and no longer once it is turned off.

@@ -1,5 +1,5 @@
 /**
- * Skills (issue 18): SKILL.md frontmatter as Claude Code / Codex write it, hostile
+ * Skills: SKILL.md frontmatter as Claude Code / Codex write it, hostile
  * names and descriptions bounded, discovery in every source folder with the switch
  * defaults, folders that lead into the data folder refused, installs from a zip
  * (traversal, links, no SKILL.md refused; nothing left behind) or a folder, and the ops.

@@ -1,5 +1,5 @@
 /**
- * Start-up stays light (issue 15): the modules `main.ts` loads before it does anything
+ * Start-up stays light: the modules `main.ts` loads before it does anything
  * (static imports, followed through the project) reach no heavy npm package. The MCP
  * SDK (+ zod, ~20 MB), Playwright, `node:process` and the QR code library load only when
  * their path runs (the OpenAI SDK is not used at all).

@@ -1,5 +1,5 @@
 /**
- * Start-up pays for no Node compatibility module (issue #15): `node:crypto` alone costs
+ * Start-up pays for no Node compatibility module: `node:crypto` alone costs
  * 35–50 ms and +8.5 MB to import, `node:os`, `node:buffer`, `node:url`, `node:zlib`
  * 7–36 ms each. The static graphs (`deno info --json`, dynamic imports not followed) of
  * `main.ts`, of what a server start loads, and of the sandbox tool worker hold none but

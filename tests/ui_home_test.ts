@@ -1,5 +1,5 @@
 /**
- * Pure logic of the phone task home (SPEC 7.17): display status from the task
+ * Pure logic of the phone task home: display status from the task
  * summaries, local time groups around midnight and week boundaries (injected "now"),
  * relative times, pinned first, workspace grouping in the sidebar's order.
  */

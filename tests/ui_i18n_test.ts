@@ -1,5 +1,5 @@
 /**
- * Every user-visible string exists in both languages (SPEC §7.12): the merged
+ * Every user-visible string exists in both languages: the merged
  * dictionaries have the same keys and placeholders, and every literal key any UI file
  * passes to t()/tn() is translated.
  */

@@ -1,5 +1,5 @@
 /**
- * Self-update (SPEC §1.10) against a local manifest server: a copy of a small file plays
+ * Self-update against a local manifest server: a copy of a small file plays
  * "the binary" (`--target`). A wrong checksum or size is refused and leaves the old binary
  * (and no download) in place; the right one replaces it atomically, executable, with the
  * old kept as `.bak`; `--check` only tells; a hostile manifest is refused.

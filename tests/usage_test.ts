@@ -1,5 +1,5 @@
 /**
- * Usage statistics (SPEC §9.4): the op's totals equal the usage stored on the seeded
+ * Usage statistics: the op's totals equal the usage stored on the seeded
  * replies (tasks and sub-agents), unknown usage is counted as unknown (never guessed),
  * the ranges, heatmap, streaks, model shares and longest task, the reset point (no task
  * history deleted), and the SQL aggregation stays fast on many entries.

@@ -1,5 +1,5 @@
 /**
- * `agent` and `subagent_output` (SPEC §5.15): delegate a self-contained piece of work
+ * `agent` and `subagent_output`: delegate a self-contained piece of work
  * to a sub-agent — a nested agent loop with its own tool list — and read its report.
  * The arguments have the shape models know from Claude Code's Task tool. The tools
  * only check and forward: the run hands each call a `SubagentControl` in its context

@@ -1,5 +1,5 @@
 /**
- * `memory` (SPEC §5.16): the agent's long-term notes — list, read, search, write, update,
+ * `memory`: the agent's long-term notes — list, read, search, write, update,
  * delete memories in the global bucket or the task's project bucket (store/memory/).
  *
  * The review rule: what the model writes is a proposal (`unreviewed`, never in the

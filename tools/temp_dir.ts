@@ -1,5 +1,5 @@
 /**
- * `.reinagent/.temp/` (SPEC §8.5): the workspace folder for throw-away scripts. The
+ * `.reinagent/.temp/`: the workspace folder for throw-away scripts. The
  * first file written into it also writes its `.gitignore` (`*`), which ignores the
  * folder and itself, so nothing in it is ever committed.
  */

@@ -3,7 +3,7 @@
  * DevTools Protocol, to collect all garbage and report its heap. The RSS of a 20-second
  * soak saws with the collector (±15 MB) and says little about a leak; the heap after a
  * full collection does, in KB per task (this is how the retained hook sessions, pending
- * idle timeouts and dead ring events of issue #15 were found).
+ * idle timeouts and dead ring events were found).
  */
 
 /** A free loopback port for the inspector (bound, read and released). */

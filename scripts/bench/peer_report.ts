@@ -68,7 +68,7 @@ const COLUMNS: { key: Metric; title: string; digits: number }[] = [
   { key: "maxProcs", title: "most processes at once", digits: 0 },
 ];
 
-/** The goals of issue #15: ReinAgent's value ≤ factor × the peer's. */
+/** The goals against the peers: ReinAgent's value ≤ factor × the peer's. */
 export const GOALS: { metric: Metric; peer: string; factor: number; text: string }[] = [
   {
     metric: "firstRequestMs",
@@ -125,7 +125,7 @@ export function renderReport(r: Report): string {
       const cells = COLUMNS.slice(0, 8).map((c) => fmtRatio(med(ours, c.key), med(p, c.key)));
       out.push(`| ${p.label} | ${cells.join(" | ")} |`);
     }
-    out.push("", "### Goals of issue #15", "");
+    out.push("", "### Goals against the peers", "");
     for (const g of GOALS) {
       const peer = measured.find((p) => p.id === g.peer);
       if (!peer) {

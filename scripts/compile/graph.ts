@@ -24,7 +24,7 @@ export const COMPILE_FLAGS = [
   "--allow-sys",
   "--allow-ffi",
   "--unstable-worker-options",
-  // Half the soak's peak RSS (issue #15, scripts/bench_soak.ts): V8 collects sooner.
+  // Half the soak's peak RSS (scripts/bench_soak.ts): V8 collects sooner.
   "--v8-flags=--optimize-for-size",
 ];
 

@@ -1,5 +1,5 @@
 /**
- * The task's goal in the per-turn reminder (SPEC §4.2, `/goal`): the user's objective,
+ * The task's goal in the per-turn reminder (`/goal`): the user's objective,
  * quoted as data (escaped, so a goal cannot close the block or the reminder), with what
  * to do about it — pursue it, or leave it alone while it is paused.
  */

@@ -1,6 +1,6 @@
 /**
  * Turns stored timeline entries into the model's conversation, with orphan
- * protection (SPEC §4.8): tool results whose call is missing are dropped, and tool
+ * protection: tool results whose call is missing are dropped, and tool
  * calls without a result get a synthetic "interrupted" result.
  */
 import type { Entry } from "../../protocol/index.ts";

@@ -1,5 +1,5 @@
 /**
- * The agent loop (SPEC §4.1): send the context, stream the assistant, run its tool
+ * The agent loop: send the context, stream the assistant, run its tool
  * calls (consecutive read-only calls concurrently, others one by one), append the
  * results, repeat — until no tool calls, the step budget, a stop, or an error.
  */
@@ -37,7 +37,7 @@ export interface ToolCall {
   answer?: unknown;
 }
 
-/** Decides whether a call may run (approval gate; issue 4). */
+/** Decides whether a call may run (the approval gate). */
 export type Gate = (
   call: ToolCall,
   signal: AbortSignal,

@@ -1,5 +1,5 @@
 /**
- * Post-turn memory extraction (SPEC §6.3): after a task's turn ended on its own, a
+ * Post-turn memory extraction: after a task's turn ended on its own, a
  * hidden side request to the task's model proposes up to {@link MEMORY_LIMITS.extractPerTurn}
  * memories from that turn. They are written `unreviewed` (source "extraction"): the user
  * accepts them on the Memory page before any reaches a reminder.

@@ -1,5 +1,5 @@
 /**
- * The memory index of the per-turn reminder (SPEC §6.3): the memories the user
+ * The memory index of the per-turn reminder: the memories the user
  * accepted, global and this project's, at most {@link MEMORY_LIMITS.indexPerBucket}
  * per bucket (most recently updated first) and {@link MEMORY_LIMITS.indexChars} in all.
  * Proposals (`unreviewed`) are left out entirely: nothing the user did not accept is

@@ -1,5 +1,5 @@
 /**
- * Context assembly (SPEC §4.2): a static system prompt (base + environment + mode),
+ * Context assembly: a static system prompt (base + environment + mode),
  * and a per-turn `<system-reminder>` prepended to the first user message (date, goal,
  * AGENTS.md, enabled skills, accepted memories) so the system prompt stays cacheable.
  */

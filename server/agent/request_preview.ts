@@ -1,5 +1,5 @@
 /**
- * The request preview (SPEC §6.6) from the request a turn would send now: each message
+ * The request preview from the request a turn would send now: each message
  * as text, and the adapter's wire body with image data replaced by its size (the
  * preview shows what is sent, not megabytes of base64).
  */

@@ -1,5 +1,5 @@
 /**
- * Task titles (SPEC §3.3): the first 30 characters at once (quickTitle), then a 3–7
+ * Task titles: the first 30 characters at once (quickTitle), then a 3–7
  * word title from the task's model (thinking stripped), falling back to a local rule
  * when the model is unavailable (offline, Demo, error).
  */

@@ -117,7 +117,7 @@ export interface TurnDeps {
   subagents?: SubagentRunner;
   /** The memory tool changed a bucket (the Memory pages reload). */
   memoryChanged?(scope: MemoryScope, projectPath: string | null): void;
-  /** The user's and the workspace's hooks (SPEC §4.9); absent = none run. */
+  /** The user's and the workspace's hooks; absent = none run. */
   hooks?: HookEngine;
 }
 

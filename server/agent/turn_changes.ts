@@ -1,5 +1,5 @@
 /**
- * The net change of a turn (SPEC §7.7 "files changed"): per file the line diff from its
+ * The net change of a turn: per file the line diff from its
  * state before the turn (the checkpoint's pre-image) to its state now, at the end of
  * the turn's run — not the sum of the edits, so a file created with 4 lines and then
  * edited is "new +4". Files the turn changed and put back as they were are left out.

@@ -1,5 +1,5 @@
 /**
- * Automations: CRUD, the scheduler and run records (SPEC §9.3).
+ * Automations: CRUD, the scheduler and run records.
  *
  * The scheduler is one timer set for the earliest next run (re-armed on every change,
  * and at most every 15 minutes so a changed wall clock is noticed); nothing polls.

@@ -1,5 +1,5 @@
 /**
- * The configuration backup (SPEC §9.6): settings (`settings.*`, `ui.*`, notification
+ * The configuration backup: settings (`settings.*`, `ui.*`, notification
  * switches), providers (keys only when asked), MCP servers (secret env values and
  * headers only when asked), the projects list — one JSON with a manifest and a version
  * gate. A restore checks the whole document first and writes nothing when anything is

@@ -1,5 +1,5 @@
 /**
- * Builds an export of tasks (SPEC §3.15, §11.6): each task's row, its whole timeline
+ * Builds an export of tasks: each task's row, its whole timeline
  * and the bytes of the attachments its entries show (base64, each up to
  * `CARRY_LIMITS.attachmentBytes`; a larger or missing one is named in `skipped`).
  */

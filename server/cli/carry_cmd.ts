@@ -1,6 +1,6 @@
 /**
  * `reinagent export | import | backup | restore`: carrying history and configuration
- * between machines (SPEC §3.14, §3.15, §9.6, §11.6). They use the running instance for
+ * between machines. They use the running instance for
  * the data dir when there is one, otherwise open it in this process (holding its lock).
  *
  *   reinagent export TASK… | --all [--format md|json] [--out FILE]

@@ -1,5 +1,5 @@
 /**
- * Argument parsing of the provider/model CLI (SPEC §1.11):
+ * Argument parsing of the provider/model CLI:
  *
  *   reinagent providers list [--json]
  *   reinagent providers add ID --format FORMAT --base-url URL [--name NAME]

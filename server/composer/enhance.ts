@@ -1,5 +1,5 @@
 /**
- * Prompt enhancement ✨ (SPEC §6.8): the draft rewritten once by the model — a side
+ * Prompt enhancement ✨: the draft rewritten once by the model — a side
  * request with no tools and no thinking, the template's `{{draft}}` replaced by the
  * draft — within a hard timeout. The answer is cleaned of wrappers models like to add
  * (quotes, "Enhanced:" labels, a code fence); an empty answer is an error, never an

@@ -1,5 +1,5 @@
 /**
- * `@` mentions of a message, resolved when it is sent (SPEC §6.2): each mentioned file
+ * `@` mentions of a message, resolved when it is sent: each mentioned file
  * (first 32 KB) or folder (a short listing) of the workspace becomes a `file` part with
  * `data.mention`, whose text the model receives as a context block (history.ts). The
  * content is read once, at send time, so the conversation does not change later.

@@ -1,5 +1,5 @@
 /**
- * The file tree (SPEC §8.4): one folder at a time, folders first; entries ignored by
+ * The file tree: one folder at a time, folders first; entries ignored by
  * git (or, outside a repository, the usual dependency/build folders) are marked for
  * dimming, symlinks leading out of the workspace are marked and never followed.
  * Create / rename / delete never overwrite and stay inside the workspace.
@@ -150,7 +150,7 @@ export async function deleteEntry(ws: string, input: string) {
   return { path: c.rel };
 }
 
-/** `.reinagent/.temp/` with a `.gitignore` that ignores the folder itself (SPEC §8.5). */
+/** `.reinagent/.temp/` with a `.gitignore` that ignores the folder itself. */
 export async function ensureTempDir(ws: string): Promise<{ path: string; created: boolean }> {
   const c = confine(ws, TEMP_DIR);
   const created = !(await exists(c.abs));

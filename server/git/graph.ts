@@ -1,5 +1,5 @@
 /**
- * Commit-graph layout for the git log (SPEC §8.3): each commit gets a lane (column)
+ * Commit-graph layout for the git log: each commit gets a lane (column)
  * and the lines that lead from its row to the next. Pure, so it is tested alone.
  * Input is in `git log --topo-order` order (children before parents). Each hash is
  * expected in at most one lane, so a merge's second parent either opens a lane or

@@ -1,5 +1,5 @@
 /**
- * A commit message for the staged changes (SPEC §8.3 "✨"): a small side request to
+ * A commit message for the staged changes: a small side request to
  * the task's model with the bounded staged diff, as for task titles (agent/title.ts);
  * a local summary from `--stat` when no model answers (Demo, offline, error).
  */

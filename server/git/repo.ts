@@ -1,5 +1,5 @@
 /**
- * The git panel's operations on a work tree (SPEC §8.3), each one or a few `git`
+ * The git panel's operations on a work tree, each one or a few `git`
  * commands with argument arrays. Paths are relative to the repository's top and go to
  * git as `:(top,literal)` pathspecs; branch names are checked with
  * `git check-ref-format --branch` first. Failures throw OpError with git's own words.

@@ -1,5 +1,5 @@
 /**
- * Runs the `git` CLI for the git panel (SPEC §8.3): an argument array (never a shell
+ * Runs the `git` CLI for the git panel: an argument array (never a shell
  * string), no prompts (GIT_TERMINAL_PROMPT=0, no askpass), no pager, a time limit and
  * bounded output, so a hostile repository cannot hang or flood the server.
  */

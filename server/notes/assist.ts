@@ -1,5 +1,5 @@
 /**
- * AI assist on a note (SPEC §7.16): summarise, fix the grammar, or continue the text —
+ * AI assist on a note: summarise, fix the grammar, or continue the text —
  * one side request (no tools, no thinking) within a hard deadline. An empty answer or a
  * failure is an error; the note itself is never touched here (the editor applies the
  * answer and keeps the text it replaced for Undo).

@@ -1,5 +1,5 @@
 /**
- * "Organise this conversation into a note" (SPEC §7.16): the task's conversation — what
+ * "Organise this conversation into a note": the task's conversation — what
  * the user asked, what the assistant answered, which tools it used — as one transcript
  * (its end kept when long), organised by the model into a Markdown note with a `#` title.
  * The note's name comes from that title (made safe), else the task's title.

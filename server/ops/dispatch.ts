@@ -65,7 +65,7 @@ const HANDLERS: SomeHandlers = {
 
 /**
  * Feature ops whose handlers — and all they import — load on their first call, so a start
- * and a headless `run` compile and hold none of them (issue #15). `tests/dispatch_test.ts`
+ * and a headless `run` compile and hold none of them. `tests/dispatch_test.ts`
  * checks that every op has a handler.
  */
 const LAZY: [ops: Record<string, unknown>, load: () => Promise<SomeHandlers>][] = [

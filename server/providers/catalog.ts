@@ -5,7 +5,7 @@
  *
  * Rules: keys are only ever returned masked ({@link toPublic}); the built-in Demo
  * provider is listed first and is read-only; a model reference that cannot be used is
- * an error — never a silent switch to another model (SPEC §12).
+ * an error — never a silent switch to another model.
  *
  * @example
  * const { provider, model } = resolveModel(repos, task.modelRef); // null → default → Demo

@@ -1,5 +1,5 @@
 /**
- * Model-level catalog operations (SPEC §2.4–2.5): add, edit, delete, fetch the
+ * Model-level catalog operations: add, edit, delete, fetch the
  * provider's list and test one model with a tiny real request. Shared by the ops and
  * the CLI. Errors from a provider carry its real text; the key is scrubbed from it.
  */

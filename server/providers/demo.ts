@@ -1,5 +1,5 @@
 /**
- * The Demo model (SPEC §2.11): built in, no key, deterministic. It streams thinking
+ * The Demo model: built in, no key, deterministic. It streams thinking
  * and text and makes real tool calls through the normal loop — list the workspace,
  * read a file, and only when the prompt asks for a file ({@link asksForFile}) write a
  * note (which goes through approval when the mode asks) — so a new user sees the

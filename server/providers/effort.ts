@@ -1,5 +1,5 @@
 /**
- * Reasoning effort (SPEC §2.6): which levels a model offers, the step budget of
+ * Reasoning effort: which levels a model offers, the step budget of
  * each level, and how a level maps onto each wire format.
  */
 import type { Effort } from "./types.ts";
@@ -8,7 +8,7 @@ import { STEP_BUDGET } from "../../protocol/constants.ts";
 export { effectiveEffort, offeredLevels } from "../../protocol/constants.ts";
 
 /**
- * Agent steps allowed for one turn: the effort's budget (SPEC §2.6) in every mode
+ * Agent steps allowed for one turn: the effort's budget in every mode
  * but `full`, which has no cap.
  */
 export function stepBudget(effort: Effort, approval: string): number {

@@ -1,6 +1,6 @@
 /**
  * Provider errors with the raw chain (status, upstream message, URL) plus a category
- * badge and a friendly hint (SPEC §2.10), and the retry decision (SPEC §2.9).
+ * badge and a friendly hint, and the retry decision.
  */
 
 import type { ErrorCategory, ProviderErrorInfo } from "../../protocol/provider_types.ts";

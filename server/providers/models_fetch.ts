@@ -1,5 +1,5 @@
 /**
- * Fetching a provider's model list and reading the real metadata in it (SPEC §2.4):
+ * Fetching a provider's model list and reading the real metadata in it:
  * context window, max output, vision and declared effort levels. What the provider
  * does not state stays `null` — nothing is guessed from a model's name.
  *

@@ -1,7 +1,7 @@
 /**
  * `openai-chat-completions` (POST /v1/chat/completions): fetch + the shared SSE parser.
  * Not `npm:openai`: importing that SDK cost ~80 ms and ~28 MB RSS on every start
- * (issue #15), for a streaming POST the other adapters already do in a few lines.
+ * , for a streaming POST the other adapters already do in a few lines.
  */
 import {
   type Adapter,

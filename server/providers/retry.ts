@@ -1,5 +1,5 @@
 /**
- * Retry policy (SPEC §2.9): connection errors and 408/409/429/5xx/52x are retried up
+ * Retry policy: connection errors and 408/409/429/5xx/52x are retried up
  * to 10 times with backoff 200 ms·2^(n-1)·U(0.9,1.1), capped at 30 s; never after
  * content was streamed; 400/401/402 never. Stop during backoff stops at once.
  */

@@ -1,4 +1,4 @@
-/** Base URL rule (SPEC §2.2): stored bare; `/v1` is appended exactly once. */
+/** Base URL rule: stored bare; `/v1` is appended exactly once. */
 
 /** Normalises a user-entered base URL: no trailing slashes, no trailing `/v1`. */
 export function normaliseBaseUrl(input: string): string {

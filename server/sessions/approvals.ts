@@ -1,5 +1,5 @@
 /**
- * The approval gate (SPEC §4.4–4.6). For every tool call it reads the task's mode and
+ * The approval gate. For every tool call it reads the task's mode and
  * tool policies LIVE, then allows, refuses, or asks the user. Questions wait here,
  * are persisted (a restart offers them for recovery) and can be answered from any
  * client. Changing a task's mode re-judges what it is waiting on. Every refusal carries

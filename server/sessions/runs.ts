@@ -134,7 +134,7 @@ export class RunManager {
     return result;
   }
 
-  /** The request the task's next turn would send now (SPEC §6.6); throws when unusable. */
+  /** The request the task's next turn would send now; throws when unusable. */
   async preview(taskId: string): Promise<StreamRequest> {
     const task = this.d.repos.tasks.get(taskId);
     if (!task) throw new OpError("not_found", `task ${taskId} does not exist`);

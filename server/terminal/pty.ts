@@ -2,8 +2,7 @@
  * A pseudo-terminal without native addons: Deno FFI on libc (Linux only, main process
  * only — never in tool workers). The shell is started through
  * `/bin/sh -c 'exec setsid -c "$@" <"$0" >"$0" 2>&1' <slave> <shell>` so it becomes a
- * session leader with the slave as its controlling tty (DESIGN.md "Proven on these
- * machines"). Reads and writes of the master run as non-blocking FFI calls (on a
+ * session leader with the slave as its controlling tty. Reads and writes of the master run as non-blocking FFI calls (on a
  * thread), one pending read per terminal.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Memory files (SPEC §6.3): one Markdown file with a frontmatter per memory, the source
+ * Memory files: one Markdown file with a frontmatter per memory, the source
  * of truth (people may edit them by hand; the FTS index follows). Rules kept here:
  * - a file that does not parse is a problem of its bucket: listed as such, never
  *   overwritten, accepted or rewritten (only the user may move it to the trash);

@@ -1,5 +1,5 @@
 /**
- * Notes on disk (SPEC §7.16): `<root>/<notebook>/<note>.md`. The files are the source of
+ * Notes on disk: `<root>/<notebook>/<note>.md`. The files are the source of
  * truth — nothing is cached, so an edit in another editor shows at the next read. Every
  * name is checked before it becomes a path, symlinks are never followed, writes are
  * atomic (a temp file renamed over), a save names the version it was based on (a file

@@ -1,5 +1,5 @@
 /**
- * The background-work badge (SPEC §8.2) in a real (headless) Chromium on desktop
+ * The background-work badge in a real (headless) Chromium on desktop
  * (1280×800) and phone (390×844): a background command the agent started shows in the
  * composer's badge with its output tail and duration, live, and Stop ends it (the badge
  * goes). Screenshots: test-output/screenshots/{desktop,phone}-background-badge.png.

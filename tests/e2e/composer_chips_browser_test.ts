@@ -1,5 +1,5 @@
 /**
- * The composer's model chip and effort menu tell the truth (issue 11, item 6), in a
+ * The composer's model chip and effort menu tell the truth, in a
  * real (headless) Chromium against the real server and the mock LLM: the effort menu
  * offers exactly the levels a model declares (the general four otherwise, Default
  * only for the scripted Demo), shows and sends the level the run really uses, and

@@ -1,5 +1,5 @@
 /**
- * Failures look like failures (issue 11): a command that exits non-zero gets the
+ * Failures look like failures: a command that exits non-zero gets the
  * failure mark and a red "exit N" badge, its stderr is marked inside the merged output
  * (live and in the result), and a timeout, a timeout that needed SIGKILL and a kill by
  * signal each say so in a line under the output — at desktop 1280×800 and phone

@@ -1,4 +1,4 @@
-/** A running command's output appears in its card while it runs (SPEC §7.4 exec card). */
+/** A running command's output appears in its card while it runs. */
 import { assertMatch } from "../helpers/assert.ts";
 import { homeWithProvider } from "../helpers/seed.ts";
 import { startMockLlm } from "../../scripts/mock-llm.ts";

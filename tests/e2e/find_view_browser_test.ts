@@ -1,5 +1,5 @@
 /**
- * The conversation view tells the truth about where you are (issue 11, item 6), in a
+ * The conversation view tells the truth about where you are, in a
  * real (headless) Chromium: Ctrl/Cmd+F's bar never covers the current match (each one
  * is brought below the bar, above the composer), and "Back to bottom" shows only when
  * the view is not at the bottom — not after a find in a task that fits on screen, nor

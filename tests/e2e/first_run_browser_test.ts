@@ -1,5 +1,5 @@
 /**
- * Safe first run (issue 11, item 5) in a real (headless) Chromium against the real
+ * Safe first run in a real (headless) Chromium against the real
  * server: a new install starts in approval mode `edit` with the effort's step budget;
  * the Demo model only lists and reads unless the prompt asks for a file, and a file it
  * is asked for is written without a prompt (edit mode); `full` is in the warning

@@ -1,6 +1,6 @@
 /**
  * Every task shows its folder, and a project just added is where the next draft goes
- * (issue 11, item 6), in a real (headless) Chromium against the real server: three
+ * in a real (headless) Chromium against the real server: three
  * "Fix tests" tasks — in project alpha, in project beta, in no project — are told
  * apart by the header's folder chip (two projects both named "app" show their parent
  * folder too); adding a project while a task is shown makes the next "New task"

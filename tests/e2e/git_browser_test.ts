@@ -1,5 +1,5 @@
 /**
- * The git panel, the file tree and the right panel's tabs (SPEC §7.1, §8.3, §8.4) in a
+ * The git panel, the file tree and the right panel's tabs in a
  * real (headless) Chromium against the real server and the mock LLM. The workspace is
  * a real repository; a run edits a tracked file and writes a new one. The panel opens
  * from the header's "Git" button (found by its accessible name), lists the modified

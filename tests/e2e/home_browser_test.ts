@@ -1,5 +1,5 @@
 /**
- * The phone task home (SPEC 7.17) in a real (headless) Chromium against the real
+ * The phone task home in a real (headless) Chromium against the real
  * server: tasks made through the protocol (a project, a finished run, a run waiting
  * for approval, a pinned task, pushed running/failed states) show grouped by workspace
  * with badges, unread dots and time groups; a tap opens a task, Back returns home;

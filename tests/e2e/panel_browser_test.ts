@@ -1,5 +1,5 @@
 /**
- * The right panel (SPEC §7.14) and Settings → About / message theme (SPEC §7.12) in a
+ * The right panel and Settings → About / message theme in a
  * real (headless) Chromium against the real server and the mock LLM: a run reads and
  * edits a file; the read card's file chip opens the preview (line numbers,
  * highlighting); the edit card opens its diff (lines ↔ patch, copy); the panel resizes
@@ -321,7 +321,7 @@ Deno.test(
           /Rewind checkpoints\s+[\d.]+ (B|KB|MB) of 2048\.0 MB \(\d+ stored versions/,
         );
         assertMatch(await page.locator(tid("about-process")).innerText(), /pid \d+ · 1 connected/);
-        // Live server memory (SPEC §11.3): a number now and the peak since start.
+        // Live server memory: a number now and the peak since start.
         assertMatch(
           await page.locator(tid("about-memory")).innerText(),
           /\d+(\.\d)? MB resident now · peak \d+(\.\d)? MB since start/,

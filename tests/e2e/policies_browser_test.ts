@@ -1,5 +1,5 @@
 /**
- * Reviewing and undoing "Always allow" (SPEC §4.5) in a real (headless) Chromium, at
+ * Reviewing and undoing "Always allow" in a real (headless) Chromium, at
  * desktop 1280×800 and phone 390×844: a write is always-allowed from its approval card,
  * the approval-mode menu lists the task's rule, Remove takes it away, and the next
  * write asks again; rejecting it shows the translated refusal on the card.

@@ -1,5 +1,5 @@
 /**
- * Settings → Providers tells the truth (issue 11, item 6), in a real (headless)
+ * Settings → Providers tells the truth, in a real (headless)
  * Chromium against the real server and the mock LLM: "Add provider" (and a preset)
  * opens a form that stores nothing until Save — Cancel and Esc leave no "New provider
  * N" behind, problems are shown next to their field (checked here and by the server);

@@ -1,5 +1,5 @@
 /**
- * Search dialog snippets show Markdown as the text a reader sees (issue 11, item 6):
+ * Search dialog snippets show Markdown as the text a reader sees:
  * no `**`, backticks, `#` or link targets, the match still marked. Real (headless)
  * Chromium against the real server; desktop 1280×800 (Ctrl+K) and phone 390×844
  * (the drawer's search). Screenshots: test-output/screenshots/*-search-snippets.png.

@@ -1,5 +1,5 @@
 /**
- * From nothing to an answer through the UI only (issue 3): add a provider pointing at
+ * From nothing to an answer through the UI only: add a provider pointing at
  * the mock LLM in Settings, fetch and enable a model, pick it in the composer, run a
  * turn with thinking + answer. Desktop and phone. Screenshots: *-settings-run.png.
  */

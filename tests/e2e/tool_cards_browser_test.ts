@@ -1,5 +1,5 @@
 /**
- * Tool cards by kind (SPEC §7.4) in a real (headless) Chromium against the real server
+ * Tool cards by kind in a real (headless) Chromium against the real server
  * and the mock LLM: a command (exit code badge, output, sandbox), glob and grep (hit
  * counts), a refused webfetch (failure expanded with the error), list/read chips —
  * on desktop and phone. Screenshots: desktop-tools-*.png, phone-tools-*.png.

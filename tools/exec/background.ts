@@ -1,5 +1,5 @@
 /**
- * `background_bash` / `task_output` / `task_stop` (SPEC §5.9): long-running commands
+ * `background_bash` / `task_output` / `task_stop`: long-running commands
  * (dev servers, watchers). Started at once with an id; output kept in a 256 KB ring
  * buffer addressed by absolute byte offsets; stop = TERM to the group, KILL after 2 s
  * (done by runCommand). Jobs live in this server process.

@@ -1,5 +1,5 @@
 /**
- * The HTTP(S) proxy every outbound request of the server goes through (SPEC §2.12):
+ * The HTTP(S) proxy every outbound request of the server goes through:
  * provider requests, model lists, web tools, MCP HTTP servers, push sends, WebDAV, updates.
  * One helper, {@link netFetch}, used instead of `fetch` at those places. With a proxy set
  * (Settings → General, `<data dir>/proxy.json`), requests go through a

@@ -1,5 +1,5 @@
 /**
- * SSRF guard for the web tools (SPEC 5.13): decides whether a URL may be fetched.
+ * SSRF guard for the web tools: decides whether a URL may be fetched.
  *
  * Blocks loopback, private, link-local (incl. the 169.254.169.254 cloud metadata address),
  * CGNAT, documentation, benchmarking, multicast, reserved and unspecified addresses in IPv4
@@ -23,7 +23,7 @@
 export interface FetchPolicy {
   /** Hosts (names or IP literals, exact match) exempt from every check, e.g. a test server. */
   allowHosts?: string[];
-  /** Rewrite http:// to https:// (default true, SPEC 5.13). When false, http is fetched as-is. */
+  /** Rewrite http:// to https:// (default true). When false, http is fetched as-is. */
   upgradeHttp?: boolean;
   /** Every A/AAAA address of `host` (default: `Deno.resolveDns`). */
   resolve?: (host: string, signal?: AbortSignal) => Promise<string[]>;

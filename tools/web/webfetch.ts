@@ -1,5 +1,5 @@
 /**
- * `webfetch` (SPEC 5.13): one web page as readable text. https only (http upgraded), SSRF
+ * `webfetch`: one web page as readable text. https only (http upgraded), SSRF
  * checks on the first URL and on every redirect hop (manual redirects, at most 5), 30 s
  * timeout, 2 MB body cap, HTML → text, 15-minute LRU cache of 50 pages, 30 KB result.
  */

@@ -1,5 +1,5 @@
 /**
- * `websearch` (SPEC 5.14): keyless search through DuckDuckGo's HTML endpoint. Ads are dropped,
+ * `websearch`: keyless search through DuckDuckGo's HTML endpoint. Ads are dropped,
  * allowed/blocked domain filters applied, at most 25 results, and the result reminds the model
  * to cite its sources. Never invents results: an empty or unrecognised page is said as such.
  */

@@ -1,6 +1,6 @@
 /**
  * The banner at the top of the main area for approvals of OTHER tasks or of several
- * tasks (SPEC §4.6): with ≥ 2 tasks waiting, "N tasks waiting" with Allow all / Reject
+ * tasks: with ≥ 2 tasks waiting, "N tasks waiting" with Allow all / Reject
  * all (each confirmed inline) and a row per task that opens it; with one other task
  * waiting, its title and what it asks, and Open. The task shown now answers in its
  * tool card, so it alone needs no banner. Plans and questions need their own answer:

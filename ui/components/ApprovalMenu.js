@@ -1,5 +1,5 @@
 /**
- * The composer's approval-mode menu (SPEC §4.4): plan / ask / edit / full, each with
+ * The composer's approval-mode menu: plan / ask / edit / full, each with
  * an icon, a title and a one-line description; `full` in the warning colour, and the
  * button says the mode in words (a short word on phones) with its meaning in the
  * tooltip, so "no prompts" is never just an icon. Below,

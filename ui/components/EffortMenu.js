@@ -1,6 +1,6 @@
 /**
  * The composer's reasoning-effort menu: exactly the levels the model declares (else
- * the general Default, Low, Medium, High — SPEC §2.6), each with its step budget ("∞"
+ * the general Default, Low, Medium, High), each with its step budget ("∞"
  * in full access mode), and a note saying what the number means and whether the
  * levels are the model's own. The button shows the level the run will really use.
  */

@@ -1,5 +1,5 @@
 /**
- * An `error` entry (SPEC §2.10): category badge, message, friendly hint, the raw
+ * An `error` entry: category badge, message, friendly hint, the raw
  * chain (status, URL, upstream text) behind "Details", and Retry (`task.continue`).
  *
  * @typedef {import("../../protocol/index.ts").Entry} Entry

@@ -1,5 +1,5 @@
 /**
- * Approvals left from before a restart (`live: false`, SPEC §3.7): one banner each
+ * Approvals left from before a restart (`live: false`): one banner each
  * with the task's title, what the call would do, and Continue (the call counts as
  * interrupted) / Allow & continue / Reject / Ignore (just dismiss).
  */

@@ -5,7 +5,7 @@
  * and its offset are remembered, so a page of older entries ("Load earlier (N
  * left)") or a turn above growing never moves what the reader looks at.
  *
- * Stick-to-bottom state machine (SPEC §7.6): following (new content keeps the view
+ * Stick-to-bottom state machine: following (new content keeps the view
  * at the bottom) until the reader scrolls up; then frozen, with a "back to bottom"
  * button — shown only while the view is really away from the bottom (a find or a
  * jump that lands at the end, or a task that fits on screen, shows none) — until they

@@ -1,5 +1,5 @@
 /**
- * One turn (SPEC §7.3): the user message, the status strip, the process (thinking,
+ * One turn: the user message, the status strip, the process (thinking,
  * tool cards, intermediate text — expanded while live, collapsed after), then the
  * final answer, the files changed, trailing error lines, the max-steps notice and the
  * bands of compactions, rewinds and `/clear`s that happened in it. Memoised: a finished

@@ -1,6 +1,6 @@
 /**
- * English strings of the git panel, the file tree and the right panel's tabs (SPEC
- * §7.1, §8.3–8.5). Merged into en-US by index.js; every key must exist in git.zh-CN.js.
+ * English strings of the git panel, the file tree and the right panel's tabs.
+ * Merged into en-US by index.js; every key must exist in git.zh-CN.js.
  */
 export default {
   "panel.tabs": "Panel views",

@@ -1,4 +1,4 @@
-/** 中文：Git 面板、文件树与右侧面板的标签页（SPEC §7.1、§8.3–8.5）。 */
+/** 中文：Git 面板、文件树与右侧面板的标签页。 */
 export default {
   "panel.tabs": "面板视图",
   "panel.workbench": "工作台：Git、文件、子代理",

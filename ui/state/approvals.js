@@ -1,5 +1,5 @@
 /**
- * Pending approvals of every task (SPEC §4.6), visible and answerable from every
+ * Pending approvals of every task, visible and answerable from every
  * client: the list comes from `approvals.list` after each (re)connection and from the
  * `approvals` topic (the server pushes the full list after every change; every client
  * is subscribed to it). Live approvals are answered with Allow / Always allow / Reject;

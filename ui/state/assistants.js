@@ -1,5 +1,5 @@
 /**
- * Assistants (SPEC §6.7) as the server reports them (`assistants.list`, then pushes on
+ * Assistants as the server reports them (`assistants.list`, then pushes on
  * topic `assistants`): the list, the global default, files that could not be used; the
  * draft's choice (sent with `tasks.create`) and the Assistants page's form. Choosing
  * an assistant applies its bound model / effort once — for a task on the server

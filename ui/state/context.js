@@ -1,5 +1,5 @@
 /**
- * The context-usage panel's breakdown (SPEC §6.5): `task.contextBreakdown` for the
+ * The context-usage panel's breakdown: `task.contextBreakdown` for the
  * shown task, fetched when the panel opens, and the exact text of one category on
  * demand.
  *
@@ -98,7 +98,7 @@ export async function compactNow(taskId) {
 }
 
 /**
- * The request preview (SPEC §6.6): the exact next request of a task, fetched when it
+ * The request preview: the exact next request of a task, fetched when it
  * opens; null = closed.
  * @type {import("@preact/signals").Signal<{taskId: string,
  *   data: import("../../protocol/index.ts").RequestPreview|null, error: string}|null>}

@@ -1,5 +1,5 @@
 /**
- * Prompt enhancement ✨ (SPEC §6.8): the draft rewritten once by the composer's model
+ * Prompt enhancement ✨: the draft rewritten once by the composer's model
  * (`composer.enhance`, 60 s deadline on the server). The text it replaced is kept for
  * Undo, which puts back exactly that text. Switching the view or sending ends both the
  * undo and a request still on its way (its late answer is dropped).

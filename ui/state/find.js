@@ -1,5 +1,5 @@
 /**
- * Find in conversation (SPEC §7.9). Matches come from the loaded entries model (the
+ * Find in conversation. Matches come from the loaded entries model (the
  * timeline is virtualised, so the DOM alone would miss entries not rendered):
  * case-insensitive occurrences in the text of user and assistant entries. The current
  * match is brought into view with `scrollToEntry`, then placed below the find bar

@@ -1,5 +1,5 @@
 /**
- * Pure helpers of the git panel (SPEC §8.3): the status grouped as the panel shows it
+ * Pure helpers of the git panel: the status grouped as the panel shows it
  * and the commit graph's drawing (lines between rows, dots) from the server's layout.
  *
  * @typedef {import("../../protocol/index.ts").GitFileStatus} GitFileStatus

@@ -1,5 +1,5 @@
 /**
- * Timeline history actions (SPEC §3.8, §3.12): "Load earlier (N left)", edit & resend
+ * Timeline history actions: "Load earlier (N left)", edit & resend
  * a user message, retry an assistant reply, branch a task at a reply, copy text.
  * Components call these; the server's `truncate`/`entry` events update the timeline
  * of every client, this one included.

@@ -1,5 +1,5 @@
 /**
- * Pure logic of the phone task home (SPEC 7.17): each task's display status, the
+ * Pure logic of the phone task home: each task's display status, the
  * local-time groups (Today, Yesterday, Earlier this week, Older), relative times,
  * and the home's sections — pinned tasks first, then one group per workspace
  * (each project, then "Tasks" for tasks without a listed project), each split into

@@ -1,8 +1,8 @@
 /**
  * Pure logic of the interactive parts (no DOM, no signals): the questions of an
- * `ask_user_question` call and the answers sent back (SPEC §5.11), the outcome of a
+ * `ask_user_question` call and the answers sent back, the outcome of a
  * refused plan or skipped question, the task's todo list for the progress capsule
- * (SPEC §5.10) and what a rewind plan allows (SPEC §3.13).
+ * and what a rewind plan allows.
  *
  * @typedef {import("../../protocol/index.ts").Entry} Entry
  * @typedef {import("../../protocol/index.ts").RewindPlan} RewindPlan

@@ -1,5 +1,5 @@
 /**
- * Background commands of the task shown now (SPEC §8.2): `jobs.list`, kept live by
+ * Background commands of the task shown now: `jobs.list`, kept live by
  * `{kind: "job"}` events (start, output tail at most once a second, end).
  *
  * @typedef {import("../../protocol/index.ts").JobInfo} JobInfo

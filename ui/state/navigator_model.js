@@ -1,5 +1,5 @@
 /**
- * Pure logic of the conversation navigator (SPEC §7.8), no DOM: the user's questions
+ * Pure logic of the conversation navigator, no DOM: the user's questions
  * of the loaded timeline with their first line, stepping to the previous / next one,
  * and when the rail of ticks is shown.
  *

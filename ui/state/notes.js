@@ -1,5 +1,5 @@
 /**
- * The Notes page (Settings → Notes, SPEC §7.16): the notebooks, the notes of the one
+ * The Notes page (Settings → Notes): the notebooks, the notes of the one
  * shown, and the open note's editor text with its autosave. A save names the version
  * the editor loaded; the server refuses it when the file changed on disk meanwhile,
  * which shows as a conflict (the user picks: load the disk's text, or keep theirs) —

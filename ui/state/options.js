@@ -1,5 +1,5 @@
 /**
- * Pure helpers for the composer's per-task options (SPEC §2.6, §3.5): which model,
+ * Pure helpers for the composer's per-task options: which model,
  * effort level and approval mode apply (task choice, else system default, else the
  * built-in fallbacks), which effort levels a model offers, and the step budget.
  *

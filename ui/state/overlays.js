@@ -18,7 +18,7 @@ export const findOpen = signal(false);
  * - `{kind:"subagent", taskId, path, runId}`: a sub-agent's transcript (`path` = its
  *   title), replayed read-only
  * - `{kind:"git"|"files"|"subagents", taskId, path: ""}`: the git panel, the file tree,
- *   the list of the task's sub-agents (SPEC §8.3, §8.4)
+ *   the list of the task's sub-agents
  * @typedef {{kind: "file", taskId: string, path: string}
  *   | {kind: "diff", taskId: string, path: string, callId: string, turnId?: string}
  *   | {kind: "subagent", taskId: string, path: string, runId: string}

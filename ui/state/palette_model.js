@@ -1,5 +1,5 @@
 /**
- * Pure logic of the command palette and the keyboard shortcuts (SPEC §7.10), no DOM:
+ * Pure logic of the command palette and the keyboard shortcuts, no DOM:
  * the fuzzy matcher that ranks actions, the shortcut registry with its chords, how a
  * keydown maps to a shortcut, how a chord is shown, and conflict detection.
  *

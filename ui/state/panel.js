@@ -1,5 +1,5 @@
 /**
- * The right panel (SPEC §7.14): what it shows lives in `rightPanel` (overlays.js);
+ * The right panel: what it shows lives in `rightPanel` (overlays.js);
  * here are its width (remembered per device), the maximised state, opening helpers
  * and the pure helpers behind the diff view: finding a tool call's diff in the loaded
  * timeline and turning a line diff into a unified patch.
@@ -59,7 +59,7 @@ function rememberOpener() {
 }
 
 /**
- * The panel's tabs (SPEC §7.1): Preview and Diff go back to the last file and diff
+ * The panel's tabs: Preview and Diff go back to the last file and diff
  * shown for the task; Sub-agents lists its runs (a transcript counts as that tab).
  * @typedef {"preview"|"diff"|"git"|"files"|"subagents"} PanelTab
  */

@@ -4,7 +4,7 @@
  * `projects` events (the full list after every change); the layout (section order,
  * collapsed sections and projects) is a `ui.sidebar.layout` kv value, so it follows
  * the user to every device. `draftProject` is the project the new-task draft will be
- * created in (SPEC §3.2).
+ * created in.
  *
  * @typedef {import("../../protocol/index.ts").Project} Project
  * @typedef {import("../../protocol/index.ts").TaskSummary} TaskSummary

@@ -1,5 +1,5 @@
 /**
- * "Rewind code to before this turn" (SPEC §3.13): the dialog's state and its two
+ * "Rewind code to before this turn": the dialog's state and its two
  * requests. Opening asks the server for a preview (`task.rewindPreview`); Confirm
  * applies it (`task.rewind`, all-or-nothing). A `conflict` answer (a file changed
  * between preview and confirm) keeps the dialog open with the server's message and

@@ -1,5 +1,5 @@
 /**
- * The search dialog across tasks (SPEC §3.11): query, results from `search.query`,
+ * The search dialog across tasks: query, results from `search.query`,
  * the keyboard selection, and opening a result (the task, then the entry scrolled
  * into view once its timeline is loaded).
  *

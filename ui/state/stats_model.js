@@ -1,5 +1,5 @@
 /**
- * Session statistics of a task (pure; no DOM, no signals) (SPEC §7.11) and its context usage (§6.5),
+ * Session statistics of a task (pure; no DOM, no signals) and its context usage,
  * computed from the real usage recorded on assistant entries (`meta.usage`,
  * `meta.model`, `meta.startedAt`/`endedAt`). Nothing is invented: a value that cannot
  * be known is `null` and shown as unknown.

@@ -1,5 +1,5 @@
 /**
- * Sub-agent runs of the task shown now (SPEC §5.15): loaded with `subagents.list`
+ * Sub-agent runs of the task shown now: loaded with `subagents.list`
  * when the task opens (and after a reconnection), kept live by `{kind:"subagent"}`
  * events on the task's topic. The tool cards, the transcript pane and the composer's
  * background badge read them; stopping one is an op.

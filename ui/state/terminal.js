@@ -1,5 +1,5 @@
 /**
- * The terminal dock (SPEC §8.1): the server's list of terminals (the same on every
+ * The terminal dock: the server's list of terminals (the same on every
  * client, in the server's tab order), which one this client shows, whether the dock is
  * open, and the one live view that receives a terminal's output. A view attaches to get
  * the kept screen and then every output frame; after a reconnection it attaches again.

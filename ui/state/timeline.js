@@ -1,7 +1,7 @@
 /**
  * The timeline of the task shown now: its entries, the live run (RunState) and the
  * streaming pipeline. Text deltas are buffered and applied at most once per
- * animation frame (SPEC §7.6); any other event first applies the buffered deltas so
+ * animation frame; any other event first applies the buffered deltas so
  * the order the server produced is kept.
  *
  * @typedef {import("../../protocol/index.ts").Entry} Entry

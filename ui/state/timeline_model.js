@@ -1,6 +1,6 @@
 /**
  * Pure timeline logic (no DOM, no signals): applying streamed deltas to entries,
- * grouping entries into turns (SPEC §7.3) and working out what a turn shows.
+ * grouping entries into turns and working out what a turn shows.
  * Entries are treated as immutable: a change yields new objects, so components can
  * skip work by comparing identities.
  *

@@ -1,5 +1,5 @@
 /**
- * The shown task's todo list (SPEC §5.10): what its latest successful `todo_write`
+ * The shown task's todo list: what its latest successful `todo_write`
  * recorded, for the progress capsule above the composer.
  */
 import { computed } from "@preact/signals";

@@ -1,5 +1,5 @@
 /**
- * Pure logic of the tool cards (SPEC §7.4), no DOM: which card a tool gets, its
+ * Pure logic of the tool cards, no DOM: which card a tool gets, its
  * status, what its result's `meta` says, diff rows with line numbers, the exec output
  * without its status line, and the cheap previews shown on an approval card.
  *

@@ -1,5 +1,5 @@
 /**
- * Pure logic of the trajectory view (SPEC §7.15), no DOM: what the agent did in a
+ * Pure logic of the trajectory view, no DOM: what the agent did in a
  * task, turn by turn, from the stored entries only — model calls (model, duration,
  * tokens, stop reason), tool calls (kind, outcome, duration), refused calls (the
  * approval gate, the policy, a hook), compactions, sub-agents and errors. Nothing

@@ -57,7 +57,7 @@ export function setDrawer(open) {
   drawerOpen.value = open;
 }
 
-// ---------- drafts (SPEC §7.2: per-task autosave) ----------
+// ---------- drafts (per-task autosave) ----------
 
 /** How long the composer must be still before its draft is saved. */
 export const DRAFT_SAVE_MS = 500;

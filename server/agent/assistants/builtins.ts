@@ -1,5 +1,5 @@
 /**
- * The four built-in assistants (SPEC §6.7): general (no persona: the agent as it is),
+ * The four built-in assistants: general (no persona: the agent as it is),
  * coder, writer, translator. Read-only; the Assistants page duplicates one to change it.
  */
 import type { Assistant } from "../../../protocol/assistants.ts";

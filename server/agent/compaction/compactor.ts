@@ -1,5 +1,5 @@
 /**
- * Keeps a task's conversation inside the model's context window (SPEC §4.7): decides
+ * Keeps a task's conversation inside the model's context window: decides
  * when to compact (the provider-reported prompt reached the watermark, or the provider
  * refused the request as too long), asks the model for a summary with the same system
  * prompt and tools as a normal request (so a cached prefix is reused) and the

@@ -1,5 +1,5 @@
 /**
- * Microcompact (SPEC §4.7): before a request is sent, tool results older than the last
+ * Microcompact: before a request is sent, tool results older than the last
  * `keepLast` messages and longer than `maxChars` are cut to their head and tail with a
  * marker. Pure and deterministic: the same history always gives the same request (the
  * provider's prompt cache keeps hitting), a cut result is short enough that a second

@@ -1,5 +1,5 @@
 /**
- * Which part of a task's conversation a compaction summarises (SPEC §4.7): everything
+ * Which part of a task's conversation a compaction summarises: everything
  * before a boundary `keepFrom`, the rest kept verbatim. A boundary is always the start of
  * a user message or of a model step (an assistant entry), so a tool call and its result
  * are never split. Between turns the last `keepTurns` turns are kept; when those alone

@@ -1,5 +1,5 @@
 /**
- * Runs the configured hooks of an event for a task's turn (SPEC §4.9). A run opens a
+ * Runs the configured hooks of an event for a task's turn. A run opens a
  * {@link HookSession} for its task; each event re-reads the config files (small; an
  * edit applies at the next event), keeps the workspace's hooks out unless they are trusted
  * for exactly what they are now, runs the matching hooks side by side and folds their

@@ -95,7 +95,7 @@ export const BUILTIN_SUBAGENTS: readonly SubagentDef[] = [
   },
 ];
 
-/** Other names models use for the built-ins (Claude Code's, and the SPEC's "fixer"). */
+/** Other names models use for the built-ins (Claude Code's, and "fixer"). */
 const ALIASES: Record<string, string> = {
   explore: "explorer",
   "general-purpose": "general",

@@ -1,5 +1,5 @@
 /**
- * The workbench as an MCP server (SPEC §9.2): one SDK `Server` per MCP session,
+ * The workbench as an MCP server: one SDK `Server` per MCP session,
  * listing the tools below and running them for the session. Arguments are checked
  * against each tool's schema before it runs; a bad call comes back as a tool error
  * (`isError`) that says what is wrong, an unknown tool as a protocol error.

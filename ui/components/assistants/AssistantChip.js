@@ -1,5 +1,5 @@
 /**
- * The assistant chip (SPEC §6.7): the icon and name of the assistant the
+ * The assistant chip: the icon and name of the assistant the
  * shown task (or the draft) uses; its menu lists every assistant (the global default
  * marked) and "Manage assistants…". Choosing applies the assistant's bound model /
  * effort once; the composer's own choices win afterwards.

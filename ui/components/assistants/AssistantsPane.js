@@ -1,5 +1,5 @@
 /**
- * Settings → Assistants (SPEC §6.7): every assistant with its icon, name, description
+ * Settings → Assistants: every assistant with its icon, name, description
  * and bindings; the global default (a new task starts with it) is set here. Built-ins
  * are read-only (Duplicate makes an editable copy); custom ones can be edited and
  * deleted (two-step). Files that could not be used are listed with their problem —

@@ -1,6 +1,6 @@
 /**
  * Exporting the open task as Markdown (to read) or as JSON (to import on another
- * machine, SPEC §3.15): the task menu (⋯) in the header on wide screens; on phones the
+ * machine): the task menu (⋯) in the header on wide screens; on phones the
  * same items are in the header's Workbench sheet (no room for one more button there).
  */
 import { html } from "../../html.js";

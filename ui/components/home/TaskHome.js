@@ -1,5 +1,5 @@
 /**
- * The phone task home (SPEC 7.17; seed: the mobile remote's task home): the start
+ * The phone task home : the start
  * view under 768 px. A bar (drawer, title, search), notices, a summary of what needs
  * attention, then the tasks — pinned first, then one group per workspace (each
  * project, then "Tasks"), each split into Today / Yesterday / Earlier this week /

@@ -1,5 +1,5 @@
 /**
- * The questions of a waiting ask_user_question call (SPEC §5.11): one tab per question
+ * The questions of a waiting ask_user_question call: one tab per question
  * (its `header`, else Q1…; a tick once answered), the options as radio rows —
  * checkboxes for multi-select — with the recommended one marked, a free-text "Other"
  * (typing selects it), then Submit (every question answered) or Skip. Picking an

@@ -1,5 +1,5 @@
 /**
- * The "Rewind code to before this turn" dialog (SPEC §3.13): the server's preview —
+ * The "Rewind code to before this turn" dialog: the server's preview —
  * files to restore, files to delete, conflicts (red, with the reason), changes that
  * cannot be rewound, the note about shell commands — and Confirm, which is disabled
  * (with the reason said) while anything blocks the all-or-nothing rewind or the task

@@ -1,5 +1,5 @@
 /**
- * The progress capsule above the composer (SPEC §5.10, §7.2): a ring, `done/total`
+ * The progress capsule above the composer: a ring, `done/total`
  * and the item in progress, from the task's latest todo_write. A click expands the
  * whole checklist. Hidden when the task has no list, or everything is completed and
  * the run ended.

@@ -1,5 +1,5 @@
 /**
- * A todo checklist (SPEC §5.10): pending items with an empty circle, the one in
+ * A todo checklist: pending items with an empty circle, the one in
  * progress highlighted, completed ones ticked and struck through.
  *
  * @typedef {import("../../state/interact_model.js").Todo} Todo

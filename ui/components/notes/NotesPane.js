@@ -1,5 +1,5 @@
 /**
- * Settings → Notes (SPEC §7.16): notebooks are folders and notes are `.md` files under
+ * Settings → Notes: notebooks are folders and notes are `.md` files under
  * `<data dir>/notebooks/` — the notebook picker, the note cards, and the editor. On a
  * phone one column shows at a time: the list, or the open note (with Back).
  */

@@ -1,5 +1,5 @@
 /**
- * The command palette (SPEC §7.10; Ctrl/Cmd+Shift+P — Ctrl/Cmd+K stays search): a
+ * The command palette (Ctrl/Cmd+Shift+P — Ctrl/Cmd+K stays search): a
  * fuzzy-filtered list of actions with their shortcuts. ↑/↓ move (wrapping), Enter
  * runs, Esc or a click outside closes. Full-screen on phones.
  */

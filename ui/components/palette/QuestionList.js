@@ -1,5 +1,5 @@
 /**
- * The conversation navigator as a list (SPEC §7.8; from the palette, and the way in on
+ * The conversation navigator as a list (from the palette, and the way in on
  * phones where the rail is hidden): the user's questions of the task with their first
  * line; ↑/↓ move, Enter or a tap jumps (the timeline loads and renders a question that
  * is virtualised away). Questions older than the loaded page are offered as "Load

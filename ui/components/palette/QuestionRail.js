@@ -1,5 +1,5 @@
 /**
- * The conversation navigator's rail (SPEC §7.8): one tick per user question at the
+ * The conversation navigator's rail: one tick per user question at the
  * right edge of the timeline, when there are at least two and the conversation is at
  * least 864 px wide. A tick's tooltip previews the question; a click jumps to it. The
  * tick of the question in view is marked (updated on scroll).

@@ -1,5 +1,5 @@
 /**
- * The trajectory of the shown task (SPEC §7.15): what the agent did, turn by turn —
+ * The trajectory of the shown task: what the agent did, turn by turn —
  * model calls (model, duration, tokens), tool calls (kind, outcome, duration),
  * refused calls, compactions, sub-agents, errors — from the stored entries only (a
  * value that was not stored shows as "—"). A step opens its place in the

@@ -1,9 +1,9 @@
 /**
- * The file tree (SPEC §8.4): the task's workspace, one folder loaded when it is
+ * The file tree: the task's workspace, one folder loaded when it is
  * opened; ignored entries dimmed; a symlink leading out is shown but cannot be opened.
  * A file opens its preview; new file / new folder / rename / delete (which asks first)
  * run on the server, confined to the workspace. "Clean temp" empties
- * `.reinagent/.temp/` (SPEC §8.5). Open folders are kept per task while the page lives.
+ * `.reinagent/.temp/`. Open folders are kept per task while the page lives.
  *
  * @typedef {import("../../../protocol/index.ts").FileTreeEntry} FileTreeEntry
  */

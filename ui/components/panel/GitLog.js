@@ -1,5 +1,5 @@
 /**
- * The git log with its commit graph (SPEC §8.3): the server lays the lanes out
+ * The git log with its commit graph: the server lays the lanes out
  * (`git.log`); here one SVG draws the lines and dots beside the rows. Loaded when
  * the section is opened.
  */

@@ -1,5 +1,5 @@
 /**
- * The git panel (SPEC §8.3) of the task's workspace: branch (switch, create), the
+ * The git panel of the task's workspace: branch (switch, create), the
  * changed files grouped conflicts / staged / changes / untracked with their XY codes,
  * a file's inline diff, stage / unstage / discard (discard asks first), commit with an
  * optional model-written message, push, and the log with its commit graph. Not a

@@ -1,5 +1,5 @@
 /**
- * The right panel's tabs (SPEC §7.1): Preview, Diff, Git, Files, Sub-agents. Preview
+ * The right panel's tabs: Preview, Diff, Git, Files, Sub-agents. Preview
  * and Diff return to the last file and diff shown for the task (disabled until there is
  * one); the others always open. Also the header's buttons that open the panel on a tab.
  *

@@ -1,5 +1,5 @@
 /**
- * The right panel (SPEC §7.1, §7.14): a file preview, the changes of a tool call, the
+ * The right panel: a file preview, the changes of a tool call, the
  * git panel, the file tree or the sub-agents, opened through the `rightPanel` signal;
  * a row of tabs (Preview, Diff, Git, Files, Sub-agents) moves between them. Desktop: beside the conversation, resizable
  * by a drag handle (pointer, or arrow keys when focused; the width is remembered),

@@ -1,5 +1,5 @@
 /**
- * The context usage ring in the composer (SPEC §6.5): used / limit of the latest
+ * The context usage ring in the composer: used / limit of the latest
  * request. Hover (desktop) or tap opens a panel with the breakdown of the next
  * request by category, estimated by characters; a category opens its exact text.
  * "Compact now" summarises the conversation (`task.compact`); the note says when the

@@ -1,5 +1,5 @@
 /**
- * Find in conversation (Ctrl/Cmd+F, SPEC §7.9): a floating bar with the query, the
+ * Find in conversation (Ctrl/Cmd+F): a floating bar with the query, the
  * "n/N" count, previous/next (Shift+Enter / Enter) and close (Esc).
  */
 import { useEffect, useRef } from "preact/hooks";

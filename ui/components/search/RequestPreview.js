@@ -1,5 +1,5 @@
 /**
- * The request preview (SPEC §6.6), opened from the context panel: the exact next request
+ * The request preview, opened from the context panel: the exact next request
  * of the task as the server would send it now — system prompt, tools, each message (the
  * reminder and microcompact included) — or the raw wire JSON.
  */

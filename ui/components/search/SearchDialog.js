@@ -1,5 +1,5 @@
 /**
- * The search dialog across tasks (Ctrl/Cmd+K, SPEC §3.11): a query box, tasks whose
+ * The search dialog across tasks (Ctrl/Cmd+K): a query box, tasks whose
  * title matches first, then tasks with matching messages and their snippets (match
  * marked). ↑/↓ move, Enter opens, Esc closes. Full-screen on phones.
  *

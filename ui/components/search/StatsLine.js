@@ -1,5 +1,5 @@
 /**
- * The session stats line (SPEC §7.11): turns · steps · context % · duration · tokens ·
+ * The session stats line: turns · steps · context % · duration · tokens ·
  * cache hit, from the usage the providers reported. Unknown values say so.
  */
 import { html } from "../../html.js";

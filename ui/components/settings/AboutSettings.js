@@ -1,7 +1,7 @@
 /**
  * Settings → About: version, data folder, database (path and health), how shell
  * commands and file tools are sandboxed (said plainly when commands run unsandboxed),
- * the rewind checkpoint store (size and cap), the server's memory (SPEC §11.3) and the
+ * the rewind checkpoint store (size and cap), the server's memory and the
  * server process. Loaded from the server (`about.info`) when it opens, then refreshed every
  * few seconds while it stays open, so the memory row is live.
  *

@@ -1,5 +1,5 @@
 /**
- * Settings → General: the model that writes compaction summaries (SPEC §4.7). Default:
+ * Settings → General: the model that writes compaction summaries. Default:
  * each task's own model; a model chosen here that is gone or disabled is named as such
  * (the task's model then writes the summary).
  */

@@ -1,5 +1,5 @@
 /**
- * The composer's background-work badge (SPEC §8.2): hidden when nothing runs, else the
+ * The composer's background-work badge: hidden when nothing runs, else the
  * count of the task's background commands and background sub-agents still running. It
  * opens a list — a command with its duration and the tail of its output; a sub-agent
  * with its type, task, step and duration (and its transcript) — each with Stop.

@@ -1,5 +1,5 @@
 /**
- * The terminal dock (SPEC §8.1): tabs (new, close — asking first while something runs —,
+ * The terminal dock: tabs (new, close — asking first while something runs —,
  * drag to reorder), the shown terminal, and the note that it is the user's own shell,
  * not sandboxed. Desktop: docked under the conversation, its height dragged at the top
  * edge. Phone: a full-screen sheet with the extra-keys row.

@@ -1,5 +1,5 @@
 /**
- * The row under a final answer (SPEC §3.8): Copy, Retry and Branch (each of the two
+ * The row under a final answer: Copy, Retry and Branch (each of the two
  * asks for an inline confirmation first), and the answer's time. Retry and Branch
  * are unavailable while the task runs or the connection is down; a refusal from the
  * server is shown in the row.

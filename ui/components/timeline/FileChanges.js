@@ -1,5 +1,5 @@
 /**
- * "N files changed +A −B" after a finished turn (SPEC §7.7), one row per file. With the
+ * "N files changed +A −B" after a finished turn, one row per file. With the
  * server's net record (`meta.changes`) the numbers are each file's net change over the
  * turn (before → after; a new file is "new +4") and a row opens that net diff in the
  * right panel; older turns sum their tool calls and open the last call's diff. A turn

@@ -1,5 +1,5 @@
 /**
- * Inline editor of a user message (edit & resend, SPEC §3.8): the text in a textarea;
+ * Inline editor of a user message (edit & resend): the text in a textarea;
  * Resend (or Ctrl/Cmd+Enter) cuts the timeline after this message and runs again;
  * Esc or Cancel leaves it unchanged. The server's refusal (e.g. `busy`) is shown here.
  */

@@ -1,6 +1,6 @@
 /**
- * The Approval card inside the tool card of a call that waits for the user (SPEC
- * §4.6): what the call does (for write/edit a preview of the change — the card head
+ * The Approval card inside the tool card of a call that waits for the user:
+ * what the call does (for write/edit a preview of the change — the card head
  * names the file —, for a command the whole command line, else the server's one-line
  * summary) and Allow / Always allow / Reject. Reject opens an
  * optional feedback field; Enter sends it (Shift+Enter adds a line, IME-safe), Esc

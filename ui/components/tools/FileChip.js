@@ -1,7 +1,7 @@
 /**
  * A file or folder named in a tool card: icon, the path (the file name stands out,
  * the folder part is muted and shortened first) and an optional label such as a line
- * range, "created" or "deleted". A file chip opens the right panel (SPEC §7.4, §7.14):
+ * range, "created" or "deleted". A file chip opens the right panel:
  * the file's preview, or — with `callId` — the changes that tool call made. It sits
  * inside the card's head button, so its click does not fold the card.
  */

@@ -1,5 +1,5 @@
 /**
- * exit_plan_mode (SPEC §4.4, §5.12): the plan as Markdown. While it waits for review:
+ * exit_plan_mode: the plan as Markdown. While it waits for review:
  * Approve plan (the server switches the task to Ask and the run goes on) or Reject
  * with feedback. Afterwards: "Plan approved — mode switched to Ask", or "Not approved"
  * with the feedback given; the plan stays readable (shown open).

@@ -1,5 +1,5 @@
 /**
- * A tool call as a card chosen by the tool's kind (SPEC §7.4): read/list, file
+ * A tool call as a card chosen by the tool's kind: read/list, file
  * changes with diffs, commands, searches, web, the interactive tools (questions,
  * plan review, todos), or a generic card. While the call
  * waits for the user's approval, the card shows the Approval card (the list of

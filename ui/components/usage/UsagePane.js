@@ -1,5 +1,5 @@
 /**
- * Settings → Usage: tokens from the usage stored on each model reply (SPEC §9.4) —
+ * Settings → Usage: tokens from the usage stored on each model reply —
  * totals, the 53-week heatmap, daily tokens per model, model share, streaks, peak day
  * and the longest task, for 7 days / 30 days / all — and what they cost (per day, model
  * and task; unpriced replies counted as such, never as free). Replies that stored no usage are
