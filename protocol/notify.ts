@@ -12,8 +12,11 @@ import { bool, obj, type Schema, str } from "./schema.ts";
 
 export const NOTIFY_TOPIC = "notify";
 
-/** What a notification is about: a task waits for an approval or an answer, finished, failed. */
-export const NOTIFY_KINDS = ["waiting", "finished", "failed"] as const;
+/**
+ * What a notification is about: a task waits for an approval or an answer, finished,
+ * failed, or its branch (a task in a worktree of its own) was merged, kept or discarded.
+ */
+export const NOTIFY_KINDS = ["waiting", "finished", "failed", "branch"] as const;
 export type NotifyKind = typeof NOTIFY_KINDS[number];
 
 /** One notification, as clients and the push payload carry it. */
@@ -26,6 +29,8 @@ export interface NotifyEvent {
   taskId: string;
   taskTitle: string;
   at: number;
+  /** For `branch`: what was done with the task's branch. */
+  branch?: { action: "merged" | "kept" | "discarded"; name: string };
 }
 
 /** Which events notify (all on by default). */
@@ -34,6 +39,7 @@ export const DEFAULT_NOTIFY_EVENTS: Readonly<NotifyEvents> = Object.freeze({
   waiting: true,
   finished: true,
   failed: true,
+  branch: true,
 });
 
 /** A registered Web Push device (its endpoint is the browser's push service URL). */
@@ -67,7 +73,7 @@ const endpoint = str({ min: 12, max: PUSH_LIMITS.endpointChars, pattern: /^https
 export const NOTIFY_OP_ARGS = {
   "notify.subscribe": obj({}),
   "notify.setEvents": obj({
-    events: obj({ "waiting?": bool, "finished?": bool, "failed?": bool }),
+    events: obj({ "waiting?": bool, "finished?": bool, "failed?": bool, "branch?": bool }),
   }),
   "push.key": obj({}),
   "push.register": obj({

@@ -43,7 +43,12 @@ Deno.test("notify center: failed and finished runs notify while switched on; a s
     assertEquals(kinds, ["failed", "settings", "finished"]);
     const first = got[0];
     assertEquals(first.kind === "event" && first.event.taskTitle, "Build it");
-    assertEquals(deps.notify!.events(), { waiting: true, finished: true, failed: false });
+    assertEquals(deps.notify!.events(), {
+      waiting: true,
+      finished: true,
+      failed: false,
+      branch: true,
+    });
   } finally {
     deps.notify?.close();
     deps.hub.close();

@@ -95,7 +95,7 @@ Deno.test("web push: waiting and finished reach a local push service, encrypted 
     assertEquals(reg.device.service, new URL(push.endpoint).host);
     assert(!JSON.stringify(reg).includes("device-1"), "the endpoint itself is never sent back");
     const snap = await c.request("notify.subscribe");
-    assertEquals(snap.events, { waiting: true, finished: true, failed: true });
+    assertEquals(snap.events, { waiting: true, finished: true, failed: true, branch: true });
     assertEquals(snap.devices.length, 1);
 
     // The Demo model asks to write a file: the task waits for an approval.

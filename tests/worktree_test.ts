@@ -14,6 +14,7 @@ import { stopAllJobs } from "../tools/exec/background.ts";
 import { sandboxStatus } from "../tools/exec/bwrap.ts";
 import { reinagent } from "./helpers/cli.ts";
 import { homeWithProvider } from "./helpers/seed.ts";
+import { NOTIFY_TOPIC } from "../protocol/index.ts";
 import { startTestServer } from "./helpers/server.ts";
 import { TestClient } from "./helpers/ws_client.ts";
 import { type CallToolResult, Client, StreamableHTTPClientTransport } from "./helpers/mcp_sdk.ts";
@@ -386,6 +387,35 @@ Deno.test("a project's setup command runs in each new worktree first; a failing 
     assertEquals([failed.status, failed.meta.ok, failed.meta.exitCode], ["error", false, 3]);
     assertMatch(failed.parts[0].text ?? "", /broken[\s\S]*Exit code: 3/);
     assertEquals(s.mock.requests("wt-b").length, 0, "the agent did not start");
+  } finally {
+    await s.close();
+  }
+});
+
+Deno.test("merging, keeping or discarding a branch notifies every device", async () => {
+  const s = await setup();
+  const heard: { kind: string; branch?: { action: string; name: string } }[] = [];
+  s.deps.hub.add({
+    id: "watcher",
+    topics: new Set([NOTIFY_TOPIC]),
+    deliver: (evs) => {
+      for (const e of evs) {
+        const d = e.data as { kind: string; event?: { kind: string; branch?: never } };
+        if (d.kind === "event" && d.event?.kind === "branch") heard.push(d.event);
+      }
+    },
+  });
+  try {
+    const a = await isolated(s, "wt-a", "change shared.txt");
+    await s.idle(a.task.id);
+    await s.op("worktree.merge", { id: a.task.id });
+    await s.op("worktree.finish", { id: a.task.id, action: "discard" });
+    s.deps.hub.flush();
+    const name = a.task.settings.worktree.branch;
+    assertEquals(heard.map((e) => e.branch), [
+      { action: "merged", name },
+      { action: "discarded", name },
+    ]);
   } finally {
     await s.close();
   }

@@ -16,6 +16,9 @@
       question: "Has a question for you",
       finished: "Finished",
       failed: "Failed",
+      merged: "Its branch was merged",
+      kept: "Its branch was kept",
+      discarded: "Its branch was discarded",
       test: "Notifications work on this device.",
     },
     zh: {
@@ -23,6 +26,9 @@
       question: "有问题要问你",
       finished: "已完成",
       failed: "失败",
+      merged: "它的分支已合并",
+      kept: "它的分支已保留",
+      discarded: "它的分支已丢弃",
       test: "本设备的通知工作正常。",
     },
   };
@@ -37,6 +43,8 @@
       ? (p.reason === "question" ? w.question : w.approval)
       : p.kind === "failed"
       ? w.failed
+      : p.kind === "branch"
+      ? (w[p.branch && p.branch.action] || w.kept)
       : w.finished;
     return { title: String(p.taskTitle || "ReinAgent").slice(0, 120), body: what };
   }

@@ -79,7 +79,12 @@ export class NotifyCenter implements HubClient {
     return mine.some((a) => a.kind === "question") ? "question" : "approval";
   }
 
-  private emit(kind: NotifyKind, t: TaskSummary): void {
+  /** A task's branch was merged, kept or discarded: every device is told (and pushed). */
+  branchFinished(t: TaskSummary, branch: NonNullable<NotifyEvent["branch"]>): void {
+    this.emit("branch", t, branch);
+  }
+
+  private emit(kind: NotifyKind, t: TaskSummary, branch?: NotifyEvent["branch"]): void {
     const event: NotifyEvent = {
       id: this.d.newId("n"),
       kind,
@@ -87,6 +92,7 @@ export class NotifyCenter implements HubClient {
       taskId: t.id,
       taskTitle: t.title,
       at: this.d.now(),
+      ...(branch ? { branch } : {}),
     };
     const on = this.events()[kind];
     if (on) this.publish({ kind: "event", event });

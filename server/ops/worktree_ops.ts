@@ -38,17 +38,22 @@ export const WORKTREE_HANDLERS: OpHandlers<keyof typeof WORKTREE_OP_ARGS> = {
   "worktree.merge": async (ctx, a) => {
     idle(ctx, a.id);
     const { task, info } = isolated(ctx, a.id);
-    return await mergeWorktree(info, task.title);
+    const r = await mergeWorktree(info, task.title);
+    if (r.merged) ctx.notify?.branchFinished(task, { action: "merged", name: info.branch });
+    return r;
   },
   "worktree.finish": async (ctx, a) => {
     idle(ctx, a.id);
     const { task, info } = isolated(ctx, a.id);
     if (a.action === "discard") {
       await discardWorktree(info);
+      ctx.notify?.branchFinished(task, { action: "discarded", name: info.branch });
       return { action: a.action, pushed: null };
     }
     await removeWorktree(info, task.title);
-    return { action: a.action, pushed: await pushBranch(info) };
+    const pushed = await pushBranch(info);
+    ctx.notify?.branchFinished(task, { action: "kept", name: info.branch });
+    return { action: a.action, pushed };
   },
   "worktrees.leftovers": async (ctx) => ({ leftovers: await leftovers(ctx) }),
   "worktrees.cleanLeftovers": async (ctx) => await cleanLeftovers(await leftovers(ctx)),

@@ -53,7 +53,8 @@ const title = (p: Page) => p.evaluate(() => document.title);
 Deno.test("notifications: badge, banners, system notification, push reason, service worker", async () => {
   const browser = await launch();
   if (!browser) return;
-  const s = await startTestServer();
+  // The phone reaches the server by a name of its own (as a LAN name would be): allowed.
+  const s = await startTestServer({ env: { REINAGENT_ALLOWED_HOSTS: LAN_HOST } });
   const c = await TestClient.connect(s.base, s.token);
   try {
     const port = new URL(s.base).port;

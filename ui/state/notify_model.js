@@ -31,9 +31,10 @@ export const badgedTitle = (title, n) => n > 0 ? `(${n > 99 ? "99+" : n}) ${titl
 /**
  * The i18n keys of a notification's title and body.
  * @param {NotifyEvent} e
- * @returns {{title: "notify.waiting.approval"|"notify.waiting.question"|"notify.finished"|"notify.failed"}}
+ * @returns {{title: "notify.waiting.approval"|"notify.waiting.question"|"notify.finished"|"notify.failed"|"notify.branch.merged"|"notify.branch.kept"|"notify.branch.discarded"}}
  */
 export function notifyKeys(e) {
+  if (e.kind === "branch") return { title: `notify.branch.${e.branch?.action ?? "kept"}` };
   if (e.kind === "waiting") {
     return {
       title: e.reason === "question" ? "notify.waiting.question" : "notify.waiting.approval",

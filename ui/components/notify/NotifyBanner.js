@@ -34,8 +34,12 @@ export function NotifyBanner() {
       <span class="notify-dot" aria-hidden="true"></span>
       <p>
         <span class="notify-text">${t(
-          e.kind === "failed" ? "notify.banner.failed" : "notify.banner.finished",
-          { title },
+          e.kind === "failed"
+            ? "notify.banner.failed"
+            : e.kind === "branch"
+            ? `notify.banner.branch.${e.branch?.action ?? "kept"}`
+            : "notify.banner.finished",
+          { title, branch: e.branch?.name ?? "" },
         )}</span>
         ${more > 0 && html`
           <span class="notify-more" data-testid="notify-banner-more">${t("notify.banner.more", {
