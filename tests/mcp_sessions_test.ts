@@ -11,6 +11,10 @@ import { parseCli } from "../server/cli/args.ts";
 import { clientWords } from "../protocol/index.ts";
 import { clientText } from "../ui/components/format.js";
 import { lang } from "../ui/state/prefs.js";
+import { loadLang } from "../ui/i18n/index.js";
+
+// The Chinese strings load on demand, as in the app.
+await loadLang("zh-CN");
 
 const HEADERS = {
   "content-type": "application/json",

@@ -65,7 +65,9 @@ Deno.test("gzip: the bundle is served compressed to clients that accept it", asy
     // Deno's fetch decompresses transparently; ask via a raw TCP request to see the header.
     const conn = await Deno.connect({ hostname: "127.0.0.1", port: Number(new URL(s.base).port) });
     await conn.write(new TextEncoder().encode(
-      `GET /assets/app.js HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${s.token}\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n`,
+      `GET /assets/app.js HTTP/1.1\r\nHost: 127.0.0.1:${
+        new URL(s.base).port
+      }\r\nAuthorization: Bearer ${s.token}\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n`,
     ));
     const buf = new Uint8Array(4096);
     const n = await conn.read(buf);

@@ -16,6 +16,10 @@ import type { Entry, Part } from "../protocol/index.ts";
 import { rewindResultText } from "../ui/components/timeline/RewindBand.js";
 import { clientText } from "../ui/components/format.js";
 import { lang } from "../ui/state/prefs.js";
+import { loadLang } from "../ui/i18n/index.js";
+
+// The Chinese strings load on demand, as in the app.
+await loadLang("zh-CN");
 
 let n = 0;
 function entry(role: Entry["role"], parts: Part[], extra: Partial<Entry> = {}): Entry {

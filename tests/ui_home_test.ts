@@ -4,7 +4,7 @@
  * relative times, pinned first, workspace grouping in the sidebar's order.
  */
 import { assert, assertEquals } from "./helpers/assert.ts";
-import { DICTS } from "../ui/i18n/index.js";
+import { DICTS, loadLang } from "../ui/i18n/index.js";
 import { RUN_ENDS, TASK_STATE_WORDS, TASK_STATES } from "../protocol/index.ts";
 import {
   buildHome,
@@ -17,6 +17,9 @@ import {
   workspaceName,
 } from "../ui/state/home_model.js";
 import type { Project, TaskSummary } from "../protocol/index.ts";
+
+// The Chinese strings load on demand, as in the app.
+await loadLang("zh-CN");
 
 /** Local time (the groups are local). Month is 1-based. */
 const at = (y: number, mo: number, d: number, h = 0, mi = 0, s = 0, ms = 0) =>

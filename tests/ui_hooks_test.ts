@@ -6,7 +6,11 @@
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { noteText } from "../ui/components/hooks/HookNotes.js";
 import { lang } from "../ui/state/prefs.js";
+import { loadLang } from "../ui/i18n/index.js";
 import type { Entry } from "../protocol/index.ts";
+
+// The Chinese strings load on demand, as in the app.
+await loadLang("zh-CN");
 
 const CODES = [
   "failure.timeout",

@@ -13,7 +13,7 @@
  * bounds checks and any format not understood makes the caller fall back to copying.
  */
 import { dirname, join } from "../../lib/path.ts";
-import { createHash } from "node:crypto";
+import { sha1Hex } from "../../lib/sha1.ts";
 
 /** The prefix of a checkpoint hash that names a git blob instead of a kept blob. */
 export const GIT_PREFIX = "git:";
@@ -26,7 +26,7 @@ export const oidOf = (h: string): string => h.slice(GIT_PREFIX.length);
 
 /** Git's id of a blob with these bytes (SHA-1 over the "blob <size>\0" header and them). */
 export function gitBlobOid(bytes: Uint8Array): string {
-  return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+  return sha1Hex(new TextEncoder().encode(`blob ${bytes.length}\0`), bytes);
 }
 
 /** One stage-0 regular file of git's index. */
