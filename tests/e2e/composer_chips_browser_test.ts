@@ -66,6 +66,11 @@ async function chooseModel(page: Page, value: string, label: string): Promise<vo
 async function openEffort(page: Page): Promise<void> {
   await page.click(tid("effort-select"));
   await page.locator(tid("effort-select-menu")).waitFor();
+  // The menu takes its keys (Escape) once it has focused its item: wait for that, or a
+  // key pressed in between (a loaded machine) is lost.
+  await page.waitForFunction(() =>
+    document.querySelector("[data-testid=effort-select-menu]")?.contains(document.activeElement)
+  );
 }
 
 async function closeMenu(page: Page, testid: string): Promise<void> {
