@@ -25,7 +25,8 @@ Deno.test("a minute of CLI writes beside a streaming server loses nothing", asyn
   const client = await TestClient.connect(server.base, server.token);
   const providers: string[] = [];
   const automations: string[] = [];
-  const memories: string[] = [];
+  const memories: { id: string; title: string }[] = [];
+  const removed: string[] = [];
   const failures: string[] = [];
   const until = Date.now() + SECONDS * 1000;
   try {
@@ -71,8 +72,16 @@ Deno.test("a minute of CLI writes beside a streaming server loses nothing", asyn
       for (let i = 0; Date.now() < until; i++) {
         const title = `Memory number ${i}`;
         const r = await reinagent(["memory", "add", title, "--body", `body ${i}`, ...h]);
-        if (r.code === 0) memories.push(title);
+        const id = r.stdout.match(/^Saved memory (\S+):/)?.[1];
+        if (r.code === 0 && id) memories.push({ id, title });
         else failures.push(`memory add ${i}: ${r.stderr}`);
+        // Memories are capped (500): past 300 the oldest kept one is removed each round.
+        if (memories.length > 300) {
+          const old = memories.shift()!;
+          const rm = await reinagent(["memory", "remove", old.id, ...h]);
+          if (rm.code === 0) removed.push(old.title);
+          else failures.push(`memory remove ${old.id}: ${rm.stderr}`);
+        }
       }
     })();
     await Promise.all([loopA, loopB]);
@@ -105,5 +114,10 @@ Deno.test("a minute of CLI writes beside a streaming server loses nothing", asyn
   const list = await reinagent(["memory", "list", "--json", "--home", home]);
   assertEquals(list.code, 0, list.stderr);
   const titles = new Set((JSON.parse(list.stdout) as { title: string }[]).map((m) => m.title));
-  assertEquals(memories.filter((t) => !titles.has(t)), [], "every acknowledged memory");
+  assertEquals(
+    memories.filter((m) => !titles.has(m.title)).map((m) => m.title),
+    [],
+    "every acknowledged memory",
+  );
+  assertEquals(removed.filter((t) => titles.has(t)), [], "every acknowledged removal");
 });
