@@ -301,7 +301,8 @@ Deno.test(
         position: { x: PHONE.width - 20, y: 400 },
       });
       await page.locator("[data-testid=sidebar]").waitFor({ state: "hidden" });
-      assertEquals(await page.locator("[data-testid=header-title]").innerText(), "全部任务");
+      // The Chinese strings load on demand: wait until they are in.
+      await page.locator("[data-testid=header-title]", { hasText: "全部任务" }).waitFor();
       assertEquals(await badge(s.waiting.id).innerText(), "等待你处理");
       await screenshot(page, "phone-home-zh");
       await page.evaluate(() => document.documentElement.dataset.theme = "dark");

@@ -193,12 +193,13 @@ Deno.test(
       // Language: the globe switches every string and is remembered.
       const newTaskLabel = page.locator("[data-testid=new-task]");
       assertEquals((await newTaskLabel.innerText()).trim(), "New task");
+      // The Chinese strings load on demand: each read waits until they are in.
       await page.click("[data-testid=lang-toggle]");
-      assertEquals((await newTaskLabel.innerText()).trim(), "新建任务");
+      await newTaskLabel.filter({ hasText: "新建任务" }).waitFor();
       assertEquals(await page.evaluate(() => document.documentElement.lang), "zh-CN");
       await page.reload();
       await page.waitForSelector("[data-testid=task-row]");
-      assertEquals((await newTaskLabel.innerText()).trim(), "新建任务");
+      await newTaskLabel.filter({ hasText: "新建任务" }).waitFor();
       await page.click("[data-testid=new-task]");
       await page.waitForSelector("[data-testid=empty-state] >> text=今天要做什么？");
       await screenshot(page, "desktop-zh");
