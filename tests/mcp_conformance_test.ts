@@ -19,8 +19,6 @@ Deno.test("every scenario is either run or said not to apply", () => {
 Deno.test({
   name: "MCP conformance: the applicable server scenarios pass",
   ignore: !wanted,
-  sanitizeResources: false,
-  sanitizeOps: false,
   async fn() {
     const results = await runConformance();
     const failed = results.filter((r) => !r.ok);
