@@ -21,7 +21,7 @@
 import { parseCli, type ServerCommand, USAGE } from "./server/cli/args.ts";
 import { resolveHome } from "./server/home.ts";
 import { VERSION } from "./server/version.ts";
-import { mark } from "./server/trace.ts";
+import { mark } from "./lib/trace.ts";
 import { claimHome } from "./server/instance/claim.ts";
 import { type InstanceFile, requestWindow } from "./server/instance/client.ts";
 import type { InstanceInfo } from "./server/instance/control.ts";

@@ -2,7 +2,7 @@
  * The pure provider shapes shared by the server, the store and the UI: wire formats,
  * what we know about a model, a provider's configuration, a tool's spec for the model,
  * and a provider error as stored and shown. Adapters and the stream types stay in
- * `server/providers/types.ts`.
+ * `agent/providers/types.ts`.
  */
 import type { Effort } from "./constants.ts";
 import type { ModelPrice } from "./pricing.ts";

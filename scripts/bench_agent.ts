@@ -6,11 +6,11 @@
  */
 import { startMockLlm } from "./mock-llm.ts";
 import { createServices } from "../server/services.ts";
-import { runLoop } from "../server/agent/loop.ts";
+import { driveLoop } from "../agent/index.ts";
 import { TimelineWriter } from "../server/agent/timeline_writer.ts";
-import { adapterFor } from "../server/providers/index.ts";
+import { adapterFor } from "../agent/providers/index.ts";
 import { makeIdGenerator } from "../store/ids.ts";
-import type { Adapter, LlmMessage } from "../server/providers/types.ts";
+import type { Adapter, LlmMessage } from "../agent/providers/types.ts";
 
 export async function benchAgentSteps(
   steps = 200,
@@ -83,7 +83,8 @@ export async function benchAgentSteps(
   };
   const tools = (await import("../tools/registry.ts")).defaultTools();
   const messages: LlmMessage[] = [{ role: "user", content: [{ type: "text", text: "go" }] }];
-  const outcome = await runLoop({
+  const writer = new TimelineWriter("bench", repos.entries, hub, makeIdGenerator(), Date.now);
+  const outcome = await driveLoop({
     adapter: timed,
     buildRequest: (m) => ({
       provider,
@@ -99,13 +100,12 @@ export async function benchAgentSteps(
     workspace: `${home}/DefaultProject`,
     maxSteps: steps,
     signal: new AbortController().signal,
-    writer: new TimelineWriter("bench", repos.entries, hub, makeIdGenerator(), Date.now),
-    onStep: (_s, phase) => {
-      if (phase === "model") {
-        stepStart.push(performance.now());
-        inAdapter.push(0);
-      }
-    },
+  }, (ev) => {
+    writer.apply(ev);
+    if (ev.type === "step" && ev.phase === "model") {
+      stepStart.push(performance.now());
+      inAdapter.push(0);
+    }
   });
   stepStart.push(performance.now());
   if (outcome.kind !== "maxSteps") {

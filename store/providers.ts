@@ -37,12 +37,7 @@ const toConfig = (r: ProviderRow): ProviderConfig => ({
   models: (JSON.parse(r.models) as ModelInfo[]).map((m) => ({ ...m, price: m.price ?? null })),
 });
 
-/** `sk-…abcd`: enough to recognise a key, never enough to use it. */
-export function maskKey(key: string): string {
-  if (!key) return "";
-  if (key.length <= 8) return "••••";
-  return `${key.slice(0, 3)}…${key.slice(-4)}`;
-}
+export { maskKey } from "../lib/mask_key.ts";
 
 export class ProviderRepo {
   constructor(private db: DatabaseSync, private now: () => number = Date.now) {}

@@ -246,7 +246,7 @@ Deno.test("demo model: a new install (mode edit) writes the note it is asked for
 });
 
 Deno.test("demo model: asksForFile tells a request for a file from a look around", async () => {
-  const { asksForFile } = await import("../server/providers/demo.ts");
+  const { asksForFile } = await import("../agent/providers/demo.ts");
   for (
     const yes of ["write a note file", "Create notes.md", "save it to a file", "帮我写一个笔记文件"]
   ) {

@@ -3,8 +3,8 @@ import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { applyPatch } from "../tools/apply_patch.ts";
 import { parsePatch, patchPaths } from "../tools/patch/parse.ts";
 import { SandboxPool } from "../tools/sandbox/pool.ts";
-import { ToolRunner } from "../server/agent/tool_runner.ts";
-import { FileTracker } from "../server/agent/file_tracker.ts";
+import { ToolRunner } from "../agent/tool_runner.ts";
+import { FileTracker } from "../agent/file_tracker.ts";
 import { defaultTools } from "../tools/registry.ts";
 
 const signal = new AbortController().signal;
@@ -168,7 +168,10 @@ Deno.test("apply_patch attacks: ../, absolute paths, symlinks out, the data fold
   try {
     for (const [i, attack] of attacks.entries()) {
       const input = `*** Begin Patch\n${harmless}${attack}*** End Patch`;
-      const r = await runner.run({ id: String(i), name: "apply_patch", args: { input } }, rctx);
+      const r = await runner.checkAndRun(
+        { id: String(i), name: "apply_patch", args: { input } },
+        rctx,
+      );
       assert(r.isError, `attack ${i} was refused: ${attack}`);
       assertMatch(r.content, /outside the workspace|hidden from the agent|symbolic link/);
       // Straight to the tool too (no runner in front): the worker's own checks hold.
@@ -205,13 +208,16 @@ Deno.test("apply_patch through the runner: every file is checkpointed before and
     afterWrite: (abs: string) => Promise.resolve(void after.push(abs.slice(dir.length + 1))),
   };
   try {
-    const r = await runner.run({ id: "1", name: "apply_patch", args: { input: THREE } }, rctx);
+    const r = await runner.checkAndRun(
+      { id: "1", name: "apply_patch", args: { input: THREE } },
+      rctx,
+    );
     assertEquals(r.isError, false, r.content);
     assertEquals(before, ["src/new.ts", "src/main.ts", "old.txt"]);
     assertEquals(after, before);
     // A failed patch is checkpointed (harmless) but never recorded as written.
     after.length = 0;
-    const bad = await runner.run({
+    const bad = await runner.checkAndRun({
       id: "2",
       name: "apply_patch",
       args: { input: "*** Begin Patch\n*** Delete File: nope.txt\n*** End Patch" },

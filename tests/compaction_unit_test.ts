@@ -7,11 +7,11 @@
 import { assert, assertEquals } from "./helpers/assert.ts";
 import type { Entry, Part } from "../protocol/index.ts";
 import { compactMetaOf } from "../protocol/index.ts";
-import type { LlmMessage } from "../server/providers/types.ts";
+import type { LlmMessage } from "../agent/providers/types.ts";
 import { cutToolResult, microcompact } from "../server/agent/compaction/microcompact.ts";
 import { liveMessages, planCompaction } from "../server/agent/compaction/plan.ts";
 import { toConversation } from "../server/agent/history.ts";
-import { errorInfo, isContextOverflow } from "../server/providers/errors.ts";
+import { errorInfo, isContextOverflow } from "../agent/providers/errors.ts";
 
 let pos = 0;
 const entry = (role: Entry["role"], parts: Part[], meta: Record<string, unknown> = {}): Entry => ({

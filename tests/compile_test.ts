@@ -154,7 +154,7 @@ Deno.test("the program runs from a copy of the binary's files with the source tr
   try {
     const files = await copyModuleGraph(ROOT, app);
     assert(files.includes("ui/dist/app.js"), "the UI bundle is in the graph");
-    assert(files.includes("server/providers/openai_chat.ts"), "lazy adapters are in the graph");
+    assert(files.includes("agent/providers/openai_chat.ts"), "lazy adapters are in the graph");
 
     // Every worker started by URL must be in INCLUDES, or the binary cannot start it.
     for (const rel of files.filter((f) => /\.(ts|js)$/.test(f))) {

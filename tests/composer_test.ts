@@ -12,7 +12,7 @@ import { runOp } from "../server/ops/dispatch.ts";
 import type { OpContext, ServerDeps } from "../server/ops/context.ts";
 import type { HubClient } from "../server/sessions/hub.ts";
 import type { Attachment, Entry, EvtMsg, ProtocolError, TaskEvent } from "../protocol/index.ts";
-import type { ApiFormat } from "../server/providers/types.ts";
+import type { ApiFormat } from "../agent/providers/types.ts";
 import { saveUpload } from "../server/composer/uploads_store.ts";
 import { toConversation } from "../server/agent/history.ts";
 import { PNG_1PX } from "./helpers/png.ts";

@@ -9,7 +9,7 @@ import { env } from "./helpers/agent_env.ts";
 import { runOp } from "../server/ops/dispatch.ts";
 import type { OpContext } from "../server/ops/context.ts";
 import { cleanEnhanced, EnhanceError, enhancePrompt } from "../server/composer/enhance.ts";
-import { adapterFor } from "../server/providers/index.ts";
+import { adapterFor } from "../agent/providers/index.ts";
 import { resolveModel } from "../server/providers/catalog.ts";
 
 Deno.test("composer.enhance: the task's model rewrites the draft; Demo and failures are clear errors", async () => {

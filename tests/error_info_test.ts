@@ -1,6 +1,6 @@
 /** One helper builds every error record: what is not known stays null, hints follow the category. */
 import { assertEquals } from "./helpers/assert.ts";
-import { abortedError, errorInfo, ProviderError } from "../server/providers/errors.ts";
+import { abortedError, errorInfo, ProviderError } from "../agent/providers/errors.ts";
 
 Deno.test("errorInfo: unknowns null, category from the status, the category's hint, message as chain", () => {
   assertEquals(errorInfo("boom"), {

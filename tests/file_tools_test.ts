@@ -6,8 +6,8 @@ import { deleteFile } from "../tools/delete_file.ts";
 import { readFile } from "../tools/read_file.ts";
 import { listDir } from "../tools/list_dir.ts";
 import { SandboxPool, workerPermissions } from "../tools/sandbox/pool.ts";
-import { ToolRunner } from "../server/agent/tool_runner.ts";
-import { FileTracker } from "../server/agent/file_tracker.ts";
+import { ToolRunner } from "../agent/tool_runner.ts";
+import { FileTracker } from "../agent/file_tracker.ts";
 import { defaultTools } from "../tools/registry.ts";
 
 const signal = new AbortController().signal;
@@ -164,28 +164,32 @@ Deno.test("runner: edits need a prior read and fail when the file changed since"
       args: { path: "s.txt", old_string: "alpha", new_string: "beta" },
     };
     assertMatch(
-      (await runner.run(edit, rctx)).content,
+      (await runner.checkAndRun(edit, rctx)).content,
       /You must read s\.txt with read_file before you edit it/,
     );
     assertEquals(
-      (await runner.run({ id: "2", name: "read_file", args: { path: "s.txt" } }, rctx)).isError,
+      (await runner.checkAndRun({ id: "2", name: "read_file", args: { path: "s.txt" } }, rctx))
+        .isError,
       false,
     );
     await new Promise((r) => setTimeout(r, 20));
     await Deno.writeTextFile(`${dir}/s.txt`, "alpha changed elsewhere\n");
-    assertMatch((await runner.run(edit, rctx)).content, /changed since you last read it/);
-    await runner.run({ id: "3", name: "read_file", args: { path: "s.txt" } }, rctx);
-    const ok = await runner.run(edit, rctx);
+    assertMatch((await runner.checkAndRun(edit, rctx)).content, /changed since you last read it/);
+    await runner.checkAndRun({ id: "3", name: "read_file", args: { path: "s.txt" } }, rctx);
+    const ok = await runner.checkAndRun(edit, rctx);
     assertEquals(ok.isError, false, ok.content);
     assertEquals(await Deno.readTextFile(`${dir}/s.txt`), "beta changed elsewhere\n");
     // The edit's own write refreshed the stamp: a second edit needs no new read.
-    const again = await runner.run({
+    const again = await runner.checkAndRun({
       id: "4",
       name: "edit_file",
       args: { path: "s.txt", old_string: "beta", new_string: "gamma" },
     }, rctx);
     assertEquals(again.isError, false, again.content);
-    const del = await runner.run({ id: "5", name: "delete_file", args: { path: "s.txt" } }, rctx);
+    const del = await runner.checkAndRun(
+      { id: "5", name: "delete_file", args: { path: "s.txt" } },
+      rctx,
+    );
     assertEquals(del.isError, false, del.content);
   } finally {
     pool.closeAll();

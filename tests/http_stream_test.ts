@@ -1,10 +1,10 @@
 /**
- * postSse (server/providers/http_stream.ts) against a real Deno.serve over plain http, as a
+ * postSse (agent/providers/http_stream.ts) against a real Deno.serve over plain http, as a
  * local model server is reached: streaming, error answers, stopping.
  */
 import { assert, assertEquals, assertRejects } from "./helpers/assert.ts";
-import { postSse } from "../server/providers/http_stream.ts";
-import { ProviderError } from "../server/providers/errors.ts";
+import { postSse } from "../agent/providers/http_stream.ts";
+import { ProviderError } from "../agent/providers/errors.ts";
 
 const enc = new TextEncoder();
 const never = () => new AbortController().signal;

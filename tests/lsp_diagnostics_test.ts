@@ -6,8 +6,8 @@
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { LspManager } from "../server/agent/lsp/manager.ts";
 import { SandboxPool } from "../tools/sandbox/pool.ts";
-import { ToolRunner } from "../server/agent/tool_runner.ts";
-import { FileTracker } from "../server/agent/file_tracker.ts";
+import { ToolRunner } from "../agent/tool_runner.ts";
+import { FileTracker } from "../agent/file_tracker.ts";
 import { defaultTools } from "../tools/registry.ts";
 import { sandboxStatus } from "../tools/exec/bwrap.ts";
 
@@ -33,8 +33,8 @@ Deno.test("edit_file: a TypeScript type error comes back from the language serve
     afterChange: (paths: string[]) => lsp.diagnose(ws, paths),
   };
   try {
-    await runner.run({ id: "r", name: "read_file", args: { path: "a.ts" } }, rctx);
-    const bad = await runner.run({
+    await runner.checkAndRun({ id: "r", name: "read_file", args: { path: "a.ts" } }, rctx);
+    const bad = await runner.checkAndRun({
       id: "1",
       name: "edit_file",
       args: { path: "a.ts", old_string: "= 1;", new_string: '= "one";' },
@@ -46,7 +46,7 @@ Deno.test("edit_file: a TypeScript type error comes back from the language serve
     );
     assertEquals((bad.meta?.diagnostics as unknown[]).length, 1);
     await t.step("fixing it clears the report", async () => {
-      const fixed = await runner.run({
+      const fixed = await runner.checkAndRun({
         id: "2",
         name: "edit_file",
         args: { path: "a.ts", old_string: '= "one";', new_string: "= 2;" },
@@ -55,7 +55,7 @@ Deno.test("edit_file: a TypeScript type error comes back from the language serve
       assertEquals(fixed.meta?.diagnostics, undefined);
     });
     await t.step("a file no server knows is not sent anywhere", async () => {
-      const md = await runner.run({
+      const md = await runner.checkAndRun({
         id: "3",
         name: "write_file",
         args: { path: "notes.md", content: "# more\n" },
@@ -72,8 +72,8 @@ Deno.test("edit_file: a TypeScript type error comes back from the language serve
         `${ws}/leak.ts`,
         `import { token } from "${home}/secret.ts";\nexport const n: number = token;\n`,
       );
-      await runner.run({ id: "4", name: "read_file", args: { path: "leak.ts" } }, rctx);
-      const r = await runner.run({
+      await runner.checkAndRun({ id: "4", name: "read_file", args: { path: "leak.ts" } }, rctx);
+      const r = await runner.checkAndRun({
         id: "5",
         name: "edit_file",
         args: { path: "leak.ts", old_string: "export const n", new_string: "export const m" },

@@ -12,7 +12,7 @@ import type { NotebooksView, NotebookView, NoteDoc } from "../protocol/index.ts"
 import { NOTES_LIMITS } from "../protocol/index.ts";
 import { assistNote } from "../server/notes/assist.ts";
 import { noteNameFrom, transcriptOf } from "../server/notes/organise.ts";
-import { adapterFor } from "../server/providers/index.ts";
+import { adapterFor } from "../agent/providers/index.ts";
 import { resolveModel } from "../server/providers/catalog.ts";
 
 async function setup() {

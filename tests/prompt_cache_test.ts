@@ -7,8 +7,8 @@
  */
 import { assert, assertEquals } from "./helpers/assert.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
-import { adapterFor } from "../server/providers/index.ts";
-import { runLoop } from "../server/agent/loop.ts";
+import { adapterFor } from "../agent/providers/index.ts";
+import { driveLoop } from "../agent/index.ts";
 import { TimelineWriter } from "../server/agent/timeline_writer.ts";
 import { defaultTools } from "../tools/registry.ts";
 import { microcompact } from "../server/agent/compaction/microcompact.ts";
@@ -18,7 +18,7 @@ import {
   systemPrompt,
   withReminder,
 } from "../server/agent/prompt.ts";
-import type { LlmMessage } from "../server/providers/types.ts";
+import type { LlmMessage } from "../agent/providers/types.ts";
 import { fakeTool, MemoryEntries, replayRequest } from "./helpers/replay.ts";
 import { ToolRegistry } from "../tools/registry.ts";
 import { env, runTask } from "./helpers/agent_env.ts";
@@ -117,7 +117,7 @@ Deno.test("prompt cache: a 10-step Anthropic run bills at full price about what 
       role: "user",
       content: [{ type: "text", text: "read all parts" }],
     }];
-    const outcome = await runLoop({
+    const outcome = await driveLoop({
       adapter: await adapterFor("anthropic-messages"),
       // As a turn builds it: reminder on the first user message, microcompact.
       buildRequest: (m) => ({
@@ -130,9 +130,8 @@ Deno.test("prompt cache: a 10-step Anthropic run bills at full price about what 
       workspace: "/nonexistent",
       maxSteps: steps,
       signal: new AbortController().signal,
-      writer,
       now: () => 0,
-    });
+    }, (ev) => writer.apply(ev));
     assertEquals(outcome, { kind: "done", steps });
     const bodies = mock.requests("cache-10").map((r) => r.body);
     assertEquals(bodies.length, steps);

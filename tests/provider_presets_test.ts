@@ -7,10 +7,10 @@
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { opHarness } from "./helpers/op_context.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
-import { adapterFor } from "../server/providers/index.ts";
-import { chatCompletionsUrl, dialectOf } from "../server/providers/dialects.ts";
+import { adapterFor } from "../agent/providers/index.ts";
+import { chatCompletionsUrl, dialectOf } from "../agent/providers/dialects.ts";
 import { AZURE_DEFAULT_API_VERSION, PRESET_IDS } from "../protocol/presets.ts";
-import type { ProviderConfig, StreamEvent, Usage } from "../server/providers/types.ts";
+import type { ProviderConfig, StreamEvent, Usage } from "../agent/providers/types.ts";
 import type { Effort } from "../protocol/constants.ts";
 
 const KEY = "sk-or-v1-0123456789abcdefSECRET";

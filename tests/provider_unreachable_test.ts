@@ -3,10 +3,10 @@
  * fails at once with the reason; only failures worth another attempt are retried.
  */
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
-import { postSse } from "../server/providers/http_stream.ts";
-import { isRetryable, networkError } from "../server/providers/errors.ts";
-import { type RetryNotice, withRetry } from "../server/providers/retry.ts";
-import type { StreamEvent } from "../server/providers/types.ts";
+import { postSse } from "../agent/providers/http_stream.ts";
+import { isRetryable, networkError } from "../agent/providers/errors.ts";
+import { type RetryNotice, withRetry } from "../agent/providers/retry.ts";
+import type { StreamEvent } from "../agent/providers/types.ts";
 
 /** A port that was free a moment ago: nothing listens there. */
 function closedPort(): number {

@@ -8,7 +8,7 @@ import { opHarness } from "./helpers/op_context.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
 import { fetchModels } from "../server/providers/catalog_models.ts";
 import { mergeModels, parseModel } from "../server/providers/models_fetch.ts";
-import type { ModelInfo } from "../server/providers/types.ts";
+import type { ModelInfo } from "../agent/providers/types.ts";
 import type { PublicProvider } from "../protocol/index.ts";
 
 const KEY = "sk-live-SECRET-0123456789abcdef";

@@ -412,7 +412,7 @@ Deno.test("store unavailable: provider ops answer store_unavailable", async () =
 });
 
 Deno.test("settings: a new install defaults to edit; an install that stored a default keeps it", async () => {
-  const { stepBudget } = await import("../server/providers/effort.ts");
+  const { stepBudget } = await import("../agent/providers/effort.ts");
   const fresh = await opHarness();
   try {
     const s = await fresh.op("settings.get");

@@ -2,16 +2,16 @@
 import { assert, assertEquals, assertMatch, assertRejects } from "./helpers/assert.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
 import type { Scenario } from "../scripts/mock_llm/scenario.ts";
-import { adapterFor } from "../server/providers/index.ts";
-import { withRetry } from "../server/providers/retry.ts";
-import { ProviderError } from "../server/providers/errors.ts";
+import { adapterFor } from "../agent/providers/index.ts";
+import { withRetry } from "../agent/providers/retry.ts";
+import { ProviderError } from "../agent/providers/errors.ts";
 import type {
   ApiFormat,
   Effort,
   StreamEvent,
   StreamRequest,
   ToolSpec,
-} from "../server/providers/types.ts";
+} from "../agent/providers/types.ts";
 
 const FORMATS: ApiFormat[] = [
   "openai-chat-completions",

@@ -160,8 +160,8 @@ trailer<</Root 1 0 R>>
 
 Deno.test("read_file of a PDF returns its text by page, also inside the sandbox worker", async () => {
   const { SandboxPool } = await import("../tools/sandbox/pool.ts");
-  const { ToolRunner } = await import("../server/agent/tool_runner.ts");
-  const { FileTracker } = await import("../server/agent/file_tracker.ts");
+  const { ToolRunner } = await import("../agent/tool_runner.ts");
+  const { FileTracker } = await import("../agent/file_tracker.ts");
   const { defaultTools } = await import("../tools/registry.ts");
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "ra-pdf-" }));
   await Deno.writeTextFile(`${dir}/doc.pdf`, PDF);
@@ -170,11 +170,17 @@ Deno.test("read_file of a PDF returns its text by page, also inside the sandbox 
   const runner = new ToolRunner(defaultTools(), pool);
   const rctx = { workspace: dir, roots: [dir], signal, tracker: new FileTracker() };
   try {
-    const r = await runner.run({ id: "1", name: "read_file", args: { path: "doc.pdf" } }, rctx);
+    const r = await runner.checkAndRun(
+      { id: "1", name: "read_file", args: { path: "doc.pdf" } },
+      rctx,
+    );
     assertEquals(r.isError, false, r.content);
     assertEquals(r.content, "     1\t--- page 1 ---\n     2\tHello PDF");
     assertEquals(r.meta?.pdfPages, 1);
-    const bad = await runner.run({ id: "2", name: "read_file", args: { path: "bad.pdf" } }, rctx);
+    const bad = await runner.checkAndRun(
+      { id: "2", name: "read_file", args: { path: "bad.pdf" } },
+      rctx,
+    );
     assert(bad.isError);
     assertMatch(bad.content, /Cannot read the text of bad\.pdf/);
   } finally {

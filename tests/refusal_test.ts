@@ -12,8 +12,8 @@ import { TestClient } from "./helpers/ws_client.ts";
 import type { Part, PendingApproval } from "../protocol/index.ts";
 import type { ToolResult } from "../tools/types.ts";
 import type { SandboxPool } from "../tools/sandbox/pool.ts";
-import { ToolRunner } from "../server/agent/tool_runner.ts";
-import { FileTracker } from "../server/agent/file_tracker.ts";
+import { ToolRunner } from "../agent/tool_runner.ts";
+import { FileTracker } from "../agent/file_tracker.ts";
 import { defaultTools } from "../tools/registry.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -251,8 +251,8 @@ Deno.test("refusals: a sandbox denial gets the sandbox code; other failures get 
     tracker: new FileTracker(),
   };
   const call = { id: "c", name: "read_file", args: { path: "a.txt" } };
-  const denied = await runner.run(call, ctx);
+  const denied = await runner.checkAndRun(call, ctx);
   assertEquals(denied.meta?.refusal, { code: "sandbox" });
-  const failed = await runner.run(call, ctx);
+  const failed = await runner.checkAndRun(call, ctx);
   assertEquals(failed.meta?.refusal, undefined);
 });

@@ -13,13 +13,13 @@ import {
   splitResponses,
 } from "./helpers/replay.ts";
 import { toConversation } from "../server/agent/history.ts";
-import { chatBody } from "../server/providers/openai_chat.ts";
-import { responsesBody } from "../server/providers/openai_responses.ts";
-import { anthropicBody } from "../server/providers/anthropic.ts";
-import { geminiBody } from "../server/providers/gemini.ts";
-import { adapterFor } from "../server/providers/index.ts";
-import type { ApiFormat, LlmMessage, StreamEvent } from "../server/providers/types.ts";
-import { ProviderError } from "../server/providers/errors.ts";
+import { chatBody } from "../agent/providers/openai_chat.ts";
+import { responsesBody } from "../agent/providers/openai_responses.ts";
+import { anthropicBody } from "../agent/providers/anthropic.ts";
+import { geminiBody } from "../agent/providers/gemini.ts";
+import { adapterFor } from "../agent/providers/index.ts";
+import type { ApiFormat, LlmMessage, StreamEvent } from "../agent/providers/types.ts";
+import { ProviderError } from "../agent/providers/errors.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
 
 // deno-lint-ignore no-explicit-any

@@ -5,9 +5,9 @@
  */
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
-import { adapterFor } from "../server/providers/index.ts";
-import type { ApiFormat, StopReason, StreamEvent } from "../server/providers/types.ts";
-import { chatBody } from "../server/providers/openai_chat.ts";
+import { adapterFor } from "../agent/providers/index.ts";
+import type { ApiFormat, StopReason, StreamEvent } from "../agent/providers/types.ts";
+import { chatBody } from "../agent/providers/openai_chat.ts";
 import { replayRequest, runRecorded } from "./helpers/replay.ts";
 import { homeWithProvider } from "./helpers/seed.ts";
 import { reinagent } from "./helpers/cli.ts";

@@ -9,8 +9,8 @@ import { describeShape, jsonSchemaArgs } from "../tools/json_schema.ts";
 import { readFile } from "../tools/read_file.ts";
 import { ok } from "../tools/types.ts";
 import { bool, doc, int, nullable, num, obj, str } from "../protocol/schema.ts";
-import { ToolRunner } from "../server/agent/tool_runner.ts";
-import { FileTracker } from "../server/agent/file_tracker.ts";
+import { ToolRunner } from "../agent/tool_runner.ts";
+import { FileTracker } from "../agent/file_tracker.ts";
 import type { SandboxPool } from "../tools/sandbox/pool.ts";
 import { WORKER_TOOLS } from "../tools/worker_tools.ts";
 
@@ -169,13 +169,17 @@ Deno.test("runner: arguments are checked before any checkpoint or worker post", 
     tracker: new FileTracker(),
     beforeWrite: (abs: string) => Promise.resolve(void written.push(abs)),
   };
-  const bad = await runner.run({ id: "1", name: "probe", args: { path: "a.txt", count: 0 } }, rctx);
+  const bad = await runner.checkAndRun({
+    id: "1",
+    name: "probe",
+    args: { path: "a.txt", count: 0 },
+  }, rctx);
   assertMatch(bad.content, /^probe: args\.count must be between 1 and 10\. Expected: /);
   assertEquals([posted.length, written.length, seen.length], [0, 0, 0]);
-  const good = await runner.run({ id: "2", name: "probe", args: { path: "a.txt" } }, rctx);
+  const good = await runner.checkAndRun({ id: "2", name: "probe", args: { path: "a.txt" } }, rctx);
   assertEquals([good.content, posted.length, written], ["worker ran", 1, [`${dir}/a.txt`]]);
   // The worker is handed the checked arguments (here: with the null optional dropped).
-  await runner.run({ id: "3", name: "probe", args: { path: "b.txt", count: null } }, rctx);
+  await runner.checkAndRun({ id: "3", name: "probe", args: { path: "b.txt", count: null } }, rctx);
   assertEquals((posted[1] as unknown[])[3], { path: "b.txt" });
 });
 

@@ -6,7 +6,7 @@
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { entries, env, runTask } from "./helpers/agent_env.ts";
 import type { TaskEvent } from "../protocol/index.ts";
-import type { ApiFormat } from "../server/providers/types.ts";
+import type { ApiFormat } from "../agent/providers/types.ts";
 
 const FORMATS: ApiFormat[] = [
   "openai-chat-completions",

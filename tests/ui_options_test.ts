@@ -1,8 +1,8 @@
 /** UI composer options: step budgets, offered levels, defaults, badges. */
 import { assertEquals } from "./helpers/assert.ts";
 import { type Effort, EFFORT_LEVELS } from "../protocol/index.ts";
-import { offeredLevels as serverLevels, stepBudget } from "../server/providers/effort.ts";
-import { DEMO_MODEL, DEMO_PROVIDER_ID } from "../server/providers/demo.ts";
+import { offeredLevels as serverLevels, stepBudget } from "../agent/providers/effort.ts";
+import { DEMO_MODEL, DEMO_PROVIDER_ID } from "../agent/providers/demo.ts";
 import {
   DEMO_REF,
   effectiveEffort,

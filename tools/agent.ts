@@ -9,30 +9,17 @@
 import { defineTool } from "./define.ts";
 import { bool, doc, obj, str } from "../protocol/schema.ts";
 import { SUBAGENT_LIMITS } from "../protocol/subagents.ts";
-import { fail, type ToolContext, type ToolResult } from "./types.ts";
+import {
+  type AgentArgs,
+  fail,
+  type OutputArgs,
+  type SubagentControl,
+  type ToolContext,
+} from "./types.ts";
 
-export type AgentArgs = {
-  description: string;
-  prompt: string;
-  subagent_type: string;
-  run_in_background?: boolean;
-};
+export type { AgentArgs, OutputArgs, SubagentControl } from "./types.ts";
 
-export type OutputArgs = {
-  id: string;
-  wait?: boolean;
-};
-
-/** What a run lends the `agent` tools of one call (absent inside a sub-agent). */
-export interface SubagentControl {
-  start(args: AgentArgs, signal: AbortSignal): Promise<ToolResult>;
-  output(args: OutputArgs, signal: AbortSignal): Promise<ToolResult>;
-}
-
-const controlOf = (ctx: ToolContext): SubagentControl | null => {
-  const c = (ctx as ToolContext & { subagents?: SubagentControl }).subagents;
-  return c && typeof c.start === "function" ? c : null;
-};
+const controlOf = (ctx: ToolContext): SubagentControl | null => ctx.subagents ?? null;
 
 const NOT_HERE = "Sub-agents cannot start or read other sub-agents; do the work with your " +
   "own tools and report back.";

@@ -4,21 +4,12 @@
  * language-server manager, handed to the call in its context (`diagnose`); each path
  * is confined like the other file tools'.
  */
-import { fail, ok, type ToolContext } from "./types.ts";
+import { fail, ok } from "./types.ts";
+import type { Diagnostic } from "../protocol/tool_details.ts";
 import { defineTool } from "./define.ts";
 import { arr, doc, obj } from "../protocol/schema.ts";
 import { text } from "./args.ts";
 import { hiddenPath, toolPath } from "./paths.ts";
-
-interface Found {
-  path: string;
-  line: number;
-  column: number;
-  severity: string;
-  message: string;
-}
-
-type Diagnose = (paths: string[]) => Promise<Found[]>;
 
 export const diagnosticsTool = defineTool<{ paths: string[] }>({
   name: "diagnostics",
@@ -28,7 +19,7 @@ export const diagnosticsTool = defineTool<{ paths: string[] }>({
   kind: "read",
   placement: "main",
   async execute(args, ctx) {
-    const diagnose = (ctx as ToolContext & { diagnose?: Diagnose }).diagnose;
+    const diagnose = ctx.diagnose;
     if (!diagnose) return fail("No language server is available in this session.");
     const abs: string[] = [];
     for (const p of args.paths) {
@@ -51,3 +42,15 @@ export const diagnosticsTool = defineTool<{ paths: string[] }>({
     });
   },
 });
+
+/** Diagnostics as the text appended to a tool result that changed files (bounded). */
+export function diagnosticsText(list: Diagnostic[], max = 20): string {
+  if (!list.length) return "";
+  const lines = list.slice(0, max).map((d) =>
+    `${d.path}:${d.line}:${d.column} ${d.severity}: ${d.message.slice(0, 300)}`
+  );
+  const more = list.length > max ? `\n(and ${list.length - max} more)` : "";
+  return `\n\nThe language server reports ${list.length} problem${
+    list.length === 1 ? "" : "s"
+  } after this change:\n${lines.join("\n")}${more}`;
+}

@@ -20,24 +20,12 @@ import {
   type MemoryScope,
   type MemoryType,
 } from "../protocol/memory.ts";
-import { fail, ok, type ToolContext, type ToolResult } from "./types.ts";
-import type { MemoryFiles } from "../store/memory/files.ts";
+import { fail, type MemoryAccess, ok, type ToolContext, type ToolResult } from "./types.ts";
 import { type Bucket, MemoryError } from "../store/memory/paths.ts";
 
 export const WRITES_PER_TURN = 10;
 
-/** What a run lends the memory tool for one turn. */
-export interface MemoryAccess {
-  files: MemoryFiles;
-  /** The task's project folder (its bucket). */
-  projectPath: string;
-  /** The user's latest message asks to remember, forget or change memories. */
-  userAsked: boolean;
-  /** Memories changed in this turn so far (shared by the turn's calls). */
-  writes: { n: number };
-  /** Tells the Memory pages that a bucket changed. */
-  changed?(scope: MemoryScope, projectPath: string | null): void;
-}
+export type { MemoryAccess } from "./types.ts";
 
 const ACTIONS = ["list", "read", "search", "write", "update", "delete"] as const;
 
@@ -54,10 +42,7 @@ type MemoryArgs = {
 
 const L = MEMORY_LIMITS;
 
-const accessOf = (ctx: ToolContext): MemoryAccess | null => {
-  const a = (ctx as ToolContext & { memory?: MemoryAccess }).memory;
-  return a && typeof a.files?.list === "function" ? a : null;
-};
+const accessOf = (ctx: ToolContext): MemoryAccess | null => ctx.memory ?? null;
 
 const line = (i: MemoryItem) =>
   `- ${i.id} [${i.scope}, ${i.type}${i.unreviewed ? ", unreviewed" : ""}] ${i.title}` +

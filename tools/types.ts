@@ -4,10 +4,97 @@
  */
 import type { JsonSchema } from "../protocol/schema.ts";
 import type { ToolPolicy } from "../protocol/domain.ts";
+import type { SandboxLevelName } from "../protocol/constants.ts";
+import type { MemoryScope } from "../protocol/memory.ts";
+import type { Diagnostic } from "../protocol/tool_details.ts";
+import type { EnvPolicy } from "./exec/env_policy.ts";
+import type { MemoryFiles } from "../store/memory/files.ts";
 
 export type PermissionKind = "read" | "write" | "exec";
 
-export interface ToolContext {
+/** Which output stream a command's bytes came from. */
+export type StreamName = "out" | "err";
+
+/**
+ * Receives a command's live output as it arrives; returning false says no more is wanted
+ * (the command then stops decoding for the listener).
+ */
+export type OutputListener = (text: string, stream: StreamName) => boolean | void;
+
+/** Whose background commands these are, and how their later changes are recorded. */
+export interface JobOwner {
+  taskId: string;
+  /** Records the files changed since the last look, for the turn that started the job. */
+  recapture(): Promise<unknown>;
+}
+
+export type AgentArgs = {
+  description: string;
+  prompt: string;
+  subagent_type: string;
+  run_in_background?: boolean;
+};
+
+export type OutputArgs = {
+  id: string;
+  wait?: boolean;
+};
+
+/** What a run lends the `agent` tools of one call (absent inside a sub-agent). */
+export interface SubagentControl {
+  start(args: AgentArgs, signal: AbortSignal): Promise<ToolResult>;
+  output(args: OutputArgs, signal: AbortSignal): Promise<ToolResult>;
+}
+
+/** What a run lends the memory tool for one turn. */
+export interface MemoryAccess {
+  files: MemoryFiles;
+  /** The task's project folder (its bucket). */
+  projectPath: string;
+  /** The user's latest message asks to remember, forget or change memories. */
+  userAsked: boolean;
+  /** Memories changed in this turn so far (shared by the turn's calls). */
+  writes: { n: number };
+  /** Tells the Memory pages that a bucket changed. */
+  changed?(scope: MemoryScope, projectPath: string | null): void;
+}
+
+/** Asks the language servers what they report for some files now. */
+export type Diagnose = (paths: string[]) => Promise<Diagnostic[]>;
+
+/**
+ * What the main process lends the tools that run in it, each a typed field: shell
+ * commands their sandbox and live output, the `agent`, `memory` and `diagnostics` tools
+ * their service. A sandbox worker's calls get none of them.
+ */
+export interface ToolCapabilities {
+  /** Live output for the UI. */
+  onOutput?: OutputListener;
+  /** Sandbox level of commands; default workspace-write. */
+  sandbox?: SandboxLevelName;
+  /** Network inside the sandbox; default true (ignored when the level is `off`). */
+  network?: boolean;
+  /** The user's configured shell; default $SHELL, /bin/bash, /bin/sh. */
+  shell?: string;
+  /** What a command's environment must not contain. */
+  envPolicy?: EnvPolicy;
+  /** Paths masked from main-process tools: the file tools' list and other tasks' attachments. */
+  hidden?: string[];
+  /** Paths inside hidden ones that stay readable to commands (this task's attachments). */
+  visible?: string[];
+  /**
+   * Git folders a task in a worktree of its own writes besides the worktree (objects, its
+   * branch's refs): writable like the workspace, for commands only.
+   */
+  gitRoots?: string[];
+  /** Background commands belong to this task. */
+  jobOwner?: JobOwner;
+  subagents?: SubagentControl;
+  memory?: MemoryAccess;
+  diagnose?: Diagnose;
+}
+
+export interface ToolContext extends ToolCapabilities {
   /** Absolute path of the task's workspace root. */
   workspace: string;
   signal: AbortSignal;

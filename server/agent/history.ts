@@ -5,54 +5,28 @@
  */
 import type { Entry } from "../../protocol/index.ts";
 import { compactMetaOf, isClearMarker } from "../../protocol/index.ts";
-import type {
-  ImageBlock,
-  LlmMessage,
-  TextBlock,
-  ThinkingBlock,
-  ToolCallBlock,
-} from "../providers/types.ts";
+import {
+  assistantMessage,
+  type ImageBlock,
+  imagesOf,
+  type LlmMessage,
+  resultTextFor,
+  type TextBlock,
+  toolImagesMessage,
+} from "../../agent/index.ts";
 import { attachmentBlocks, type AttachmentData, emptyAttachmentData } from "./attachments.ts";
 import { mentionBlocks } from "./mention_blocks.ts";
 import { summaryBlock } from "./compaction/summary_block.ts";
-import { imagesOf, resultTextFor, toolImagesMessage } from "./tool_images.ts";
 
 export const INTERRUPTED =
   "The tool call was interrupted before it produced a result (the run was stopped or the app restarted).";
 
 type AssistantMessage = Extract<LlmMessage, { role: "assistant" }>;
 
-/** An assistant entry as a model message (null when it has no content). */
-export function assistantMessage(e: Entry): AssistantMessage | null {
-  const content: (TextBlock | ThinkingBlock | ToolCallBlock)[] = [];
-  for (const p of e.parts) {
-    const signature = typeof p.data?.signature === "string" ? p.data.signature : undefined;
-    if (p.type === "text" && (p.text || signature)) {
-      content.push({ type: "text", text: p.text ?? "", ...(signature ? { signature } : {}) });
-    } else if (p.type === "thinking" && (p.text || signature || p.data?.opaque)) {
-      const opaque = p.data?.opaque as Record<string, unknown> | undefined;
-      content.push({
-        type: "thinking",
-        text: p.text ?? "",
-        ...(signature ? { signature } : {}),
-        ...(opaque ? { opaque } : {}),
-      });
-    } else if (p.type === "tool_call" && p.data) {
-      content.push({
-        type: "tool_call",
-        id: String(p.data.id),
-        name: String(p.data.name),
-        args: (p.data.args ?? {}) as Record<string, unknown>,
-        ...(p.data.providerData
-          ? { providerData: p.data.providerData as Record<string, unknown> }
-          : {}),
-      });
-    }
-  }
-  if (!content.length) return null;
+/** A stored assistant entry as the message the model reads (null when nothing in it is). */
+export function assistantMessageOf(e: Entry): AssistantMessage | null {
   // The model that wrote it: its signatures and opaque reasoning go back to it alone.
-  const source = typeof e.meta.model === "string" ? e.meta.model : undefined;
-  return { role: "assistant", content, ...(source ? { source } : {}) };
+  return assistantMessage(e.parts, typeof e.meta.model === "string" ? e.meta.model : undefined);
 }
 
 /**
@@ -150,7 +124,7 @@ export function toConversation(
       if (content.length) out.push({ role: "user", content });
     } else if (e.role === "assistant") {
       closeOpen();
-      const m = assistantMessage(e);
+      const m = assistantMessageOf(e);
       if (!m) continue;
       out.push(m);
       for (const b of m.content) {

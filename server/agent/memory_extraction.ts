@@ -13,9 +13,13 @@
 import { MEMORY_LIMITS, MEMORY_SCOPES, MEMORY_TYPES } from "../../protocol/memory.ts";
 import type { MemoryScope, MemoryType, TaskSummary } from "../../protocol/index.ts";
 import type { Repos } from "../../store/store.ts";
-import type { Adapter, ModelInfo, ProviderConfig } from "../providers/types.ts";
-import { adapterFor } from "../providers/index.ts";
-import { sideText } from "../providers/side_text.ts";
+import {
+  type Adapter,
+  adapterFor,
+  type ModelInfo,
+  type ProviderConfig,
+  sideText,
+} from "../../agent/index.ts";
 import { checkFields, type MemoryFiles } from "../../store/memory/files.ts";
 import { readMemorySettings } from "../../store/memory/settings.ts";
 import { latestUserText, memoryFilesOf } from "./memory_access.ts";

@@ -5,7 +5,7 @@
  * folder. Their content is data the user pointed at, not instructions.
  */
 import type { Part } from "../../protocol/index.ts";
-import type { TextBlock } from "../providers/types.ts";
+import type { TextBlock } from "../../agent/index.ts";
 
 const attr = (s: string) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
 const kb = (n: number) => `${Math.max(1, Math.round(n / 1024))} KB`;

@@ -5,7 +5,7 @@
  */
 import basePrompt from "./prompts/base.md" with { type: "text" };
 import { join } from "../../lib/path.ts";
-import type { LlmMessage } from "../providers/types.ts";
+import type { LlmMessage } from "../../agent/index.ts";
 
 export const AGENTS_FILES = ["AGENTS.md", ".agents/AGENTS.md", "CLAUDE.md", ".claude/CLAUDE.md"];
 const AGENTS_CAP = 64 * 1024;

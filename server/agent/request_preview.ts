@@ -4,8 +4,7 @@
  * preview shows what is sent, not megabytes of base64).
  */
 import type { PreviewMessage, RequestPreview } from "../../protocol/index.ts";
-import type { LlmMessage, StreamRequest } from "../providers/types.ts";
-import { wireBody } from "../providers/index.ts";
+import { type LlmMessage, type StreamRequest, wireBody } from "../../agent/index.ts";
 import { requestTokens } from "./compaction/estimate.ts";
 
 function messageText(m: LlmMessage): PreviewMessage {

@@ -15,11 +15,14 @@ import type { ToolRegistry } from "../../tools/registry.ts";
 import type { ToolResult } from "../../tools/types.ts";
 import { SandboxPool } from "../../tools/sandbox/pool.ts";
 import type { EventHub } from "../sessions/hub.ts";
-import { type RunnerContext, ToolRunner } from "./tool_runner.ts";
+import {
+  type CheckedCall,
+  FileTracker,
+  type RunnerContext,
+  ToolRunner,
+} from "../../agent/index.ts";
 import { Checkpointer } from "./checkpoints.ts";
-import { FileTracker } from "./file_tracker.ts";
 import { attachmentMasks, commandPolicy } from "./command_policy.ts";
-import type { ToolCall } from "./loop.ts";
 import type { SubagentControl } from "../../tools/agent.ts";
 import { enabledSkillsCached, skillRoots } from "../skills/reminder.ts";
 import type { MemoryAccess } from "../../tools/memory.ts";
@@ -47,8 +50,6 @@ export interface CallPlace {
   subagents?: SubagentControl;
   /** For the parent's `memory` tool only (sub-agents get none). */
   memory?: MemoryAccess;
-  /** The turn's tools when they differ from the built-ins (MCP servers'). */
-  tools?: ToolRegistry;
   /** Progress of a long rewind snapshot (null when it is done), for the run state. */
   onSnapshot?: (p: { files: number; bytes: number } | null) => void;
 }
@@ -74,8 +75,8 @@ export class TaskTools {
     this.lsp = new LspManager(d.home, () => hiddenMounts(commandPolicy(d.repos, d.home).hidden));
   }
 
-  /** Runs an allowed call (arguments checked, sandbox, checkpoints …). */
-  async run(call: ToolCall, at: CallPlace): Promise<ToolResult> {
+  /** Runs a checked, allowed call (sandbox, checkpoints …). */
+  async run(call: CheckedCall, at: CallPlace): Promise<ToolResult> {
     const ctx = this.context(at);
     // The enabled skills' folders may be read (never written) wherever they are.
     const skills = await enabledSkillsCached({
@@ -83,7 +84,7 @@ export class TaskTools {
       workspace: at.workspace,
       hidden: ctx.hidden,
     });
-    return this.runner.run(call, { ...ctx, readRoots: skillRoots(skills) }, at.tools);
+    return this.runner.run(call, { ...ctx, readRoots: skillRoots(skills) });
   }
 
   /**
@@ -139,7 +140,7 @@ export class TaskTools {
       tracker: this.trackerOf(taskId),
       // Shell commands: the task's sandbox level (read at each call). Background jobs
       // record their later file changes against this turn's snapshot.
-      extra: {
+      capabilities: {
         sandbox,
         network: defaults.network,
         // Spread into the context of main-process tools only (commands need it).

@@ -1,20 +1,17 @@
 /**
- * Writes one run's output into the task timeline: the streaming assistant entry and
- * its parts in production order, tool results, errors. Persists incrementally (the
+ * Writes one run's output into the task timeline, from the loop's events: the streaming
+ * assistant entry and its parts in production order, tool results, errors. Persists incrementally (the
  * live entry at most every `flushMs`, immediately at each status change) and
  * publishes small patches (text deltas coalesced by the hub).
  */
 import { describeStoreError } from "../../store/errors.ts";
-import type { CostResult } from "../../protocol/pricing.ts";
 import type { CompactMeta, Entry, Part } from "../../protocol/index.ts";
 import { taskTopic } from "../../protocol/index.ts";
 import type { EntrySink } from "../../store/subagents.ts";
 import type { EventHub } from "../sessions/hub.ts";
 import type { IdFn } from "../../store/ids.ts";
-import type { LlmMessage, StopReason, Usage } from "../providers/types.ts";
-import type { ProviderErrorInfo } from "../providers/errors.ts";
+import type { AgentEvent, PartChange, ProviderErrorInfo } from "../../agent/index.ts";
 import type { ToolResult } from "../../tools/types.ts";
-import { assistantMessage } from "./history.ts";
 import { type LightTimer, lightTimer } from "../../lib/light_timer.ts";
 
 const concatDelta = (a: unknown, b: unknown) => {
@@ -45,15 +42,42 @@ export class TimelineWriter {
     this.hub.publish(this.topic, { kind: "entry", entry: structuredClone(e) }, `entry:${e.id}`);
   }
 
+  /** Keeps what the loop reports: the streaming answer, tool results, errors. */
+  apply(ev: AgentEvent): void {
+    switch (ev.type) {
+      case "message_start":
+        this.beginAssistant(ev.step, ev.model);
+        break;
+      case "message_delta":
+        this.answerChanged(ev.parts, ev.change);
+        break;
+      case "message_end":
+        this.endAssistant(ev);
+        break;
+      case "message_discarded":
+        this.discardEmptyAssistant();
+        break;
+      case "tool_call_finished":
+        this.toolResult(ev.call, ev.result, ev.ms);
+        break;
+      case "error":
+        this.error(ev.error);
+        break;
+      case "max_steps":
+        this.annotateLast({ truncatedBy: "maxSteps" });
+        break;
+    }
+  }
+
   /** Starts the assistant entry of one model call. */
-  beginAssistant(meta: Record<string, unknown>): void {
+  private beginAssistant(step: number, model: string): void {
     this.live = this.entries.append({
       id: this.newId("m"),
       taskId: this.taskId,
       role: "assistant",
       status: "streaming",
       parts: [],
-      meta: { ...meta, startedAt: this.now() },
+      meta: { step, model, startedAt: this.now() },
     });
     this.publishEntry(this.live);
   }
@@ -63,166 +87,56 @@ export class TimelineWriter {
     return this.live;
   }
 
-  /** Appends streamed text or thinking; a change of kind starts a new part. */
-  delta(type: "text" | "thinking", text: string): void {
+  /** The answer's parts changed: text as a small patch, a new part as the whole entry. */
+  private answerChanged(parts: readonly Part[], change: PartChange): void {
     const e = this.need();
-    let last = e.parts[e.parts.length - 1];
-    if (last?.type !== type) {
-      this.closeThinking();
-      last = {
-        type,
-        text: "",
-        ...(type === "thinking" ? { data: { startedAt: this.now() } } : {}),
-      };
-      e.parts.push(last);
-    }
-    last.text = (last.text ?? "") + text;
-    this.hub.publish(
-      this.topic,
-      { kind: "delta", entryId: e.id, index: e.parts.length - 1, type, text },
-      `delta:${e.id}:${e.parts.length - 1}`,
-      concatDelta,
-    );
-    this.schedulePersist();
-  }
-
-  /** Marks the end time of a thinking block ("Thought for N s"). */
-  private closeThinking(): void {
-    const last = this.live?.parts[this.live.parts.length - 1];
-    if (last?.type === "thinking" && last.data && last.data.endedAt === undefined) {
-      last.data.endedAt = this.now();
-    }
-  }
-
-  signature(sig: string): void {
-    const thinking = [...this.need().parts].reverse().find((p) => p.type === "thinking");
-    if (thinking) thinking.data = { ...thinking.data, signature: sig };
-  }
-
-  /** A signature on the text just streamed (Gemini); an empty text part carries it when none did. */
-  textSignature(sig: string): void {
-    const e = this.need();
-    let last = e.parts[e.parts.length - 1];
-    if (last?.type !== "text" || last.data?.signature) {
-      this.closeThinking();
-      last = { type: "text", text: "" };
-      e.parts.push(last);
-    }
-    last.data = { ...last.data, signature: sig };
-    this.schedulePersist();
-  }
-
-  /**
-   * Opaque reasoning to send back with the message: it belongs to the thinking part that
-   * just streamed; reasoning that showed no text gets a (collapsed, empty) part of its own.
-   */
-  opaque(data: Record<string, unknown>): void {
-    const e = this.need();
-    let last = e.parts[e.parts.length - 1];
-    if (last?.type !== "thinking" || last.data?.opaque || last.data?.signature) {
-      this.closeThinking();
-      last = { type: "thinking", text: "", data: { startedAt: this.now(), endedAt: this.now() } };
-      e.parts.push(last);
+    e.parts = parts as Part[];
+    if (change.kind === "text") {
+      const { index, type, delta: text } = change;
+      this.hub.publish(
+        this.topic,
+        { kind: "delta", entryId: e.id, index, type, text },
+        `delta:${e.id}:${index}`,
+        concatDelta,
+      );
+    } else if (change.kind === "structure") {
       this.publishEntry(e);
+    } else if (change.kind === "args") {
+      // Arguments can be large (a whole file): show progress at the persist cadence only.
+      this.republish = true;
     }
-    last.data = { ...last.data, opaque: data };
     this.schedulePersist();
   }
 
-  toolCallStart(id: string, name: string): void {
-    this.closeThinking();
-    this.need().parts.push({
-      type: "tool_call",
-      data: { id, name, args: {}, argsText: "", streaming: true },
-    });
-    this.publishEntry(this.need());
-  }
-
-  toolCallDelta(id: string, delta: string): void {
-    const p = this.findCall(id);
-    if (!p?.data) return;
-    p.data.argsText = String(p.data.argsText ?? "") + delta;
-    // Arguments can be large (a whole file): show progress at the persist cadence only.
-    this.republish = true;
-    this.schedulePersist();
-  }
-
-  toolCall(
-    call: {
-      id: string;
-      name: string;
-      args: Record<string, unknown>;
-      argsError?: string;
-      providerData?: Record<string, unknown>;
-    },
-  ): void {
-    let p = this.findCall(call.id);
-    if (!p) {
-      p = { type: "tool_call" };
-      this.need().parts.push(p);
-    }
-    p.data = {
-      id: call.id,
-      name: call.name,
-      args: call.args,
-      ...(call.argsError ? { argsError: call.argsError } : {}),
-      ...(call.providerData ? { providerData: call.providerData } : {}),
-    };
-    this.publishEntry(this.need());
-    this.schedulePersist();
-  }
-
-  private findCall(id: string): Part | undefined {
-    return this.live?.parts.find((p) => p.type === "tool_call" && p.data?.id === id);
-  }
-
-  /** Finishes the assistant entry; returns it as a model message (null if empty). */
-  endAssistant(
-    status: "done" | "stopped" | "error",
-    info: {
-      stopReason?: StopReason;
-      usage?: Usage;
-      /** What the usage cost at the model's price (unknown: the kinds without a price). */
-      cost?: CostResult;
-      error?: ProviderErrorInfo;
-      durationMs?: number;
-    },
-  ): LlmMessage | null {
+  /** Finishes the assistant entry. */
+  private endAssistant(end: Extract<AgentEvent, { type: "message_end" }>): void {
     const e = this.need();
-    this.closeThinking();
     this.timer?.cancel();
     this.timer = undefined;
-    e.status = status;
+    e.parts = end.parts as Part[];
+    e.status = end.status;
     e.updatedAt = this.now();
     e.meta = {
       ...e.meta,
       endedAt: this.now(),
-      ...(info.stopReason ? { stopReason: info.stopReason } : {}),
-      ...(info.usage ? { usage: info.usage } : {}),
-      ...(info.cost?.known ? { cost: info.cost.cost } : {}),
-      ...(info.cost && !info.cost.known ? { costMissing: info.cost.missing } : {}),
-      ...(info.error ? { error: info.error } : {}),
+      ...(end.stopReason ? { stopReason: end.stopReason } : {}),
+      ...(end.usage ? { usage: end.usage } : {}),
+      ...(end.cost?.known ? { cost: end.cost.cost } : {}),
+      ...(end.cost && !end.cost.known ? { costMissing: end.cost.missing } : {}),
+      ...(end.error ? { error: end.error } : {}),
     };
-    for (const p of e.parts) {
-      if (p.type === "tool_call" && p.data) {
-        delete p.data.streaming;
-        delete p.data.argsText;
-      }
-    }
     this.entries.upsert(e);
     this.publishEntry(e);
     this.live = null;
-    return assistantMessage(e);
   }
 
   /**
-   * Drops the streaming assistant entry when nothing arrived in it (a request the
-   * provider refused before answering, retried after a compaction); false when it has
-   * content and must stay.
+   * Drops the streaming assistant entry, empty (a request the provider refused before
+   * answering, retried after a compaction).
    */
-  discardEmptyAssistant(): boolean {
+  private discardEmptyAssistant(): void {
     const e = this.live;
-    if (!e || e.parts.length > 0) return false;
+    if (!e) return;
     this.timer?.cancel();
     this.timer = undefined;
     this.live = null;
@@ -232,7 +146,6 @@ export class TimelineWriter {
       afterPos: e.pos - 1,
       total: this.entries.count(this.taskId),
     });
-    return true;
   }
 
   /** Records a tool's result as a `tool` entry. */

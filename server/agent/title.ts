@@ -3,9 +3,8 @@
  * word title from the task's model (thinking stripped), falling back to a local rule
  * when the model is unavailable (offline, Demo, error).
  */
-import { sideText } from "../providers/side_text.ts";
+import { type Adapter, type ModelInfo, type ProviderConfig, sideText } from "../../agent/index.ts";
 import type { Entry, TaskSummary } from "../../protocol/index.ts";
-import type { Adapter, ModelInfo, ProviderConfig } from "../providers/types.ts";
 import type { Repos } from "../../store/store.ts";
 
 const GREETINGS = [

@@ -6,7 +6,7 @@
  * knows what a turn is made of.
  */
 import { join } from "../../lib/path.ts";
-import { mark } from "../trace.ts";
+import { mark } from "../../lib/trace.ts";
 import type {
   ApprovalMode,
   Effort,
@@ -25,17 +25,27 @@ import type { ToolRegistry } from "../../tools/registry.ts";
 import type { Tool, ToolResult } from "../../tools/types.ts";
 import type { ToolPolicy } from "../../protocol/domain.ts";
 import { recaptureJobs } from "../../tools/exec/background.ts";
-import type {
-  Adapter,
-  LlmMessage,
-  ModelInfo,
-  ProviderConfig,
-  StreamRequest,
-} from "../providers/types.ts";
-import { adapterFor } from "../providers/index.ts";
-import { effectiveEffort, resolveMaxTokens, stepBudget } from "../providers/effort.ts";
-import { errorInfo } from "../providers/errors.ts";
-import type { RetryNotice } from "../providers/retry.ts";
+import {
+  type Adapter,
+  adapterFor,
+  type AgentEvent,
+  checkCall,
+  driveLoop,
+  effectiveEffort,
+  errorInfo,
+  type Gate,
+  isChecked,
+  type LlmMessage,
+  type LoopInput,
+  type LoopOutcome,
+  type ModelInfo,
+  type ProviderConfig,
+  resolveMaxTokens,
+  type RetryNotice,
+  stepBudget,
+  type StreamRequest,
+  type ToolCall,
+} from "../../agent/index.ts";
 import type { TimelineWriter } from "./timeline_writer.ts";
 import { pinnedReminder, toConversation } from "./history.ts";
 import { loadAttachmentData } from "./attachments.ts";
@@ -46,7 +56,6 @@ import {
   systemPrompt,
   withReminder,
 } from "./prompt.ts";
-import { type Gate, type LoopHost, type LoopOutcome, runLoop, type ToolCall } from "./loop.ts";
 import { maybeGenerateTitle } from "./title.ts";
 import { goalSection } from "./goal.ts";
 import { commandPolicy } from "./command_policy.ts";
@@ -429,20 +438,11 @@ export class Turns {
         ctx.conversation(history),
         this.compactor(task, ctx, run, "auto"),
       ]);
-      const host: LoopHost = {
+      const input: LoopInput = {
         adapter,
         buildRequest: ctx.buildRequest,
         messages,
         context: keeper,
-        onAnswering: () => {
-          // The workspace's tool worker starts while the first answer streams (most turns
-          // call a tool): its start blocks this thread ~12 ms, so not before the request is
-          // out; a real model's answer takes far longer than the worker to start. Before
-          // the title's request: that work then overlaps the worker's own start-up (~10 ms
-          // on its thread after the block) instead of adding to it.
-          if (!run.signal.aborted) this.d.taskTools.warm(workspace, approval === "plan");
-          startTitle();
-        },
         tools,
         runTool: async (call, signal) => {
           const result = await taskTools.run(call, {
@@ -451,7 +451,6 @@ export class Turns {
             callId: call.id,
             subagents: subagents?.control(call.id),
             memory,
-            tools,
             onSnapshot: (snapshot) => {
               run.state = { ...run.state, snapshot };
               run.stateChanged();
@@ -460,37 +459,44 @@ export class Turns {
           return hooks ? await hooks.afterTool(call, result) : result;
         },
         gate: gate
-          ? (call, signal) => {
-            const tool = tools.get(call.name);
-            return gate(task.id, call, tool?.kind ?? "write", signal, tool?.policy);
-          }
+          ? (call, signal) => gate(task.id, call, call.tool.kind, signal, call.tool.policy)
           : undefined,
         workspace,
         maxSteps,
         vision: resolved.model.vision === true,
         signal: run.signal,
-        writer,
         now,
-        onStep: (step, phase) => {
-          run.state = { ...run.state, step, phase };
+      };
+      // What the loop reports: the timeline keeps it; the run's state and the title follow.
+      const onEvent = (ev: AgentEvent) => {
+        writer.apply(ev);
+        if (ev.type === "message_streaming") {
+          // The workspace's tool worker starts while the first answer streams (most turns
+          // call a tool): its start blocks this thread ~12 ms, so not before the request is
+          // out; a real model's answer takes far longer than the worker to start. Before
+          // the title's request: that work then overlaps the worker's own start-up (~10 ms
+          // on its thread after the block) instead of adding to it.
+          if (!run.signal.aborted) this.d.taskTools.warm(workspace, approval === "plan");
+          startTitle();
+        } else if (ev.type === "step") {
+          run.state = { ...run.state, step: ev.step, phase: ev.phase };
           run.stateChanged();
-        },
-        onRetry: (n) => {
-          const retry = retryState(n);
+        } else if (ev.type === "retry") {
+          const retry = retryState(ev.notice);
           if (retry === null && run.state.retry === null) return;
           run.state = { ...run.state, retry };
           run.stateChanged();
-        },
+        }
       };
-      mark("turn: host ready");
-      let outcome = await runLoop(host);
+      mark("turn: input ready");
+      let outcome = await driveLoop(input, onEvent);
       startTitle();
       // A Stop hook may send the model back to work with its reason (a few times at most).
       for (let again = 0; hooks && again < MAX_STOP_CONTINUATIONS; again++) {
         const feedback = await hooks.stop(outcome, again > 0);
         if (!feedback) break;
-        host.messages.push({ role: "user", content: [{ type: "text", text: feedback }] });
-        outcome = await runLoop(host);
+        input.messages.push({ role: "user", content: [{ type: "text", text: feedback }] });
+        outcome = await driveLoop(input, onEvent);
       }
       end = outcome.kind === "error" ? "failed" : outcome.kind;
       // A stop that came after the model's last word still counts as a stop.
@@ -521,16 +527,19 @@ export class Turns {
     const workspace = this.workspaceOf(task);
     const t0 = this.d.now();
     const entries = this.d.repos.entries.latest(task.id, Number.MAX_SAFE_INTEGER);
-    const result: ToolResult = await this.d.taskTools.run(call, {
-      taskId: task.id,
-      workspace,
-      turn: latestTurn(entries) ?? NO_TURN,
-      signal: this.d.closing,
-      attachments: attachmentIds(entries),
-      tools: call.name.startsWith("mcp__")
-        ? await this.toolsOf(this.d.closing, task.settings.mcpServers)
-        : undefined,
-    });
+    const tools = call.name.startsWith("mcp__")
+      ? await this.toolsOf(this.d.closing, task.settings.mcpServers)
+      : this.d.tools;
+    const checked = checkCall(tools, call);
+    const result: ToolResult = isChecked(checked)
+      ? await this.d.taskTools.run(checked, {
+        taskId: task.id,
+        workspace,
+        turn: latestTurn(entries) ?? NO_TURN,
+        signal: this.d.closing,
+        attachments: attachmentIds(entries),
+      })
+      : checked;
     writer.toolResult(call, result, this.d.now() - t0);
   }
 

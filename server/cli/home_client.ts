@@ -8,7 +8,7 @@
 import { localOpClient, type OpClient, runningInstance } from "./op_client.ts";
 import { createServices } from "../services.ts";
 import { claimHome } from "../instance/claim.ts";
-import { mark } from "../trace.ts";
+import { mark } from "../../lib/trace.ts";
 import type { LockRole } from "../instance/lock.ts";
 
 /** What a command prints (on stderr) when the running instance carried it out. */

@@ -3,7 +3,7 @@
  * instance. The headless CLI uses it so that `reinagent run` behaves the same either
  * way (and a run performed by a running instance shows live in its windows).
  */
-import { mark } from "../trace.ts";
+import { mark } from "../../lib/trace.ts";
 import { type EvtMsg, MCP_TOPIC } from "../../protocol/index.ts";
 import { instancePath, tokenPath } from "../home.ts";
 import type { ServerDeps } from "../ops/context.ts";

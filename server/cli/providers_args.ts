@@ -11,7 +11,7 @@
  *
  * Every command accepts `--home DIR`. Pure: no I/O.
  */
-import { API_FORMATS, type ApiFormat } from "../providers/types.ts";
+import { API_FORMATS, type ApiFormat } from "../../agent/index.ts";
 import { MODEL_ID_RE, PROVIDER_ID_RE } from "../../protocol/providers.ts";
 import { parseFlags } from "./flags.ts";
 

@@ -8,7 +8,7 @@
  */
 import { applyProxyFile } from "../net/proxy_config.ts";
 import { resolveHome } from "../home.ts";
-import type { ModelInfo } from "../providers/types.ts";
+import type { ModelInfo } from "../../agent/index.ts";
 import type { ProviderList, PublicProvider } from "../../protocol/providers.ts";
 import type { CatalogCommand } from "./providers_args.ts";
 import { type OpClient, OpClientError } from "./op_client.ts";

@@ -26,7 +26,7 @@ import {
 } from "../../protocol/index.ts";
 import type { OpClient } from "./op_client.ts";
 import { openHomeClient } from "./home_client.ts";
-import { mark } from "../trace.ts";
+import { mark } from "../../lib/trace.ts";
 import type { RunArgs } from "./run_args.ts";
 export { parseRunArgs } from "./run_args.ts";
 

@@ -5,8 +5,7 @@
  * (quotes, "Enhanced:" labels, a code fence); an empty answer is an error, never an
  * empty composer.
  */
-import { sideText } from "../providers/side_text.ts";
-import type { Adapter, ModelInfo, ProviderConfig } from "../providers/types.ts";
+import { type Adapter, type ModelInfo, type ProviderConfig, sideText } from "../../agent/index.ts";
 import { ENHANCE_LIMITS } from "../../protocol/enhance.ts";
 
 export const ENHANCE_SYSTEM =

@@ -3,8 +3,7 @@
  * the task's model with the bounded staged diff, as for task titles (agent/title.ts);
  * a local summary from `--stat` when no model answers (Demo, offline, error).
  */
-import type { Adapter, ModelInfo, ProviderConfig } from "../providers/types.ts";
-import { sideText } from "../providers/side_text.ts";
+import { type Adapter, type ModelInfo, type ProviderConfig, sideText } from "../../agent/index.ts";
 
 const SYSTEM = "You write git commit messages. Reply with the message only: a summary line " +
   "of at most 72 characters in the imperative mood, optionally a blank line and a short " +

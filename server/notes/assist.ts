@@ -4,8 +4,7 @@
  * failure is an error; the note itself is never touched here (the editor applies the
  * answer and keeps the text it replaced for Undo).
  */
-import { sideText } from "../providers/side_text.ts";
-import type { Adapter, ModelInfo, ProviderConfig } from "../providers/types.ts";
+import { type Adapter, type ModelInfo, type ProviderConfig, sideText } from "../../agent/index.ts";
 import { type AssistAction, NOTES_LIMITS } from "../../protocol/notes.ts";
 
 export type SideTarget = { adapter: Adapter; provider: ProviderConfig; model: ModelInfo };

@@ -4,7 +4,7 @@ import type { OpHandlers } from "./types.ts";
 import { services } from "./context.ts";
 import { OpError } from "../errors.ts";
 import { resolveModel } from "../providers/catalog.ts";
-import { adapterFor } from "../providers/index.ts";
+import { adapterFor } from "../../agent/index.ts";
 import { EnhanceError, enhancePrompt } from "../composer/enhance.ts";
 
 export const ENHANCE_HANDLERS: OpHandlers<keyof typeof ENHANCE_OP_ARGS> = {

@@ -14,7 +14,7 @@ import type { OpHandlers } from "./types.ts";
 import { join } from "../../lib/path.ts";
 import { NotesError, NotesFiles } from "../../store/notes/files.ts";
 import { resolveModel } from "../providers/catalog.ts";
-import { adapterFor } from "../providers/index.ts";
+import { adapterFor } from "../../agent/index.ts";
 import { AssistError, assistNote, type SideTarget } from "../notes/assist.ts";
 import { noteNameFrom, ORGANISE_ENTRIES, organiseConversation } from "../notes/organise.ts";
 

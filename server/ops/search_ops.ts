@@ -11,7 +11,7 @@ import {
 import { OpError } from "../errors.ts";
 import { compactWatermark, DEFAULT_CONTEXT_WINDOW } from "../../protocol/index.ts";
 import { microcompact } from "../agent/compaction/microcompact.ts";
-import { resolveMaxTokens } from "../providers/effort.ts";
+import { type LlmMessage, resolveMaxTokens, type ToolSpec } from "../../agent/index.ts";
 import { services } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
 import type { Repos } from "../../store/store.ts";
@@ -27,7 +27,6 @@ import { memoryFilesOf } from "../agent/memory_access.ts";
 import { loadSubagentCatalog, withSubagentTypes } from "../agent/subagents/turn_bridge.ts";
 import { getSettings, resolveModel } from "../providers/catalog.ts";
 import { defaultTools } from "../../tools/registry.ts";
-import type { LlmMessage, ToolSpec } from "../providers/types.ts";
 
 /** What one category contributes, as text. */
 interface Piece {

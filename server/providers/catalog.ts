@@ -28,12 +28,19 @@ import {
   type PublicProvider,
   type SystemSettings,
 } from "../../protocol/providers.ts";
-import { DEMO_MODEL, DEMO_PROVIDER, DEMO_PROVIDER_ID } from "./demo.ts";
+import {
+  type ApiFormat,
+  DEMO_MODEL,
+  DEMO_PROVIDER,
+  type Effort,
+  EFFORT_LEVELS,
+  type ModelInfo,
+  normaliseBaseUrl,
+  type ProviderConfig,
+} from "../../agent/index.ts";
+import { DEMO_PROVIDER_ID } from "../../protocol/constants.ts";
 import { PROVIDER_PRESETS, type ProviderPreset } from "../../protocol/presets.ts";
-import { type ApiFormat, type Effort, EFFORT_LEVELS, type ModelInfo } from "./types.ts";
-import type { ProviderConfig } from "./types.ts";
 import type { ProviderOptions } from "../../protocol/provider_types.ts";
-import { normaliseBaseUrl } from "./urls.ts";
 import type { ModelPrice } from "../../protocol/pricing.ts";
 import { builtinPrice } from "./prices.ts";
 

@@ -15,13 +15,19 @@ import {
   manualModel,
   SETTINGS_KEYS,
 } from "./catalog.ts";
-import { errorInfo, ProviderError, type ProviderErrorInfo, scrubInfo } from "./errors.ts";
-import { adapterFor } from "./index.ts";
-import { DEMO_PROVIDER_ID } from "./demo.ts";
+import {
+  adapterFor,
+  dialectOf,
+  errorInfo,
+  type ModelInfo,
+  type ProviderConfig,
+  ProviderError,
+  type ProviderErrorInfo,
+  scrubInfo,
+} from "../../agent/index.ts";
+import { DEMO_PROVIDER_ID } from "../../protocol/constants.ts";
 import { fetchModelList, mergeModels, timeoutError } from "./models_fetch.ts";
-import type { ModelInfo, ProviderConfig } from "./types.ts";
 import { builtinPrice } from "./prices.ts";
-import { dialectOf } from "./dialects.ts";
 import {
   CURRENCY_RE,
   MAX_PRICE_MICROS,

@@ -8,9 +8,17 @@
  * const { models, added } = mergeModels(provider.models, listed);
  */
 import { netFetch } from "../../tools/net/proxy.ts";
-import { fromResponse, networkError, ProviderError } from "./errors.ts";
-import { type ApiFormat, type Effort, EFFORT_LEVELS, type ModelInfo } from "./types.ts";
-import { normaliseBaseUrl, v1 } from "./urls.ts";
+import {
+  type ApiFormat,
+  type Effort,
+  EFFORT_LEVELS,
+  fromResponse,
+  type ModelInfo,
+  networkError,
+  normaliseBaseUrl,
+  ProviderError,
+  v1,
+} from "../../agent/index.ts";
 import { priceFromListing } from "./prices.ts";
 
 /** A model as the provider lists it (no user state yet). */

@@ -18,7 +18,7 @@ import type {
 import type { Repos } from "../../store/store.ts";
 import type { EventHub } from "./hub.ts";
 import type { IdFn } from "../../store/ids.ts";
-import type { ToolCall } from "../agent/loop.ts";
+import type { ToolCall } from "../../agent/index.ts";
 import type { ApprovalMode } from "../../protocol/constants.ts";
 import { PLAN_MAX, type QuestionAnswer, questionProblems } from "../../tools/interactive.ts";
 import {

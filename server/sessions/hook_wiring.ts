@@ -9,8 +9,8 @@ import type { Repos } from "../../store/store.ts";
 import { DEFAULT_SANDBOX_LEVEL } from "../../tools/exec/exec_command.ts";
 import { commandPolicy } from "../agent/command_policy.ts";
 import { getSettings } from "../providers/catalog.ts";
-import type { ApprovalCenter } from "../sessions/approvals.ts";
-import type { EventHub } from "../sessions/hub.ts";
+import type { ApprovalCenter } from "./approvals.ts";
+import type { EventHub } from "./hub.ts";
 import { HookEngine } from "../agent/hooks/engine.ts";
 
 export function hookEngineFor(

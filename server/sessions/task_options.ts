@@ -6,7 +6,7 @@
  */
 import { DEMO_PROVIDER_ID, type TaskSettings } from "../../protocol/index.ts";
 import type { SystemSettings } from "../../protocol/providers.ts";
-import { DEMO_MODEL } from "../providers/demo.ts";
+import { DEMO_MODEL } from "../../agent/index.ts";
 
 /** The options that follow a system default until bound. */
 export type BoundOptions = Pick<TaskSettings, "model" | "effort" | "approval"> & {

@@ -5,7 +5,7 @@ import type { Scenario } from "../../scripts/mock_llm/scenario.ts";
 import { createServices } from "../../server/services.ts";
 import type { ServerDeps } from "../../server/ops/context.ts";
 import type { Entry, EvtMsg } from "../../protocol/index.ts";
-import type { ApiFormat, ModelInfo } from "../../server/providers/types.ts";
+import type { ApiFormat, ModelInfo } from "../../agent/providers/types.ts";
 
 export interface Env {
   deps: ServerDeps;

@@ -11,9 +11,9 @@ import type {
   LlmMessage,
   StreamRequest,
   ToolSpec,
-} from "../../server/providers/types.ts";
-import { adapterFor } from "../../server/providers/index.ts";
-import { type LoopOutcome, runLoop } from "../../server/agent/loop.ts";
+} from "../../agent/providers/types.ts";
+import { adapterFor } from "../../agent/providers/index.ts";
+import { driveLoop, type LoopOutcome } from "../../agent/index.ts";
 import { TimelineWriter } from "../../server/agent/timeline_writer.ts";
 import { ToolRegistry } from "../../tools/registry.ts";
 import type { Tool } from "../../tools/types.ts";
@@ -149,7 +149,7 @@ export function fakeTool(name: string, result = `${name} done`): Tool {
     kind: "read",
     placement: "main",
     traits: {},
-    parse: (args: unknown) => ({ ok: true, value: args }),
+    parse: (args: unknown) => ({ ok: true, args }),
     execute: () => Promise.resolve({ content: result, isError: false }),
     run: () => Promise.resolve({ content: result, isError: false }),
   } as unknown as Tool;
@@ -204,10 +204,9 @@ export async function runRecorded(opts: {
       workspace: "/nonexistent",
       maxSteps: opts.maxSteps ?? 10,
       signal: new AbortController().signal,
-      writer,
       now: () => 1000,
     };
-    const outcome = await runLoop(host);
+    const outcome = await driveLoop(host, (ev) => writer.apply(ev));
     return { outcome, entries: sink.list, messages: host.messages, bodies: server.bodies };
   } finally {
     await server.close();

@@ -1,6 +1,6 @@
 /** Seeds data dirs and stores with a provider `mock` pointing at the mock LLM server. */
 import { Store } from "../../store/store.ts";
-import type { ApiFormat, ProviderConfig } from "../../server/providers/types.ts";
+import type { ApiFormat, ProviderConfig } from "../../agent/providers/types.ts";
 import type { ApprovalMode } from "../../protocol/constants.ts";
 import { SETTINGS_KEYS } from "../../server/providers/catalog.ts";
 import type { ModelPrice } from "../../protocol/pricing.ts";

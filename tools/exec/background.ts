@@ -13,12 +13,12 @@
  * nor stop it. The UI's badge learns of starts, output (at most once a second) and ends
  * through {@link onJobChange}.
  */
-import { fail, ok } from "../types.ts";
+import { fail, type JobOwner, ok } from "../types.ts";
 import { defineTool } from "../define.ts";
 import { int, obj } from "../../protocol/schema.ts";
 import { text } from "../args.ts";
 import { displayPath, resolvePath } from "../paths.ts";
-import { DEFAULT_SANDBOX_LEVEL, type ExecContext, runCommand } from "./exec_command.ts";
+import { DEFAULT_SANDBOX_LEVEL, runCommand } from "./exec_command.ts";
 import type { JobInfo } from "../../protocol/jobs.ts";
 
 export const RING_BYTES = 256 * 1024;
@@ -29,11 +29,7 @@ const TAIL_EVERY_MS = 1000;
 const TAIL_BYTES = 2000;
 
 /** Who started a job and how its later file changes are recorded (checkpoints). */
-export interface JobOwner {
-  taskId: string;
-  /** Records the files changed since the last look, for the turn that started the job. */
-  recapture(): Promise<unknown>;
-}
+export type { JobOwner } from "../types.ts";
 
 interface Job {
   id: string;
@@ -187,8 +183,7 @@ export const backgroundBash = defineTool<{ command: string; cwd?: string }>({
   args: obj({ command: text(), "cwd?": text("Working directory; relative to the workspace") }),
   kind: "exec",
   placement: "main",
-  execute(args, baseCtx) {
-    const ctx = baseCtx as ExecContext & { jobOwner?: JobOwner };
+  execute(args, ctx) {
     if (!args.command.trim()) {
       return Promise.resolve(fail("background_bash needs a non-empty `command`."));
     }
@@ -263,7 +258,7 @@ export const taskOutput = defineTool<{ id: string; offset?: number }>({
   kind: "read",
   placement: "main",
   async execute(args, ctx) {
-    const job = jobOf(args.id, (ctx as { jobOwner?: JobOwner }).jobOwner?.taskId);
+    const job = jobOf(args.id, ctx.jobOwner?.taskId);
     if (!job) return fail(`No background command with id "${args.id}".`);
     if (job.status === "running") await recapture(job);
     const from = args.offset ?? 0;
@@ -287,7 +282,7 @@ export const taskStop = defineTool<{ id: string }>({
   kind: "exec",
   placement: "main",
   async execute(args, ctx) {
-    const job = jobOf(args.id, (ctx as { jobOwner?: JobOwner }).jobOwner?.taskId);
+    const job = jobOf(args.id, ctx.jobOwner?.taskId);
     if (!job) return fail(`No background command with id "${args.id}".`);
     if (job.status !== "running") {
       return ok(`${job.id} had already ${job.status}.`, { id: job.id, status: job.status });

@@ -9,7 +9,7 @@
  * With a sandbox level other than `off` the command runs under bubblewrap when it
  * works on this machine; otherwise meta.sandbox says plainly that there is none.
  */
-import { fail, ok, type ToolContext } from "../types.ts";
+import { fail, ok, type OutputListener, type ToolContext } from "../types.ts";
 import { defineTool } from "../define.ts";
 import { doc, num, obj } from "../../protocol/schema.ts";
 import { text } from "../args.ts";
@@ -30,40 +30,17 @@ import { pickShell, terminateGroup } from "./process.ts";
 export type { SandboxLevel } from "./bwrap.ts";
 export type { Segment, StreamName } from "./output.ts";
 
-/**
- * Live output for a listener, in arrival order, already decoded. Returning `false`
- * means "enough" (the UI's live cap): no more text is decoded for it.
- */
-export type OutputListener = (text: string, stream: StreamName) => boolean | void;
+export type { OutputListener } from "../types.ts";
 
-/** Default sandbox when the caller does not choose one (DESIGN: bwrap where available). */
+/** Default sandbox when the caller does not choose one (bubblewrap where available). */
 export const DEFAULT_SANDBOX_LEVEL: SandboxLevel = "workspace-write";
 export const DEFAULT_TIMEOUT_S = 120;
 export const MAX_TIMEOUT_S = 600;
 /** How long to wait for the pipes after the shell exited (background jobs may hold them). */
 const DRAIN_MS = 1000;
 
-export interface ExecContext extends ToolContext {
-  /** Live output for the UI (see {@link OutputListener}). */
-  onOutput?: OutputListener;
-  /** Sandbox level; default {@link DEFAULT_SANDBOX_LEVEL}. */
-  sandbox?: SandboxLevel;
-  /** Network inside the sandbox; default true (ignored when the level is `off`). */
-  network?: boolean;
-  /** The user's configured shell; default $SHELL, /bin/bash, /bin/sh. */
-  shell?: string;
-  /** What the command's environment must not contain (see env_policy.ts). */
-  envPolicy?: EnvPolicy;
-  /** Paths masked inside the sandbox: the data folder, credential files. */
-  hidden?: string[];
-  /** Paths inside hidden ones that stay readable (this task's attachments). */
-  visible?: string[];
-  /**
-   * Git folders a task in a worktree of its own writes besides the worktree (objects, its
-   * branch's refs): writable like the workspace, for commands only.
-   */
-  gitRoots?: string[];
-}
+/** A command's context: the tool context with the capabilities commands use. */
+export type ExecContext = ToolContext;
 
 export interface RunOptions {
   command: string;
@@ -286,8 +263,7 @@ export const execCommand = defineTool<{ command: string; cwd?: string; timeout?:
   }),
   kind: "exec",
   placement: "main",
-  async execute(args, baseCtx) {
-    const ctx = baseCtx as ExecContext;
+  async execute(args, ctx) {
     if (!args.command.trim()) return fail("exec_command needs a non-empty `command`.");
     const t = args.timeout ?? DEFAULT_TIMEOUT_S;
     const cwd = resolvePath(args.cwd?.trim() ? args.cwd : ".", ctx.workspace);

@@ -14,7 +14,8 @@ export const TAIL_BYTES = 20 * 1024;
 /** Read size of the pumps (Deno's own pipe chunk size). */
 export const CHUNK_BYTES = 64 * 1024;
 
-export type StreamName = "out" | "err";
+export type { StreamName } from "../types.ts";
+import type { StreamName } from "../types.ts";
 /** A kept run of one stream's text, or the place where bytes were left out. */
 export type Segment = { stream: StreamName; text: string } | { omitted: number };
 

@@ -5,7 +5,7 @@
  * @typedef {import("../../protocol/index.ts").Entry} Entry
  * @typedef {{category: string, message: string, status: number|null, url: string|null,
  *   upstream: string|null, hint: string, chain: string[]}} ProviderErrorInfo
- *   (server/providers/errors.ts, as stored in `meta.error`)
+ *   (agent/providers/errors.ts, as stored in `meta.error`)
  * @typedef {import("../i18n/index.js").MsgKey} MsgKey
  */
 import { html } from "../html.js";

@@ -9,21 +9,20 @@
 import type { CompactMeta, CompactTrigger, Entry } from "../../../protocol/index.ts";
 import { compactMetaOf, compactWatermark } from "../../../protocol/index.ts";
 import type { EntryRepo } from "../../../store/entries.ts";
-import type {
-  Adapter,
-  LlmMessage,
-  ModelInfo,
-  ProviderConfig,
-  StreamRequest,
-  Usage,
-} from "../../providers/types.ts";
-import { withRetry } from "../../providers/retry.ts";
 import {
+  type Adapter,
+  type ContextKeeper,
   errorInfo,
   isContextOverflow,
+  type LlmMessage,
+  type ModelInfo,
+  type ProviderConfig,
   ProviderError,
   type ProviderErrorInfo,
-} from "../../providers/errors.ts";
+  type StreamRequest,
+  type Usage,
+  withRetry,
+} from "../../../agent/index.ts";
 import type { TimelineWriter } from "../timeline_writer.ts";
 import { type CompactionPlan, planCompaction } from "./plan.ts";
 import { requestTokens } from "./estimate.ts";
@@ -58,16 +57,6 @@ export type CompactResult =
   | { ok: true; entry: Entry; messages: LlmMessage[] }
   | { ok: false; reason: "nothing" | "stopped" }
   | { ok: false; reason: "failed"; error: ProviderErrorInfo };
-
-/** What the agent loop asks of the context keeper (see loop.ts). */
-export interface ContextKeeper {
-  /** Before a request: the conversation to send (compacted first when it had grown too big). */
-  beforeRequest(messages: LlmMessage[], signal: AbortSignal): Promise<LlmMessage[]>;
-  /** The provider's usage of the request just made. */
-  noteUsage(usage: Usage): void;
-  /** The request was refused as too long: the conversation after one compaction, or null. */
-  onOverflow(signal: AbortSignal): Promise<LlmMessage[] | null>;
-}
 
 const TIMEOUT_MS = 180_000;
 const REQUEST_CAP = 8000;

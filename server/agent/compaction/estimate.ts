@@ -1,6 +1,6 @@
 /** Estimated prompt tokens of a request (by characters; see protocol estimateTokens). */
 import { estimateTokens } from "../../../protocol/index.ts";
-import type { LlmMessage, StreamRequest } from "../../providers/types.ts";
+import type { LlmMessage, StreamRequest } from "../../../agent/index.ts";
 
 function messageTokens(m: LlmMessage): number {
   if (m.role === "tool") return estimateTokens(m.content) + 4;

@@ -5,7 +5,7 @@
  * provider's prompt cache keeps hitting), a cut result is short enough that a second
  * pass leaves it alone, and the stored timeline is never touched (it works on a copy).
  */
-import type { LlmMessage } from "../../providers/types.ts";
+import type { LlmMessage } from "../../../agent/index.ts";
 
 export const MICROCOMPACT = { keepLast: 6, maxChars: 4096, head: 800, tail: 400 } as const;
 

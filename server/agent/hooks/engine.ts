@@ -15,7 +15,7 @@ import { matcherRegExp } from "./config.ts";
 import { type HookOutcome, type HookSandbox, runHook } from "./run_hook.ts";
 import { hooksToRun, userSource, workspaceSource } from "./sources.ts";
 import { pluginHooks } from "../../plugins/contributions.ts";
-import type { ToolCall } from "../loop.ts";
+import type { ToolCall } from "../../../agent/index.ts";
 import type { Refusal } from "../../../protocol/index.ts";
 
 /** What the approval gate answers for a call (the shape of sessions/approvals.ts's Verdict). */

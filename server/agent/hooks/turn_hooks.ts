@@ -10,7 +10,7 @@ import type { ApprovalMode } from "../../../protocol/constants.ts";
 import type { Entry } from "../../../protocol/index.ts";
 import type { Repos } from "../../../store/store.ts";
 import type { ToolResult } from "../../../tools/types.ts";
-import type { LoopOutcome, ToolCall } from "../loop.ts";
+import type { LoopOutcome, ToolCall } from "../../../agent/index.ts";
 import type { TimelineWriter } from "../timeline_writer.ts";
 import type { GateVerdict as Verdict } from "./engine.ts";
 import { type HookEngine, type HookNotice, HookSession } from "./engine.ts";

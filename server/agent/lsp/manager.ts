@@ -10,6 +10,7 @@ import { extname, join } from "../../../lib/path.ts";
 import { bwrapArgs, type Hidden, sandboxStatus } from "../../../tools/exec/bwrap.ts";
 import { displayPath } from "../../../tools/paths.ts";
 import { LspClient } from "./client.ts";
+import type { Diagnostic } from "../../../protocol/tool_details.ts";
 
 interface Language {
   id: "typescript" | "python";
@@ -53,13 +54,7 @@ export function languageOf(path: string): Language | null {
   return null;
 }
 
-export interface Diagnostic {
-  path: string;
-  line: number;
-  column: number;
-  severity: "error" | "warning";
-  message: string;
-}
+export type { Diagnostic } from "../../../protocol/tool_details.ts";
 
 interface Running {
   client: LspClient;
@@ -247,18 +242,6 @@ export class LspManager {
       return r.client.close();
     }));
   }
-}
-
-/** Diagnostics as the text appended to a tool result (bounded). */
-export function diagnosticsText(list: Diagnostic[], max = 20): string {
-  if (!list.length) return "";
-  const lines = list.slice(0, max).map((d) =>
-    `${d.path}:${d.line}:${d.column} ${d.severity}: ${d.message.slice(0, 300)}`
-  );
-  const more = list.length > max ? `\n(and ${list.length - max} more)` : "";
-  return `\n\nThe language server reports ${list.length} problem${
-    list.length === 1 ? "" : "s"
-  } after this change:\n${lines.join("\n")}${more}`;
 }
 
 const toUri = (p: string) => "file://" + p.split("/").map(encodeURIComponent).join("/");

@@ -21,10 +21,17 @@ import type { ToolRegistry } from "../../../tools/registry.ts";
 import { fail, ok, type ToolResult } from "../../../tools/types.ts";
 import type { AgentArgs, OutputArgs, SubagentControl } from "../../../tools/agent.ts";
 import type { EventHub } from "../../sessions/hub.ts";
-import type { LlmMessage, ModelInfo, ProviderConfig } from "../../providers/types.ts";
-import { adapterFor } from "../../providers/index.ts";
-import { resolveMaxTokens } from "../../providers/effort.ts";
-import { type Gate, type LoopOutcome, runLoop, type ToolCall } from "../loop.ts";
+import {
+  adapterFor,
+  driveLoop,
+  type Gate,
+  type LlmMessage,
+  type LoopOutcome,
+  type ModelInfo,
+  type ProviderConfig,
+  resolveMaxTokens,
+  type ToolCall,
+} from "../../../agent/index.ts";
 import { TimelineWriter } from "../timeline_writer.ts";
 import type { CallPlace, TaskTools } from "../task_tools.ts";
 import { environmentOf } from "../prompt.ts";
@@ -263,7 +270,7 @@ export class SubagentRunner {
         description: run.description,
         callId: run.callId,
       };
-      outcome = await runLoop({
+      outcome = await driveLoop({
         adapter,
         buildRequest: (msgs) => ({
           provider: resolved.provider,
@@ -279,21 +286,18 @@ export class SubagentRunner {
         // No `subagents` in the place: a sub-agent's calls cannot start another one.
         runTool: (call, s) => this.d.taskTools.run(call, { ...parent.place, signal: s }),
         gate: gate
-          ? (call, s) => {
-            const tool = tools.get(call.name);
-            return gate(parent.taskId, call, tool?.kind ?? "write", s, tool?.policy, origin);
-          }
+          ? (call, s) => gate(parent.taskId, call, call.tool.kind, s, call.tool.policy, origin)
           : undefined,
         workspace: parent.workspace,
         maxSteps: run.maxSteps,
         signal,
-        writer,
         now,
-        onStep: (step, phase) => {
-          run.steps = step;
-          if (phase === "tools") run.toolCalls = messages.filter((m) => m.role === "tool").length;
-          this.changed(run);
-        },
+      }, (ev) => {
+        writer.apply(ev);
+        if (ev.type !== "step") return;
+        run.steps = ev.step;
+        if (ev.phase === "tools") run.toolCalls = messages.filter((m) => m.role === "tool").length;
+        this.changed(run);
       });
     } catch (e) {
       console.error(`sub-agent ${run.id} failed:`, e);

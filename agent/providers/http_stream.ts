@@ -2,7 +2,7 @@
 import { netFetch } from "../../tools/net/proxy.ts";
 import { abortedError, fromResponse, networkError, ProviderError } from "./errors.ts";
 import { parseSse, type SseEvent } from "./sse.ts";
-import { mark } from "../trace.ts";
+import { mark } from "../../lib/trace.ts";
 
 export async function* postSse(
   url: string,

@@ -1,7 +1,7 @@
 /** Picks the adapter for a wire format. SDK-backed adapters load lazily (fast start). */
 import type { Adapter, ApiFormat, StreamRequest } from "./types.ts";
 import { ProviderError, scrubbedError } from "./errors.ts";
-import { maskKey } from "../../store/providers.ts";
+import { maskKey } from "../../lib/mask_key.ts";
 
 export async function adapterFor(format: ApiFormat): Promise<Adapter> {
   return keyMasked(await bareAdapterFor(format));

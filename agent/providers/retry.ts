@@ -36,16 +36,21 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** A retry is due: the stream's events that follow are the next attempt's. */
+export interface RetryEvent {
+  type: "retry";
+  notice: RetryNotice;
+}
+
 /**
  * Runs `open()` and yields its events; a retryable failure before the first event
- * starts a new attempt after a backoff, reported through `onRetry`.
+ * starts a new attempt after a backoff, announced by a `retry` event before the wait.
  */
-export async function* withRetry(
+export async function* retrying(
   open: () => AsyncIterable<StreamEvent>,
   signal: AbortSignal,
-  onRetry: (n: RetryNotice) => void,
   opts: { max?: number; random?: () => number } = {},
-): AsyncGenerator<StreamEvent> {
+): AsyncGenerator<StreamEvent | RetryEvent> {
   const max = opts.max ?? MAX_RETRIES;
   for (let attempt = 0;; attempt++) {
     let streamed = false;
@@ -59,8 +64,24 @@ export async function* withRetry(
       if (signal.aborted) throw abortedError();
       if (streamed || attempt >= max || !isRetryable(e)) throw e;
       const delayMs = backoffMs(attempt + 1, opts.random);
-      onRetry({ attempt: attempt + 1, max, delayMs, error: e as ProviderError });
+      yield {
+        type: "retry",
+        notice: { attempt: attempt + 1, max, delayMs, error: e as ProviderError },
+      };
       await sleep(delayMs, signal);
     }
+  }
+}
+
+/** `retrying`, with the retries reported through `onRetry` instead of the stream. */
+export async function* withRetry(
+  open: () => AsyncIterable<StreamEvent>,
+  signal: AbortSignal,
+  onRetry: (n: RetryNotice) => void,
+  opts: { max?: number; random?: () => number } = {},
+): AsyncGenerator<StreamEvent> {
+  for await (const ev of retrying(open, signal, opts)) {
+    if (ev.type === "retry") onRetry(ev.notice);
+    else yield ev;
   }
 }

@@ -4,7 +4,7 @@
  * vision. Tool messages carry text only in every wire format we speak, so the images
  * follow the step's tool results as one user message that says where they came from.
  */
-import type { ImageBlock, LlmMessage, TextBlock } from "../providers/types.ts";
+import type { ImageBlock, LlmMessage, TextBlock } from "./providers/types.ts";
 
 /**
  * The images in a result's meta (empty when none or malformed): an MCP tool's, or an

@@ -1,18 +1,19 @@
 /**
- * Runs one tool call for the loop: arguments checked against the tool's schema (once,
- * here, before anything else and before a worker is involved), path rules and
- * stale-read checks in this process, checkpoint of the pre-image before any write, then
+ * Runs one checked tool call for the loop (its arguments fit the tool's schema, checked
+ * once by `checkCall` before the gate saw it): path rules and stale-read checks in this
+ * process, checkpoint of the pre-image before any write, then
  * the tool itself — file tools in a permission-narrowed worker, others here — and
  * bookkeeping of what it read/wrote. What a tool does is read from its traits.
  */
-import type { ToolRegistry } from "../../tools/registry.ts";
-import type { FileStamp, Tool, ToolContext, ToolResult } from "../../tools/types.ts";
-import { displayPath, pathRefusal, resolvePath } from "../../tools/paths.ts";
-import type { SandboxPool } from "../../tools/sandbox/pool.ts";
+import type { ToolRegistry } from "../tools/registry.ts";
+import type { FileStamp, Tool, ToolCapabilities, ToolContext, ToolResult } from "../tools/types.ts";
+import { displayPath, pathRefusal, resolvePath } from "../tools/paths.ts";
+import type { SandboxPool } from "../tools/sandbox/pool.ts";
 import type { FileTracker } from "./file_tracker.ts";
-import type { ToolCall } from "./loop.ts";
-import type { RewindReason } from "../../protocol/index.ts";
-import { type Diagnostic, diagnosticsText } from "./lsp/manager.ts";
+import { checkCall, type CheckedCall, isChecked, type ToolCall } from "./tool_call.ts";
+import type { RewindReason } from "../protocol/index.ts";
+import type { Diagnostic } from "../protocol/tool_details.ts";
+import { diagnosticsText } from "../tools/diagnostics.ts";
 
 export interface RunnerContext extends ToolContext {
   roots: string[];
@@ -28,8 +29,8 @@ export interface RunnerContext extends ToolContext {
   afterShell?(): Promise<{ changed: string[]; unrewindable: RewindReason[] }>;
   /** Problems a language server reports in files a call just changed (bounded, may be empty). */
   afterChange?(paths: string[]): Promise<Diagnostic[]>;
-  /** Extra context for main-process tools (exec output streaming, etc.). */
-  extra?: Record<string, unknown>;
+  /** What main-process tools are lent (commands' sandbox and output, sub-agents …). */
+  capabilities?: ToolCapabilities;
 }
 
 const refused = (content: string, code: string, path: string): ToolResult => ({
@@ -48,20 +49,15 @@ function rootsFor(tool: Tool, ctx: RunnerContext): string[] {
 export class ToolRunner {
   constructor(private registry: ToolRegistry, private pool: SandboxPool) {}
 
-  /** Runs `call` with the tools of `registry` (default: the runner's own). */
-  async run(
-    call: ToolCall,
-    ctx: RunnerContext,
-    registry: ToolRegistry = this.registry,
-  ): Promise<ToolResult> {
-    const tool = registry.get(call.name);
-    if (!tool) {
-      const names = registry.specs().map((s) => s.name).join(", ");
-      return { content: `Unknown tool "${call.name}". Available tools: ${names}.`, isError: true };
-    }
-    const parsed = tool.parse(call.args);
-    if (!parsed.ok) return { content: parsed.error, isError: true };
-    const args = parsed.args;
+  /** Checks `call` against the runner's own tools, then runs it (callers outside the loop). */
+  async checkAndRun(call: ToolCall, ctx: RunnerContext): Promise<ToolResult> {
+    const checked = checkCall(this.registry, call);
+    return isChecked(checked) ? await this.run(checked, ctx) : checked;
+  }
+
+  /** Runs a checked call (its tool known, its arguments fitting the schema). */
+  async run(call: CheckedCall, ctx: RunnerContext): Promise<ToolResult> {
+    const { tool, args } = call;
     const path = typeof args.path === "string" && args.path
       ? resolvePath(args.path, ctx.workspace)
       : null;
@@ -133,7 +129,7 @@ export class ToolRunner {
     ctx: RunnerContext,
   ): Promise<ToolResult> {
     const placement = tool.placement;
-    if (placement === "main") return tool.run(args, { ...ctx, ...(ctx.extra ?? {}), answer });
+    if (placement === "main") return tool.run(args, { ...ctx, ...ctx.capabilities, answer });
     return this.pool.run(
       placement === "worker-read" ? "read" : placement === "worker-net" ? "net" : "write",
       rootsFor(tool, ctx),

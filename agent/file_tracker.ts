@@ -2,7 +2,7 @@
  * What the agent has read in a task (path → stamp), for the stale-read rule: edits
  * and deletes need a prior read, and the file must not have changed since.
  */
-import type { FileStamp } from "../../tools/types.ts";
+import type { FileStamp } from "../tools/types.ts";
 
 export class FileTracker {
   private seen = new Map<string, FileStamp>();
