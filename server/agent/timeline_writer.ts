@@ -6,7 +6,7 @@
  */
 import { describeStoreError } from "../../store/errors.ts";
 import type { CostResult } from "../../protocol/pricing.ts";
-import type { CompactMeta, Entry, Part } from "../../protocol/index.ts";
+import type { CompactMeta, Entry, Part, TaskEvent } from "../../protocol/index.ts";
 import { taskTopic } from "../../protocol/index.ts";
 import type { EntrySink } from "../../store/subagents.ts";
 import type { EventHub } from "../sessions/hub.ts";
@@ -17,10 +17,8 @@ import type { ToolResult } from "../../tools/types.ts";
 import { assistantMessage } from "./history.ts";
 import { type LightTimer, lightTimer } from "../../lib/light_timer.ts";
 
-const concatDelta = (a: unknown, b: unknown) => {
-  const x = a as { text: string }, y = b as { text: string };
-  return { ...x, text: x.text + y.text };
-};
+const concatDelta = (a: TaskEvent, b: TaskEvent): TaskEvent =>
+  a.kind === "delta" && b.kind === "delta" ? { ...a, text: a.text + b.text } : b;
 
 export class TimelineWriter {
   private live: Entry | null = null;
