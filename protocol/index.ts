@@ -40,8 +40,8 @@ import { COMMAND_OP_ARGS, type CommandOpResults, type CommandReply } from "./com
 import { MENTION_OP_ARGS, type MentionOpResults } from "./mentions.ts";
 import { COMPACTION_OP_ARGS, type CompactionOpResults } from "./compaction.ts";
 import { PREVIEW_OP_ARGS, type PreviewOpResults } from "./preview.ts";
-import { JOB_OP_ARGS, type JobInfo, type JobOpResults } from "./jobs.ts";
-import { SUBAGENT_OP_ARGS, type SubagentOpResults, type SubagentRun } from "./subagents.ts";
+import { JOB_OP_ARGS, type JobOpResults } from "./jobs.ts";
+import { SUBAGENT_OP_ARGS, type SubagentOpResults } from "./subagents.ts";
 import { MCP_OP_ARGS, type McpOpResults } from "./mcp_servers.ts";
 import { TERMINAL_OP_ARGS, type TerminalOpResults, type TermMsg } from "./terminal.ts";
 import { REMOTE_OP_ARGS, type RemoteOpResults } from "./remote.ts";
@@ -128,6 +128,7 @@ import type {
   TaskSummary,
 } from "./domain.ts";
 import { TOOL_POLICIES } from "./domain.ts";
+import type { TopicEvent } from "./topics.ts";
 import { APPROVAL_MODES, EFFORT_LEVELS, SANDBOX_LEVELS } from "./constants.ts";
 
 // ---------- errors ----------
@@ -163,12 +164,8 @@ export interface ReqMsg {
 export type ResMsg =
   | { t: "res"; id: number; ok: true; result: unknown }
   | { t: "res"; id: number; ok: false; error: ProtocolError };
-export interface EvtMsg {
-  t: "evt";
-  topic: string;
-  seq: number;
-  data: unknown;
-}
+/** A pushed event: `data` is the payload of `topic` (see `TopicMap`). */
+export type EvtMsg = TopicEvent;
 export interface HelloMsg {
   t: "hello";
   epoch: string;
@@ -181,35 +178,8 @@ export type ServerMsg = ResMsg | EvtMsg | HelloMsg | TermMsg;
 
 // ---------- events ----------
 
-/** Topic `tasks`: the task list changed. */
-export type TasksEvent =
-  | { kind: "upsert"; task: TaskSummary }
-  | { kind: "delete"; id: string };
-
-/** Topic `task:<id>`: a task's timeline changed. */
-export type TaskEvent =
-  /** Insert or replace a whole entry (by id; ordered by pos). */
-  | { kind: "entry"; entry: Entry }
-  /** Append streamed text to part `index` of an entry (creating the part if new). */
-  | { kind: "delta"; entryId: string; index: number; type: "text" | "thinking"; text: string }
-  | { kind: "run"; run: RunState | null }
-  /** Live output of a running command (tool call `callId`), appended in order; `stream`
-   * absent means stdout (older servers). */
-  | { kind: "output"; callId: string; text: string; stream?: "out" | "err" }
-  /**
-   * The timeline was cut (edit & resend, retry): every entry with `pos > afterPos` is
-   * gone; `total` is the task's new entry count.
-   */
-  | { kind: "truncate"; afterPos: number; total: number }
-  /** The task's steering queue changed (the whole queue, in order). */
-  | { kind: "queue"; queue: QueuedMessage[] }
-  /** A sub-agent run of the task started, advanced a step or ended. */
-  | { kind: "subagent"; run: SubagentRun }
-  /** A background command of the task started, printed (at most once a second) or ended. */
-  | { kind: "job"; job: JobInfo }
-  | { kind: "deleted" };
-
-export const taskTopic = (id: string): string => `task:${id}`;
+// Topics and their payloads: `topics.ts`.
+export * from "./topics.ts";
 
 // ---------- ops ----------
 

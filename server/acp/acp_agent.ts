@@ -15,10 +15,11 @@ import {
   type Stream,
 } from "@agentclientprotocol/sdk";
 import {
+  APPROVALS_TOPIC,
   type Entry,
   type EvtMsg,
+  isTaskEvent,
   type PendingApproval,
-  type TaskEvent,
   taskState,
   type TaskSummary,
 } from "../../protocol/index.ts";
@@ -186,15 +187,14 @@ export function reinagentAcp(o: AcpAgentOptions) {
   }
 
   o.ops.onEvent((m: EvtMsg) => {
-    if (m.topic === "approvals") {
-      const d = m.data as { kind?: string; approvals?: PendingApproval[] };
-      if (d.kind === "list" && d.approvals) approvalsOut(d.approvals);
+    if (m.topic === APPROVALS_TOPIC) {
+      if (m.data.kind === "list") approvalsOut(m.data.approvals);
       return;
     }
-    if (!m.topic.startsWith("task:")) return;
+    if (!isTaskEvent(m)) return;
     const s = sessions.get(m.topic.slice(5));
     if (!s) return;
-    const d = m.data as TaskEvent;
+    const d = m.data;
     if (d.kind === "entry") entryOut(s, d.entry);
     else if (d.kind === "delta") {
       const key = `${d.entryId}:${d.index}`;

@@ -8,7 +8,7 @@ import { writableGitPaths } from "../worktrees/worktree.ts";
 import { LspManager } from "./lsp/manager.ts";
 import type { Hidden } from "../../tools/exec/bwrap.ts";
 import { join } from "../../lib/path.ts";
-import { LIMITS, taskTopic } from "../../protocol/index.ts";
+import { LIMITS, type TaskEvent, taskTopic } from "../../protocol/index.ts";
 import type { SandboxLevelName } from "../../protocol/constants.ts";
 import type { Repos } from "../../store/store.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
@@ -56,10 +56,9 @@ export interface CallPlace {
 
 /** Live output streamed per command; the rest arrives with the result. */
 const LIVE_OUTPUT_CAP = LIMITS.liveOutputChars;
-const concatText = (a: unknown, b: unknown) => {
-  const x = a as { text: string }, y = b as { text: string };
-  return { ...x, text: x.text + y.text };
-};
+/** Joins two queued pieces of one command's output (same call and stream). */
+const concatText = (a: TaskEvent, b: TaskEvent): TaskEvent =>
+  a.kind === "output" && b.kind === "output" ? { ...a, text: a.text + b.text } : b;
 
 export class TaskTools {
   readonly checkpoints: Checkpointer;

@@ -5,7 +5,7 @@
  * publishes small patches (text deltas coalesced by the hub).
  */
 import { describeStoreError } from "../../store/errors.ts";
-import type { CompactMeta, Entry, Part } from "../../protocol/index.ts";
+import type { CompactMeta, Entry, Part, TaskEvent } from "../../protocol/index.ts";
 import { taskTopic } from "../../protocol/index.ts";
 import type { EntrySink } from "../../store/subagents.ts";
 import type { EventHub } from "../sessions/hub.ts";
@@ -14,10 +14,8 @@ import type { AgentEvent, PartChange, ProviderErrorInfo } from "../../agent/inde
 import type { ToolResult } from "../../tools/types.ts";
 import { type LightTimer, lightTimer } from "../../lib/light_timer.ts";
 
-const concatDelta = (a: unknown, b: unknown) => {
-  const x = a as { text: string }, y = b as { text: string };
-  return { ...x, text: x.text + y.text };
-};
+const concatDelta = (a: TaskEvent, b: TaskEvent): TaskEvent =>
+  a.kind === "delta" && b.kind === "delta" ? { ...a, text: a.text + b.text } : b;
 
 export class TimelineWriter {
   private live: Entry | null = null;

@@ -18,7 +18,6 @@ import {
   type AutomationRun,
   type AutomationRunStatus,
   AUTOMATIONS_TOPIC,
-  type AutomationsEvent,
   type ClientInfo,
   type EvtMsg,
   type OpName,
@@ -26,7 +25,7 @@ import {
   type ProtocolError,
   ruleProblems,
   type ScheduleRule,
-  type TasksEvent,
+  TASKS_TOPIC,
 } from "../../protocol/index.ts";
 import type { ApprovalMode } from "../../protocol/constants.ts";
 import type { ModelRef } from "../../protocol/domain.ts";
@@ -187,7 +186,7 @@ export class AutomationService {
   delete(id: string): void {
     this.get(id);
     this.d.repos.automations.delete(id);
-    this.d.hub.publish(AUTOMATIONS_TOPIC, { kind: "delete", id } satisfies AutomationsEvent);
+    this.d.hub.publish(AUTOMATIONS_TOPIC, { kind: "delete", id });
     this.arm();
   }
 
@@ -355,8 +354,8 @@ export class AutomationService {
 
   private settleEnded(events: EvtMsg[]): void {
     for (const e of events) {
-      if (e.topic !== "tasks") continue;
-      const ev = e.data as TasksEvent;
+      if (e.topic !== TASKS_TOPIC) continue;
+      const ev = e.data;
       const taskId = ev.kind === "upsert" ? ev.task.id : ev.id;
       const open = this.d.repos.automations.runningFor(taskId);
       if (!open) continue;
@@ -397,15 +396,12 @@ export class AutomationService {
   }
 
   private changed(a: Automation, rearm = true): void {
-    this.d.hub.publish(
-      AUTOMATIONS_TOPIC,
-      { kind: "upsert", automation: a } satisfies AutomationsEvent,
-    );
+    this.d.hub.publish(AUTOMATIONS_TOPIC, { kind: "upsert", automation: a });
     if (rearm) this.arm();
   }
 
   private publishRun(run: AutomationRun): void {
-    this.d.hub.publish(AUTOMATIONS_TOPIC, { kind: "run", run } satisfies AutomationsEvent);
+    this.d.hub.publish(AUTOMATIONS_TOPIC, { kind: "run", run });
   }
 }
 

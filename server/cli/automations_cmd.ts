@@ -4,7 +4,7 @@
  * runs the task here and waits for its end (a server's scheduler is not needed for it).
  */
 import type { Automation, AutomationRun, EvtMsg } from "../../protocol/index.ts";
-import { AUTOMATIONS_TOPIC, type AutomationsEvent } from "../../protocol/automations.ts";
+import { AUTOMATIONS_TOPIC } from "../../protocol/automations.ts";
 import { openHomeClient } from "./home_client.ts";
 import type { AutomationsCommand } from "./automations_args.ts";
 import { describeSchedule } from "../automations/schedule_text.ts";
@@ -99,7 +99,7 @@ function waitForEnd(
   const waiting = new Map<string, (r: AutomationRun) => void>();
   onEvent((e) => {
     if (e.topic !== AUTOMATIONS_TOPIC) return;
-    const ev = e.data as AutomationsEvent;
+    const ev = e.data;
     if (ev.kind !== "run" || ev.run.status === "running") return;
     seen.set(ev.run.id, ev.run);
     waiting.get(ev.run.id)?.(ev.run);

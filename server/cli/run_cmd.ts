@@ -13,16 +13,15 @@ import {
   type EvtMsg,
   formatMoney,
   MCP_TOPIC,
-  type McpEvent,
   type MoneySum,
   type OpResults,
   parseSlash,
   type PendingApproval,
   type RunEnd,
   TASK_STATE_WORDS,
-  type TaskEvent,
-  type TasksEvent,
+  TASKS_TOPIC,
   type TaskSummary,
+  taskTopic,
 } from "../../protocol/index.ts";
 import type { OpClient } from "./op_client.ts";
 import { openHomeClient } from "./home_client.ts";
@@ -133,15 +132,15 @@ function follow(
     const handle = (m: EvtMsg) => {
       if (m.topic === MCP_TOPIC) {
         // A server that failed to start or list its tools: said, never silently dropped.
-        const d = m.data as McpEvent;
+        const d = m.data;
         if (d.kind !== "failure") return;
         if (args.json) {
           out.json({ type: "mcp_failure", server: d.id, phase: d.phase, message: d.message });
         } else out.note(`MCP server ${d.id} failed (${d.phase}): ${d.message}`);
         return;
       }
-      if (m.topic === "tasks") {
-        const t = m.data as TasksEvent;
+      if (m.topic === TASKS_TOPIC) {
+        const t = m.data;
         const waiting = t.kind === "upsert" && t.task.id === taskId && t.task.status === "waiting";
         if (waiting && !waited) {
           stoppedWaiting ||= !remote; // (before the stop's events can arrive)
@@ -150,8 +149,8 @@ function follow(
         waited = waiting;
         return;
       }
-      if (m.topic !== `task:${taskId}`) return;
-      const d = m.data as TaskEvent;
+      if (m.topic !== taskTopic(taskId!)) return;
+      const d = m.data;
       if (d.kind === "entry") {
         const prev = entries.get(d.entry.id);
         entries.set(d.entry.id, d.entry);

@@ -15,6 +15,7 @@ import {
   PUSH_LIMITS,
   type PushDevice,
   taskRoute,
+  TASKS_TOPIC,
   type TaskSummary,
 } from "../../protocol/index.ts";
 import type { EvtMsg } from "../../protocol/index.ts";
@@ -63,9 +64,10 @@ export class NotifyCenter implements HubClient {
 
   deliver(events: EvtMsg[]): void {
     for (const e of events) {
-      const data = e.data as { kind?: string; task?: TaskSummary; id?: string };
-      if (data?.kind === "delete" && typeof data.id === "string") this.seen.delete(data.id);
-      if (data?.kind !== "upsert" || !data.task) continue;
+      if (e.topic !== TASKS_TOPIC) continue;
+      const data = e.data;
+      if (data.kind === "delete") this.seen.delete(data.id);
+      if (data.kind !== "upsert") continue;
       const t = data.task;
       const kind = notifyKindOf(this.seen.get(t.id), t);
       this.seen.set(t.id, { status: t.status, lastRun: t.lastRun });

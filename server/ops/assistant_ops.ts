@@ -6,7 +6,6 @@ import {
   ASSISTANT_OP_ARGS,
   type AssistantList,
   ASSISTANTS_TOPIC,
-  type AssistantsEvent,
   type ModelRef,
   type TaskSettings,
 } from "../../protocol/index.ts";
@@ -21,7 +20,7 @@ import type { OpHandlers } from "./types.ts";
 /** The current list, pushed to every client that listed it (the page, the chips). */
 async function changed(ctx: OpContext): Promise<AssistantList> {
   const list = await listAssistants(ctx.home, services(ctx).repos.kv);
-  ctx.hub.publish(ASSISTANTS_TOPIC, { kind: "list", list } satisfies AssistantsEvent, "list");
+  ctx.hub.publish(ASSISTANTS_TOPIC, { kind: "list", list }, "list");
   return list;
 }
 

@@ -12,7 +12,6 @@ import {
   PROJECT_LIMITS,
   type PROJECT_OP_ARGS,
   PROJECTS_TOPIC,
-  type ProjectsEvent,
 } from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
 import { makeIdGenerator } from "../../store/ids.ts";
@@ -28,7 +27,7 @@ const repo = (ctx: OpContext): ProjectRepo => services(ctx).repos.projects;
 /** Pushes the full list to every subscribed client. */
 function publish(ctx: OpContext): Project[] {
   const projects = repo(ctx).list();
-  ctx.hub.publish(PROJECTS_TOPIC, { kind: "list", projects } satisfies ProjectsEvent);
+  ctx.hub.publish(PROJECTS_TOPIC, { kind: "list", projects });
   return projects;
 }
 

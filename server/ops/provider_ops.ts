@@ -3,7 +3,7 @@
  * `server/providers/catalog*.ts`; handlers only pick the repositories, convert
  * providers to their public (masked) form and announce changes on topic `settings`.
  */
-import { type PROVIDER_OP_ARGS, SETTINGS_TOPIC, type SettingsEvent } from "../../protocol/index.ts";
+import { type PROVIDER_OP_ARGS, SETTINGS_TOPIC } from "../../protocol/index.ts";
 import {
   addProvider,
   type CatalogRepos,
@@ -35,7 +35,7 @@ const repos = (ctx: OpContext): CatalogRepos => services(ctx).repos;
 
 /** Tells every subscribed client to refresh its provider/settings view. */
 function changed<T>(ctx: OpContext, result: T, kind: "providers" | "settings" = "providers"): T {
-  ctx.hub.publish(SETTINGS_TOPIC, { kind } satisfies SettingsEvent);
+  ctx.hub.publish(SETTINGS_TOPIC, { kind });
   return result;
 }
 

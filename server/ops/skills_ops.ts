@@ -4,12 +4,7 @@
  * installs into `<data dir>/skills`. Every change is announced on the `skills` topic.
  */
 import { join } from "../../lib/path.ts";
-import {
-  SKILL_LIMITS,
-  type SKILL_OP_ARGS,
-  SKILLS_TOPIC,
-  type SkillsEvent,
-} from "../../protocol/index.ts";
+import { SKILL_LIMITS, type SKILL_OP_ARGS, SKILLS_TOPIC } from "../../protocol/index.ts";
 import { OpError } from "../errors.ts";
 import type { OpContext } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
@@ -44,7 +39,7 @@ function scopeOf(ctx: OpContext, projectPath?: string): SkillScope {
 
 function changed(ctx: OpContext): void {
   forgetSkills();
-  ctx.hub.publish(SKILLS_TOPIC, { kind: "changed" } satisfies SkillsEvent);
+  ctx.hub.publish(SKILLS_TOPIC, { kind: "changed" });
 }
 
 async function findSkill(ctx: OpContext, key: string, projectPath?: string) {

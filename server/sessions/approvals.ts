@@ -15,6 +15,7 @@ import type {
   ToolPolicy,
   UnsandboxedWhy,
 } from "../../protocol/index.ts";
+import { APPROVALS_TOPIC } from "../../protocol/index.ts";
 import type { Repos } from "../../store/store.ts";
 import type { EventHub } from "./hub.ts";
 import type { IdFn } from "../../store/ids.ts";
@@ -526,6 +527,6 @@ export class ApprovalCenter {
   }
 
   private publish(): void {
-    this.hub.publish("approvals", { kind: "list", approvals: this.list() }, "approvals");
+    this.hub.publish(APPROVALS_TOPIC, { kind: "list", approvals: this.list() }, "approvals");
   }
 }

@@ -8,9 +8,14 @@
  * The ring keeps each event as the JSON sent: compact (the soak's peak fell by the
  * object graphs it no longer holds) and a true record even if the data object changes.
  */
-import type { ClientInfo, EvtMsg } from "../../protocol/index.ts";
+import type { ClientInfo } from "../../protocol/index.ts";
+import type { Topic, TopicEvent, TopicMap } from "../../protocol/topics.ts";
 
-export interface HubClient {
+/**
+ * A connected client or an in-process listener. `M` maps topics to payloads: the
+ * server's {@link TopicMap} unless a hub is made for another map (the hub's own tests).
+ */
+export interface HubClient<M = TopicMap> {
   readonly id: string;
   readonly topics: Set<string>;
   /** Who it is (User-Agent and address), for records and notices: who rewound, who lowered safety. */
@@ -23,11 +28,12 @@ export interface HubClient {
    * Sends a batch of events (already ordered by seq); `frames[i]`, when given, is
    * `events[i]` already serialized (the hub does it once for every client).
    */
-  deliver(events: EvtMsg[], frames?: string[]): void;
+  deliver(events: TopicEvent<M>[], frames?: string[]): void;
   /** The connection itself, for frames outside the event ring (terminal output). */
   readonly raw?: { send(frame: string): void; buffered(): number };
 }
 
+/** A queued event; `publish` checked that `data` is the payload of `topic`. */
 interface Pending {
   topic: string;
   data: unknown;
@@ -35,7 +41,7 @@ interface Pending {
 }
 
 /** Combines a queued event's data with a newer one (e.g. concatenating text deltas). */
-export type Merge = (older: unknown, newer: unknown) => unknown;
+export type Merge<P> = (older: P, newer: P) => P;
 
 interface RingEvent {
   seq: number;
@@ -49,7 +55,11 @@ const DEAD_EVENTS_MAX = 1024;
 /** The replay ring's default byte budget (of JSON). */
 export const RING_BYTES = 8 * 1024 * 1024;
 
-export class EventHub {
+/**
+ * The hub of the topics of `M`: {@link publish} takes only a topic of the map with its
+ * payload, and clients receive events typed by topic.
+ */
+export class EventHub<M = TopicMap> {
   readonly epoch: string = crypto.randomUUID();
   private seq = 0;
   private ring: RingEvent[] = [];
@@ -60,9 +70,9 @@ export class EventHub {
   private lastOfTopic = new Map<string, Pending>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private microtask = false;
-  private clients = new Set<HubClient>();
+  private clients = new Set<HubClient<M>>();
   /** In-process listeners (e.g. notifications): served like clients, never counted as one. */
-  private observers = new Set<HubClient>();
+  private observers = new Set<HubClient<M>>();
   /** Run once at close: feeds from process-wide sources stop publishing into this hub. */
   private closers: (() => void)[] = [];
 
@@ -80,22 +90,22 @@ export class EventHub {
     return this.clients.size;
   }
 
-  add(client: HubClient): void {
+  add(client: HubClient<M>): void {
     this.clients.add(client);
   }
 
-  remove(client: HubClient): void {
+  remove(client: HubClient<M>): void {
     this.clients.delete(client);
     this.observers.delete(client);
   }
 
   /** Adds a server-side listener that is not a connected client. */
-  observe(observer: HubClient): void {
+  observe(observer: HubClient<M>): void {
     this.observers.add(observer);
   }
 
   /** The connected clients, in the order they connected. */
-  list(): HubClient[] {
+  list(): HubClient<M>[] {
     return [...this.clients];
   }
 
@@ -103,10 +113,16 @@ export class EventHub {
    * Queues an event for `topic`. With `coalesceKey`, it replaces (or, with `merge`,
    * merges into) the topic's latest queued event when that has the same key.
    */
-  publish(topic: string, data: unknown, coalesceKey?: string, merge?: Merge): void {
+  publish<T extends Topic<M>>(
+    topic: T,
+    data: M[T],
+    coalesceKey?: string,
+    merge?: Merge<M[T]>,
+  ): void {
     const last = this.lastOfTopic.get(topic);
     if (coalesceKey && last?.coalesceKey === coalesceKey) {
-      last.data = merge ? merge(last.data, data) : data;
+      // The same topic and key: the queued data is of this topic's payload too.
+      last.data = merge ? merge(last.data as M[T], data) : data;
       return;
     }
     const p: Pending = { topic, data, coalesceKey };
@@ -138,12 +154,9 @@ export class EventHub {
     this.timer = undefined;
     this.microtask = false;
     if (this.queue.length === 0) return;
-    const batch = this.queue.map((p): EvtMsg => ({
-      t: "evt",
-      topic: p.topic,
-      seq: ++this.seq,
-      data: p.data,
-    }));
+    const batch = this.queue.map((p) =>
+      ({ t: "evt", topic: p.topic, seq: ++this.seq, data: p.data }) as TopicEvent<M>
+    );
     this.queue = [];
     this.lastOfTopic.clear();
     const frames = batch.map((e) => JSON.stringify(e));
@@ -153,7 +166,7 @@ export class EventHub {
     }
     this.trimRing();
     for (const c of [...this.observers, ...this.clients]) {
-      const mine: EvtMsg[] = [];
+      const mine: TopicEvent<M>[] = [];
       const mineFrames: string[] = [];
       for (let i = 0; i < batch.length; i++) {
         if (!c.topics.has(batch[i].topic)) continue;
@@ -186,11 +199,11 @@ export class EventHub {
    * Events after `afterSeq` for `topics`, or null when they are no longer (or were
    * never) in the ring — the client must then take a fresh snapshot.
    */
-  replay(epoch: string, afterSeq: number, topics: Set<string>): EvtMsg[] | null {
+  replay(epoch: string, afterSeq: number, topics: Set<string>): TopicEvent<M>[] | null {
     if (epoch !== this.epoch || afterSeq > this.seq) return null;
     const oldest = this.ring.length > this.ringStart ? this.ring[this.ringStart].seq : this.seq + 1;
     if (afterSeq + 1 < oldest) return null;
-    const out: EvtMsg[] = [];
+    const out: TopicEvent<M>[] = [];
     for (let i = this.ringStart; i < this.ring.length; i++) {
       const e = this.ring[i];
       if (e.seq > afterSeq && topics.has(e.topic)) out.push(JSON.parse(e.json));

@@ -3,7 +3,7 @@
  * change is persisted first and then published to the clients.
  */
 import type { Entry, Part, TaskGoal, TaskSettings, TaskSummary } from "../../protocol/index.ts";
-import { CLEAR_KIND, taskTopic } from "../../protocol/index.ts";
+import { CLEAR_KIND, TASKS_TOPIC, taskTopic } from "../../protocol/index.ts";
 import type { Repos } from "../../store/store.ts";
 import type { IdFn } from "../../store/ids.ts";
 import type { EventHub } from "./hub.ts";
@@ -156,7 +156,7 @@ export class TaskService {
 
   delete(id: string): void {
     if (!this.repos.tasks.delete(id)) throw new OpError("not_found", `task ${id} does not exist`);
-    this.hub.publish("tasks", { kind: "delete", id });
+    this.hub.publish(TASKS_TOPIC, { kind: "delete", id });
     this.hub.publish(taskTopic(id), { kind: "deleted" });
   }
 
@@ -248,7 +248,7 @@ export class TaskService {
   }
 
   private publishTask(task: TaskSummary): void {
-    this.hub.publish("tasks", { kind: "upsert", task }, `task-upsert:${task.id}`);
+    this.hub.publish(TASKS_TOPIC, { kind: "upsert", task }, `task-upsert:${task.id}`);
   }
 
   private publishEntry(entry: Entry): void {

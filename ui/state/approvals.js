@@ -8,7 +8,8 @@
  * @typedef {import("../../protocol/index.ts").PendingApproval} PendingApproval
  */
 import { computed, signal } from "@preact/signals";
-import { errorCode, onEvent, onSync, request } from "./connection.js";
+import { APPROVALS_TOPIC } from "../../protocol/index.ts";
+import { errorCode, onSync, onTopic, request } from "./connection.js";
 import { notifyError } from "./ui.js";
 import { groupByTask, liveIndex, normalise } from "./approval_model.js";
 import { upsertTask } from "./tasks.js";
@@ -35,8 +36,8 @@ export const approvalTaskIds = computed(() => new Set(approvals.value.map((a) =>
 /** Counts pushed lists so a slower `approvals.list` answer never overwrites a newer one. */
 let pushes = 0;
 
-onEvent((topic, data) => {
-  if (topic !== "approvals" || data?.kind !== "list") return;
+onTopic(APPROVALS_TOPIC, (data) => {
+  if (data?.kind !== "list") return;
   pushes++;
   approvals.value = normalise(data.approvals);
 });

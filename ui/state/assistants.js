@@ -9,11 +9,10 @@
  * @typedef {import("../../protocol/index.ts").Assistant} Assistant
  * @typedef {import("../../protocol/index.ts").AssistantList} AssistantList
  * @typedef {import("../../protocol/index.ts").AssistantInput} AssistantInput
- * @typedef {import("../../protocol/index.ts").AssistantsEvent} AssistantsEvent
  */
 import { computed, effect, signal } from "@preact/signals";
 import { ASSISTANTS_TOPIC, GENERAL_ASSISTANT_ID } from "../../protocol/index.ts";
-import { errorCode, onEvent, onSync, request } from "./connection.js";
+import { errorCode, onSync, onTopic, request } from "./connection.js";
 import { currentId, currentTask, upsertTask } from "./tasks.js";
 import { draftOptions } from "./run_actions.js";
 import { notifyError } from "./ui.js";
@@ -55,9 +54,7 @@ export async function loadAssistants() {
 onSync((replayed) => {
   if (!replayed || !assistantList.value) void loadAssistants();
 }, () => (assistantList.value ? [ASSISTANTS_TOPIC] : []));
-onEvent((topic, data) => {
-  if (topic !== ASSISTANTS_TOPIC) return;
-  const ev = /** @type {AssistantsEvent} */ (data);
+onTopic(ASSISTANTS_TOPIC, (ev) => {
   if (ev.kind === "list") assistantList.value = ev.list;
 });
 

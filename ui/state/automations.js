@@ -5,12 +5,11 @@
  *
  * @typedef {import("../../protocol/index.ts").Automation} Automation
  * @typedef {import("../../protocol/index.ts").AutomationRun} AutomationRun
- * @typedef {import("../../protocol/index.ts").AutomationsEvent} AutomationsEvent
  * @typedef {import("../../protocol/index.ts").OpArgs} OpArgs
  */
 import { signal } from "@preact/signals";
 import { AUTOMATIONS_TOPIC } from "../../protocol/index.ts";
-import { errorCode, onEvent, onSync, request } from "./connection.js";
+import { errorCode, onSync, onTopic, request } from "./connection.js";
 import { notifyError } from "./ui.js";
 
 export const automations = signal(/** @type {Automation[]|null} */ (null));
@@ -39,9 +38,8 @@ onSync((replayed) => {
   if (automations.value && !replayed) void loadAutomations();
 }, () => (automations.value ? [AUTOMATIONS_TOPIC] : []));
 
-onEvent((topic, data) => {
-  if (topic !== AUTOMATIONS_TOPIC || !automations.value) return;
-  const ev = /** @type {AutomationsEvent} */ (data);
+onTopic(AUTOMATIONS_TOPIC, (ev) => {
+  if (!automations.value) return;
   if (ev.kind === "upsert") {
     const list = automations.value;
     const i = list.findIndex((a) => a.id === ev.automation.id);

@@ -3,8 +3,11 @@
  * reconnection with exponential backoff plus `events.resume`.
  *
  * Components never touch the socket; they read the signals below and call actions in
- * the other state modules, which use {@link request} and {@link onEvent}.
+ * the other state modules, which use {@link request} and {@link onTopic}.
  *
+ * @typedef {import("../../protocol/index.ts").EvtMsg} EvtMsg
+ * @typedef {import("../../protocol/topics.ts").Topic} Topic
+ * @typedef {import("../../protocol/topics.ts").TopicMap} TopicMap
  * @typedef {import("../../protocol/index.ts").HelloMsg} HelloMsg
  * @typedef {import("../../protocol/index.ts").ServerMsg} ServerMsg
  * @typedef {import("../../protocol/index.ts").StoreHealth} StoreHealth
@@ -67,7 +70,7 @@ let lastSeq = 0;
 let everConnected = false;
 /** @type {ReturnType<typeof setTimeout>|undefined} */
 let retryTimer;
-/** @type {Set<(topic:string, data:any, seq:number)=>void>} */
+/** @type {Set<(msg: EvtMsg) => void>} */
 const listeners = new Set();
 /** @type {(replayed: boolean) => void} */
 let onSynced = () => {};
@@ -105,12 +108,22 @@ export function onTermOutput(fn) {
 }
 
 /**
- * Registers a listener for every pushed event; returns an unsubscribe function.
- * @param {(topic:string, data:any, seq:number)=>void} fn
+ * Registers `fn` for the pushed events of one topic, `data` typed by the topic (the map
+ * in protocol/topics.ts); returns an unsubscribe function. `topic` may be a function
+ * naming the topic at each event (e.g. the shown task's, null while there is none).
+ * @template {Topic} T
+ * @param {T | (() => T | null)} topic
+ * @param {(data: TopicMap[T], seq: number) => void} fn
  */
-export function onEvent(fn) {
-  listeners.add(fn);
-  return () => listeners.delete(fn);
+export function onTopic(topic, fn) {
+  /** @param {EvtMsg} msg */
+  const listener = (msg) => {
+    const want = typeof topic === "function" ? topic() : topic;
+    // What the server publishes on a topic is that topic's payload in the map.
+    if (want !== null && msg.topic === want) fn(/** @type {TopicMap[T]} */ (msg.data), msg.seq);
+  };
+  listeners.add(listener);
+  return () => listeners.delete(listener);
 }
 
 /**
@@ -229,7 +242,7 @@ function handle(msg) {
     noteSeq(msg.seq);
     for (const fn of listeners) {
       try {
-        fn(msg.topic, msg.data, msg.seq);
+        fn(msg);
       } catch (e) {
         console.error("reinagent: event handler failed", e);
       }

@@ -8,7 +8,7 @@
  */
 import { effect, signal } from "@preact/signals";
 import { HOOKS_TOPIC } from "../../protocol/index.ts";
-import { connState, errorCode, onEvent, onSync, request } from "./connection.js";
+import { connState, errorCode, onSync, onTopic, request } from "./connection.js";
 import { notifyError } from "./ui.js";
 import { currentTask } from "./tasks.js";
 
@@ -59,9 +59,7 @@ effect(() => {
   if (connState.value === "open") void loadOffer(path);
 });
 onSync(() => refresh(), () => [HOOKS_TOPIC]);
-onEvent((topic) => {
-  if (topic === HOOKS_TOPIC) refresh();
-});
+onTopic(HOOKS_TOPIC, () => refresh());
 
 /**
  * Trusts a workspace's hooks as shown; returns an error message or null.

@@ -1,8 +1,6 @@
 /**
  * Background commands of the task shown now: `jobs.list`, kept live by
  * `{kind: "job"}` events (start, output tail at most once a second, end).
- *
- * @typedef {import("../../protocol/index.ts").JobInfo} JobInfo
  */
 import { computed } from "@preact/signals";
 import { request } from "./connection.js";
@@ -11,7 +9,7 @@ import { taskLiveMap } from "./task_live_map.js";
 const live = taskLiveMap({
   what: "jobs.list",
   list: async (taskId) => (await request("jobs.list", { taskId })).jobs,
-  fromEvent: (data) => data?.kind === "job" ? /** @type {JobInfo} */ (data.job) : undefined,
+  fromEvent: (data) => data?.kind === "job" ? data.job : undefined,
 });
 
 /** The shown task's background commands, by id. */

@@ -8,13 +8,12 @@
  * @typedef {import("../../protocol/index.ts").McpServerConfig} McpServerConfig
  * @typedef {import("../../protocol/index.ts").McpTestResult} McpTestResult
  * @typedef {import("../../protocol/index.ts").McpImportCandidate} McpImportCandidate
- * @typedef {import("../../protocol/index.ts").McpEvent} McpEvent
  * @typedef {import("../../protocol/index.ts").McpWorkspaceOffer} McpWorkspaceOffer
  * @typedef {{running: true} | McpTestResult | {ok: false, error: string, phase: "config"}} TestState
  */
 import { computed, effect, signal } from "@preact/signals";
 import { MCP_TOPIC } from "../../protocol/index.ts";
-import { connState, errorCode, onEvent, onSync, request } from "./connection.js";
+import { connState, errorCode, onSync, onTopic, request } from "./connection.js";
 import { notifyError, showNotice } from "./ui.js";
 import { currentTask } from "./tasks.js";
 
@@ -77,9 +76,7 @@ export async function loadMcp() {
 onSync((replayed) => {
   if (!replayed || !mcpOverview.value) void loadMcp();
 }, () => [MCP_TOPIC]);
-onEvent((topic, data) => {
-  if (topic !== MCP_TOPIC) return;
-  const ev = /** @type {McpEvent} */ (data);
+onTopic(MCP_TOPIC, (ev) => {
   if (ev.kind === "elicitations") mcpQuestions.value = ev.list;
   else if (ev.kind === "overview") mcpOverview.value = ev.overview;
   else if (ev.kind === "failure") {

@@ -8,12 +8,11 @@
  * @typedef {import("../../protocol/index.ts").MemorySearchHit} MemorySearchHit
  * @typedef {import("../../protocol/index.ts").MemoryScope} MemoryScope
  * @typedef {import("../../protocol/index.ts").MemoryType} MemoryType
- * @typedef {import("../../protocol/index.ts").MemoryEvent} MemoryEvent
  * @typedef {{id: string|null, title: string, description: string, type: MemoryType, body: string}} MemoryDraft
  */
 import { signal } from "@preact/signals";
 import { MEMORY_TOPIC } from "../../protocol/index.ts";
-import { errorCode, onEvent, onSync, request } from "./connection.js";
+import { errorCode, onSync, onTopic, request } from "./connection.js";
 import { notifyError } from "./ui.js";
 
 export const memoryScope = signal(/** @type {MemoryScope} */ ("global"));
@@ -134,9 +133,8 @@ onSync(() => {
   if (memoryView.value) void loadMemory();
 });
 
-onEvent((topic, data) => {
-  if (topic !== MEMORY_TOPIC || !memoryView.value) return;
-  const ev = /** @type {MemoryEvent} */ (data);
+onTopic(MEMORY_TOPIC, (ev) => {
+  if (!memoryView.value) return;
   const v = memoryView.value;
   if (ev.scope === v.scope && (ev.scope === "global" || ev.projectPath === v.projectPath)) {
     void loadMemory();

@@ -8,7 +8,7 @@
  */
 import { computed, effect, signal } from "@preact/signals";
 import { DEFAULT_APPROVAL, SETTINGS_TOPIC } from "../../protocol/index.ts";
-import { connState, errorCode, onEvent, request } from "./connection.js";
+import { connState, errorCode, onTopic, request } from "./connection.js";
 import { usableGroups } from "./options.js";
 
 /** Every provider (the Demo one included), as the server lists them. */
@@ -57,8 +57,7 @@ if (typeof document !== "undefined") {
   effect(() => {
     if (connState.value === "open") queueMicrotask(loadModels);
   });
-  onEvent((topic) => {
-    if (topic !== SETTINGS_TOPIC) return;
+  onTopic(SETTINGS_TOPIC, () => {
     clearTimeout(reloadTimer);
     reloadTimer = setTimeout(loadModels, 50); // a burst of changes → one reload
   });

@@ -9,13 +9,12 @@
  * @typedef {import("../../protocol/index.ts").NotebooksView} NotebooksView
  * @typedef {import("../../protocol/index.ts").NotebookView} NotebookView
  * @typedef {import("../../protocol/index.ts").NoteDoc} NoteDoc
- * @typedef {import("../../protocol/index.ts").NotesEvent} NotesEvent
  * @typedef {import("../../protocol/index.ts").AssistAction} AssistAction
  * @typedef {"saved"|"dirty"|"saving"|"error"|"conflict"} SaveState
  */
 import { signal } from "@preact/signals";
 import { DEFAULT_NOTEBOOK, NOTES_LIMITS, NOTES_TOPIC } from "../../protocol/index.ts";
-import { errorCode, onEvent, onSync, request } from "./connection.js";
+import { errorCode, onSync, onTopic, request } from "./connection.js";
 import { notifyError } from "./ui.js";
 import { chosenOptions } from "./run_actions.js";
 import { currentId } from "./tasks.js";
@@ -341,9 +340,8 @@ onSync(() => {
 
 // Another client (or an organise) changed notes: the lists follow; an open note with no
 // edits of its own follows the disk too.
-onEvent((topic, data) => {
-  if (topic !== NOTES_TOPIC || !notebooksView.value) return;
-  const ev = /** @type {NotesEvent} */ (data);
+onTopic(NOTES_TOPIC, (ev) => {
+  if (!notebooksView.value) return;
   void request("notes.list", {}).then((v) => notebooksView.value = v).catch(() => {});
   if (ev.notebook === notebookName.value) void loadNotebook();
   const doc = openNote.value;

@@ -8,11 +8,10 @@
  * @typedef {import("../../protocol/index.ts").NotifyEvents} NotifyEvents
  * @typedef {import("../../protocol/index.ts").NotifyKind} NotifyKind
  * @typedef {import("../../protocol/index.ts").PushDevice} PushDevice
- * @typedef {import("../../protocol/index.ts").NotifyTopicEvent} NotifyTopicEvent
  */
 import { computed, signal } from "@preact/signals";
 import { DEFAULT_NOTIFY_EVENTS, NOTIFY_TOPIC } from "../../protocol/index.ts";
-import { onEvent, onSync, request } from "./connection.js";
+import { onSync, onTopic, request } from "./connection.js";
 import { approvalTaskIds } from "./approvals.js";
 import { currentId, openTask, tasksById } from "./tasks.js";
 import { badgeCount, badgedTitle, notifyKeys } from "./notify_model.js";
@@ -163,9 +162,7 @@ export function openFromBanner(e) {
   openTask(e.taskId);
 }
 
-onEvent((topic, data) => {
-  if (topic !== NOTIFY_TOPIC) return;
-  const d = /** @type {NotifyTopicEvent} */ (data);
+onTopic(NOTIFY_TOPIC, (d) => {
   if (d?.kind === "settings") notifyEvents.value = d.events;
   else if (d?.kind === "event" && d.event) handleNotifyEvent(d.event);
 });

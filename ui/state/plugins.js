@@ -7,7 +7,7 @@
  */
 import { signal } from "@preact/signals";
 import { PLUGINS_TOPIC } from "../../protocol/index.ts";
-import { errorCode, onEvent, onSync, request } from "./connection.js";
+import { errorCode, onSync, onTopic, request } from "./connection.js";
 import { notifyError } from "./ui.js";
 
 /** Every plugin found; null until loaded. */
@@ -28,9 +28,7 @@ const refresh = () => {
   if (plugins.value) void loadPlugins();
 };
 onSync(() => refresh(), () => [PLUGINS_TOPIC]);
-onEvent((topic) => {
-  if (topic === PLUGINS_TOPIC) refresh();
-});
+onTopic(PLUGINS_TOPIC, () => refresh());
 
 /**
  * @param {() => Promise<unknown>} op

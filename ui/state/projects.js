@@ -12,7 +12,8 @@
  * @typedef {{order: SectionId[], collapsed: string[]}} SidebarLayout
  */
 import { computed, effect, signal } from "@preact/signals";
-import { connState, errorCode, onEvent, onSync, request } from "./connection.js";
+import { PROJECTS_TOPIC } from "../../protocol/index.ts";
+import { connState, errorCode, onSync, onTopic, request } from "./connection.js";
 import { currentId, newTask, sortedTasks } from "./tasks.js";
 import { notifyError } from "./ui.js";
 
@@ -127,8 +128,8 @@ export function newDraft({ keep = false } = {}) {
 // ---------- server data ----------
 
 let pushes = 0;
-onEvent((topic, data) => {
-  if (topic !== "projects" || data?.kind !== "list" || !Array.isArray(data.projects)) return;
+onTopic(PROJECTS_TOPIC, (data) => {
+  if (data?.kind !== "list" || !Array.isArray(data.projects)) return;
   pushes++;
   setFromServer(data.projects);
   projectsLoaded.value = true;

@@ -6,9 +6,8 @@
  * @typedef {import("../../protocol/index.ts").QueuedMessage} QueuedMessage
  */
 import { effect, signal } from "@preact/signals";
-import { taskTopic } from "../../protocol/index.ts";
-import { connState, errorCode, onEvent, onSync, request } from "./connection.js";
-import { currentId } from "./tasks.js";
+import { connState, errorCode, onSync, onTopic, request } from "./connection.js";
+import { currentId, shownTaskTopic } from "./tasks.js";
 import { notifyError } from "./ui.js";
 
 /** Messages waiting in the shown task (oldest first). */
@@ -39,9 +38,8 @@ export async function loadQueue() {
 
 /** Starts following the shown task's queue; call once at start-up. */
 export function initQueue() {
-  onEvent((topic, data) => {
-    const id = currentId.value;
-    if (id && topic === taskTopic(id) && data?.kind === "queue" && Array.isArray(data.queue)) {
+  onTopic(shownTaskTopic, (data) => {
+    if (data?.kind === "queue" && Array.isArray(data.queue)) {
       gen++; // newer than any list request on its way
       queue.value = data.queue;
     }

@@ -8,7 +8,7 @@
  */
 import { signal } from "@preact/signals";
 import { NOTICES_TOPIC } from "../../protocol/index.ts";
-import { errorCode, onEvent, onSync, request } from "./connection.js";
+import { errorCode, onSync, onTopic, request } from "./connection.js";
 import { notifyError } from "./ui.js";
 
 /** Safety notices received while this page is open, newest last. */
@@ -16,8 +16,8 @@ export const safetyNotices = signal(/** @type {SafetyNotice[]} */ ([]));
 /** What commands may see (loaded by Settings). */
 export const safetyInfo = signal(/** @type {CommandSafetyInfo|null} */ (null));
 
-onEvent((topic, data) => {
-  if (topic !== NOTICES_TOPIC || data?.kind !== "safety" || !Array.isArray(data.changes)) return;
+onTopic(NOTICES_TOPIC, (data) => {
+  if (data?.kind !== "safety" || !Array.isArray(data.changes)) return;
   safetyNotices.value = [...safetyNotices.value.slice(-4), data];
   if (safetyInfo.value) loadSafetyInfo();
 });

@@ -18,7 +18,7 @@
  */
 import { batch, computed, effect, signal } from "@preact/signals";
 import { DEFAULT_APPROVAL, SETTINGS_TOPIC } from "../../protocol/index.ts";
-import { connState, errorCode, onEvent, request } from "./connection.js";
+import { connState, errorCode, onTopic, request } from "./connection.js";
 import { currentId, currentTask } from "./tasks.js";
 import { drawerOpen, notifyError } from "./ui.js";
 
@@ -139,8 +139,7 @@ export async function loadSettings() {
 }
 
 let refreshTimer = /** @type {ReturnType<typeof setTimeout>|undefined} */ (undefined);
-onEvent((topic) => {
-  if (topic !== SETTINGS_TOPIC) return;
+onTopic(SETTINGS_TOPIC, () => {
   clearTimeout(refreshTimer);
   refreshTimer = setTimeout(loadSettings, 50);
 });

@@ -8,7 +8,7 @@
  */
 import { computed, signal } from "@preact/signals";
 import { SKILL_LIMITS, SKILLS_TOPIC } from "../../protocol/index.ts";
-import { connState, errorCode, onEvent, onSync, request } from "./connection.js";
+import { connState, errorCode, onSync, onTopic, request } from "./connection.js";
 import { currentTask } from "./tasks.js";
 
 export const skillsOverview = signal(/** @type {SkillsOverview|null} */ (null));
@@ -57,8 +57,8 @@ export async function loadSkills() {
 onSync(() => {
   if (skillsOverview.value) void loadSkills();
 }, () => [SKILLS_TOPIC]);
-onEvent((topic) => {
-  if (topic === SKILLS_TOPIC && skillsOverview.value) void loadSkills();
+onTopic(SKILLS_TOPIC, () => {
+  if (skillsOverview.value) void loadSkills();
 });
 
 /**

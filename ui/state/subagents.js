@@ -14,8 +14,7 @@ import { taskLiveMap } from "./task_live_map.js";
 const live = taskLiveMap({
   what: "subagents.list",
   list: async (taskId) => (await request("subagents.list", { taskId })).runs,
-  fromEvent: (data) =>
-    data?.kind === "subagent" ? /** @type {SubagentRun} */ (data.run) : undefined,
+  fromEvent: (data) => data?.kind === "subagent" ? data.run : undefined,
 });
 
 /** Runs of the shown task by id. */

@@ -3,18 +3,19 @@
  * events on the task's topic (sub-agent runs, background commands): fetched when another
  * task is shown and after a reconnection that could not replay, replaced by id on each
  * event. A reconnection that replayed needs nothing more: the events carried the changes.
+ *
+ * @typedef {import("../../protocol/index.ts").TaskEvent} TaskEvent
  */
 import { effect, signal } from "@preact/signals";
-import { taskTopic } from "../../protocol/index.ts";
-import { connState, onEvent, onSync } from "./connection.js";
-import { currentId } from "./tasks.js";
+import { connState, onSync, onTopic } from "./connection.js";
+import { currentId, shownTaskTopic } from "./tasks.js";
 
 /**
  * @template {{id: string, taskId: string | null}} T
  * @param {{
  *   what: string,
  *   list: (taskId: string) => Promise<T[]>,
- *   fromEvent: (data: any) => T | undefined,
+ *   fromEvent: (data: TaskEvent) => T | undefined,
  * }} o `what` names the list in warnings; `fromEvent` picks the item out of a task event.
  */
 export function taskLiveMap(o) {
@@ -46,9 +47,6 @@ export function taskLiveMap(o) {
   onSync((replayed) => {
     if (!replayed) load(currentId.peek());
   });
-  onEvent((topic, data) => {
-    const id = currentId.value;
-    if (id && topic === taskTopic(id)) put(o.fromEvent(data));
-  });
+  onTopic(shownTaskTopic, (data) => put(o.fromEvent(data)));
   return { items, put };
 }

@@ -9,8 +9,8 @@
  * @typedef {import("../../protocol/index.ts").TaskEvent} TaskEvent
  */
 import { batch, computed, signal } from "@preact/signals";
-import { taskTopic } from "../../protocol/index.ts";
-import { configure, connState, errorCode, noteSeq, onEvent, request } from "./connection.js";
+import { TASKS_TOPIC, taskTopic } from "../../protocol/index.ts";
+import { configure, connState, errorCode, noteSeq, onTopic, request } from "./connection.js";
 import { applyTimelineEvent, entries, resetTimeline } from "./timeline.js";
 import { composerFocus, composerText, drawerOpen, notifyError, swapDraft } from "./ui.js";
 
@@ -22,6 +22,8 @@ export const tasksById = signal(/** @type {Map<string, TaskSummary>} */ (new Map
 export const tasksLoaded = signal(false);
 /** Id of the task shown; null = the new-task draft (empty state). */
 export const currentId = signal(/** @type {string|null} */ (null));
+/** The topic of the task shown now (null while none is), for `onTopic`. */
+export const shownTaskTopic = () => currentId.value ? taskTopic(currentId.value) : null;
 /**
  * Phone start view while no task is open: true = the task home (the list), false = the
  * new-task draft. Desktop always shows the draft and ignores it.
@@ -45,11 +47,15 @@ export const currentTask = computed(() =>
   currentId.value ? tasksById.value.get(currentId.value) ?? null : null
 );
 
-/** @typedef {{data: any, seq: number}} HeldEvent */
-/** @type {HeldEvent[] | null} tasks events held while `tasks.list` runs */
+/**
+ * An event held while a snapshot is fetched.
+ * @template D
+ * @typedef {{data: D, seq: number}} HeldEvent
+ */
+/** @type {HeldEvent<TasksEvent>[] | null} tasks events held while `tasks.list` runs */
 let tasksHeld = null;
 let tasksSeq = 0;
-/** @type {{id: string, events: HeldEvent[]} | null} task events held while subscribing */
+/** @type {{id: string, events: HeldEvent<TaskEvent>[]} | null} task events held while subscribing */
 let taskHeld = null;
 let taskSeq = 0;
 /** Id of the task whose snapshot `entries` holds (null while none is loaded). */
@@ -100,14 +106,13 @@ function applyTaskEvent(id, data) {
   }
 }
 
-onEvent((topic, data, seq) => {
-  if (topic === "tasks") {
-    if (tasksHeld) tasksHeld.push({ data, seq });
-    else if (seq > tasksSeq) applyTasksEvent(data);
-    return;
-  }
+onTopic(TASKS_TOPIC, (data, seq) => {
+  if (tasksHeld) tasksHeld.push({ data, seq });
+  else if (seq > tasksSeq) applyTasksEvent(data);
+});
+onTopic(shownTaskTopic, (data, seq) => {
   const id = currentId.value;
-  if (!id || topic !== taskTopic(id)) return;
+  if (!id) return;
   if (taskHeld?.id === id) taskHeld.events.push({ data, seq });
   else if (seq > taskSeq) applyTaskEvent(id, data);
 });
@@ -115,7 +120,7 @@ onEvent((topic, data, seq) => {
 // ---------- snapshots ----------
 
 async function loadTasks() {
-  /** @type {HeldEvent[]} */
+  /** @type {HeldEvent<TasksEvent>[]} */
   const held = [];
   tasksHeld = held;
   try {
@@ -140,7 +145,7 @@ async function loadTasks() {
 /** @param {string} id */
 export async function subscribe(id) {
   const gen = ++openGen;
-  /** @type {{id: string, events: HeldEvent[]}} */
+  /** @type {{id: string, events: HeldEvent<TaskEvent>[]}} */
   const held = { id, events: [] };
   taskHeld = held;
   if (entries.value.length === 0) timelineStatus.value = "loading";

@@ -11,7 +11,7 @@
  */
 import { signal } from "@preact/signals";
 import { TERMINAL_LIMITS, TERMINALS_TOPIC } from "../../protocol/index.ts";
-import { errorCode, onEvent, onSync, onTermOutput, request } from "./connection.js";
+import { errorCode, onSync, onTermOutput, onTopic, request } from "./connection.js";
 import { currentId } from "./tasks.js";
 import { moveBefore, withCtrl } from "./terminal_model.js";
 
@@ -52,8 +52,8 @@ export async function refreshTerminals() {
   pickActive();
 }
 
-onEvent((topic, data) => {
-  if (topic !== TERMINALS_TOPIC || data?.kind !== "list") return;
+onTopic(TERMINALS_TOPIC, (data) => {
+  if (data?.kind !== "list") return;
   terminals.value = data.terminals;
   pickActive();
 });
