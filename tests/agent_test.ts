@@ -1,4 +1,5 @@
 /** The agent loop end to end in-process: real store, real adapters, the mock LLM. */
+import { until } from "./helpers/until.ts";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { entries, env, runTask } from "./helpers/agent_env.ts";
 import type { Entry, TaskEvent, TasksEvent } from "../protocol/index.ts";
@@ -83,7 +84,10 @@ Deno.test("loop: max steps marks truncatedBy and Continue resumes", async () => 
     assertEquals(agentCalls.length, 100);
     // Continue picks up where it stopped.
     const more = e.deps.runs!.start(task.id);
-    await new Promise((r) => setTimeout(r, 50));
+    const calls = () =>
+      e.mock.requests(model.modelId).filter((r) => !JSON.stringify(r.body).includes("short titles"))
+        .length;
+    await until(() => calls() > 100, "the continued run's first model call");
     await e.deps.runs!.stop(task.id);
     assertEquals((await more)?.kind, "stopped");
     assertEquals(e.deps.store.repos!.tasks.get(task.id)!.lastRun, "stopped");

@@ -5,6 +5,7 @@
  * attachment bytes, and a second import changes nothing. Hostile export files: a newer
  * version, malformed tasks, path tricks in attachment names, oversize data.
  */
+import { until } from "./helpers/until.ts";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { env } from "./helpers/agent_env.ts";
 import { ROOT, RUN_FLAGS, startTestServer } from "./helpers/server.ts";
@@ -25,14 +26,6 @@ async function cli(args: string[]): Promise<{ code: number; out: string; err: st
   }).output();
   const dec = new TextDecoder();
   return { code: r.code, out: dec.decode(r.stdout), err: dec.decode(r.stderr) };
-}
-
-async function until(cond: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** The rows of a data dir that an import must reproduce (and a second import keep). */

@@ -3,6 +3,7 @@
  * machine-readable `meta.refusal` next to the English text the model reads; a recovered
  * plan's "Allow & continue" switches the task to ask mode like a live approval.
  */
+import { until } from "./helpers/until.ts";
 import { setup } from "./helpers/approval_harness.ts";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
@@ -120,14 +121,6 @@ Deno.test("refusals: a skipped question and a rejected plan", async () => {
   }
 });
 
-async function poll(cond: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 const lastList = (c: TestClient) =>
   (c.events.filter((e) => e.topic === "approvals").at(-1)?.data as {
     approvals: PendingApproval[];
@@ -208,7 +201,7 @@ Deno.test("recovery after a restart: plan Allow & continue switches to ask; Cont
     const live = lastList(c).find((a) => a.live && a.taskId === ids.plan)!;
     assertEquals(live.call.name, "write_file");
     await c.request("approval.decide", { id: live.id, decision: "allow" });
-    await poll(async () => (await toolResults("plan")).length === 2, "plan task done");
+    await until(async () => (await toolResults("plan")).length === 2, "plan task done");
     const [planResult] = await toolResults("plan");
     assertEquals(planResult.data?.isError, false);
     assertEquals(await Deno.readTextFile(`${home}/DefaultProject/p.txt`), "planned");
@@ -217,7 +210,7 @@ Deno.test("recovery after a restart: plan Allow & continue switches to ask; Cont
     await c.request("approval.recover", { id: of("cont").id, action: "continue" });
     // Reject: a rejection with its code.
     await c.request("approval.recover", { id: of("rej").id, action: "reject" });
-    await poll(
+    await until(
       async () => (await toolResults("cont")).length > 0 && (await toolResults("rej")).length > 0,
       "results written",
     );
