@@ -238,6 +238,28 @@ Deno.test("run: the conversation's request goes out before the title's side requ
   }
 });
 
+Deno.test("run: the task still gets its title when the title's request ends after the answer", async () => {
+  const mock = startMockLlm({ quiet: true });
+  // The title's request starts once the first answer streams and takes as long again (it
+  // gets the first turn too): the run's last answer comes well before it ends.
+  mock.register("slow-title", {
+    turns: [
+      { text: "Looking.", firstDelayMs: 1500, toolCalls: [{ name: "list_dir", args: {} }] },
+      { text: "Done." },
+    ],
+  });
+  const home = await homeWithProvider(mock.base, ["slow-title"]);
+  try {
+    const r = await cli(["run", "name this task", "--home", home, "--model", "mock/slow-title"]);
+    assertEquals(r.code, 0, r.stderr);
+    const tasks = await cli(["tasks", "--json", "--home", home]);
+    const [task] = JSON.parse(tasks.stdout) as { title: string }[];
+    assertEquals(task.title, "Looking");
+  } finally {
+    await mock.close();
+  }
+});
+
 Deno.test("run --json: the done event reports the run's cost; a model without a price says unknown", async () => {
   const mock = startMockLlm({ quiet: true });
   const turn = { text: "ok", usage: { input: 1200, output: 300, cacheRead: 5000 } };

@@ -14,6 +14,9 @@ import type { LockRole } from "../instance/lock.ts";
 /** What a command prints (on stderr) when the running instance carried it out. */
 export const VIA_INSTANCE = "(carried out by the ReinAgent instance running for this data dir)";
 
+/** How long a headless run waits, after its answer, for its task's title. */
+const TITLE_GRACE_MS = 5_000;
+
 export async function openHomeClient(
   home: string,
   role: Exclude<LockRole, "server">,
@@ -48,8 +51,12 @@ export async function openHomeClient(
     const storeError = `${deps.store.health.error} (${deps.store.health.path}, left untouched)`;
     return { error: `database unavailable: ${storeError}`, storeError };
   }
-  // Every command that opens the data dir this way returns to main, which exits.
-  const local = localOpClient(deps, { exiting: true });
+  // Every command that opens the data dir this way returns to main, which exits. A headless
+  // run's task gets its title first (its side request usually ends before the answer).
+  const local = localOpClient(deps, {
+    exiting: true,
+    settleMs: role === "run" ? TITLE_GRACE_MS : 0,
+  });
   return {
     client: {
       ...local,

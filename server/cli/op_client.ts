@@ -32,9 +32,13 @@ export class OpClientError extends Error {
  * transaction is already committed to the WAL, which the next process to open the data
  * folder reads and folds in at its own checkpoint — the durability `synchronous=NORMAL`
  * gives while a server runs (a crash loses nothing; a power cut may lose the last
- * transactions, never the file's integrity).
+ * transactions, never the file's integrity). `settleMs`: how long side work a run started
+ * (its task's title) may take to finish before `close` cancels it.
  */
-export function localOpClient(deps: ServerDeps, opts: { exiting?: boolean } = {}): OpClient {
+export function localOpClient(
+  deps: ServerDeps,
+  opts: { exiting?: boolean; settleMs?: number } = {},
+): OpClient {
   const listeners: ((e: EvtMsg) => void)[] = [];
   const client: HubClient = {
     id: `cli-${crypto.randomUUID()}`,
@@ -53,6 +57,7 @@ export function localOpClient(deps: ServerDeps, opts: { exiting?: boolean } = {}
     onEvent: (fn) => void listeners.push(fn),
     async close() {
       deps.hub.remove(client);
+      await deps.runs?.settle(opts.settleMs ?? 0);
       await deps.runs?.stopAll();
       mark("close: runs stopped");
       await deps.mcp?.close(); // its stdio servers' process groups

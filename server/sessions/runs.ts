@@ -218,6 +218,17 @@ export class RunManager {
     return true;
   }
 
+  /** Waits for side work (a title being made) to finish, at most `ms`. */
+  async settle(ms: number): Promise<void> {
+    if (!this.background.size || ms <= 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.all(this.background),
+      new Promise<void>((r) => timer = setTimeout(r, ms)),
+    ]);
+    clearTimeout(timer);
+  }
+
   /** Stops every run and cancels side work (shutdown). */
   async stopAll(): Promise<void> {
     this.closing.abort();
