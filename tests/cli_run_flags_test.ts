@@ -112,7 +112,10 @@ Deno.test("run --continue: the project's last task goes on; --output-format json
     assertEquals(again.code, 0, again.stderr);
     const done = JSON.parse(again.stdout.trim().split("\n").at(-1)!);
     assertEquals(done.taskId, res.taskId, "the same task");
-    const second = e.mock.requests("m")[1].body as Req;
+    // The conversation's requests (the first run's title request went to the same model).
+    const conversation = e.mock.requests("m").map((r) => r.body as Req)
+      .filter((b) => !JSON.stringify(b).includes("short titles"));
+    const second = conversation[1];
     assertMatch(userText(second), /one[\s\S]*two/);
     // No task in another folder: said, exit 2.
     const other = await Deno.makeTempDir();
