@@ -15,6 +15,7 @@ export default {
   "tool.problems": "{n} problems",
   "tool.problems.one": "1 problem",
   "tool.imageSize": "image {w}×{h}",
+  "tool.imageResized": "image {w}×{h}, sent as {sw}×{sh}",
   "tool.imageAlt": "The image the tool read",
   "tool.movedFrom": "moved from {path}",
   "tool.fileCount": "{n} files",

@@ -10,6 +10,7 @@ export default {
   "tool.deleted": "已删除",
   "tool.problems": "{n} 个问题",
   "tool.imageSize": "图片 {w}×{h}",
+  "tool.imageResized": "图片 {w}×{h}，按 {sw}×{sh} 发送",
   "tool.imageAlt": "工具读取的图片",
   "tool.movedFrom": "移自 {path}",
   "tool.fileCount": "{n} 个文件",
