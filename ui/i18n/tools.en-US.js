@@ -118,6 +118,8 @@ export default {
   "policies.remove": "Remove",
   "policies.removeTitle": "Remove the rule for {tool}: {mode} decides again",
   "policies.error": "Could not change the tool rule: {message}",
+  "policies.edit": "Edit this task's rules…",
+  "policies.editDesc": "Allow, ask or deny by pattern, in Settings",
   "refusal.plan_mode": "Blocked: plan mode is read-only, so {tool} may not run",
   "refusal.policy_deny": "Blocked: {tool} is denied for this task",
   "refusal.rule_deny": "Blocked by the rule {rule}",

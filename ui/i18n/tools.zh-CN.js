@@ -100,6 +100,8 @@ export default {
   "policies.remove": "移除",
   "policies.removeTitle": "移除 {tool} 的规则：改由“{mode}”模式决定",
   "policies.error": "无法更改工具规则：{message}",
+  "policies.edit": "编辑本任务的规则…",
+  "policies.editDesc": "在设置中按模式允许、询问或拒绝",
   "refusal.plan_mode": "已阻止：计划模式为只读，不能运行 {tool}",
   "refusal.policy_deny": "已阻止：本任务禁止使用 {tool}",
   "refusal.rule_deny": "已被规则 {rule} 阻止",
