@@ -393,19 +393,27 @@ export function suggestCommandRule(tool: string, command: string): string | null
 
 const ruleText = str({ min: 1, max: 500 });
 export const ruleSchema = obj({ rule: ruleText, policy: oneOf(RULE_POLICIES) });
+const taskIdSchema = str({ min: 1, max: 64, pattern: /^[A-Za-z0-9_-]+$/ });
 
 export interface RulesView {
   global: PermissionRule[];
   /** Per project folder (absolute path). */
   projects: { path: string; name: string; rules: PermissionRule[] }[];
+  /** The task asked for (`taskId`), or null when none was asked or it does not exist. */
+  task: { id: string; title: string; rules: PermissionRule[] } | null;
 }
 
 export const RULES_OP_ARGS = {
-  "rules.get": obj({}),
-  /** Replaces the rules of one scope; `projectPath` names the project for "project". */
+  /** With `taskId`, the view also holds that task's own rules. */
+  "rules.get": obj({ "taskId?": taskIdSchema }),
+  /**
+   * Replaces the rules of one scope: `projectPath` names the project for "project",
+   * `taskId` the task for "task" (and neither is taken for another scope).
+   */
   "rules.set": obj({
-    scope: oneOf(["global", "project"] as const),
+    scope: oneOf(["global", "project", "task"] as const),
     "projectPath?": str({ min: 1, max: 4096 }),
+    "taskId?": taskIdSchema,
     rules: arr(ruleSchema, 200),
   }),
 } satisfies Record<string, Schema>;

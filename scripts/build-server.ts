@@ -1,7 +1,8 @@
 /**
  * Bundles the program (`main.ts` and everything it imports, npm packages included) into
- * `dist/server/`: `main.js` with one chunk per lazily imported part, and `worker.js`, the
- * file tools' sandbox worker, as one file of its own. `deno task start` / `serve` and the
+ * `dist/server/`: `main.js` with one chunk per lazily imported part, `worker.js`, the
+ * file tools' sandbox worker, and `image_worker.js`, the image resizer, each one file of
+ * its own. `deno task start` / `serve` and the
  * benchmarks run this build: a handful of files load much faster than ~240 modules of
  * source (docs/BENCHMARKS.md has the numbers).
  * The UI (ui/dist, built first) travels inside it as text, as in the source tree.
@@ -63,6 +64,7 @@ export async function buildServer(outDir = SERVER_DIR): Promise<void> {
     await Promise.all([
       bundle(["--code-splitting", "--outdir", tmp, at("main.ts")]),
       bundle(["-o", `${tmp}/worker.js`, at("tools/sandbox/worker.ts")]),
+      bundle(["-o", `${tmp}/image_worker.js`, at("tools/sandbox/image_worker.ts")]),
     ]);
     await deferChunkImports(tmp);
     await Deno.remove(outDir, { recursive: true }).catch(() => {});
@@ -78,7 +80,7 @@ export async function ensureServer(opts: { force?: boolean; outDir?: string } = 
   const outDir = opts.outDir ?? SERVER_DIR;
   const t0 = performance.now();
   const stamp = await inputsStamp();
-  const outputs = [`${outDir}/main.js`, `${outDir}/worker.js`];
+  const outputs = [`${outDir}/main.js`, `${outDir}/worker.js`, `${outDir}/image_worker.js`];
   if (!opts.force && await stampMatches(`${outDir}/.stamp`, stamp, outputs)) {
     return `server up to date (checked in ${Math.round(performance.now() - t0)} ms)`;
   }

@@ -1,11 +1,13 @@
 /**
  * The bundled program (scripts/build-server.ts, what `deno task start` / `serve` run):
- * it answers, runs a turn whose tool reaches the bundled sandbox worker, lists a real npm
+ * it answers, runs a turn whose tool reaches the bundled sandbox worker (and one whose
+ * image is resized by the bundled image worker), lists a real npm
  * MCP server's tools through the bundled SDK, and serves the UI the source tree built. The build's up-to-date stamp notices a changed input.
  */
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { ROOT, startTestServer } from "./helpers/server.ts";
 import { homeWithProvider } from "./helpers/seed.ts";
+import { patternPng } from "./helpers/images.ts";
 import { reinagent } from "./helpers/cli.ts";
 import { EVERYTHING, mcpPackagesAvailable } from "./helpers/mcp_servers.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
@@ -39,8 +41,11 @@ Deno.test("the bundled program: --version, a headless turn with a file tool, ser
       { text: "It says hi." },
     ],
   });
+  mock.register("fit-vision", {
+    turns: [{ toolCalls: [{ name: "read_file", args: { path: "wide.png" } }] }, { text: "Red." }],
+  });
   try {
-    const home = await homeWithProvider(mock.base, ["tools"]);
+    const home = await homeWithProvider(mock.base, ["tools", "fit-vision"]);
     const project = await Deno.makeTempDir();
     await Deno.writeTextFile(`${project}/hello.txt`, "hi from the file\n");
     const r = await program(entry, [
@@ -57,6 +62,23 @@ Deno.test("the bundled program: --version, a headless turn with a file tool, ser
     assertMatch(r.stdout, /It says hi\./);
     // The tool ran in the bundle's worker (worker.js beside main.js) and saw the file.
     assertMatch(r.stderr, /✓ read_file: .*hi from the file/);
+
+    // An image over the models' limit is resized by the bundle's image_worker.js.
+    await Deno.writeFile(`${project}/wide.png`, patternPng(2400, 300));
+    const fit = await program(entry, [
+      "run",
+      "what colour?",
+      "--home",
+      home,
+      "--project",
+      project,
+      "--model",
+      "mock/fit-vision",
+    ]);
+    assertEquals(fit.code, 0, fit.stderr);
+    // Every request (the title's too): the turn's second one carries the tool result.
+    const sent = mock.requests("fit-vision").map((q) => JSON.stringify(q.body)).join("\n");
+    assertMatch(sent, /to 2000×250 px \(PNG/);
 
     // The MCP SDK as bundled: a real npm server's tools are listed through it.
     if (await mcpPackagesAvailable()) {

@@ -5,11 +5,12 @@
  * build answers. And the program runs from a copy of exactly the files the binary
  * embeds (scripts/compile/graph.ts), in an empty folder, with the source tree denied:
  * `--version`, a headless turn through the OpenAI adapter and the sandbox worker (both
- * loaded lazily), and `serve` with its health check, app shell and the lazy MCP SDK.
+ * loaded lazily), one whose image the image worker resizes with its lazy codecs, and `serve` with its health check, app shell and the lazy MCP SDK.
  */
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { denoDir, ROOT } from "./helpers/server.ts";
 import { homeWithProvider } from "./helpers/seed.ts";
+import { patternPng } from "./helpers/images.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
 import { baseBinaryProblem } from "../scripts/compile/base_binary.ts";
 import { compiledBinaryProblem } from "../scripts/compile/verify_output.ts";
@@ -150,6 +151,9 @@ Deno.test("the program runs from a copy of the binary's files with the source tr
       { text: "It has **hello.txt**." },
     ],
   });
+  mock.register("fit-vision", {
+    turns: [{ toolCalls: [{ name: "read_file", args: { path: "wide.png" } }] }, { text: "Red." }],
+  });
   let server: Deno.ChildProcess | undefined;
   try {
     const files = await copyModuleGraph(ROOT, app);
@@ -190,7 +194,7 @@ Deno.test("the program runs from a copy of the binary's files with the source tr
     const version = await cli(["--version"]);
     assertEquals([version.code, version.stdout.trim()], [0, `reinagent ${VERSION}`]);
 
-    const home = await homeWithProvider(mock.base, ["tools"]);
+    const home = await homeWithProvider(mock.base, ["tools", "fit-vision"]);
     const project = await Deno.makeTempDir({ prefix: "ra-graph-project-" });
     await Deno.writeTextFile(`${project}/hello.txt`, "hi");
     const run = await cli([
@@ -206,6 +210,24 @@ Deno.test("the program runs from a copy of the binary's files with the source tr
     assertEquals(run.code, 0, run.stderr);
     assertMatch(run.stderr, /✓ list_dir: hello\.txt/); // ran in the sandbox worker
     assertMatch(run.stdout, /It has \*\*hello\.txt\*\*\./);
+
+    // An image over the models' limit is resized by the image worker and its lazily
+    // imported codecs, both in the copy.
+    await Deno.writeFile(`${project}/wide.png`, patternPng(2400, 300));
+    const fit = await cli([
+      "run",
+      "what colour?",
+      "--home",
+      home,
+      "--project",
+      project,
+      "--model",
+      "mock/fit-vision",
+    ]);
+    assertEquals(fit.code, 0, fit.stderr);
+    // Every request (the title's too): the turn's second one carries the tool result.
+    const sent = mock.requests("fit-vision").map((q) => JSON.stringify(q.body)).join("\n");
+    assertMatch(sent, /to 2000×250 px \(PNG/);
 
     server = new Deno.Command(Deno.execPath(), {
       args: [...flags, "serve", "--port", "0", "--home", home],

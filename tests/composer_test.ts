@@ -16,6 +16,7 @@ import type { ApiFormat } from "../agent/providers/types.ts";
 import { saveUpload } from "../server/composer/uploads_store.ts";
 import { toConversation } from "../server/agent/history.ts";
 import { PNG_1PX } from "./helpers/png.ts";
+import { decodeImage, patternPng } from "./helpers/images.ts";
 
 const PNG_B64 = btoa(String.fromCharCode(...PNG_1PX));
 
@@ -237,6 +238,34 @@ for (
     }
   });
 }
+
+Deno.test("attachments: a pasted image over the models' limit reaches a vision model resized", async () => {
+  const e = await env();
+  try {
+    const model = e.model({ turns: [{ text: "I see stripes" }] }, "anthropic-messages", true);
+    const img = await e.upload("pasted.png", "image/png", patternPng(2600, 1200));
+    const { task } = await e.op("tasks.create", {
+      title: "big paste",
+      message: "what is this?",
+      attachments: [img.id],
+      options: { model },
+    });
+    await until(() => !e.deps.runs!.isRunning(task.id), "run end", 30_000);
+    type Block = { type: string; text?: string; source?: { media_type: string; data: string } };
+    const body = e.mock.requests(model.modelId)[0].body as {
+      messages: { content: Block[] }[];
+    };
+    const blocks = body.messages.flatMap((m) => Array.isArray(m.content) ? m.content : []);
+    const image = blocks.find((b) => b.type === "image")!;
+    assertEquals(image.source!.media_type, "image/png");
+    const back = decodeImage(Uint8Array.fromBase64(image.source!.data));
+    assertEquals([back.width, back.height], [2000, 923]);
+    const note = blocks.find((b) => b.text?.startsWith("[Image: "))!.text!;
+    assertMatch(note, /pasted\.png — Sent resized from 2600×1200 to 2000×923 px \(PNG/);
+  } finally {
+    await e.close();
+  }
+});
 
 Deno.test("attachments: a model without vision gets a path reference, never the bytes", async () => {
   const e = await env();

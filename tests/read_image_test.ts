@@ -1,7 +1,8 @@
 /** read_file of images: header sniffing, size limits, and the image reaching a vision model. */
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { imageInfo } from "../tools/image_info.ts";
-import { IMAGE_MAX_BYTES, readFile } from "../tools/read_file.ts";
+import { readFile } from "../tools/read_file.ts";
+import { IMAGE_LIMIT, IMAGE_TO_FIT } from "../tools/image_fit.ts";
 import { mockProvider } from "./helpers/seed.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
 import { createServices } from "../server/services.ts";
@@ -78,7 +79,7 @@ Deno.test("imageInfo: PNG, GIF, JPEG and WebP sizes from their headers; other by
   assertEquals(imageInfo(new Uint8Array([0xff, 0xd8, 0x00])), null);
 });
 
-Deno.test("read_file: an image comes back as an image part; one too large is named, not attached", async () => {
+Deno.test("read_file: an image comes back as an image part; one too large is left to resize; a huge WebP is named", async () => {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "ra-img-" }));
   const ctx = { workspace: dir, signal };
   await Deno.writeFile(`${dir}/dot.png`, PNG);
@@ -86,16 +87,23 @@ Deno.test("read_file: an image comes back as an image part; one too large is nam
   assertEquals(r.isError, false, r.content);
   assertEquals(r.content, "dot.png is an image (PNG, 1×1 px, 70 B).");
   assertEquals(r.meta?.images, [{ mimeType: "image/png", data: PNG.toBase64() }]);
-  const huge = new Uint8Array(IMAGE_MAX_BYTES + 1);
+  const huge = new Uint8Array(IMAGE_LIMIT.bytes + 1);
   huge.set(jpegHeader(9000, 100));
   await Deno.writeFile(`${dir}/big.jpg`, huge);
   const big = await readFile.execute({ path: "big.jpg" }, ctx);
   assertEquals(big.isError, false);
-  assertMatch(
-    big.content,
-    /big\.jpg is an image \(JPEG, 9000×100 px, 3\.6 MB\), larger than models accept/,
-  );
+  assertEquals(big.content, "big.jpg is an image (JPEG, 9000×100 px, 3.6 MB).");
+  // The bytes go to the image worker (tests/image_fit_test.ts), not to the model as they are.
   assertEquals(big.meta?.images, undefined);
+  assertEquals((big.meta?.[IMAGE_TO_FIT] as Uint8Array).length, huge.length);
+  await Deno.writeFile(`${dir}/wide.webp`, webpVp8x(9000, 100));
+  const webp = await readFile.execute({ path: "wide.webp" }, ctx);
+  assertMatch(
+    webp.content,
+    /WEBP, 9000×100 px.*could not be resized: WebP images cannot be resized/,
+  );
+  assertEquals(webp.meta?.images, undefined);
+  assertEquals(webp.meta?.[IMAGE_TO_FIT], undefined);
 });
 
 Deno.test("a PNG read_file reads reaches a vision model's request as an image part; a blind model gets a note", async () => {

@@ -166,6 +166,126 @@ Deno.test("rules ops: bad rules are refused, projects are listed, rules never li
   }
 });
 
+Deno.test("rules ops: a task's own rules are read, added, changed and removed; bad input is refused", async () => {
+  const e = await env();
+  try {
+    const empty = await e.op("rules.get", { taskId: e.task.id });
+    assertEquals(empty.task, { id: e.task.id, title: "rules", rules: [] });
+    assertEquals((await e.op("rules.get", {})).task, null);
+    assertEquals((await e.op("rules.get", { taskId: "gone" })).task, null);
+
+    // Add two: the gate reads them at once.
+    const added = await e.op("rules.set", {
+      scope: "task",
+      taskId: e.task.id,
+      rules: [
+        { rule: " exec_command(npm test *) ", policy: "allow" },
+        { rule: "exec_command(git push *)", policy: "deny" },
+      ],
+    });
+    assertEquals(added.task.rules, [
+      { rule: "exec_command(npm test *)", policy: "allow" },
+      { rule: "exec_command(git push *)", policy: "deny" },
+    ]);
+    assertEquals(await e.check("exec_command", { command: "npm test" }), { allow: true });
+    const denied = await e.check("exec_command", { command: "npm test && git push" });
+    assertEquals(denied.allow ? null : denied.refusal.params, {
+      rule: "exec_command(git push *)",
+      scope: "task",
+    });
+
+    // A call waiting for approval is settled when a rule about it is saved.
+    const waiting = e.check("exec_command", { command: "make build" });
+    await waitFor(() => e.deps.approvals!.list().length === 1);
+    await e.op("rules.set", {
+      scope: "task",
+      taskId: e.task.id,
+      rules: [...added.task.rules, { rule: "exec_command(make *)", policy: "allow" }],
+    });
+    assertEquals(await waiting, { allow: true });
+    // Change one's policy while a call that needs it waits: refused, naming the task's rule.
+    assertEquals(await e.check("exec_command", { command: "make test" }), { allow: true });
+    const pendingMake = e.check("exec_command", { command: "make clean && ls" });
+    await waitFor(() => e.deps.approvals!.list().length === 1);
+    await e.op("rules.set", {
+      scope: "task",
+      taskId: e.task.id,
+      rules: [{ rule: "exec_command(make *)", policy: "deny" }],
+    });
+    const refused = await pendingMake;
+    assert(!refused.allow);
+    assertEquals(refused.refusal.code, "rule_deny");
+    assertMatch(refused.reason, /denied by the task rule exec_command\(make \*\)/);
+    // Remove them all: npm test asks again.
+    const none = await e.op("rules.set", { scope: "task", taskId: e.task.id, rules: [] });
+    assertEquals(none.task.rules, []);
+    assertEquals(e.deps.store.repos!.tasks.get(e.task.id)!.settings.rules, []);
+    const asksAgain = e.check("exec_command", { command: "npm test" });
+    await waitFor(() => e.deps.approvals!.list().length === 1);
+    e.deps.approvals!.decide(e.deps.approvals!.list()[0].id, "reject");
+    assert(!(await asksAgain).allow);
+
+    // A global deny saved while a call waits settles it too.
+    const pushing = e.check("exec_command", { command: "git push" });
+    await waitFor(() => e.deps.approvals!.list().length === 1);
+    await e.op("rules.set", {
+      scope: "global",
+      rules: [{ rule: "exec_command(git push *)", policy: "deny" }],
+    });
+    const pushed = await pushing;
+    assertEquals(pushed.allow ? null : pushed.refusal.code, "rule_deny");
+    await e.op("rules.set", { scope: "global", rules: [] });
+
+    // Bad input changes nothing and says what is wrong.
+    const fail = (args: unknown) => e.op("rules.set", args).catch((x) => x);
+    const cases: [unknown, string, RegExp][] = [
+      [{ scope: "task", rules: [] }, "invalid_args", /task rules need taskId/],
+      [{ scope: "task", taskId: "nope", rules: [] }, "not_found", /task nope does not exist/],
+      [
+        { scope: "task", taskId: e.task.id, rules: [{ rule: "npm test *", policy: "allow" }] },
+        "invalid_args",
+        /not a rule: npm test \*/,
+      ],
+      [
+        {
+          scope: "task",
+          taskId: e.task.id,
+          rules: [{ rule: "read_file", policy: "allow" }, { rule: "read_file", policy: "deny" }],
+        },
+        "invalid_args",
+        /listed twice: read_file/,
+      ],
+      [
+        { scope: "task", taskId: e.task.id, rules: [{ rule: "read_file", policy: "always" }] },
+        "invalid_args",
+        /policy/,
+      ],
+      [{ scope: "task", taskId: "../x", rules: [] }, "invalid_args", /taskId/],
+      // A task id never widens into a project's or the global rules, nor the reverse.
+      [
+        { scope: "global", taskId: e.task.id, rules: [] },
+        "invalid_args",
+        /taskId is not taken for global rules/,
+      ],
+      [
+        { scope: "task", taskId: e.task.id, projectPath: e.project, rules: [] },
+        "invalid_args",
+        /projectPath is not taken for task rules/,
+      ],
+      [{ scope: "session", rules: [] }, "invalid_args", /scope/],
+    ];
+    for (const [args, code, message] of cases) {
+      const err = await fail(args);
+      assertEquals(err.code, code, JSON.stringify(args));
+      assertMatch(err.message, message);
+    }
+    assertEquals(e.deps.store.repos!.tasks.get(e.task.id)!.settings.rules, []);
+    assertEquals((await e.op("rules.get", {})).global, []);
+  } finally {
+    e.close();
+  }
+});
+
 async function waitFor(cond: () => boolean): Promise<void> {
   while (!cond()) await new Promise((r) => setTimeout(r, 5));
 }

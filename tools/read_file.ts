@@ -1,7 +1,8 @@
 /**
  * `read_file`: a window of lines (≤ 2000 lines / 256 KB per call), binary detection.
  * A PNG, JPEG, GIF or WebP image comes back as an image (`meta.images`) that the loop
- * shows to models taking images; others read a note instead. A PDF is read as its text,
+ * shows to models taking images; others read a note instead. One larger than the models'
+ * limit is left to be resized (`meta[IMAGE_TO_FIT]`, see `image_fit.ts`). A PDF is read as its text,
  * page by page (PDF.js through `unpdf`, loaded only when a PDF is read).
  */
 import { fail, ok } from "./types.ts";
@@ -10,23 +11,11 @@ import { doc, int, obj } from "../protocol/schema.ts";
 import { filePath } from "./args.ts";
 import { notRegular, toolPath } from "./paths.ts";
 import { imageInfo } from "./image_info.ts";
+import { fitPlan, IMAGE_TO_FIT, sizeText, unsentNote } from "./image_fit.ts";
 
 const MAX_LINES = 2000;
 const MAX_BYTES = 256 * 1024;
 const MAX_FILE = 64 * 1024 * 1024;
-/**
- * The largest image sent: every provider takes it (Anthropic's 5 MB is of the base64
- * text; 3.75 MB of bytes encode to 5 MB), and so does its side length.
- */
-export const IMAGE_MAX_BYTES = 3_750_000;
-export const IMAGE_MAX_SIDE = 8000;
-
-const sizeText = (n: number) =>
-  n < 1024
-    ? `${n} B`
-    : n < 1024 * 1024
-    ? `${(n / 1024).toFixed(1)} KB`
-    : `${(n / 1048576).toFixed(1)} MB`;
 
 export function looksBinary(bytes: Uint8Array): boolean {
   const n = Math.min(bytes.length, 8000);
@@ -91,19 +80,22 @@ export const readFile = defineTool<{ path: string; offset?: number; limit?: numb
         sizeText(bytes.length)
       })`;
       const file = { abs: path, mtimeMs: st.mtime?.getTime() ?? null, size: st.size };
-      if (bytes.length > IMAGE_MAX_BYTES || Math.max(image.width, image.height) > IMAGE_MAX_SIDE) {
-        return ok(
-          `${what}, larger than models accept (${sizeText(IMAGE_MAX_BYTES)} and ` +
-            `${IMAGE_MAX_SIDE} px a side), so it is not attached. Make a smaller copy first ` +
-            "(e.g. with an image tool in a command) and read that.",
-          { path: shown, image: { ...image, bytes: bytes.length, attached: false }, file },
-        );
+      const plan = fitPlan(image, bytes.length);
+      const meta = { path: shown, image: { ...image, bytes: bytes.length }, file };
+      if (plan.kind === "refuse") {
+        return ok(`${what}. ${unsentNote(plan.reason)}`, {
+          ...meta,
+          image: { ...meta.image, attached: false, reason: plan.reason },
+        });
+      }
+      if (plan.kind === "resize") {
+        // Shrunk outside this worker, by the image worker, before the result is kept.
+        return ok(`${what}.`, { ...meta, [IMAGE_TO_FIT]: bytes });
       }
       return ok(`${what}.`, {
-        path: shown,
-        image: { ...image, bytes: bytes.length, attached: true },
+        ...meta,
+        image: { ...meta.image, attached: true },
         images: [{ mimeType: image.mimeType, data: bytes.toBase64() }],
-        file,
       });
     }
     let body: string;

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 
 export const ENTRY = "main.ts";
 /** Loaded by URL at run time, so not in the graph of ENTRY: included explicitly. */
-export const INCLUDES = ["tools/sandbox/worker.ts"];
+export const INCLUDES = ["tools/sandbox/worker.ts", "tools/sandbox/image_worker.ts"];
 
 /** The same permissions the app runs with; `--no-prompt` so a denied op never asks. */
 export const COMPILE_FLAGS = [

@@ -1,8 +1,9 @@
 /**
  * What the model receives for a message's attachments (decided here, once):
- * - images: inline (base64) when the model is known to have vision; otherwise — vision
- *   false or unknown — a text line naming the copy in the workspace, so the agent can
- *   still point the user to it;
+ * - images: inline (base64) when the model is known to have vision — one over the models'
+ *   limit resized first (by the image worker, once per attachment), with a note of its
+ *   size; otherwise — vision false or unknown — a text line naming the copy in the
+ *   workspace, so the agent can still point the user to it;
  * - text files (UTF-8, ≤ 100 KB): inlined as `<file path="…">…</file>` blocks;
  * - other or larger files: a text line with the workspace path (read_file can open
  *   it, since every attachment is copied to `<workspace>/.reinagent/attachments/`).
@@ -12,10 +13,17 @@ import type { Entry } from "../../protocol/index.ts";
 import { COMPOSER_LIMITS } from "../../protocol/composer.ts";
 import { uploadDataPath } from "../composer/uploads_store.ts";
 import { isImageMime } from "../composer/uploads_store.ts";
+import { imageInfo } from "../../tools/image_info.ts";
+import { type FitOutcome, fitPlan, resizedNote, unsentNote } from "../../tools/image_fit.ts";
 
 export interface AttachmentData {
-  /** Image bytes (base64) by attachment id; only filled for vision models. */
-  images: Map<string, { mimeType: string; data: string }>;
+  /**
+   * Image bytes (base64) by attachment id, with a note when resized; only filled for vision
+   * models.
+   */
+  images: Map<string, { mimeType: string; data: string; note?: string }>;
+  /** Why an image is not sent though the model sees images (too large to resize). */
+  unsent?: Map<string, string>;
   /** Text of small text files, by attachment id. */
   texts: Map<string, string>;
 }
@@ -44,11 +52,62 @@ async function readBytes(home: string, id: string, copy: unknown): Promise<Uint8
   return null;
 }
 
-/** Loads what the user entries' attachments need for a request to a model. */
+/** Shrinks an image to the models' limit (the image worker's `fit`). */
+export type ImageFit = (bytes: Uint8Array) => Promise<FitOutcome>;
+
+/**
+ * Resized attachments by id (an id's bytes never change): each turn sends the whole history
+ * again, and an image is decoded once, not per turn. Bounded by count; entries are at most
+ * the limit's size.
+ */
+const fitted = new Map<string, { mimeType: string; data: string; note?: string } | string>();
+const FITTED_KEPT = 8;
+
+async function fittedImage(
+  id: string,
+  bytes: Uint8Array,
+  fit: ImageFit,
+): Promise<{ mimeType: string; data: string; note?: string } | string> {
+  const known = fitted.get(id);
+  if (known !== undefined) return known;
+  const info = imageInfo(bytes)!;
+  const out = await fit(bytes);
+  const value = out.ok
+    ? { mimeType: out.mimeType, data: out.data.toBase64(), note: resizedNote(info, out) }
+    : unsentNote(out.reason);
+  if (!out.ok && out.transient) return value;
+  fitted.set(id, value);
+  if (fitted.size > FITTED_KEPT) fitted.delete(fitted.keys().next().value!);
+  return value;
+}
+
+/** An image's blocks for the model: as it is, resized, or the reason it is not sent. */
+async function imageFor(
+  id: string,
+  mime: string,
+  bytes: Uint8Array,
+  fit: ImageFit | undefined,
+): Promise<{ mimeType: string; data: string; note?: string } | string> {
+  const info = imageInfo(bytes);
+  // Bytes that are not what their type says are sent as before: the provider judges them.
+  if (!info) return { mimeType: mime, data: bytes.toBase64() };
+  const plan = fitPlan(info, bytes.length);
+  if (plan.kind === "send") return { mimeType: mime, data: bytes.toBase64() };
+  if (plan.kind === "refuse" || !fit) {
+    return unsentNote(plan.kind === "refuse" ? plan.reason : "no image worker");
+  }
+  return await fittedImage(id, bytes, fit);
+}
+
+/**
+ * Loads what the user entries' attachments need for a request to a model; `fit` shrinks
+ * images over the models' limit.
+ */
 export async function loadAttachmentData(
   entries: Entry[],
   home: string,
   vision: boolean,
+  fit?: ImageFit,
 ): Promise<AttachmentData> {
   const out = emptyAttachmentData();
   for (const e of entries) {
@@ -60,7 +119,9 @@ export async function loadAttachmentData(
       if (p.type === "image" && vision && isImageMime(mime) && !out.images.has(id)) {
         const bytes = await readBytes(home, id, p.data?.path);
         if (bytes) {
-          out.images.set(id, { mimeType: mime, data: bytes.toBase64() });
+          const image = await imageFor(id, mime, bytes, fit);
+          if (typeof image === "string") (out.unsent ??= new Map()).set(id, image);
+          else out.images.set(id, image);
         }
       } else if (
         p.type === "file" && Number(p.data?.size ?? Infinity) <= COMPOSER_LIMITS.inlineTextBytes &&
@@ -91,7 +152,18 @@ export function attachmentBlocks(
   const path = String(d.path ?? name);
   if (part.type === "image") {
     const img = data.images.get(id);
-    if (img) return [{ type: "text", text: `[Image: ${path}]` }, { type: "image", ...img }];
+    if (img) {
+      const { note, ...image } = img;
+      const text = note ? `[Image: ${path} — ${note}]` : `[Image: ${path}]`;
+      return [{ type: "text", text }, { type: "image", ...image }];
+    }
+    const unsent = data.unsent?.get(id);
+    if (unsent) {
+      return [{
+        type: "text",
+        text: `[Attached image: ${path} (${d.mime}, ${kb(d.size)}) — not shown. ${unsent}]`,
+      }];
+    }
     return [{
       type: "text",
       text: `[Attached image: ${path} (${d.mime}, ${

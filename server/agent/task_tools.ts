@@ -1,6 +1,6 @@
 /**
- * The tools of a task's turns: the sandbox workers, the runner, the checkpoints and,
- * per task, what the agent has read. `run` builds everything one call needs — roots and
+ * The tools of a task's turns: the sandbox workers, the runner, the checkpoints, the image
+ * worker and, per task, what the agent has read. `run` builds everything one call needs — roots and
  * hidden paths, the stale-read tracker, checkpoint hooks, the command policy read at the
  * call, and live command output published on the task's topic.
  */
@@ -14,6 +14,7 @@ import type { Repos } from "../../store/store.ts";
 import type { ToolRegistry } from "../../tools/registry.ts";
 import type { ToolResult } from "../../tools/types.ts";
 import { SandboxPool } from "../../tools/sandbox/pool.ts";
+import { fitResultImage, ImageFitter } from "../../tools/sandbox/image_fitter.ts";
 import type { EventHub } from "../sessions/hub.ts";
 import {
   type CheckedCall,
@@ -63,6 +64,8 @@ const concatText = (a: TaskEvent, b: TaskEvent): TaskEvent =>
 export class TaskTools {
   readonly checkpoints: Checkpointer;
   private pool = new SandboxPool();
+  /** Shrinks images over the models' limit (tool results, attachments) off this thread. */
+  readonly images = new ImageFitter();
   private runner: ToolRunner;
   private trackers = new Map<string, FileTracker>();
   /** Language servers for the diagnostics after file changes. */
@@ -83,7 +86,8 @@ export class TaskTools {
       workspace: at.workspace,
       hidden: ctx.hidden,
     });
-    return this.runner.run(call, { ...ctx, readRoots: skillRoots(skills) });
+    const result = await this.runner.run(call, { ...ctx, readRoots: skillRoots(skills) });
+    return fitResultImage(result, this.images);
   }
 
   /**
@@ -100,6 +104,7 @@ export class TaskTools {
   /** Closes the sandbox workers (shutdown). */
   close(): void {
     this.pool.closeAll();
+    this.images.close();
     this.checkpoints.close();
     void this.lsp.closeAll();
   }

@@ -214,6 +214,9 @@ function lastContextTokens(history: Entry[]): number {
 export class Turns {
   constructor(private d: TurnDeps) {}
 
+  /** Attached images over the models' limit are shrunk by the tools' image worker. */
+  private fitImage = (bytes: Uint8Array) => this.d.taskTools.images.fit(bytes);
+
   /** Resolves the model, workspace and prompt of a task's next request; throws when unusable. */
   private async context(task: TaskSummary, signal: AbortSignal): Promise<TurnContext> {
     const { repos, now } = this.d;
@@ -269,10 +272,14 @@ export class Turns {
         cacheKey: task.id,
       }),
       conversation: async (entries) =>
-        toConversation(entries, await loadAttachmentData(entries, this.d.home, vision), {
-          vision,
-          reminders: true,
-        }),
+        toConversation(
+          entries,
+          await loadAttachmentData(entries, this.d.home, vision, this.fitImage),
+          {
+            vision,
+            reminders: true,
+          },
+        ),
     };
   }
 

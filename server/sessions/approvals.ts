@@ -452,6 +452,14 @@ export class ApprovalCenter {
     this.settingsChanged(taskId);
   }
 
+  /** Replaces the task's rules (Settings → Rules), already checked. */
+  setTaskRules(taskId: string, rules: NonNullable<TaskSettings["rules"]>): void {
+    const task = this.repos.tasks.get(taskId);
+    if (!task) return;
+    this.repos.tasks.setSettings(taskId, { ...task.settings, rules });
+    this.settingsChanged(taskId);
+  }
+
   /** Adds an allow rule to the task (Always allow `npm test *`). */
   addTaskRule(taskId: string, rule: string): void {
     const task = this.repos.tasks.get(taskId);
@@ -478,17 +486,24 @@ export class ApprovalCenter {
     if (!task) return;
     for (const p of this.list()) {
       if (p.taskId !== taskId || !p.live || !TOOL_KINDS.has(p.kind)) continue;
-      const ruled = this.ruled(task, p.call)?.policy;
+      const ruled = this.ruled(task, p.call);
       const v = judge(
         task.settings,
         this.modeOf(task.settings),
         p.call.name,
         p.kind,
         undefined,
-        ruled,
+        ruled?.policy,
       );
       if (v === "allow") this.decide(p.id, "allow");
-      else if (v === "deny") {
+      else if (v === "deny" && ruled?.policy === "deny") {
+        // A deny rule added while the call waited: the refusal names it, as the gate does.
+        const { rule, scope } = ruled.rule;
+        this.decide(p.id, "reject", `denied by the ${scope} rule ${rule}`, undefined, {
+          code: "rule_deny",
+          params: { rule, scope },
+        });
+      } else if (v === "deny") {
         const mode = this.modeOf(task.settings);
         const policy = task.settings.toolPolicies?.[p.call.name] === "deny";
         const feedback = policy

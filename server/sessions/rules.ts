@@ -52,10 +52,12 @@ export function rulesFor(repos: Repos, task: TaskSummary & { settings?: unknown 
   ];
 }
 
-export function rulesView(repos: Repos): RulesView {
+/** Every scope's rules for Settings; with `taskId`, that task's own too. */
+export function rulesView(repos: Repos, taskId?: string): RulesView {
   const s = stored(repos);
   const projects = repos.projects.list();
   const paths = new Set([...projects.map((p) => p.path), ...Object.keys(s.projects)]);
+  const task = taskId ? repos.tasks.get(taskId) : null;
   return {
     global: s.global,
     projects: [...paths].map((path) => ({
@@ -63,20 +65,38 @@ export function rulesView(repos: Repos): RulesView {
       name: projects.find((p) => p.path === path)?.name ?? path,
       rules: s.projects[path] ?? [],
     })),
+    task: task ? { id: task.id, title: task.title, rules: clean(task.settings.rules) } : null,
   };
 }
 
-/** Replaces one scope's rules; an invalid rule is refused with its text. */
+/**
+ * A scope's new list, checked: every line a rule (`tool` or `tool(pattern)`), none twice.
+ * The error names the line.
+ */
+export function checkedRules(rules: PermissionRule[]): PermissionRule[] {
+  const seen = new Set<string>();
+  const out: PermissionRule[] = [];
+  for (const r of rules) {
+    const rule = r.rule.trim();
+    if (parseRule(rule) === null) {
+      throw new Error(`not a rule: ${r.rule} (write tool or tool(pattern))`);
+    }
+    if (seen.has(rule)) throw new Error(`listed twice: ${rule} (keep one, with one policy)`);
+    seen.add(rule);
+    out.push({ rule, policy: r.policy });
+  }
+  return out;
+}
+
+/** Replaces the global or a project's rules; an invalid rule is refused with its text. */
 export function saveRules(
   repos: Repos,
   scope: "global" | "project",
   projectPath: string | undefined,
   rules: PermissionRule[],
 ): void {
-  const bad = rules.find((r) => parseRule(r.rule) === null);
-  if (bad) throw new Error(`not a rule: ${bad.rule} (write tool or tool(pattern))`);
+  const list = checkedRules(rules);
   const s = stored(repos);
-  const list = rules.map((r) => ({ rule: r.rule.trim(), policy: r.policy }));
   if (scope === "global") s.global = list;
   else {
     if (!projectPath) throw new Error("a project rule needs projectPath");

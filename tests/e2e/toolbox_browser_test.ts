@@ -1,12 +1,13 @@
 /**
  * The coding toolbox's cards in the browser (desktop 1280×800 and phone 390×844): an
  * apply_patch card listing its three files with their diffs, a read_file of a PNG shown
- * as the image, and a command's approval card offering "Always allow npm test *", whose
+ * as the image (and of one too large, sent resized), and a command's approval card offering "Always allow npm test *", whose
  * answer lets the same prefix run without asking. Screenshots:
  * test-output/screenshots/toolbox-*.png.
  */
 import { assertEquals, assertMatch } from "../helpers/assert.ts";
 import { homeWithProvider } from "../helpers/seed.ts";
+import { patternPng } from "../helpers/images.ts";
 import { startMockLlm } from "../../scripts/mock-llm.ts";
 import { noHorizontalScroll, openApp, screenshot, withBrowserServer } from "./browser.ts";
 import { lastTurn, pickModel, send, strip } from "./run_helpers.ts";
@@ -34,7 +35,12 @@ for (const [label, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as cons
     mock.register("tb", {
       turns: [
         { toolCalls: [{ name: "apply_patch", args: { input: PATCH } }] },
-        { toolCalls: [{ name: "read_file", args: { path: "dot.png" } }] },
+        {
+          toolCalls: [
+            { name: "read_file", args: { path: "dot.png" } },
+            { name: "read_file", args: { path: "wide.png" } },
+          ],
+        },
         { text: "Patched and looked." },
         { toolCalls: [{ name: "exec_command", args: { command: "npm test -- --grep x" } }] },
         { toolCalls: [{ name: "exec_command", args: { command: "npm test" } }] },
@@ -51,6 +57,7 @@ for (const [label, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as cons
       "function main() {\n  const a = 1;\n  return a;\n}\n",
     );
     await Deno.writeFile(`${home}/DefaultProject/dot.png`, Uint8Array.fromBase64(PNG_B64));
+    await Deno.writeFile(`${home}/DefaultProject/wide.png`, patternPng(2400, 300));
     try {
       // Not about diagnostics: no language server is started for the patched files.
       await withBrowserServer(
@@ -74,8 +81,15 @@ for (const [label, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as cons
           }
           assertEquals(await patch.locator("[data-testid=patch-file]").count(), 3);
           assertMatch(await patch.innerText(), /created[\s\S]*deleted/);
-          const img = card(page, "read_file");
+          const reads = page.locator("[data-testid=turn]").last()
+            .locator("[data-testid=tool-card][data-tool=read_file]");
+          const img = reads.first();
           assertMatch(await img.innerText(), /dot\.png\s*image 1×1/);
+          // Over the models' limit: resized for the model, and the card says so.
+          assertMatch(
+            await reads.last().innerText(),
+            /wide\.png\s*image 2400×300, sent as 2000×250/,
+          );
           // On a phone a read card opens the file in the panel instead of unfolding.
           if (label === "desktop") {
             const shot = img.locator("[data-testid=read-card-image]");

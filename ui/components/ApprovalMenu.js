@@ -4,7 +4,8 @@
  * button says the mode in words (a short word on phones) with its meaning in the
  * tooltip, so "no prompts" is never just an icon. Below,
  * for a task, its own shell sandbox level and its tool rules ("Always allow" and the
- * like), each rule with a Remove that sends the tool back to what the mode says.
+ * like), each rule with a Remove that sends the tool back to what the mode says, and
+ * "Edit this task's rules…", which opens them in Settings (add, change, remove).
  */
 import { APPROVAL_MODES, SANDBOX_LEVELS } from "../../protocol/index.ts";
 import { html } from "../html.js";
@@ -18,7 +19,8 @@ import {
 } from "../state/approvals.js";
 import { activeOptions, setOption, setTaskSandbox } from "../state/run_actions.js";
 import { currentId, currentTask } from "../state/tasks.js";
-import { sandboxLevel, taskSandbox } from "../state/settings.js";
+import { openTaskRules, sandboxLevel, taskSandbox } from "../state/settings.js";
+import { IconGear } from "./settings/controls.js";
 import { Menu } from "./Menu.js";
 import { MenuItem } from "./MenuItem.js";
 import { IconAsk, IconBolt, IconChevronDown, IconEdit, IconPlan, IconX } from "./RunIcons.js";
@@ -168,6 +170,23 @@ export function ApprovalMenu() {
               )
             }</p>`}
           <${Policies} />
+          ${currentId.value &&
+            html`
+              <div class="opt-group">
+                <${MenuItem}
+                  testid="edit-task-rules"
+                  role="menuitem"
+                  checked=${false}
+                  icon=${html`<${IconGear} size=${18} />`}
+                  title=${t("policies.edit")}
+                  desc=${t("policies.editDesc")}
+                  onSelect=${() => {
+                    close();
+                    openTaskRules();
+                  }}
+                />
+              </div>
+            `}
         `}
     <//>
   `;

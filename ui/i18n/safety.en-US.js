@@ -60,7 +60,10 @@ export default {
   "sandbox.task.title": "Shell sandbox of this task",
   "rules.title": "Rules",
   "rules.help":
-    "Allow, ask or deny tool calls by pattern, before the approval mode decides. A deny always wins; a command is judged part by part (a && b, pipes, $(…)), and is allowed only when every part is. Rules for one task are added with “Always allow” on its approval cards.",
+    "Allow, ask or deny tool calls by pattern, before the approval mode decides. A deny always wins; a command is judged part by part (a && b, pipes, $(…)), and is allowed only when every part is. Rules for one task apply to it alone; “Always allow” on its approval cards adds them too.",
+  "rules.task": "This task: {title}",
+  "rules.taskHelp":
+    "Only for the task shown. Its other tool rules (a whole tool allowed) are in the approval menu.",
   "rules.global": "All projects",
   "rules.project": "Project {name}",
   "rules.none": "No rules.",

@@ -171,11 +171,23 @@ export function openSkills() {
 
 /**
  * Opens Settings on another tab (the sidebar's entries).
- * @param {"skills"|"automations"|"usage"|"notes"} tab
+ * @param {"skills"|"automations"|"usage"|"notes"|"general"} tab
  */
 export function openSettingsTab(tab) {
   settingsTab.value = tab;
   openSettings();
+}
+
+/**
+ * The rules section Settings scrolls to once shown ("task": the shown task's own, from
+ * the approval menu's "Edit rules"); cleared when it has.
+ */
+export const rulesFocus = signal(/** @type {"task"|null} */ (null));
+
+/** Opens Settings → General at the shown task's own rules. */
+export function openTaskRules() {
+  rulesFocus.value = "task";
+  openSettingsTab("general");
 }
 
 export function openSettings() {

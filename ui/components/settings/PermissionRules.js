@@ -1,16 +1,21 @@
 /**
- * Settings → General → Rules: allow / ask / deny rules by pattern, global and per
- * project (`exec_command(npm test *)`, `write_file(src/**)`, `webfetch(domain:…)`).
- * Each scope is edited as a list and saved with its own Save; the server refuses a
- * line that is not a rule and says which. Task rules are added from the approval card.
+ * Settings → General → Rules: allow / ask / deny rules by pattern, for the task shown,
+ * per project and global (`exec_command(npm test *)`, `write_file(src/**)`,
+ * `webfetch(domain:…)`). Each scope is edited as a list and saved with its own Save; the
+ * server refuses a line that is not a rule and says which. The task's list follows the
+ * task (an "Always allow" answered meanwhile shows up), and the approval menu's "Edit
+ * rules" opens Settings at it.
  *
  * @typedef {import("../../../protocol/index.ts").RulesView} RulesView
  * @typedef {import("../../../protocol/index.ts").PermissionRule} PermissionRule
  */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { request } from "../../state/connection.js";
+import { currentId, currentTask, upsertTask } from "../../state/tasks.js";
+import { rulesFocus } from "../../state/settings.js";
+import { taskRuleList } from "../../state/approval_model.js";
 import { parseRule } from "../../../protocol/permission_rules.ts";
 
 /** @param {unknown} e */
@@ -18,10 +23,10 @@ const msg = (e) => e instanceof Error ? e.message : String(e);
 
 /**
  * One scope's list of rules.
- * @param {{title: string, testid: string, rules: PermissionRule[],
+ * @param {{title: string, testid: string, rules: PermissionRule[], help?: string,
  *   save: (rules: PermissionRule[]) => Promise<void>}} props
  */
-function RuleList({ title, testid, rules, save }) {
+function RuleList({ title, testid, rules, help, save }) {
   const [rows, setRows] = useState(rules);
   const [status, setStatus] = useState(/** @type {{ok: boolean, text: string}|null} */ (null));
   useEffect(() => setRows(rules), [rules]);
@@ -39,6 +44,7 @@ function RuleList({ title, testid, rules, save }) {
   return html`
     <div class="rules-scope" data-testid=${testid}>
       <p class="rules-scope-title">${title}</p>
+      ${help && html`<p class="field-help">${help}</p>`}
       ${rows.length === 0 && html`<p class="field-help">${t("rules.none")}</p>`}
       ${rows.map((r, i) =>
         html`
@@ -84,6 +90,38 @@ function RuleList({ title, testid, rules, save }) {
   `;
 }
 
+/** The shown task's own rules, live: a change from elsewhere (Always allow) shows at once. */
+function TaskRules() {
+  const task = currentTask.value;
+  const ref = useRef(/** @type {HTMLDivElement|null} */ (null));
+  const json = JSON.stringify(taskRuleList(task?.settings));
+  const rules = useMemo(() => /** @type {PermissionRule[]} */ (JSON.parse(json)), [json]);
+  useEffect(() => {
+    if (rulesFocus.value !== "task" || !ref.current) return;
+    rulesFocus.value = null;
+    ref.current.scrollIntoView({ block: "start" });
+    /** @type {HTMLElement|null} */ (ref.current.querySelector("[data-testid=rule-add]"))?.focus({
+      preventScroll: true,
+    });
+  }, [task?.id]);
+  if (!currentId.value || !task) return null;
+  const id = task.id;
+  return html`
+    <div ref=${ref}>
+      <${RuleList} key=${id} title=${t("rules.task", { title: task.title })} testid="rules-task"
+        help=${t("rules.taskHelp")} rules=${rules}
+        save=${async (/** @type {PermissionRule[]} */ list) => {
+          const view = await request("rules.set", { scope: "task", taskId: id, rules: list });
+          // The task's update also arrives as an event; the list need not wait for it.
+          const now = currentTask.value;
+          if (view.task && now?.id === id) {
+            upsertTask({ ...now, settings: { ...now.settings, rules: view.task.rules } });
+          }
+        }} />
+    </div>
+  `;
+}
+
 export function PermissionRules() {
   const [view, setView] = useState(/** @type {RulesView|null} */ (null));
   const [error, setError] = useState("");
@@ -99,6 +137,7 @@ export function PermissionRules() {
       ${error && html`<p class="field-help field-error">${error}</p>`}
       ${view &&
         html`
+          <${TaskRules} />
           <${RuleList} title=${t("rules.global")} testid="rules-global" rules=${view.global}
             save=${async (/** @type {PermissionRule[]} */ rules) =>
               setView(await request("rules.set", { scope: "global", rules }))} />

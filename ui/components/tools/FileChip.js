@@ -13,10 +13,13 @@ import { IconFile, IconFolder } from "./ToolIcons.js";
 
 /**
  * @param {{path: string, dir?: boolean, label?: string, tone?: "" | "ok" | "bad",
- *   callId?: string, open?: boolean}} props `open: false` for a chip that opens nothing
- *   (a deleted file); `callId` opens that call's diff instead of the file.
+ *   longLabel?: boolean, callId?: string, open?: boolean}} props `open: false` for a chip
+ *   that opens nothing (a deleted file); `callId` opens that call's diff instead of the
+ *   file; `longLabel` lets the label be shortened before the file's name.
  */
-export function FileChip({ path, dir = false, label, tone = "", callId, open = true }) {
+export function FileChip(
+  { path, dir = false, label, tone = "", longLabel = false, callId, open = true },
+) {
   const p = path || ".";
   const cut = p.replace(/\/+$/, "").lastIndexOf("/");
   const head = cut > 0 ? p.slice(0, cut + 1) : "";
@@ -51,7 +54,12 @@ export function FileChip({ path, dir = false, label, tone = "", callId, open = t
         >${base}</span></span>
       ${label &&
         html`
-          <span class=${`file-label${tone ? ` file-label-${tone}` : ""}`} data-testid="file-label"
+          <span
+            class=${`file-label${tone ? ` file-label-${tone}` : ""}${
+              longLabel ? " file-label-long" : ""
+            }`}
+            data-testid="file-label"
+            title=${longLabel ? label : undefined}
           >${label}</span>
         `}
     </span>

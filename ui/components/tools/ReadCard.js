@@ -17,7 +17,12 @@ import { FileChip } from "./FileChip.js";
  */
 function rangeLabel(meta, args) {
   if (meta.image && Number.isFinite(meta.image.width)) {
-    return t("tool.imageSize", { w: meta.image.width, h: meta.image.height });
+    const { width: w, height: h, sent } = meta.image;
+    // Resized to fit the models' limit: the card says what the model was shown.
+    if (sent && Number.isFinite(sent.width)) {
+      return t("tool.imageResized", { w, h, sw: sent.width, sh: sent.height });
+    }
+    return t("tool.imageSize", { w, h });
   }
   if (Number.isFinite(meta.totalLines) && Number.isFinite(meta.from)) {
     if (meta.totalLines === 0) return t("tool.emptyFile");
@@ -42,6 +47,7 @@ export function ReadCard({ name, args, result, status, ms, approval, receiving }
   const path = String(meta.path ?? args.path ?? (dir ? "." : ""));
   const images = Array.isArray(meta.images) ? meta.images : [];
   const label = dir || status === "failed" || status === "refused" ? "" : rangeLabel(meta, args);
+  const resized = !!meta.image?.sent;
   const badges = dir && Number.isFinite(meta.count) && html`
     <span class="tool-badge" data-testid="tool-count">${tn("tool.entries", meta.count)}</span>
   `;
@@ -50,7 +56,8 @@ export function ReadCard({ name, args, result, status, ms, approval, receiving }
       name=${name}
       kind=${dir ? "list" : "read"}
       status=${status}
-      summary=${path && html`<${FileChip} path=${path} dir=${dir} label=${label} />`}
+      summary=${path &&
+        html`<${FileChip} path=${path} dir=${dir} label=${label} longLabel=${resized} />`}
       badges=${badges}
       ms=${ms}
       approval=${approval}
