@@ -23,6 +23,7 @@ import { McpPool } from "./pool.ts";
 import { buildTools, sanitiseName } from "./tools.ts";
 import { resourceTools } from "./resource_tools.ts";
 import { ElicitationCenter } from "./elicitation.ts";
+import { ResourceMentions } from "./resource_mentions.ts";
 import { masked } from "./secrets.ts";
 import { type FilePoll, pollFile } from "../../lib/watch.ts";
 import { netFetch } from "../../tools/net/proxy.ts";
@@ -56,6 +57,8 @@ export class McpManager {
   readonly oauth: McpOAuth;
   /** Questions of servers for the user, shown as forms in every client. */
   readonly elicitations: ElicitationCenter;
+  /** The servers' resources for the `@` picker and the messages that mention them. */
+  readonly resources: ResourceMentions;
   /** The server's base URL, once it listens: OAuth redirects come back there. */
   private callbackBase: string | null = null;
   private failures = new Map<string, Failure>();
@@ -91,6 +94,18 @@ export class McpManager {
       changed: () => this.pushOverview(),
       authProvider: (c) => this.oauth.forConnection(c),
       onElicit: (id, params, signal) => this.elicitations.ask(id, params, signal),
+    });
+    this.resources = new ResourceMentions({
+      pool: this.pool,
+      servers: () => {
+        const read = readServers(this.o.home);
+        if (!read.ok) return null;
+        this.pool.sync(read.servers);
+        return read.servers;
+      },
+      failing: (id) => this.failures.has(id),
+      fail: (id, phase, message) => this.fail(id, phase, message),
+      now: this.now,
     });
     if (o.watch) this.watch();
   }
