@@ -42,7 +42,7 @@ import { COMPACTION_OP_ARGS, type CompactionOpResults } from "./compaction.ts";
 import { PREVIEW_OP_ARGS, type PreviewOpResults } from "./preview.ts";
 import { JOB_OP_ARGS, type JobInfo, type JobOpResults } from "./jobs.ts";
 import { SUBAGENT_OP_ARGS, type SubagentOpResults, type SubagentRun } from "./subagents.ts";
-import { MCP_OP_ARGS, type McpOpResults } from "./mcp_servers.ts";
+import { MCP_OP_ARGS, type McpElicitation, type McpOpResults } from "./mcp_servers.ts";
 import { TERMINAL_OP_ARGS, type TerminalOpResults, type TermMsg } from "./terminal.ts";
 import { REMOTE_OP_ARGS, type RemoteOpResults } from "./remote.ts";
 import { GIT_OP_ARGS, type GitOpResults } from "./git.ts";
@@ -207,6 +207,8 @@ export type TaskEvent =
   | { kind: "subagent"; run: SubagentRun }
   /** A background command of the task started, printed (at most once a second) or ended. */
   | { kind: "job"; job: JobInfo }
+  /** The MCP servers' questions shown to this task's viewers (the whole list). */
+  | { kind: "mcpQuestions"; list: McpElicitation[] }
   | { kind: "deleted" };
 
 export const taskTopic = (id: string): string => `task:${id}`;

@@ -20,6 +20,7 @@ import { SANDBOX, sandboxStatus } from "../tools/exec/bwrap.ts";
 import { McpManager } from "./mcp/manager.ts";
 import { commandPolicy } from "./agent/command_policy.ts";
 import { MCP_TOPIC } from "../protocol/mcp_servers.ts";
+import { taskTopic } from "../protocol/index.ts";
 import { SETTINGS_TOPIC } from "../protocol/providers.ts";
 import { NotifyCenter } from "./notify/notify_center.ts";
 import { extractorOf } from "./agent/memory_extraction.ts";
@@ -86,9 +87,16 @@ export function createServices(opts: ServiceOptions): ServerDeps {
     home: opts.home,
     envPolicy: () => repos ? commandPolicy(repos, opts.home).envPolicy : {},
     publish: (e) => hub.publish(MCP_TOPIC, e),
+    // A server's question goes to the clients that have the asking task open.
+    questions: {
+      task: (taskId, list) => hub.publish(taskTopic(taskId), { kind: "mcpQuestions", list }),
+      watching: (taskId) => hub.list().some((c) => c.topics.has(taskTopic(taskId))),
+    },
     now,
     watch: opts.watchMcp,
   });
+  // A question only the leaving client was shown goes to every client.
+  hub.onLeave(() => mcp.elicitations.reroute());
   // Hooks run as commands do (same sandbox and environment policy), asked by the gate too.
   const hooks = repos && approvals ? hookEngineFor(opts.home, repos, hub, approvals) : undefined;
   const runs = repos && tasks
@@ -115,7 +123,7 @@ export function createServices(opts: ServiceOptions): ServerDeps {
       gate: async (taskId, call, kind, signal, policy, origin) =>
         await hooks?.beforeGate(taskId, call) ??
           await approvals!.check(taskId, call, kind, signal, policy, origin),
-      extraTools: (signal, only) => mcp.toolsForTurn(signal, only),
+      extraTools: (signal, only, taskId) => mcp.toolsForTurn(signal, only, taskId),
       memoryChanged: (scope, projectPath) =>
         hub.publish(MEMORY_TOPIC, { kind: "changed", scope, projectPath }),
       hooks,

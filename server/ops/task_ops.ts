@@ -266,6 +266,8 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
   },
   "task.unsubscribe": (ctx, a) => {
     ctx.client.topics.delete(taskTopic(a.id));
+    // An MCP server's question for this task goes to every client if nobody has it open now.
+    ctx.mcp?.elicitations.reroute();
     return { id: a.id };
   },
   "task.send": async (ctx, a) => {

@@ -65,6 +65,7 @@ export class EventHub {
   private observers = new Set<HubClient>();
   /** Run once at close: feeds from process-wide sources stop publishing into this hub. */
   private closers: (() => void)[] = [];
+  private leaveFns: ((client: HubClient) => void)[] = [];
 
   constructor(
     private flushMs = 30,
@@ -85,8 +86,14 @@ export class EventHub {
   }
 
   remove(client: HubClient): void {
-    this.clients.delete(client);
+    const was = this.clients.delete(client);
     this.observers.delete(client);
+    if (was) { for (const fn of this.leaveFns) fn(client); }
+  }
+
+  /** Calls `fn` after a client left (what only it was shown may go to the others now). */
+  onLeave(fn: (client: HubClient) => void): void {
+    this.leaveFns.push(fn);
   }
 
   /** Adds a server-side listener that is not a connected client. */
