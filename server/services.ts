@@ -21,6 +21,7 @@ import { McpManager } from "./mcp/manager.ts";
 import { commandPolicy } from "./agent/command_policy.ts";
 import { MCP_TOPIC } from "../protocol/mcp_servers.ts";
 import { taskTopic } from "../protocol/index.ts";
+import { EditorBridge } from "./sessions/editor_bridge.ts";
 import { SETTINGS_TOPIC } from "../protocol/providers.ts";
 import { NotifyCenter } from "./notify/notify_center.ts";
 import { extractorOf } from "./agent/memory_extraction.ts";
@@ -59,6 +60,9 @@ export function createServices(opts: ServiceOptions): ServerDeps {
       hub.publish(SETTINGS_TOPIC, { kind: "sandbox", available: s.available })
     ),
   );
+  // Editors (ACP clients) serving their tasks' file tools and commands.
+  const editors = new EditorBridge();
+  hub.onLeave((c) => editors.dropClient(c.id));
   const approvals = repos && tasks
     ? new ApprovalCenter(
       repos,
@@ -74,7 +78,9 @@ export function createServices(opts: ServiceOptions): ServerDeps {
         const t = repos.tasks.get(taskId);
         if (t) tasks.publish(t);
       },
-      async (settings) => {
+      async (settings, taskId) => {
+        // The editor's terminal runs commands outside bubblewrap, whatever the level.
+        if (editors.access(taskId)?.caps.terminal) return "editor";
         if ((settings.sandbox ?? getSettings(repos).sandboxLevel) === "off") return "off";
         // A failed probe is retried here (rate-limited): before a command would run bare.
         return (await sandboxStatus()).available ? null : "unavailable";
@@ -124,6 +130,7 @@ export function createServices(opts: ServiceOptions): ServerDeps {
         await hooks?.beforeGate(taskId, call) ??
           await approvals!.check(taskId, call, kind, signal, policy, origin),
       extraTools: (signal, only, taskId) => mcp.toolsForTurn(signal, only, taskId),
+      editorOf: (taskId) => editors.access(taskId),
       memoryChanged: (scope, projectPath) =>
         hub.publish(MEMORY_TOPIC, { kind: "changed", scope, projectPath }),
       hooks,
@@ -167,6 +174,7 @@ export function createServices(opts: ServiceOptions): ServerDeps {
     mcp,
     notify,
     automations,
+    editors,
   };
   const client = { id: "automation-ops", topics: new Set<string>(), info: AUTOMATION_CLIENT };
   automations?.bind((op, args) =>

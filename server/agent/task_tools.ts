@@ -23,6 +23,7 @@ import type { ToolCall } from "./loop.ts";
 import type { SubagentControl } from "../../tools/agent.ts";
 import { enabledSkillsCached, skillRoots } from "../skills/reminder.ts";
 import type { MemoryAccess } from "../../tools/memory.ts";
+import { type EditorAccess, editorTools } from "../../tools/editor.ts";
 
 export interface TaskToolsDeps {
   repos: Repos;
@@ -31,6 +32,8 @@ export interface TaskToolsDeps {
   tools: ToolRegistry;
   /** The sandbox settings, read at each call so a change applies at once. */
   defaults(): { sandbox?: SandboxLevelName; network?: boolean };
+  /** The editor driving a task that offers its file system and terminal, if one does. */
+  editorOf?(taskId: string): EditorAccess | null;
 }
 
 /** Where a call runs: its task, workspace and turn (checkpoints are kept per turn). */
@@ -83,7 +86,13 @@ export class TaskTools {
       workspace: at.workspace,
       hidden: ctx.hidden,
     });
-    return this.runner.run(call, { ...ctx, readRoots: skillRoots(skills) }, at.tools);
+    // An editor that offers its files and terminal serves the file tools and commands.
+    const editor = this.d.editorOf?.(at.taskId) ?? null;
+    const tools = editor
+      ? (at.tools ?? this.d.tools).replacing(editorTools(editor.caps))
+      : at.tools;
+    if (editor) ctx.extra = { ...ctx.extra, editor };
+    return this.runner.run(call, { ...ctx, readRoots: skillRoots(skills) }, tools);
   }
 
   /**

@@ -16,6 +16,7 @@ import { type TurnDeps, type TurnEnd, type TurnRun, Turns } from "../agent/turn.
 import type { CompactResult } from "../agent/compaction/compactor.ts";
 import type { StreamRequest } from "../providers/types.ts";
 import { TaskTools } from "../agent/task_tools.ts";
+import type { EditorAccess } from "../../tools/editor.ts";
 import type { Checkpointer, RewindPreview } from "../agent/checkpoints.ts";
 import { TurnRecords } from "./turn_records.ts";
 import { INTERRUPTED_RESULT, recoveredRejection } from "./recovery.ts";
@@ -25,7 +26,7 @@ import { SubagentRunner } from "../agent/subagents/runner.ts";
 /** What the registry is built from: the turn's needs, less what the registry provides. */
 export type RunDeps =
   & Omit<TurnDeps, "taskTools" | "afterTurn" | "track" | "closing" | "subagents">
-  & { hub: EventHub; newId: IdFn; repos: Repos };
+  & { hub: EventHub; newId: IdFn; repos: Repos; editorOf?(taskId: string): EditorAccess | null };
 
 interface ActiveRun extends TurnRun {
   abort: AbortController;
