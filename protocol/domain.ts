@@ -70,7 +70,8 @@ export interface TaskGoal {
   setAt: number;
 }
 
-export type UnsandboxedWhy = "off" | "unavailable";
+/** The sandbox level is off, bubblewrap is unavailable, or commands run in the editor's terminal. */
+export type UnsandboxedWhy = "off" | "unavailable" | "editor";
 
 export const TOOL_POLICIES = ["allow", "ask", "deny"] as const;
 export type ToolPolicy = typeof TOOL_POLICIES[number];

@@ -62,6 +62,7 @@ import { NET_OP_ARGS, type NetOpResults } from "./net.ts";
 import { RULES_OP_ARGS, ruleSchema, type RulesOpResults } from "./permission_rules.ts";
 import { UPDATE_OP_ARGS, type UpdateOpResults } from "./update.ts";
 import { WORKTREE_OP_ARGS, type WorktreeNotes, type WorktreeOpResults } from "./worktrees.ts";
+import { EDITOR_OP_ARGS, type EditorAskMsg, type EditorOpResults } from "./editor.ts";
 
 export * from "./providers.ts";
 export * from "./projects.ts";
@@ -99,6 +100,7 @@ export * from "./permission_rules.ts";
 export * from "./update.ts";
 export * from "./task_state.ts";
 export * from "./changes.ts";
+export * from "./editor.ts";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -174,7 +176,7 @@ export interface HelloMsg {
   protocol: number;
   store: StoreHealth;
 }
-export type ServerMsg = ResMsg | EvtMsg | HelloMsg | TermMsg;
+export type ServerMsg = ResMsg | EvtMsg | HelloMsg | TermMsg | EditorAskMsg;
 
 // ---------- events ----------
 
@@ -335,6 +337,7 @@ export const OP_ARGS = {
   ...RULES_OP_ARGS,
   ...UPDATE_OP_ARGS,
   ...WORKTREE_OP_ARGS,
+  ...EDITOR_OP_ARGS,
 } satisfies Record<string, Schema>;
 
 export type OpName = keyof typeof OP_ARGS;
@@ -377,7 +380,8 @@ export interface OpResults
     NetOpResults,
     RulesOpResults,
     UpdateOpResults,
-    WorktreeOpResults {
+    WorktreeOpResults,
+    EditorOpResults {
   "tasks.list": { tasks: TaskSummary[]; seq: number };
   /** `command`: what a slash command did (e.g. `/goal` creates the task without a message). */
   "tasks.create": {

@@ -206,7 +206,7 @@ export const MCP_TOPIC = "mcp";
 export type McpEvent =
   | { kind: "overview"; overview: McpOverview }
   | { kind: "failure"; id: string; phase: McpPhase; message: string; at: number }
-  /** The questions MCP servers wait for an answer to (the whole list). */
+  /** The questions MCP servers wait for an answer to that every client is shown (the whole list). */
   | { kind: "elicitations"; list: McpElicitation[] };
 
 /** One field of an MCP server's question (a flat, primitive property of its schema). */
@@ -237,6 +237,14 @@ export interface McpElicitation {
   message: string;
   fields: McpElicitField[];
   createdAt: number;
+  /** The tasks whose calls to the server were running when it asked (usually one; may be none). */
+  taskIds: string[];
+  /**
+   * Shown to every client: no client had one of those tasks open (or none was running).
+   * Otherwise only the clients that have one open are shown it (topic `task:<id>`,
+   * `{kind: "mcpQuestions"}`).
+   */
+  everyone: boolean;
 }
 
 const mcpId = str({ min: 1, max: 48, pattern: MCP_ID_RE });
@@ -271,8 +279,11 @@ export const MCP_OP_ARGS = {
   "mcp.oauthStatus": obj({ id: mcpId }),
   /** Revokes at the authorization server when it can, and forgets the tokens. */
   "mcp.oauthSignOut": obj({ id: mcpId }),
-  /** The questions of MCP servers waiting for an answer. */
-  "mcp.elicitations": obj({}),
+  /**
+   * The questions of MCP servers this client is shown: every client's, and those of the
+   * tasks it has open or of `taskId` (the task it is opening).
+   */
+  "mcp.elicitations": obj({ "taskId?": str({ min: 1, max: 64, pattern: /^[A-Za-z0-9_-]+$/ }) }),
   /** Answers one: accept (with the form's values), decline, or cancel (dismiss). */
   "mcp.elicitationAnswer": obj({
     id: str({ min: 1, max: 80 }),

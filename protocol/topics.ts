@@ -14,7 +14,7 @@ import type { JobInfo } from "./jobs.ts";
 import { ASSISTANTS_TOPIC, type AssistantsEvent } from "./assistants.ts";
 import { AUTOMATIONS_TOPIC, type AutomationsEvent } from "./automations.ts";
 import { HOOKS_TOPIC, type HooksEvent } from "./hooks.ts";
-import { MCP_TOPIC, type McpEvent } from "./mcp_servers.ts";
+import { MCP_TOPIC, type McpElicitation, type McpEvent } from "./mcp_servers.ts";
 import { MEMORY_TOPIC, type MemoryEvent } from "./memory.ts";
 import { NOTES_TOPIC, type NotesEvent } from "./notes.ts";
 import { NOTIFY_TOPIC, type NotifyTopicEvent } from "./notify.ts";
@@ -56,6 +56,8 @@ export type TaskEvent =
   | { kind: "subagent"; run: SubagentRun }
   /** A background command of the task started, printed (at most once a second) or ended. */
   | { kind: "job"; job: JobInfo }
+  /** The MCP servers' questions shown to this task's viewers (the whole list). */
+  | { kind: "mcpQuestions"; list: McpElicitation[] }
   | { kind: "deleted" };
 
 /** A task's own topic. */

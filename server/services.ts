@@ -20,6 +20,8 @@ import { SANDBOX, sandboxStatus } from "../tools/exec/bwrap.ts";
 import { McpManager } from "./mcp/manager.ts";
 import { commandPolicy } from "./agent/command_policy.ts";
 import { MCP_TOPIC } from "../protocol/mcp_servers.ts";
+import { taskTopic } from "../protocol/index.ts";
+import { EditorBridge } from "./sessions/editor_bridge.ts";
 import { SETTINGS_TOPIC } from "../protocol/providers.ts";
 import { NotifyCenter } from "./notify/notify_center.ts";
 import { extractorOf } from "./agent/memory_extraction.ts";
@@ -58,6 +60,9 @@ export function createServices(opts: ServiceOptions): ServerDeps {
       hub.publish(SETTINGS_TOPIC, { kind: "sandbox", available: s.available })
     ),
   );
+  // Editors (ACP clients) serving their tasks' file tools and commands.
+  const editors = new EditorBridge();
+  hub.onLeave((c) => editors.dropClient(c.id));
   const approvals = repos && tasks
     ? new ApprovalCenter(
       repos,
@@ -73,7 +78,9 @@ export function createServices(opts: ServiceOptions): ServerDeps {
         const t = repos.tasks.get(taskId);
         if (t) tasks.publish(t);
       },
-      async (settings) => {
+      async (settings, taskId) => {
+        // The editor's terminal runs commands outside bubblewrap, whatever the level.
+        if (editors.access(taskId)?.caps.terminal) return "editor";
         if ((settings.sandbox ?? getSettings(repos).sandboxLevel) === "off") return "off";
         // A failed probe is retried here (rate-limited): before a command would run bare.
         return (await sandboxStatus()).available ? null : "unavailable";
@@ -86,9 +93,16 @@ export function createServices(opts: ServiceOptions): ServerDeps {
     home: opts.home,
     envPolicy: () => repos ? commandPolicy(repos, opts.home).envPolicy : {},
     publish: (e) => hub.publish(MCP_TOPIC, e),
+    // A server's question goes to the clients that have the asking task open.
+    questions: {
+      task: (taskId, list) => hub.publish(taskTopic(taskId), { kind: "mcpQuestions", list }),
+      watching: (taskId) => hub.list().some((c) => c.topics.has(taskTopic(taskId))),
+    },
     now,
     watch: opts.watchMcp,
   });
+  // A question only the leaving client was shown goes to every client.
+  hub.onLeave(() => mcp.elicitations.reroute());
   // Hooks run as commands do (same sandbox and environment policy), asked by the gate too.
   const hooks = repos && approvals ? hookEngineFor(opts.home, repos, hub, approvals) : undefined;
   const runs = repos && tasks
@@ -115,7 +129,8 @@ export function createServices(opts: ServiceOptions): ServerDeps {
       gate: async (taskId, call, kind, signal, policy, origin) =>
         await hooks?.beforeGate(taskId, call) ??
           await approvals!.check(taskId, call, kind, signal, policy, origin),
-      extraTools: (signal, only) => mcp.toolsForTurn(signal, only),
+      extraTools: (signal, only, taskId) => mcp.toolsForTurn(signal, only, taskId),
+      editorOf: (taskId) => editors.access(taskId),
       memoryChanged: (scope, projectPath) =>
         hub.publish(MEMORY_TOPIC, { kind: "changed", scope, projectPath }),
       hooks,
@@ -159,6 +174,7 @@ export function createServices(opts: ServiceOptions): ServerDeps {
     mcp,
     notify,
     automations,
+    editors,
   };
   const client = { id: "automation-ops", topics: new Set<string>(), info: AUTOMATION_CLIENT };
   automations?.bind((op, args) =>

@@ -13,6 +13,7 @@ import {
   mentionQuery,
   parseGoalArgs,
   parseSlash,
+  resourceMention,
   slashQuery,
   splitArgs,
 } from "../protocol/index.ts";
@@ -104,6 +105,20 @@ Deno.test("mentions: extraction, quotes, punctuation, e-mail addresses, the pick
   assertEquals(mentionQuery("@a b", 4), null);
   assertEquals(formatMention("src/a.ts"), "@src/a.ts");
   assertEquals(formatMention("my notes.md"), '@"my notes.md"');
+});
+
+Deno.test("mentions of MCP resources: `server:uri` tokens, a URI's punctuation kept", () => {
+  assertEquals(resourceMention("docs:memo://today"), { server: "docs", uri: "memo://today" });
+  assertEquals(resourceMention("db:urn:isbn:123"), { server: "db", uri: "urn:isbn:123" });
+  assertEquals(resourceMention("src/a.ts"), null);
+  assertEquals(resourceMention("bob:lunch"), null, "no scheme after the server: a word");
+  assertEquals(resourceMention("http://example.com"), null, "a URL is no server's resource");
+  assertEquals(resourceMention("-x:memo://a"), null, "not a server id");
+  // A URI ending in punctuation an unquoted token would drop is quoted, and survives.
+  const token = formatMention("docs:memo://faq?");
+  assertEquals(token, '@"docs:memo://faq?"');
+  assertEquals(extractMentions(`see ${token} now`)[0].path, "docs:memo://faq?");
+  assertEquals(extractMentions("see @docs:memo://today.")[0].path, "docs:memo://today");
 });
 
 Deno.test("custom command files: frontmatter, default name, descriptions, problems", () => {

@@ -85,35 +85,81 @@ function fuzzyReplace(
   return { ok: true, text: next, count: places.length, pass };
 }
 
-export const editFile = defineTool<{
+export interface EditArgs {
   path: string;
   old_string: string;
   new_string: string;
   replace_all?: boolean;
-}>({
+}
+
+export const editFileArgs = obj({
+  path: filePath,
+  old_string: text("Exact text to replace"),
+  new_string: text("Replacement text"),
+  "replace_all?": doc(bool, "Replace every occurrence (default false)"),
+});
+
+/** What is wrong with the arguments before the file is even read, or null. */
+export function editArgsProblem(args: EditArgs): string | null {
+  if (args.old_string === "") {
+    return "old_string is empty. Use write_file to create a file or to replace its whole content.";
+  }
+  if (args.old_string === args.new_string) {
+    return "old_string and new_string are identical; nothing to change.";
+  }
+  return null;
+}
+
+/**
+ * The edit applied to a file's `text` (wherever it was read: the disk, an editor's
+ * buffer): the new text, how many places and how loosely they matched, or the error.
+ */
+export function applyEdit(
+  text: string,
+  args: EditArgs,
+  shown: string,
+): { next: string; n: number; loose: string } | { error: string } {
+  const { old_string: oldS, new_string: newS } = args;
+  const at = occurrences(text, oldS);
+  if (at.length > 1 && args.replace_all !== true) {
+    return {
+      error: `old_string occurs ${at.length} times in ${shown} (lines ${lineList(at)}). Add ` +
+        "surrounding lines to make it unique, or set replace_all to true to replace every occurrence.",
+    };
+  }
+  if (at.length > 0) {
+    const next = args.replace_all === true
+      ? text.split(oldS).join(newS)
+      : text.replace(oldS, () => newS);
+    return { next, n: at.length, loose: "" };
+  }
+  const fuzzy = fuzzyReplace(text, oldS, newS, args.replace_all === true, shown);
+  if (!fuzzy.ok) return { error: fuzzy.error };
+  const loose = fuzzy.pass === "punctuation"
+    ? " (matched ignoring indentation and typographic punctuation)"
+    : fuzzy.pass === "indentation"
+    ? " (matched ignoring indentation; the new text was re-indented to fit)"
+    : " (matched ignoring trailing whitespace)";
+  return { next: fuzzy.text, n: fuzzy.count, loose };
+}
+
+export const EDIT_FILE_DESCRIPTION =
+  "Replace text in a file. old_string should match the file exactly and be unique " +
+  "unless replace_all is true; if it differs only in whitespace or indentation, the one place " +
+  "it matches is used and new_string is re-indented to fit. Read the file first.";
+
+export const editFile = defineTool<EditArgs>({
   name: "edit_file",
-  description: "Replace text in a file. old_string should match the file exactly and be unique " +
-    "unless replace_all is true; if it differs only in whitespace or indentation, the one place " +
-    "it matches is used and new_string is re-indented to fit. Read the file first.",
-  args: obj({
-    path: filePath,
-    old_string: text("Exact text to replace"),
-    new_string: text("Replacement text"),
-    "replace_all?": doc(bool, "Replace every occurrence (default false)"),
-  }),
+  description: EDIT_FILE_DESCRIPTION,
+  args: editFileArgs,
   kind: "write",
   traits: { writesPath: true, needsFreshRead: "edit", changesFiles: true },
   execute(args, ctx) {
-    const { old_string: oldS, new_string: newS } = args;
     const target = toolPath("edit_file", args.path, ctx);
     if ("error" in target) return fail(target.error);
     const { abs, shown } = target;
-    if (oldS === "") {
-      return fail(
-        "old_string is empty. Use write_file to create a file or to replace its whole content.",
-      );
-    }
-    if (oldS === newS) return fail("old_string and new_string are identical; nothing to change.");
+    const problem = editArgsProblem(args);
+    if (problem) return fail(problem);
     let text: string;
     try {
       const st = Deno.lstatSync(abs);
@@ -126,31 +172,9 @@ export const editFile = defineTool<{
       }
       return fail(`Cannot read ${shown}: ${(e as Error).message}`);
     }
-    const at = occurrences(text, oldS);
-    let n = at.length;
-    let next: string;
-    let loose = "";
-    if (n > 1 && args.replace_all !== true) {
-      return fail(
-        `old_string occurs ${n} times in ${shown} (lines ${lineList(at)}). Add surrounding ` +
-          "lines to make it unique, or set replace_all to true to replace every occurrence.",
-      );
-    }
-    if (n > 0) {
-      next = args.replace_all === true
-        ? text.split(oldS).join(newS)
-        : text.replace(oldS, () => newS);
-    } else {
-      const fuzzy = fuzzyReplace(text, oldS, newS, args.replace_all === true, shown);
-      if (!fuzzy.ok) return fail(fuzzy.error);
-      next = fuzzy.text;
-      n = fuzzy.count;
-      loose = fuzzy.pass === "punctuation"
-        ? " (matched ignoring indentation and typographic punctuation)"
-        : fuzzy.pass === "indentation"
-        ? " (matched ignoring indentation; the new text was re-indented to fit)"
-        : " (matched ignoring trailing whitespace)";
-    }
+    const edit = applyEdit(text, args, shown);
+    if ("error" in edit) return fail(edit.error);
+    const { next, n, loose } = edit;
     try {
       Deno.writeTextFileSync(abs, next);
     } catch (e) {

@@ -5,7 +5,7 @@
  * limit is left to be resized (`meta[IMAGE_TO_FIT]`, see `image_fit.ts`). A PDF is read as its text,
  * page by page (PDF.js through `unpdf`, loaded only when a PDF is read).
  */
-import { fail, ok } from "./types.ts";
+import { fail, ok, type ToolResult } from "./types.ts";
 import { defineTool } from "./define.ts";
 import { doc, int, obj } from "../protocol/schema.ts";
 import { filePath } from "./args.ts";
@@ -16,6 +16,11 @@ import { fitPlan, IMAGE_TO_FIT, sizeText, unsentNote } from "./image_fit.ts";
 const MAX_LINES = 2000;
 const MAX_BYTES = 256 * 1024;
 const MAX_FILE = 64 * 1024 * 1024;
+
+/** Bytes of a file read_file takes from the disk only: images, PDFs, binary files. */
+export function notPlainText(head: Uint8Array): boolean {
+  return imageInfo(head) !== null || isPdf(head) || looksBinary(head);
+}
 
 export function looksBinary(bytes: Uint8Array): boolean {
   const n = Math.min(bytes.length, 8000);
@@ -40,6 +45,8 @@ async function pdfText(
     return { error: (e as Error).message };
   }
 }
+
+export const READ_FILE_MAX_LINES = MAX_LINES;
 
 export const readFile = defineTool<{ path: string; offset?: number; limit?: number }>({
   name: "read_file",
@@ -114,34 +121,7 @@ export const readFile = defineTool<{ path: string; offset?: number; limit?: numb
     } else if (looksBinary(bytes)) {
       return fail(`${shown} looks like a binary file (${bytes.length} bytes); not shown.`);
     } else body = new TextDecoder().decode(bytes);
-    const lines = body.split("\n");
-    if (lines.at(-1) === "") lines.pop();
-    const total = lines.length;
-    if (offset > Math.max(1, total)) {
-      return fail(`offset ${offset} is past the end of ${shown} (${total} lines).`);
-    }
-    const out: string[] = [];
-    let size = 0;
-    let last = offset - 1;
-    for (let i = offset - 1; i < Math.min(total, offset - 1 + limit); i++) {
-      const line = `${String(i + 1).padStart(6)}\t${lines[i]}`;
-      if (size + line.length > MAX_BYTES) break;
-      out.push(line);
-      size += line.length + 1;
-      last = i + 1;
-    }
-    const truncated = last < total;
-    const note = truncated
-      ? `\n(truncated: showed lines ${offset}-${last} of ${total}; continue with offset ${
-        last + 1
-      })`
-      : "";
-    return ok(out.join("\n") + note, {
-      path: shown,
-      totalLines: total,
-      from: offset,
-      to: last,
-      truncated,
+    return textWindow(body, shown, offset, limit, {
       ...(pages !== undefined ? { pdfPages: pages } : {}),
       // The stat from before the read: a change in between makes the stamp older, so the
       // stale-read check errs on the side of "changed since read".
@@ -149,3 +129,45 @@ export const readFile = defineTool<{ path: string; offset?: number; limit?: numb
     });
   },
 });
+
+/**
+ * What read_file answers for a file's text (wherever it was read: the disk, an editor's
+ * buffer): numbered lines from `offset`, at most `limit` of them and {@link MAX_BYTES},
+ * with a note on how to go on when cut.
+ */
+export function textWindow(
+  body: string,
+  shown: string,
+  offset: number,
+  limit: number,
+  meta: Record<string, unknown>,
+): ToolResult {
+  const lines = body.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  const total = lines.length;
+  if (offset > Math.max(1, total)) {
+    return fail(`offset ${offset} is past the end of ${shown} (${total} lines).`);
+  }
+  const out: string[] = [];
+  let size = 0;
+  let last = offset - 1;
+  for (let i = offset - 1; i < Math.min(total, offset - 1 + limit); i++) {
+    const line = `${String(i + 1).padStart(6)}\t${lines[i]}`;
+    if (size + line.length > MAX_BYTES) break;
+    out.push(line);
+    size += line.length + 1;
+    last = i + 1;
+  }
+  const truncated = last < total;
+  const note = truncated
+    ? `\n(truncated: showed lines ${offset}-${last} of ${total}; continue with offset ${last + 1})`
+    : "";
+  return ok(out.join("\n") + note, {
+    path: shown,
+    totalLines: total,
+    from: offset,
+    to: last,
+    truncated,
+    ...meta,
+  });
+}

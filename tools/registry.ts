@@ -33,6 +33,13 @@ export class ToolRegistry {
     return out;
   }
 
+  /** This registry with `tools` in place of the ones of the same names (an editor's). */
+  replacing(tools: Tool[]): ToolRegistry {
+    const out = new ToolRegistry([...this.tools.values()]);
+    for (const t of tools) if (out.tools.has(t.name)) out.tools.set(t.name, t);
+    return out;
+  }
+
   names(): string[] {
     return [...this.tools.keys()];
   }

@@ -9,6 +9,7 @@ import type { MemoryScope } from "../protocol/memory.ts";
 import type { Diagnostic } from "../protocol/tool_details.ts";
 import type { EnvPolicy } from "./exec/env_policy.ts";
 import type { MemoryFiles } from "../store/memory/files.ts";
+import type { EditorCaps, EditorMethod } from "../protocol/editor.ts";
 
 export type PermissionKind = "read" | "write" | "exec";
 
@@ -59,6 +60,15 @@ export interface MemoryAccess {
   changed?(scope: MemoryScope, projectPath: string | null): void;
 }
 
+/** The editor a task's tools use (the server's bridge to the editor's client). */
+export interface EditorAccess {
+  caps: EditorCaps;
+  /** Runs an ACP client method in the editor; rejects with the editor's error. */
+  request(method: EditorMethod, params: Record<string, unknown>, signal: AbortSignal): Promise<
+    unknown
+  >;
+}
+
 /** Asks the language servers what they report for some files now. */
 export type Diagnose = (paths: string[]) => Promise<Diagnostic[]>;
 
@@ -92,6 +102,8 @@ export interface ToolCapabilities {
   subagents?: SubagentControl;
   memory?: MemoryAccess;
   diagnose?: Diagnose;
+  /** The editor that serves this task's files and terminal (an ACP client), if one does. */
+  editor?: EditorAccess;
 }
 
 export interface ToolContext extends ToolCapabilities {

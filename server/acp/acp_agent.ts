@@ -5,6 +5,12 @@
  * approval the task waits for goes to the editor as a permission request (the app may
  * answer it first; whichever answers first counts), and a cancel stops the run. Everything
  * goes through the ops of a client of the running instance, like a window's.
+ *
+ * When the editor offers its file system (`fs.readTextFile`, `fs.writeTextFile`) or its
+ * terminal, this client attaches to each session's task as its editor (`editor.attach`):
+ * the server then asks it, for the task's file tools and commands, to run those ACP
+ * methods in the editor, after checking the paths itself; this relays them (only the
+ * ones the editor offered, for its own sessions) and sends the answers back.
  */
 import {
   agent,
@@ -16,6 +22,10 @@ import {
 } from "@agentclientprotocol/sdk";
 import {
   APPROVALS_TOPIC,
+  EDITOR_LIMITS,
+  EDITOR_METHODS,
+  type EditorAskMsg,
+  type EditorCaps,
   type Entry,
   type EvtMsg,
   isTaskEvent,
@@ -69,6 +79,44 @@ export function reinagentAcp(o: AcpAgentOptions) {
   const sessions = new Map<string, Session>();
   let client: AgentContext | null = null;
   const log = o.log ?? (() => {});
+  /** What the editor offers ReinAgent's tools (from its initialize capabilities). */
+  let offered: EditorCaps = { read: false, write: false, terminal: false };
+  let editorName = "editor";
+
+  /** Whether the editor offered what `method` needs. */
+  const offers = (method: string) =>
+    method === "fs/read_text_file"
+      ? offered.read
+      : method === "fs/write_text_file"
+      ? offered.write
+      : method.startsWith("terminal/") && offered.terminal;
+
+  /** Runs what the server asks in the editor and sends the answer back. */
+  async function relay(m: EditorAskMsg) {
+    let answer: { outcome: "ok"; result: unknown } | { outcome: "error"; error: string };
+    if (!sessions.has(m.taskId) || !client) {
+      answer = { outcome: "error", error: "no editor session for this task" };
+    } else if (!(EDITOR_METHODS as readonly string[]).includes(m.method) || !offers(m.method)) {
+      answer = { outcome: "error", error: `the editor does not offer ${String(m.method)}` };
+    } else {
+      try {
+        const result = await client.request(
+          m.method as never,
+          { ...m.params, sessionId: m.taskId } as never,
+        ) ?? null;
+        const size = new TextEncoder().encode(JSON.stringify(result)).length;
+        answer = size > EDITOR_LIMITS.replyBytes - 4096
+          ? { outcome: "error", error: `the editor's answer is too large (${size} bytes)` }
+          : { outcome: "ok", result };
+      } catch (e) {
+        answer = { outcome: "error", error: String((e as Error)?.message ?? e).slice(0, 2000) };
+      }
+    }
+    await o.ops.request("editor.reply", { id: m.id, ...answer }).catch((e: unknown) =>
+      log(`acp: answering ${m.method} failed: ${e}`)
+    );
+  }
+  o.ops.onEditorAsk?.((m) => void relay(m));
 
   const update = (s: Session, u: Record<string, unknown>) =>
     client?.notify(methods.client.session.update, {
@@ -215,19 +263,37 @@ export function reinagentAcp(o: AcpAgentOptions) {
     return s;
   };
 
+  const initialized = () => ({
+    protocolVersion: PROTOCOL_VERSION,
+    agentCapabilities: {
+      loadSession: false,
+      promptCapabilities: { image: false, audio: false, embeddedContext: true },
+    },
+    authMethods: [],
+    agentInfo: { name: "reinagent", title: "ReinAgent", version: o.version },
+  });
+
   const app = agent({ name: "reinagent" })
     .onConnect((c) => {
       client = c.client;
     })
-    .onRequest(methods.agent.initialize, () => ({
-      protocolVersion: PROTOCOL_VERSION,
-      agentCapabilities: {
-        loadSession: false,
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
-      },
-      authMethods: [],
-      agentInfo: { name: "reinagent", title: "ReinAgent", version: o.version },
-    }))
+    .onRequest(methods.agent.initialize, ({ params }) => {
+      const caps = (params as {
+        clientCapabilities?: {
+          fs?: { readTextFile?: unknown; writeTextFile?: unknown };
+          terminal?: unknown;
+        };
+        clientInfo?: { name?: unknown };
+      }).clientCapabilities;
+      offered = {
+        read: caps?.fs?.readTextFile === true,
+        write: caps?.fs?.writeTextFile === true,
+        terminal: caps?.terminal === true,
+      };
+      const name = (params as { clientInfo?: { name?: unknown } }).clientInfo?.name;
+      if (typeof name === "string" && name.trim()) editorName = name.trim().slice(0, 80);
+      return initialized();
+    })
     .onRequest(methods.agent.authenticate, () => ({}))
     .onRequest(methods.agent.session.new, async ({ params }) => {
       const cwd = typeof params.cwd === "string" && params.cwd.startsWith("/") ? params.cwd : null;
@@ -244,6 +310,11 @@ export function reinagentAcp(o: AcpAgentOptions) {
         asked: new Set(),
         prompt: null,
       });
+      // The task's file tools and commands use the editor's, when it offers them.
+      if (offered.read || offered.write || offered.terminal) {
+        await o.ops.request("editor.attach", { id: task.id, ...offered, name: editorName })
+          .catch((e: unknown) => log(`acp: the editor's files and terminal stay unused: ${e}`));
+      }
       // An approval already waiting (none for a new task today) would be asked at once.
       const { approvals } = await o.ops.request<{ approvals: PendingApproval[] }>("approvals.list");
       approvalsOut(approvals);

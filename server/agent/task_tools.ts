@@ -27,6 +27,7 @@ import { attachmentMasks, commandPolicy } from "./command_policy.ts";
 import type { SubagentControl } from "../../tools/agent.ts";
 import { enabledSkillsCached, skillRoots } from "../skills/reminder.ts";
 import type { MemoryAccess } from "../../tools/memory.ts";
+import { type EditorAccess, editorTools } from "../../tools/editor.ts";
 
 export interface TaskToolsDeps {
   repos: Repos;
@@ -35,6 +36,8 @@ export interface TaskToolsDeps {
   tools: ToolRegistry;
   /** The sandbox settings, read at each call so a change applies at once. */
   defaults(): { sandbox?: SandboxLevelName; network?: boolean };
+  /** The editor driving a task that offers its file system and terminal, if one does. */
+  editorOf?(taskId: string): EditorAccess | null;
 }
 
 /** Where a call runs: its task, workspace and turn (checkpoints are kept per turn). */
@@ -86,7 +89,13 @@ export class TaskTools {
       workspace: at.workspace,
       hidden: ctx.hidden,
     });
-    const result = await this.runner.run(call, { ...ctx, readRoots: skillRoots(skills) });
+    // An editor that offers its files and terminal serves the file tools and commands
+    // (same names, schemas and traits as the built-ins the call was checked against).
+    const editor = this.d.editorOf?.(at.taskId) ?? null;
+    const served = editor && editorTools(editor.caps).find((t) => t.name === call.name);
+    const routed = served ? { ...call, tool: served } : call;
+    if (editor) ctx.capabilities = { ...ctx.capabilities, editor };
+    const result = await this.runner.run(routed, { ...ctx, readRoots: skillRoots(skills) });
     return fitResultImage(result, this.images);
   }
 

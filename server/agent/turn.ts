@@ -114,9 +114,10 @@ export interface TurnDeps {
   /**
    * Tools beyond the built-ins for this turn (the MCP servers'), enumerated when it
    * starts; sources that fail are reported by the provider, the turn runs without them.
-   * `only`: the MCP servers the task's assistant bound (null = every enabled one).
+   * `only`: the MCP servers the task's assistant bound (null = every enabled one);
+   * `taskId`: the task whose calls they serve (a server's questions go to its clients).
    */
-  extraTools?(signal: AbortSignal, only?: string[] | null): Promise<Tool[]>;
+  extraTools?(signal: AbortSignal, only?: string[] | null, taskId?: string): Promise<Tool[]>;
   /** Records what the turn changed in the workspace, once it ended. */
   afterTurn(taskId: string, turn: Turn, workspace: string): Promise<void>;
   /** Side work (the title) that shutdown waits for; `closing` cancels it. */
@@ -235,7 +236,7 @@ export class Turns {
       enabledSkillsNow({ home: this.d.home, workspace, hidden }),
       readAgentsFile(workspace),
       memorySection(memoryFilesOf(this.d.home, repos), workspace),
-      this.toolsOf(signal, task.settings.mcpServers),
+      this.toolsOf(signal, task.settings.mcpServers, task.id),
       this.d.subagents ? loadSubagentCatalog(workspace, this.d.home) : null,
     ]);
     const base = systemPrompt(environmentOf(workspace), approval, persona);
@@ -535,7 +536,7 @@ export class Turns {
     const t0 = this.d.now();
     const entries = this.d.repos.entries.latest(task.id, Number.MAX_SAFE_INTEGER);
     const tools = call.name.startsWith("mcp__")
-      ? await this.toolsOf(this.d.closing, task.settings.mcpServers)
+      ? await this.toolsOf(this.d.closing, task.settings.mcpServers, task.id)
       : this.d.tools;
     const checked = checkCall(tools, call);
     const result: ToolResult = isChecked(checked)
@@ -565,9 +566,13 @@ export class Turns {
   }
 
   /** The built-in tools and, when there are, this turn's extra ones (MCP; `only`: these servers). */
-  private async toolsOf(signal: AbortSignal, only?: string[] | null): Promise<ToolRegistry> {
+  private async toolsOf(
+    signal: AbortSignal,
+    only?: string[] | null,
+    taskId?: string,
+  ): Promise<ToolRegistry> {
     if (!this.d.extraTools) return this.d.tools;
-    const extra = await this.d.extraTools(signal, only ?? null).catch((e) => {
+    const extra = await this.d.extraTools(signal, only ?? null, taskId).catch((e) => {
       console.error("listing MCP tools failed:", e);
       return [];
     });

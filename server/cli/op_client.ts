@@ -4,7 +4,7 @@
  * way (and a run performed by a running instance shows live in its windows).
  */
 import { mark } from "../../lib/trace.ts";
-import { type EvtMsg, MCP_TOPIC } from "../../protocol/index.ts";
+import { type EditorAskMsg, type EvtMsg, MCP_TOPIC } from "../../protocol/index.ts";
 import { instancePath, tokenPath } from "../home.ts";
 import type { ServerDeps } from "../ops/context.ts";
 import type { HubClient } from "../sessions/hub.ts";
@@ -15,6 +15,8 @@ export interface OpClient {
   // deno-lint-ignore no-explicit-any
   request<T = any>(op: string, args?: unknown): Promise<T>;
   onEvent(fn: (e: EvtMsg) => void): void;
+  /** What the server asks of the editor this client speaks for (over a WebSocket only). */
+  onEditorAsk?(fn: (m: EditorAskMsg) => void): void;
   close(): Promise<void>;
 }
 
@@ -74,6 +76,7 @@ export function remoteOpClient(base: string, token: string, timeoutMs = 5000): P
   const ws = new WebSocket(`${base.replace(/^http/, "ws")}/ws?token=${encodeURIComponent(token)}`);
   const pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
   const listeners: ((e: EvtMsg) => void)[] = [];
+  const asks: ((m: EditorAskMsg) => void)[] = [];
   let nextId = 1;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -98,6 +101,7 @@ export function remoteOpClient(base: string, token: string, timeoutMs = 5000): P
             return new Promise((res, rej) => pending.set(id, { resolve: res, reject: rej }));
           },
           onEvent: (fn) => void listeners.push(fn),
+          onEditorAsk: (fn) => void asks.push(fn),
           close() {
             if (ws.readyState === WebSocket.CLOSED) return Promise.resolve();
             const closed = new Promise<void>((r) => ws.addEventListener("close", () => r()));
@@ -111,6 +115,7 @@ export function remoteOpClient(base: string, token: string, timeoutMs = 5000): P
         if (msg.ok) p?.resolve(msg.result);
         else p?.reject(new OpClientError(msg.error.code, msg.error.message));
       } else if (msg.t === "evt") listeners.forEach((fn) => fn(msg));
+      else if (msg.t === "editor") asks.forEach((fn) => fn(msg));
     };
   });
 }

@@ -26,6 +26,7 @@ import type { RunManager } from "../sessions/runs.ts";
 import { OpError } from "../errors.ts";
 import { resolveUploads, uploadDataPath, UploadError } from "./uploads_store.ts";
 import { resolveMentions } from "./mentions.ts";
+import type { McpResourceReader } from "./resource_mentions.ts";
 import { expandPromptCommand, type McpPromptCommands } from "../commands/registry.ts";
 import { commandPolicy } from "../agent/command_policy.ts";
 
@@ -36,6 +37,8 @@ export interface ComposerDeps {
   home: string;
   /** Prompts of connected MCP servers, used as slash commands. */
   mcpPrompts?: McpPromptCommands;
+  /** Resources of MCP servers, attached with `@server:uri`. */
+  mcpResources?: McpResourceReader;
   repos: Repos;
   hub: EventHub;
   tasks: TaskService;
@@ -91,14 +94,19 @@ export class ComposerService {
   ): Promise<{ extra: Part[]; meta: Record<string, unknown> }> {
     const workspace = this.workspaceOf(projectPath);
     const hidden = commandPolicy(this.d.repos, this.d.home).hidden;
-    const mentions = await resolveMentions(text, workspace, hidden);
+    const mentions = await resolveMentions(text, workspace, hidden, {
+      reader: this.d.mcpResources ?? null,
+      home: this.d.home,
+    });
     const command = await expandPromptCommand(text, {
       workspace,
       home: this.d.home,
       ...(this.d.mcpPrompts ? { mcpPrompts: this.d.mcpPrompts } : {}),
     });
-    const extra = (await this.userParts(projectPath, text, atts)).slice(1);
-    return { extra: [...extra, ...mentions], meta: command ? { command } : {} };
+    // A resource's image is attached like an uploaded one (copied into the workspace).
+    const all = [...atts, ...mentions.images];
+    const extra = (await this.userParts(projectPath, text, all)).slice(1);
+    return { extra: [...extra, ...mentions.parts], meta: command ? { command } : {} };
   }
 
   /**
@@ -321,7 +329,7 @@ export function composerOf(
     hub: EventHub;
     tasks: TaskService | null;
     runs: RunManager | null;
-    mcp?: McpPromptCommands | null;
+    mcp?: (McpPromptCommands & { resources?: McpResourceReader }) | null;
   },
 ): ComposerService | null {
   if (!deps.runs || !deps.tasks || !deps.store.repos) return null;
@@ -334,6 +342,7 @@ export function composerOf(
       tasks: deps.tasks,
       runs: deps.runs,
       ...(deps.mcp ? { mcpPrompts: deps.mcp } : {}),
+      ...(deps.mcp?.resources ? { mcpResources: deps.mcp.resources } : {}),
     });
     instances.set(deps.runs, c);
   }

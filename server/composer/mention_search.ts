@@ -6,11 +6,11 @@
  * kept for a few seconds, so typing a query does not walk the tree on every key.
  */
 import { join } from "../../lib/path.ts";
-import type { MentionItem } from "../../protocol/index.ts";
+import type { MentionItem, ResourceMentionItem } from "../../protocol/index.ts";
 import { MENTION_LIMITS } from "../../protocol/index.ts";
 import { hiddenBelow, outsideRoots } from "../../tools/paths.ts";
 import { SKIP_DIRS, walk } from "../../tools/walk.ts";
-import { fuzzyRank } from "./fuzzy.ts";
+import { fuzzyRank, fuzzyScore } from "./fuzzy.ts";
 
 const PICKER_SKIP: ReadonlySet<string> = new Set([
   ...SKIP_DIRS,
@@ -70,4 +70,34 @@ export async function searchMentions(
   const q = query.replace(/^\.\//, "");
   const ranked = fuzzyRank(items, q, MENTION_LIMITS.results);
   return { items: ranked.items, truncated: ranked.more || capped };
+}
+
+/**
+ * The best MCP resources for `query` (≤ {@link MENTION_LIMITS.resourceRows}), matched on
+ * their name and on their `server:uri` token; `more` when there were others.
+ */
+export function rankResources(
+  items: readonly ResourceMentionItem[],
+  query: string,
+): { items: ResourceMentionItem[]; more: boolean } {
+  const scored: { item: ResourceMentionItem; score: number }[] = [];
+  for (const item of items) {
+    const score = Math.max(fuzzyScore(item.name, query), fuzzyScore(item.path, query));
+    if (score >= 0) scored.push({ item, score });
+  }
+  scored.sort((a, b) => b.score - a.score || a.item.path.length - b.item.path.length);
+  const limit = MENTION_LIMITS.resourceRows;
+  return { items: scored.slice(0, limit).map((s) => s.item), more: scored.length > limit };
+}
+
+/** Files and folders first, then resources; together at most {@link MENTION_LIMITS.results}. */
+export function withResources(
+  files: { items: MentionItem[]; truncated: boolean },
+  resources: { items: ResourceMentionItem[]; more: boolean },
+): { items: MentionItem[]; truncated: boolean } {
+  const room = MENTION_LIMITS.results - resources.items.length;
+  return {
+    items: [...files.items.slice(0, room), ...resources.items],
+    truncated: files.truncated || files.items.length > room || resources.more,
+  };
 }

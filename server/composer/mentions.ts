@@ -7,11 +7,14 @@
  * Rules: `@word` that names nothing in the workspace stays plain text (`@bob`); a
  * mention that leaves the workspace (`@/etc/passwd`, `@../x`, `@~/.ssh`, a link
  * leading out) or enters ReinAgent's data folder or a protected folder is refused with
- * a clear error, and nothing is sent. At most 8 distinct mentions per message.
+ * a clear error, and nothing is sent. `@server:uri` of a configured MCP server (or any
+ * `@name:scheme://…`) is that server's resource, read now (resource_mentions.ts); one
+ * that cannot be read is refused the same way. At most 8 distinct mentions per message.
  */
 import { join, relative } from "../../lib/path.ts";
-import type { MentionData, Part } from "../../protocol/index.ts";
-import { extractMentions, MENTION_LIMITS } from "../../protocol/index.ts";
+import type { Attachment, MentionData, Part } from "../../protocol/index.ts";
+import { extractMentions, MENTION_LIMITS, resourceMention } from "../../protocol/index.ts";
+import { type McpResourceReader, resourceParts } from "./resource_mentions.ts";
 import { hiddenBelow, hiddenPath, isInside, outsideRoots, resolvePath } from "../../tools/paths.ts";
 import { OpError } from "../errors.ts";
 
@@ -68,19 +71,47 @@ async function folderListing(
   return { text: lines.join("\n"), count: all.length, more: all.length > shown.length };
 }
 
+/** Where MCP resource mentions are read (absent: `@server:uri` is refused). */
+export interface ResourceSource {
+  reader: McpResourceReader | null;
+  home: string;
+}
+
+const tooMany = () =>
+  new OpError(
+    "too_large",
+    `at most ${MENTION_LIMITS.files} files, folders or resources can be mentioned in one message`,
+  );
+
 /**
- * The `file` parts for the mentions in `text` (none: `[]`). Throws `invalid_args`
- * (nothing is sent) for a mention outside the workspace or into a hidden folder, and
- * `too_large` for more than {@link MENTION_LIMITS.files} mentions.
+ * The `file` parts for the mentions in `text` (none: `[]`), and the images MCP resources
+ * brought (uploads the caller attaches). Throws `invalid_args` (nothing is sent) for a
+ * mention outside the workspace or into a hidden folder or a resource that cannot be
+ * read, and `too_large` for more than {@link MENTION_LIMITS.files} mentions.
  */
 export async function resolveMentions(
   text: string,
   workspace: string,
   hidden: readonly string[],
-): Promise<Part[]> {
+  resources?: ResourceSource,
+): Promise<{ parts: Part[]; images: Attachment[] }> {
   const seen = new Set<string>();
   const parts: Part[] = [];
+  const images: Attachment[] = [];
   for (const token of extractMentions(text)) {
+    const res = resourceMention(token.path);
+    if (res && (resources?.reader?.hasServer(res.server) || res.uri.includes("://"))) {
+      if (seen.has(token.path)) continue;
+      seen.add(token.path);
+      if (!resources?.reader) {
+        throw new OpError("invalid_args", `@${token.path}: MCP resources cannot be read here`);
+      }
+      if (parts.length >= MENTION_LIMITS.files) throw tooMany();
+      const got = await resourceParts(resources.reader, resources.home, res.server, res.uri);
+      parts.push(got.part);
+      if (got.image) images.push(got.image);
+      continue;
+    }
     const abs = resolvePath(token.path, workspace);
     if (seen.has(abs)) continue;
     seen.add(abs);
@@ -105,15 +136,10 @@ export async function resolveMentions(
         `@${token.path} is inside ReinAgent's data folder or a protected folder: it cannot be mentioned`,
       );
     }
-    if (parts.length >= MENTION_LIMITS.files) {
-      throw new OpError(
-        "too_large",
-        `at most ${MENTION_LIMITS.files} files or folders can be mentioned in one message`,
-      );
-    }
+    if (parts.length >= MENTION_LIMITS.files) throw tooMany();
     parts.push(await mentionPart(abs, workspace, hidden));
   }
-  return parts;
+  return { parts, images };
 }
 
 async function mentionPart(abs: string, workspace: string, hidden: readonly string[]) {

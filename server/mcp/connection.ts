@@ -75,6 +75,8 @@ export class McpConnection {
   tools: SdkTool[] = [];
   /** The server offers resources (`resources` capability). */
   hasResources = false;
+  /** Counts `resources/list_changed` notifications: a cached listing older than it is stale. */
+  resourcesVersion = 0;
   /** Its prompts (offered as slash commands), re-read on `prompts/list_changed`. */
   prompts: McpPromptInfo[] = [];
   protocolVersion: string | null = null;
@@ -146,6 +148,10 @@ export class McpConnection {
     client.setNotificationHandler(sdk.PromptListChangedNotificationSchema, async () => {
       if (this.dead || !this.client) return;
       this.prompts = await this.listPrompts().catch(() => this.prompts);
+      this.opts.onToolsChanged?.();
+    });
+    client.setNotificationHandler(sdk.ResourceListChangedNotificationSchema, () => {
+      this.resourcesVersion++;
       this.opts.onToolsChanged?.();
     });
     this.client = client;
@@ -264,6 +270,29 @@ export class McpConnection {
     }
     try {
       return await this.client.listResources(cursor ? { cursor } : {}, { timeout: this.timeoutMs });
+    } catch (e) {
+      throw new Error(this.failureText(e));
+    }
+  }
+
+  /** One page of the server's resource templates (`resources/templates/list`). */
+  async listResourceTemplates(cursor?: string): Promise<{
+    resourceTemplates: {
+      uriTemplate: string;
+      name?: string;
+      title?: string;
+      mimeType?: string;
+      description?: string;
+    }[];
+    nextCursor?: string;
+  }> {
+    if (this.dead || !this.client) {
+      throw new Error(`the MCP server "${this.config.id}" is not connected`);
+    }
+    try {
+      return await this.client.listResourceTemplates(cursor ? { cursor } : {}, {
+        timeout: this.timeoutMs,
+      });
     } catch (e) {
       throw new Error(this.failureText(e));
     }

@@ -1,8 +1,13 @@
 /**
  * Questions MCP servers ask the user (elicitation, form mode): a connection hands the
- * request here, every client is shown the form (desktop and phone alike, whichever
+ * request here with the tasks whose calls to that server were running, the form is shown
+ * to the clients that have one of those tasks open (desktop and phone alike, whichever
  * answers first), and the answer — accept with the values, decline, or cancel — goes
- * back to the server. The server is hostile input: its schema must be the flat,
+ * back to the server. When no client has such a task open (or no task's call was
+ * running), every client is asked instead: a question nobody sees would hold the
+ * server's tool until it gives up, and the user who started the run expects to be asked
+ * wherever they are, as a terminal would ask. A question shown only to a task's viewers
+ * goes to every client once the last of them leaves. The server is hostile input: its schema must be the flat,
  * primitive kind the protocol allows (anything else is refused before the user sees it),
  * its texts are bounded and shown as text, and the values sent back are checked against
  * that schema here, so a tampered client cannot send the server something else.
@@ -144,11 +149,21 @@ interface Waiting {
   resolve(a: ElicitAnswer): void;
 }
 
+/** Where questions are shown. */
+export interface ElicitationRoutes {
+  /** The questions every client is shown (the whole list). */
+  everyone(list: McpElicitation[]): void;
+  /** The questions shown to the clients that have task `taskId` open (its whole list). */
+  task?(taskId: string, list: McpElicitation[]): void;
+  /** Whether any client has task `taskId` open now. */
+  watching?(taskId: string): boolean;
+}
+
 export class ElicitationCenter {
   #waiting = new Map<string, Waiting>();
 
   constructor(
-    private publish: (list: McpElicitation[]) => void,
+    private routes: ElicitationRoutes,
     private now: () => number = Date.now,
   ) {}
 
@@ -156,35 +171,87 @@ export class ElicitationCenter {
     return [...this.#waiting.values()].map((w) => w.q);
   }
 
-  /** Asks every client; resolves with the answer, or `cancel` when the request is aborted. */
+  /**
+   * What one client is shown: the questions for everyone and those of the tasks it has
+   * open (`topicOf(taskId)` in `topics`) or names (`taskId`, the task it is opening).
+   */
+  visibleTo(
+    topics: ReadonlySet<string>,
+    topicOf: (taskId: string) => string,
+    taskId?: string,
+  ): McpElicitation[] {
+    return this.list().filter((q) =>
+      q.everyone || q.taskIds.some((t) => t === taskId || topics.has(topicOf(t)))
+    );
+  }
+
+  /**
+   * Asks the clients that have one of `taskIds` open (every client when none has, or no
+   * task is named); resolves with the answer, or `cancel` when the request is aborted.
+   */
   async ask(
     server: string,
     params: { message?: unknown; requestedSchema?: unknown },
     signal?: AbortSignal,
+    taskIds: readonly string[] = [],
   ): Promise<ElicitAnswer> {
     if (this.#waiting.size >= ELICIT_LIMITS.pending) {
       throw new ElicitationError("too many questions are waiting for an answer already");
     }
+    const tasks = [...new Set(taskIds)].slice(0, 20);
     const q: McpElicitation = {
       id: `el-${crypto.randomUUID()}`,
       server,
       message: text(params.message, ELICIT_LIMITS.messageChars),
       fields: fieldsOf(params.requestedSchema),
       createdAt: this.now(),
+      taskIds: tasks,
+      everyone: !this.watched(tasks),
     };
     return await new Promise<ElicitAnswer>((resolve) => {
       const done = (a: ElicitAnswer) => {
         if (!this.#waiting.delete(q.id)) return;
         signal?.removeEventListener("abort", abort);
-        this.publish(this.list());
+        this.publish(q);
         resolve(a);
       };
       const abort = () => done({ action: "cancel" });
       if (signal?.aborted) return resolve({ action: "cancel" });
       signal?.addEventListener("abort", abort);
       this.#waiting.set(q.id, { q, resolve: done });
-      this.publish(this.list());
+      this.publish(q);
     });
+  }
+
+  /** Whether a client has one of `tasks` open (and questions can go to task viewers). */
+  private watched(tasks: readonly string[]): boolean {
+    const { task, watching } = this.routes;
+    return Boolean(task && watching && tasks.some((t) => watching(t)));
+  }
+
+  /** Publishes the lists `q` is (or was) part of. */
+  private publish(q: McpElicitation): void {
+    const all = this.list();
+    if (q.everyone) this.routes.everyone(all.filter((x) => x.everyone));
+    else {
+      for (const t of q.taskIds) {
+        this.routes.task?.(t, all.filter((x) => !x.everyone && x.taskIds.includes(t)));
+      }
+    }
+  }
+
+  /**
+   * A client left or closed a task: questions whose tasks nobody has open any more go to
+   * every client.
+   */
+  reroute(): void {
+    for (const { q } of this.#waiting.values()) {
+      if (q.everyone || this.watched(q.taskIds)) continue;
+      const was = { ...q };
+      q.everyone = true;
+      this.publish(was); // gone from its tasks' lists …
+      this.publish(q); // … and in everyone's
+    }
   }
 
   /** A user's answer; throws for an unknown id or values that do not fit the form. */

@@ -6,6 +6,7 @@
  * and pushed to every client (toast), and the turn runs without it.
  */
 import type {
+  McpElicitation,
   McpEvent,
   McpOverview,
   McpPhase,
@@ -23,6 +24,7 @@ import { McpPool } from "./pool.ts";
 import { buildTools, sanitiseName } from "./tools.ts";
 import { resourceTools } from "./resource_tools.ts";
 import { ElicitationCenter } from "./elicitation.ts";
+import { ResourceMentions } from "./resource_mentions.ts";
 import { masked } from "./secrets.ts";
 import { type FilePoll, pollFile } from "../../lib/watch.ts";
 import { netFetch } from "../../tools/net/proxy.ts";
@@ -33,6 +35,14 @@ export interface ManagerOptions {
   envPolicy(): EnvPolicy;
   /** Pushes an event to every client (the `mcp` topic). */
   publish(e: McpEvent): void;
+  /**
+   * Questions (elicitation) for the clients that have a task open; absent: every client
+   * is asked (see elicitation.ts).
+   */
+  questions?: {
+    task(taskId: string, list: McpElicitation[]): void;
+    watching(taskId: string): boolean;
+  };
   now?: () => number;
   idleMs?: number;
   /** Watch the file for outside edits (the CLI); off in short-lived uses. */
@@ -54,8 +64,12 @@ export const TURN_WAIT_MS = 15_000;
 export class McpManager {
   readonly pool: McpPool;
   readonly oauth: McpOAuth;
-  /** Questions of servers for the user, shown as forms in every client. */
+  /** Questions of servers for the user, shown as forms to the asking task's clients. */
   readonly elicitations: ElicitationCenter;
+  /** Per server: the tasks whose calls to it run now, and how many (who a question is for). */
+  private calling = new Map<string, Map<string, number>>();
+  /** The servers' resources for the `@` picker and the messages that mention them. */
+  readonly resources: ResourceMentions;
   /** The server's base URL, once it listens: OAuth redirects come back there. */
   private callbackBase: string | null = null;
   private failures = new Map<string, Failure>();
@@ -77,12 +91,19 @@ export class McpManager {
           return this.pushOverview();
         }),
     });
-    this.elicitations = new ElicitationCenter(
-      (list) => {
+    this.elicitations = new ElicitationCenter({
+      everyone: (list) => {
         if (!this.closed) o.publish({ kind: "elicitations", list });
       },
-      this.now,
-    );
+      ...(o.questions
+        ? {
+          task: (taskId: string, list: McpElicitation[]) => {
+            if (!this.closed) o.questions!.task(taskId, list);
+          },
+          watching: o.questions.watching,
+        }
+        : {}),
+    }, this.now);
     this.pool = new McpPool({
       envPolicy: o.envPolicy,
       defaultCwd: o.home,
@@ -90,7 +111,20 @@ export class McpManager {
       now: this.now,
       changed: () => this.pushOverview(),
       authProvider: (c) => this.oauth.forConnection(c),
-      onElicit: (id, params, signal) => this.elicitations.ask(id, params, signal),
+      onElicit: (id, params, signal) =>
+        this.elicitations.ask(id, params, signal, [...this.calling.get(id)?.keys() ?? []]),
+    });
+    this.resources = new ResourceMentions({
+      pool: this.pool,
+      servers: () => {
+        const read = readServers(this.o.home);
+        if (!read.ok) return null;
+        this.pool.sync(read.servers);
+        return read.servers;
+      },
+      failing: (id) => this.failures.has(id),
+      fail: (id, phase, message) => this.fail(id, phase, message),
+      now: this.now,
     });
     if (o.watch) this.watch();
   }
@@ -142,8 +176,15 @@ export class McpManager {
    * The tools of every enabled server for one turn. A server that fails is recorded,
    * pushed to the clients and left out; the others' tools are returned.
    */
-  /** `only`: the servers a task's assistant bound (null/absent = every enabled one). */
-  async toolsForTurn(_signal?: AbortSignal, only?: string[] | null): Promise<Tool[]> {
+  /**
+   * `only`: the servers a task's assistant bound (null/absent = every enabled one);
+   * `taskId`: the task whose turn calls them (a server's question goes to its clients).
+   */
+  async toolsForTurn(
+    _signal?: AbortSignal,
+    only?: string[] | null,
+    taskId?: string,
+  ): Promise<Tool[]> {
     const read = readServers(this.o.home);
     if (!read.ok) {
       this.fail("mcp_servers.json", "config", read.error);
@@ -179,13 +220,24 @@ export class McpManager {
       const { tools, skipped } = buildTools({
         config,
         tools: conn.tools,
-        call: (tool, args, signal) => this.call(config, tool, args, signal),
+        call: (tool, args, signal) =>
+          this.forTask(config.id, taskId, () => this.call(config, tool, args, signal)),
       }, taken);
       if (conn.hasResources) {
         tools.push(...resourceTools({
           config,
-          list: (cursor) => this.pool.use(config, (c) => c.listResources(cursor)),
-          read: (uri, signal) => this.pool.use(config, (c) => c.readResource(uri, signal)),
+          list: (cursor) =>
+            this.forTask(
+              config.id,
+              taskId,
+              () => this.pool.use(config, (c) => c.listResources(cursor)),
+            ),
+          read: (uri, signal) =>
+            this.forTask(
+              config.id,
+              taskId,
+              () => this.pool.use(config, (c) => c.readResource(uri, signal)),
+            ),
         }, taken));
       }
       if (skipped.length) {
@@ -208,6 +260,22 @@ export class McpManager {
       out.push(...tools);
     });
     return out;
+  }
+
+  /** Runs `fn` (a request to server `id`) counted as a call of task `taskId`. */
+  private async forTask<T>(id: string, taskId: string | undefined, fn: () => Promise<T>) {
+    if (!taskId) return await fn();
+    const tasks = this.calling.get(id) ?? new Map<string, number>();
+    this.calling.set(id, tasks);
+    tasks.set(taskId, (tasks.get(taskId) ?? 0) + 1);
+    try {
+      return await fn();
+    } finally {
+      const n = (tasks.get(taskId) ?? 1) - 1;
+      if (n > 0) tasks.set(taskId, n);
+      else tasks.delete(taskId);
+      if (!tasks.size && this.calling.get(id) === tasks) this.calling.delete(id);
+    }
   }
 
   /**

@@ -9,6 +9,7 @@ export { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 export {
   ElicitRequestSchema,
   PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 export { DenoStdioTransport } from "./stdio_transport.ts";

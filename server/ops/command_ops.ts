@@ -3,7 +3,7 @@ import type { COMMAND_OP_ARGS, COMPACTION_OP_ARGS, MENTION_OP_ARGS } from "../..
 import { type OpContext, services } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
 import { listCommands } from "../commands/registry.ts";
-import { searchMentions } from "../composer/mention_search.ts";
+import { rankResources, searchMentions, withResources } from "../composer/mention_search.ts";
 import { commandPolicy } from "../agent/command_policy.ts";
 import { OpError } from "../errors.ts";
 import type { SurfaceDeps } from "../commands/surface.ts";
@@ -68,6 +68,11 @@ export const COMMAND_HANDLERS: OpHandlers<
     const ws = workspaceOf(ctx, a);
     const st = await Deno.stat(ws).catch(() => null);
     if (!st?.isDirectory) throw new OpError("not_found", `the folder ${ws} does not exist`);
-    return await searchMentions(ws, a.q, commandPolicy(repos, ctx.home).hidden);
+    const [files, listed] = await Promise.all([
+      searchMentions(ws, a.q, commandPolicy(repos, ctx.home).hidden),
+      ctx.mcp?.resources.candidates() ?? { items: [], pending: false },
+    ]);
+    const out = withResources(files, rankResources(listed.items, a.q));
+    return listed.pending ? { ...out, pending: true } : out;
   },
 };

@@ -14,6 +14,7 @@ import type { RemoteAccess } from "../sessions/remote_access.ts";
 import type { NotifyCenter } from "../notify/notify_center.ts";
 import type { AutomationService } from "../automations/service.ts";
 import type { HookEngine } from "../agent/hooks/engine.ts";
+import type { EditorBridge } from "../sessions/editor_bridge.ts";
 
 export interface ServerDeps {
   version: string;
@@ -38,6 +39,8 @@ export interface ServerDeps {
   notify?: NotifyCenter | null;
   /** Scheduled prompts (null when the store is unavailable; absent in some harnesses). */
   automations?: AutomationService | null;
+  /** Editors attached to tasks (`reinagent acp`), serving their file tools and commands. */
+  editors?: EditorBridge;
 }
 
 export interface OpContext extends ServerDeps {

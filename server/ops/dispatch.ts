@@ -5,6 +5,7 @@
 import {
   AUTOMATION_OP_ARGS,
   CARRY_OP_ARGS,
+  EDITOR_OP_ARGS,
   ENHANCE_OP_ARGS,
   FILES_OP_ARGS,
   GIT_OP_ARGS,
@@ -89,6 +90,7 @@ const LAZY: [ops: Record<string, unknown>, load: () => Promise<SomeHandlers>][] 
   [RULES_OP_ARGS, async () => (await import("./rules_ops.ts")).RULES_HANDLERS],
   [UPDATE_OP_ARGS, async () => (await import("./update_ops.ts")).UPDATE_HANDLERS],
   [WORKTREE_OP_ARGS, async () => (await import("./worktree_ops.ts")).WORKTREE_HANDLERS],
+  [EDITOR_OP_ARGS, async () => (await import("./editor_ops.ts")).EDITOR_HANDLERS],
 ];
 const lazyOf = new Map<string, () => Promise<SomeHandlers>>(
   LAZY.flatMap(([ops, load]) => Object.keys(ops).map((op) => [op, load] as const)),

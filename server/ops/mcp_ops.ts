@@ -5,7 +5,7 @@
  * pushed to every client on the `mcp` topic.
  */
 import type { McpImportCandidate, McpOverview, McpServerConfig } from "../../protocol/index.ts";
-import { MCP_OP_ARGS, MCP_TOPIC, mcpServerProblems } from "../../protocol/index.ts";
+import { MCP_OP_ARGS, MCP_TOPIC, mcpServerProblems, taskTopic } from "../../protocol/index.ts";
 import { type OpContext, services, whoIs } from "./context.ts";
 import type { OpHandlers } from "./types.ts";
 import { OpError } from "../errors.ts";
@@ -122,7 +122,9 @@ export const MCP_HANDLERS: OpHandlers<keyof typeof MCP_OP_ARGS> = {
   "mcp.oauthStart": (ctx, { id, origin }) => oauth(() => managerOf(ctx).oauthStart(id, origin)),
   "mcp.oauthStatus": (ctx, { id }) => oauth(() => managerOf(ctx).oauthStatus(id)),
   "mcp.oauthSignOut": (ctx, { id }) => oauth(() => managerOf(ctx).oauthSignOut(id)),
-  "mcp.elicitations": (ctx) => ({ list: managerOf(ctx).elicitations.list() }),
+  "mcp.elicitations": (ctx, { taskId }) => ({
+    list: managerOf(ctx).elicitations.visibleTo(ctx.client.topics, taskTopic, taskId),
+  }),
   "mcp.elicitationAnswer": (ctx, { id, action, content }) => {
     try {
       managerOf(ctx).elicitations.answer(id, action, content);

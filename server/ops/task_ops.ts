@@ -7,6 +7,7 @@ import {
   type COMMAND_OP_ARGS,
   type COMPACTION_OP_ARGS,
   type COMPOSER_OP_ARGS,
+  type EDITOR_OP_ARGS,
   type ENHANCE_OP_ARGS,
   type FILES_OP_ARGS,
   type GIT_OP_ARGS,
@@ -109,6 +110,7 @@ type TaskOpName = Exclude<
   | keyof typeof RULES_OP_ARGS
   | keyof typeof UPDATE_OP_ARGS
   | keyof typeof WORKTREE_OP_ARGS
+  | keyof typeof EDITOR_OP_ARGS
 >;
 
 /** Shows paths relative to the task's workspace and adds the shell note. */
@@ -266,6 +268,8 @@ export const TASK_HANDLERS: OpHandlers<TaskOpName> = {
   },
   "task.unsubscribe": (ctx, a) => {
     ctx.client.topics.delete(taskTopic(a.id));
+    // An MCP server's question for this task goes to every client if nobody has it open now.
+    ctx.mcp?.elicitations.reroute();
     return { id: a.id };
   },
   "task.send": async (ctx, a) => {

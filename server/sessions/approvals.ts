@@ -143,8 +143,10 @@ export class ApprovalCenter {
     /** Called when this center changed a task's settings (plan approved → ask mode). */
     private settingsChanged: (taskId: string) => void = () => {},
     /** Why the task's commands would run without a sandbox now, or null when sandboxed. */
-    private unsandboxed: (settings: TaskSettings) => Promise<UnsandboxedWhy | null> = () =>
-      Promise.resolve(null),
+    private unsandboxed: (
+      settings: TaskSettings,
+      taskId: string,
+    ) => Promise<UnsandboxedWhy | null> = () => Promise.resolve(null),
   ) {
     // Approvals persisted by a previous process have no run waiting: offer recovery.
     // A sub-agent's call cannot be resumed (its loop is gone, the run is interrupted).
@@ -200,7 +202,7 @@ export class ApprovalCenter {
     const ruled = this.ruled(task, call);
     const verdict = judge(task.settings, mode, call.name, kind, configured, ruled?.policy);
     if (verdict === "deny") return this.denial(call.name, task.settings, configured, ruled);
-    const bare = kind === "exec" ? await this.unsandboxed(task.settings) : null;
+    const bare = kind === "exec" ? await this.unsandboxed(task.settings, task.id) : null;
     if (verdict === "allow") {
       if (!bare || task.settings.unsandboxedOk) return { allow: true };
       return await this.confirmUnsandboxed(task.id, task.title, call, bare, signal);
@@ -224,7 +226,8 @@ export class ApprovalCenter {
   }
 
   /**
-   * Commands would run unsandboxed (no bubblewrap, or the level is off) although nothing
+   * Commands would run unsandboxed (no bubblewrap, the level is off, or they run in the
+   * editor's terminal) although nothing
    * else asks (full mode, an allow rule): asked once per task, before the first command.
    */
   private async confirmUnsandboxed(

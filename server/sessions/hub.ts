@@ -75,6 +75,7 @@ export class EventHub<M = TopicMap> {
   private observers = new Set<HubClient<M>>();
   /** Run once at close: feeds from process-wide sources stop publishing into this hub. */
   private closers: (() => void)[] = [];
+  private leaveFns: ((client: HubClient<M>) => void)[] = [];
 
   constructor(
     private flushMs = 30,
@@ -95,8 +96,14 @@ export class EventHub<M = TopicMap> {
   }
 
   remove(client: HubClient<M>): void {
-    this.clients.delete(client);
+    const was = this.clients.delete(client);
     this.observers.delete(client);
+    if (was) { for (const fn of this.leaveFns) fn(client); }
+  }
+
+  /** Calls `fn` after a client left (what only it was shown may go to the others now). */
+  onLeave(fn: (client: HubClient<M>) => void): void {
+    this.leaveFns.push(fn);
   }
 
   /** Adds a server-side listener that is not a connected client. */

@@ -15,6 +15,7 @@ import type { LoopOutcome, StreamRequest, ToolCall } from "../../agent/index.ts"
 import { type TurnDeps, type TurnEnd, type TurnRun, Turns } from "../agent/turn.ts";
 import type { CompactResult } from "../agent/compaction/compactor.ts";
 import { TaskTools } from "../agent/task_tools.ts";
+import type { EditorAccess } from "../../tools/editor.ts";
 import type { Checkpointer, RewindPreview } from "../agent/checkpoints.ts";
 import { TurnRecords } from "./turn_records.ts";
 import { INTERRUPTED_RESULT, recoveredRejection } from "./recovery.ts";
@@ -24,7 +25,7 @@ import { SubagentRunner } from "../agent/subagents/runner.ts";
 /** What the registry is built from: the turn's needs, less what the registry provides. */
 export type RunDeps =
   & Omit<TurnDeps, "taskTools" | "afterTurn" | "track" | "closing" | "subagents">
-  & { hub: EventHub; newId: IdFn; repos: Repos };
+  & { hub: EventHub; newId: IdFn; repos: Repos; editorOf?(taskId: string): EditorAccess | null };
 
 interface ActiveRun extends TurnRun {
   abort: AbortController;

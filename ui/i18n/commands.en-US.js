@@ -76,6 +76,10 @@ export default {
   "mention.more": "More matches: type more of the path",
   "mention.remove": "Remove {path}",
   "mention.chips": "Mentioned files",
+  "mention.menuAll": "Files, folders and MCP resources",
+  "mention.resources": "MCP resources",
+  "mention.template": "Template",
+  "mention.resourceTitle": "{uri} from the MCP server {server}, attached when sent",
   "mention.folder": "Folder",
   "mention.error": "Could not search the files: {message}",
 };

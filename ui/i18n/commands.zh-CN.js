@@ -72,6 +72,10 @@ export default {
   "mention.more": "还有更多结果：请继续输入路径",
   "mention.remove": "移除 {path}",
   "mention.chips": "已提及的文件",
+  "mention.menuAll": "文件、文件夹与 MCP 资源",
+  "mention.resources": "MCP 资源",
+  "mention.template": "模板",
+  "mention.resourceTitle": "来自 MCP 服务器 {server} 的 {uri}，发送时附加",
   "mention.folder": "文件夹",
   "mention.error": "无法搜索文件：{message}",
 };

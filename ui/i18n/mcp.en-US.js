@@ -98,6 +98,7 @@ export default {
   "mcp.oauth.opened": "The sign-in page opened in a new window. If it did not:",
   "mcp.oauth.openLink": "open the sign-in page",
   "mcp.ask.title": "The MCP server {server} asks",
+  "mcp.ask.task": "Asked while running the task “{task}”.",
   "mcp.ask.accept": "Send",
   "mcp.ask.decline": "Decline",
   "mcp.ask.cancel": "Cancel",

@@ -96,6 +96,7 @@ export default {
   "mcp.oauth.opened": "登录页面已在新窗口中打开。如果没有打开：",
   "mcp.oauth.openLink": "打开登录页面",
   "mcp.ask.title": "MCP 服务器 {server} 提问",
+  "mcp.ask.task": "在运行任务“{task}”时提出。",
   "mcp.ask.accept": "发送",
   "mcp.ask.decline": "拒绝",
   "mcp.ask.cancel": "取消",

@@ -48,6 +48,8 @@ export default {
     "The shell sandbox is set to off, so this command and the next ones can read and change anything you can. Allow once for this task?",
   "approval.unsandboxed.unavailable":
     "There is no sandbox on this machine (bubblewrap is missing or cannot run), so this command and the next ones can read and change anything you can. Allow once for this task?",
+  "approval.unsandboxed.editor":
+    "The editor connected to this task runs its commands in its own terminal, outside ReinAgent's sandbox, so this command and the next ones can read and change anything you can. Allow once for this task?",
   "approval.unsandboxed.allow": "Allow for this task",
   "approval.unsandboxed.note": "Runs without a sandbox, as you",
   "approval.menu.unsandboxed.off":

@@ -48,6 +48,8 @@ export default {
     "Shell 沙箱已设为关闭，此命令及之后的命令可以读取和修改你能访问的一切。是否对此任务允许一次？",
   "approval.unsandboxed.unavailable":
     "本机没有沙箱（bubblewrap 未安装或无法运行），此命令及之后的命令可以读取和修改你能访问的一切。是否对此任务允许一次？",
+  "approval.unsandboxed.editor":
+    "连接到此任务的编辑器在它自己的终端中运行命令，不在 ReinAgent 的沙箱内，此命令及之后的命令可以读取和修改你能访问的一切。是否对此任务允许一次？",
   "approval.unsandboxed.allow": "对此任务允许",
   "approval.unsandboxed.note": "不经沙箱，以你的身份运行",
   "approval.menu.unsandboxed.off":

@@ -12,10 +12,10 @@
  * @typedef {{running: true} | McpTestResult | {ok: false, error: string, phase: "config"}} TestState
  */
 import { computed, effect, signal } from "@preact/signals";
-import { MCP_TOPIC } from "../../protocol/index.ts";
+import { MCP_TOPIC, taskTopic } from "../../protocol/index.ts";
 import { connState, errorCode, onSync, onTopic, request } from "./connection.js";
 import { notifyError, showNotice } from "./ui.js";
-import { currentTask } from "./tasks.js";
+import { currentId, currentTask } from "./tasks.js";
 
 export const mcpOverview = signal(/** @type {McpOverview|null} */ (null));
 /** Test / restart results by server id (shown under its row). */
@@ -30,23 +30,60 @@ export const mcpForm = signal(/** @type {{server: McpServerConfig|null}|null} */
 /** The import panel is open. */
 export const mcpImportOpen = signal(false);
 
-/**
- * Questions MCP servers wait for an answer to (elicitation); the first is shown as a form.
- * @type {import("@preact/signals").Signal<import("../../protocol/index.ts").McpElicitation[]>}
- */
-export const mcpQuestions = signal(/** @type {any[]} */ ([]));
+/** @typedef {import("../../protocol/index.ts").McpElicitation} McpElicitation */
 
-async function loadQuestions() {
+/** Questions every client is shown (topic `mcp`). */
+const everyoneQuestions = signal(/** @type {McpElicitation[]} */ ([]));
+/** Questions shown to the viewers of a task, by task id (topic `task:<id>`). */
+const taskQuestions = signal(/** @type {Map<string, McpElicitation[]>} */ (new Map()));
+
+/**
+ * Questions MCP servers wait for an answer to (elicitation) that this client is shown:
+ * those of the open task, then everyone's. The first is shown as a form.
+ */
+export const mcpQuestions = computed(() => {
+  const id = currentId.value;
+  const mine = id ? taskQuestions.value.get(id) ?? [] : [];
+  const seen = new Set(mine.map((q) => q.id));
+  return [...mine, ...everyoneQuestions.value.filter((q) => !seen.has(q.id))];
+});
+
+/** @param {string} id @param {McpElicitation[]} list */
+function setTaskQuestions(id, list) {
+  const m = new Map(taskQuestions.value);
+  if (list.length) m.set(id, list);
+  else m.delete(id);
+  taskQuestions.value = m;
+}
+
+/** @param {string|null} taskId the task being opened (its questions come too) */
+async function loadQuestions(taskId) {
   try {
-    mcpQuestions.value = (await request("mcp.elicitations")).list;
+    const { list } = await request("mcp.elicitations", taskId ? { taskId } : {});
+    everyoneQuestions.value = list.filter((q) => q.everyone);
+    if (taskId) {
+      setTaskQuestions(
+        taskId,
+        list.filter((q) => !q.everyone && q.taskIds.includes(taskId)),
+      );
+    }
   } catch (e) {
     if (errorCode(e) !== "disconnected") notifyError("mcp.error", e);
   }
 }
-// Questions asked while this client was away are fetched again on every (re)connection.
+// Questions asked while this client was away are fetched again on every (re)connection …
 onSync((replayed) => {
-  if (!replayed) void loadQuestions();
+  if (!replayed) void loadQuestions(currentId.value);
 }, () => [MCP_TOPIC]);
+// … and a task's when it is opened (they were shown only to its viewers).
+effect(() => {
+  const id = currentId.value;
+  if (id && connState.value === "open") void loadQuestions(id);
+});
+// The open task's questions (a client follows the topic of the task it shows).
+onTopic(() => currentId.value ? taskTopic(currentId.value) : null, (ev) => {
+  if (ev.kind === "mcpQuestions" && currentId.value) setTaskQuestions(currentId.value, ev.list);
+});
 
 /**
  * Answers a question: accept (with the values), decline or cancel. Null when sent, else
@@ -57,7 +94,10 @@ onSync((replayed) => {
 export async function answerQuestion(id, action, content) {
   try {
     await request("mcp.elicitationAnswer", content ? { id, action, content } : { id, action });
-    mcpQuestions.value = mcpQuestions.value.filter((q) => q.id !== id);
+    everyoneQuestions.value = everyoneQuestions.value.filter((q) => q.id !== id);
+    for (const [task, list] of taskQuestions.value) {
+      if (list.some((q) => q.id === id)) setTaskQuestions(task, list.filter((q) => q.id !== id));
+    }
     return null;
   } catch (e) {
     return e instanceof Error ? e.message : String(e);
@@ -77,7 +117,7 @@ onSync((replayed) => {
   if (!replayed || !mcpOverview.value) void loadMcp();
 }, () => [MCP_TOPIC]);
 onTopic(MCP_TOPIC, (ev) => {
-  if (ev.kind === "elicitations") mcpQuestions.value = ev.list;
+  if (ev.kind === "elicitations") everyoneQuestions.value = ev.list;
   else if (ev.kind === "overview") mcpOverview.value = ev.overview;
   else if (ev.kind === "failure") {
     showNotice("mcp.toast", `${ev.id} (${ev.phase}): ${ev.message}`);

@@ -49,6 +49,19 @@ export const mentionResults = signal(
 
 /** Paths chosen in the picker this session: their tokens show as chips. */
 export const pickedPaths = signal(/** @type {Set<string>} */ (new Set()));
+/**
+ * MCP resources chosen in the picker, by token (`server:uri`): their chips show the
+ * resource's name and server.
+ * @type {import("@preact/signals").Signal<Map<string, {server: string, name: string, uri: string}>>}
+ */
+export const pickedResources = signal(new Map());
+
+/** Asked again while MCP servers are still connecting (their resources join the list). */
+const retry = signal(0);
+const RETRY_MS = 700;
+const MAX_RETRIES = 8;
+let retries = 0;
+let retriedKey = "";
 
 const DEBOUNCE_MS = 120;
 /** @type {ReturnType<typeof setTimeout>|undefined} */
@@ -57,15 +70,29 @@ let asked = "";
 effect(() => {
   const at = mentionAt.value;
   const scope = scopeArgs.value;
+  void retry.value;
   clearTimeout(timer);
   if (!at || connState.value !== "open") return;
   const key = JSON.stringify([scope, at.query]);
   if (key === asked) return;
   timer = setTimeout(async () => {
+    if (key !== retriedKey) {
+      retriedKey = key;
+      retries = 0;
+    }
     asked = key;
     try {
       const r = await request("files.mention", { ...scope, q: at.query });
-      if (asked === key) mentionResults.value = { query: at.query, ...r };
+      if (asked !== key) return;
+      mentionResults.value = { query: at.query, items: r.items, truncated: r.truncated };
+      if (r.pending && retries < MAX_RETRIES) {
+        retries++;
+        setTimeout(() => {
+          if (asked !== key) return;
+          asked = "";
+          retry.value++;
+        }, RETRY_MS);
+      }
     } catch (e) {
       if (asked === key) mentionResults.value = { query: at.query, items: [], truncated: false };
       notifyError("mention.error", e);
@@ -118,14 +145,25 @@ export function pickCommand(name) {
 
 /**
  * Replaces the mention being typed with `item`'s token; a folder stays open for more
- * typing (its path ends with `/`), a file gets a space after it. Returns the new caret.
+ * typing (its path ends with `/`), a file or resource gets a space after it. A resource
+ * template leaves its fixed part (before the first `{`) to be completed. Returns the
+ * new caret.
  * @param {MentionItem} item
  */
 export function pickMention(item) {
   const at = mentionAt.value;
   if (!at) return caret.value;
   const text = composerText.value;
-  const token = formatMention(item.path) + (item.type === "dir" ? "" : " ");
+  const open = item.type === "dir" || (item.type === "resource" && item.template === true);
+  const path = item.type === "resource" && item.template
+    ? item.path.slice(0, item.path.indexOf("{"))
+    : item.path;
+  const token = (open ? `@${path}` : formatMention(path)) + (open ? "" : " ");
+  if (item.type === "resource") {
+    const m = new Map(pickedResources.value);
+    m.set(item.path, { server: item.server, name: item.name, uri: item.uri });
+    pickedResources.value = m;
+  }
   // The rest of the word under the caret belongs to the token being replaced.
   let rest = text.slice(caret.value).replace(/^\S*/, "");
   if (token.endsWith(" ") && rest.startsWith(" ")) rest = rest.slice(1);
@@ -140,11 +178,18 @@ export function dismissMenus() {
   dismissedAt.value = composerText.value;
 }
 
-/** Mentions in the composer's text that were chosen in the picker (the chips). */
+/**
+ * Mentions in the composer's text that were chosen in the picker (the chips); a resource
+ * typed after its template was picked counts too.
+ */
 export const composerMentions = computed(() => {
   const seen = new Set();
+  const templates = [...pickedResources.value.keys()].filter((k) => k.includes("{"))
+    .map((k) => k.slice(0, k.indexOf("{")));
   return extractMentions(composerText.value).filter((m) => {
-    if (!pickedPaths.value.has(m.path) || seen.has(m.path)) return false;
+    const picked = pickedPaths.value.has(m.path) ||
+      templates.some((t) => m.path.startsWith(t) && m.path.length > t.length);
+    if (!picked || seen.has(m.path)) return false;
     seen.add(m.path);
     return true;
   });

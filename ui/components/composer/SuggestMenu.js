@@ -1,7 +1,8 @@
 /**
  * The `/` menu and the `@` picker, above the composer's text box. A listbox the text
  * box keeps focus over (aria-activedescendant): ↑↓ Enter/Tab Esc are handled by the
- * composer (state/suggest.js), a click or tap chooses a row. Commands show their
+ * composer (state/suggest.js), a click or tap chooses a row. The picker lists files and
+ * folders, then the connected MCP servers' resources under a heading of their own. Commands show their
  * argument hint, description and where they come from; command files that could not
  * be used are listed below them. Rows are ≥ 44 px tall on phones.
  *
@@ -13,7 +14,7 @@ import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { activeIndex, openMenu, pickCommand, pickMention } from "../../state/suggest.js";
 import { commandList, describe, scopeArgs } from "../../state/commands.js";
-import { IconFile, IconFolder } from "../tools/ToolIcons.js";
+import { IconFile, IconFolder, IconResource } from "../tools/ToolIcons.js";
 import { IconSlash } from "./CommandIcons.js";
 
 /** @param {{onPicked: (caret: number) => void}} props */
@@ -59,6 +60,27 @@ export function SuggestMenu({ onPicked }) {
         </li>
       `;
     }
+    if (item.type === "resource") {
+      const row = html`
+        <li ...${common} class="suggest-row" data-testid="mention-item" data-path=${item.path}
+          data-kind="resource" title=${item.description || item.uri}>
+          <span class="suggest-icon"><${IconResource} size=${15} /></span>
+          <span class="suggest-main">
+            <span class="suggest-title">${item.name}</span>
+            <span class="suggest-desc"><bdi dir="ltr">${item.uri}</bdi></span>
+          </span>
+          ${item.template && html`<span class="suggest-badge">${t("mention.template")}</span>`}
+          <span class="suggest-badge" data-testid="mention-server">${item.server}</span>
+        </li>
+      `;
+      // The group's heading comes before its first row (not an option: keys skip it).
+      const prev = i > 0 ? /** @type {MentionItem} */ (items[i - 1]) : null;
+      if (!prev || prev.type === "resource") return row;
+      const head = html`<li class="suggest-group" role="presentation">${
+        t("mention.resources")
+      }</li>`;
+      return [head, row];
+    }
     const dir = item.type === "dir";
     const cut = item.path.replace(/\/$/, "").lastIndexOf("/");
     return html`
@@ -84,17 +106,22 @@ export function SuggestMenu({ onPicked }) {
         ? t("mention.loading")
         : t("mention.empty", { query: menu.query })
     }</li>`;
+  const title = slash
+    ? t("cmd.menu")
+    : items.some((x) => /** @type {MentionItem} */ (x).type === "resource")
+    ? t("mention.menuAll")
+    : t("mention.menu");
   const more = !slash && "truncated" in menu && menu.truncated &&
     html`<li class="suggest-empty" role="presentation">${t("mention.more")}</li>`;
   return html`
     <div class="suggest" data-testid=${slash ? "slash-menu" : "mention-menu"}>
-      <p class="suggest-head">${slash ? t("cmd.menu") : t("mention.menu")}</p>
+      <p class="suggest-head">${title}</p>
       <ul
         ref=${ref}
         class="suggest-list"
         role="listbox"
         id="composer-suggest"
-        aria-label=${slash ? t("cmd.menu") : t("mention.menu")}
+        aria-label=${title}
       >
         ${rows}${empty}${more}
       </ul>

@@ -1,8 +1,9 @@
 /**
  * A question an MCP server asks while one of its tools runs (elicitation): the server's
  * message (as text) and its form — text, number, yes/no and choice fields — with Accept,
- * Decline and Cancel. Shown in every client at once, desktop or phone (a bottom sheet
- * there); the first answer counts and closes it everywhere. The server checks the
+ * Decline and Cancel. Shown in the clients that have the asking task open (every
+ * client when none has), desktop or phone (a bottom sheet there), with the task's title;
+ * the first answer counts and closes it everywhere. The server checks the
  * values again, and its refusal is shown under the form.
  *
  * @typedef {import("../../../protocol/index.ts").McpElicitation} McpElicitation
@@ -12,6 +13,7 @@ import { useState } from "preact/hooks";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { answerQuestion, mcpQuestions } from "../../state/mcp.js";
+import { tasksById } from "../../state/tasks.js";
 import { Dialog } from "../interact/Dialog.js";
 
 /** @param {McpElicitField} f */
@@ -110,6 +112,8 @@ function QuestionForm({ q }) {
     setErr(e);
   };
   const formId = `elicit-form-${q.id}`;
+  // Which task's run asked (the form may be shown while another task is open).
+  const tasks = (q.taskIds ?? []).map((id) => tasksById.value.get(id)?.title ?? id);
   return html`
     <${Dialog}
       title=${t("mcp.ask.title", { server: q.server })}
@@ -124,6 +128,10 @@ function QuestionForm({ q }) {
           disabled=${busy}>${t("mcp.ask.accept")}</button>
       `}
     >
+      ${tasks.length > 0 &&
+        html`<p class="field-help" data-testid="elicit-task">${
+          t("mcp.ask.task", { task: tasks.join(", ") })
+        }</p>`}
       <p class="elicit-message" data-testid="elicit-message">${q.message}</p>
       <form id=${formId} class="elicit-form" onSubmit=${(/** @type {Event} */ e) => {
         e.preventDefault();

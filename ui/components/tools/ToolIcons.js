@@ -13,6 +13,16 @@ export const IconFile = (/** @type {P} */ p) =>
   html`<${ToolIcon} ...${p} d=${["M6 3h8l4 4v14H6z", "M14 3v4h4"]} />`;
 export const IconFolder = (/** @type {P} */ p) =>
   html`<${ToolIcon} ...${p} d=${["M3 6h6l2 2h10v11H3z"]} />`;
+/** An MCP server's resource: a document with a plug. */
+export const IconResource = (/** @type {P} */ p) =>
+  html`<${ToolIcon} ...${p} d=${[
+    "M6 3h8l4 4v6",
+    "M14 3v4h4",
+    "M6 3v18h6",
+    "M16 15v3",
+    "M20 15v3",
+    "M14.5 18h7v1.5a3.5 3.5 0 01-7 0z",
+  ]} />`;
 export const IconSearch = (/** @type {P} */ p) =>
   html`<${ToolIcon} ...${p} d=${["M11 18a7 7 0 100-14 7 7 0 000 14z", "M16 16l4.5 4.5"]} />`;
 export const IconWeb = (/** @type {P} */ p) =>
