@@ -16,7 +16,7 @@
  * editor's file system speaks text only.
  */
 import { dirname } from "../lib/path.ts";
-import type { EditorCaps, EditorMethod } from "../protocol/editor.ts";
+import type { EditorCaps } from "../protocol/editor.ts";
 import { EDITOR_LIMITS } from "../protocol/editor.ts";
 import { lineDiff } from "../protocol/diff.ts";
 import {
