@@ -177,6 +177,12 @@ export function compactTokens(n) {
 const trim1 = (x) => (Math.round(x * 10) / 10).toString();
 
 /**
+ * A percentage to one decimal: 9.67 → "9.7%".
+ * @param {number} x
+ */
+export const percentText = (x) => `${trim1(x)}%`;
+
+/**
  * 65_000 → "1m 5s", 3_725_000 → "1h 2m", 400 → "<1s".
  * @param {number} ms
  */
