@@ -1,10 +1,15 @@
 /**
  * Bundles the Preact UI into `ui/dist/app.js` plus the chunks its `import()`s load on
  * demand (`ui/dist/chunks/`, listed in the generated `ui/dist/chunks.ts`), and
- * concatenates `ui/styles/*.css` into `ui/dist/app.css` (both minified). The terminal's xterm.js (with its CSS) is a second bundle,
- * `ui/dist/terminal.js`, that the UI imports only when a terminal is first shown. The
- * server imports all three as text, so they travel inside the module
- * graph (and the compiled binary) and nothing is read from the source tree at run time.
+ * concatenates `ui/styles/*.css` into `ui/dist/app.css` (both minified). The first
+ * screen gets only what it uses (build/first_screen.ts): `app.js` holds the English
+ * strings its code names (the others are the chunk of `ui/i18n/en_more.js`), and the
+ * page links `ui/dist/first.css`, the rules whose classes that code names; the whole
+ * stylesheet follows with the first view loaded on demand. The terminal's xterm.js
+ * (with its CSS) is a bundle of its own, `ui/dist/terminal.js`, that the UI imports
+ * only when a terminal is first shown. The server imports all of them as text, so they
+ * travel inside the module graph (and the compiled binary) and nothing is read from the
+ * source tree at run time.
  *
  * A build is skipped when nothing it reads changed since the last one (a stamp of the
  * sources' paths, sizes and modification times in `ui/dist/.stamp`): `deno task start`
@@ -25,9 +30,21 @@ import {
   shim,
 } from "./build/merge_eager.ts";
 import { toHex } from "../lib/sha256.ts";
+import {
+  classUsed,
+  classWords,
+  firstScreenKeys,
+  firstScreenStrings,
+  readDict,
+  splitDict,
+} from "./build/first_screen.ts";
+import { firstScreenCss } from "./build/css_split.ts";
 
 const root = new URL("../", import.meta.url);
 const at = (p: string) => new URL(p, root).pathname;
+/** A file URL of an absolute path (a temporary file's, on Windows too). */
+const fileUrl = (p: string) =>
+  new URL(`file://${p.startsWith("/") ? "" : "/"}${p.replaceAll("\\", "/")}`).href;
 
 async function bundleJs(minify: boolean, entry: string, output: string): Promise<void> {
   const args = ["bundle", "--quiet", "--platform", "browser", "-o", at(output)];
@@ -47,11 +64,17 @@ async function bundleJs(minify: boolean, entry: string, output: string): Promise
  * server may let browsers cache them forever. `chunks.ts` lets the server import every
  * chunk as text.
  */
-async function bundleApp(minify: boolean): Promise<void> {
+async function bundleApp(minify: boolean, strings: ReadonlySet<string>): Promise<void> {
   const split = await Deno.makeTempDir({ prefix: "ra-ui-split-" });
+  const gen = await Deno.makeTempDir({ prefix: "ra-ui-en-" });
   const dir = at("ui/dist/chunks");
   try {
-    await bundle(["--code-splitting", "--outdir", split], minify, at("ui/main.js"));
+    const map = await englishSplit(strings, gen);
+    await bundle(
+      ["--code-splitting", "--import-map", map, "--outdir", split],
+      minify,
+      at("ui/main.js"),
+    );
     const texts = new Map<string, string>();
     for await (const e of Deno.readDir(split)) {
       if (e.isFile) texts.set(e.name, await Deno.readTextFile(`${split}/${e.name}`));
@@ -96,7 +119,33 @@ async function bundleApp(minify: boolean): Promise<void> {
     await Deno.writeTextFile(at("ui/dist/chunks.ts"), lines.join("\n"));
   } finally {
     await Deno.remove(split, { recursive: true });
+    await Deno.remove(gen, { recursive: true });
   }
+}
+
+/**
+ * English for the build: the keys the first screen's code names stay in `ui/i18n/en.js`,
+ * the others go to `ui/i18n/en_more.js`, a chunk (see ui/i18n/index.js). Both are
+ * generated into `tmp` and put in place of the source files by an import map (the
+ * project's own, plus these two); returns the map's path.
+ */
+async function englishSplit(strings: ReadonlySet<string>, tmp: string): Promise<string> {
+  const en = new URL("ui/i18n/en.js", root);
+  const dict = await readDict(en);
+  const parts = splitDict(dict, firstScreenKeys(Object.keys(dict), strings));
+  await Deno.writeTextFile(`${tmp}/en_first.js`, parts.first);
+  await Deno.writeTextFile(`${tmp}/en_more.js`, parts.more);
+  const config = JSON.parse(await Deno.readTextFile(at("deno.json")));
+  const map = {
+    imports: {
+      ...config.imports,
+      [en.href]: fileUrl(`${tmp}/en_first.js`),
+      [new URL("ui/i18n/en_more.js", root).href]: fileUrl(`${tmp}/en_more.js`),
+    },
+    ...(config.scopes ? { scopes: config.scopes } : {}),
+  };
+  await Deno.writeTextFile(`${tmp}/import_map.json`, JSON.stringify(map));
+  return `${tmp}/import_map.json`;
 }
 
 async function bundle(out: string[], minify: boolean, entry: string): Promise<void> {
@@ -109,11 +158,12 @@ async function bundle(out: string[], minify: boolean, entry: string): Promise<vo
 }
 
 /**
- * The stylesheets in their numbered order, as one file; minified like the scripts (the
- * comments that say why a rule is there are a quarter of the text, and of what a first
- * load waits for).
+ * The stylesheets in their numbered order, as one file (`app.css`), and the rules of it
+ * the first screen uses (`first.css`, see build/css_split.ts), which the page links;
+ * minified like the scripts (the comments that say why a rule is there are a quarter of
+ * the text, and of what a first load waits for).
  */
-async function concatCss(minify: boolean): Promise<void> {
+async function buildCss(minify: boolean, strings: ReadonlySet<string>): Promise<void> {
   const names: string[] = [];
   for await (const e of Deno.readDir(at("ui/styles"))) {
     if (e.isFile && e.name.endsWith(".css")) names.push(e.name);
@@ -122,28 +172,35 @@ async function concatCss(minify: boolean): Promise<void> {
   const parts = await Promise.all(
     names.map(async (n) => `/* ${n} */\n${await Deno.readTextFile(at(`ui/styles/${n}`))}`),
   );
-  if (!minify) return await Deno.writeTextFile(at("ui/dist/app.css"), parts.join("\n"));
-  const tmp = await Deno.makeTempFile({ prefix: "ra-ui-", suffix: ".css" });
-  try {
-    await Deno.writeTextFile(tmp, parts.join("\n"));
-    await bundle(["-o", at("ui/dist/app.css")], true, tmp);
-  } finally {
-    await Deno.remove(tmp);
-  }
+  const all = parts.join("\n");
+  const first = firstScreenCss(all, classUsed(classWords(strings)));
+  const write = async (text: string, out: string) => {
+    if (!minify) return await Deno.writeTextFile(at(out), text);
+    const tmp = await Deno.makeTempFile({ prefix: "ra-ui-", suffix: ".css" });
+    try {
+      await Deno.writeTextFile(tmp, text);
+      await bundle(["-o", at(out)], true, tmp);
+    } finally {
+      await Deno.remove(tmp);
+    }
+  };
+  await Promise.all([write(all, "ui/dist/app.css"), write(first, "ui/dist/first.css")]);
 }
 
-export async function buildUi(minify = true): Promise<{ jsBytes: number; cssBytes: number }> {
+export async function buildUi(
+  minify = true,
+): Promise<{ jsBytes: number; cssBytes: number; firstCssBytes: number }> {
   await Deno.mkdir(at("ui/dist"), { recursive: true });
+  const strings = await firstScreenStrings(root);
   await Promise.all([
-    bundleApp(minify),
+    bundleApp(minify, strings),
     bundleJs(minify, "ui/terminal_entry.js", "ui/dist/terminal.js"),
-    concatCss(minify),
+    buildCss(minify, strings),
   ]);
-  const [js, css] = await Promise.all([
-    Deno.stat(at("ui/dist/app.js")),
-    Deno.stat(at("ui/dist/app.css")),
-  ]);
-  return { jsBytes: js.size, cssBytes: css.size };
+  const [js, css, first] = await Promise.all(
+    ["app.js", "app.css", "first.css"].map((f) => Deno.stat(at(`ui/dist/${f}`))),
+  );
+  return { jsBytes: js.size, cssBytes: css.size, firstCssBytes: first.size };
 }
 
 /** Every file the bundle reads: the UI sources, the protocol it imports, the import map. */
@@ -155,7 +212,7 @@ export const uiUpToDate = (stamp: string) =>
   stampMatches(
     at("ui/dist/.stamp"),
     stamp,
-    ["app.js", "chunks.ts", "app.css", "terminal.js"].map((f) => at(`ui/dist/${f}`)),
+    ["app.js", "chunks.ts", "app.css", "first.css", "terminal.js"].map((f) => at(`ui/dist/${f}`)),
   );
 
 /** Builds the UI unless it is up to date; the line to print. */
@@ -171,7 +228,9 @@ export async function ensureUi(opts: { minify?: boolean; force?: boolean } = {})
   await Deno.writeTextFile(at("ui/dist/.stamp"), stamp);
   return `ui built in ${Math.round(performance.now() - t0)} ms: app.js ${
     (r.jsBytes / 1024).toFixed(1)
-  } KB, app.css ${(r.cssBytes / 1024).toFixed(1)} KB`;
+  } KB, app.css ${(r.cssBytes / 1024).toFixed(1)} KB (first screen ${
+    (r.firstCssBytes / 1024).toFixed(1)
+  } KB)`;
 }
 
 if (import.meta.main) {

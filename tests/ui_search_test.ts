@@ -12,6 +12,7 @@ import {
   shortDuration,
   usageOf,
 } from "../ui/state/stats_model.js";
+import { analyseTurn, groupTurns, turnSpan } from "../ui/state/timeline_model.js";
 import { entryText, matchesIn, stepIndex } from "../ui/state/find_model.js";
 import { itemsOf, shares, shortcutOf } from "../ui/state/search_model.js";
 import type { Entry, PublicProvider } from "../protocol/index.ts";
@@ -78,6 +79,41 @@ Deno.test("stats: turns, steps, duration, tokens and cache hit from recorded usa
   // Context: the latest request with usage (the last step reported none).
   assertEquals(s.context, { used: 5200, limit: 100_000, percent: 5.2, model: "p/m/x" });
   assertEquals(sessionStats(list, { providers, total: 50 }).partial, true);
+});
+
+Deno.test("stats: the time is what the turns say they worked, added up; a rewind does not count", () => {
+  // Turn 1 worked 19 s, turn 2 worked 10 s; minutes later the code was rewound to before
+  // turn 2: the record of it ends the list, and the rewound message is marked then.
+  const list = [
+    entry("user", "one", { createdAt: 10_000, updatedAt: 187_000 }),
+    entry("assistant", "a", { createdAt: 10_500, updatedAt: 29_000, meta: { endedAt: 29_000 } }),
+    entry("user", "two", { createdAt: 60_000, updatedAt: 187_000 }),
+    entry("tool", "", { createdAt: 61_000, updatedAt: 64_000, meta: { endedAt: 64_000 } }),
+    entry("assistant", "b", { createdAt: 64_500, updatedAt: 70_000, meta: { endedAt: 70_000 } }),
+    entry("system", "hook", { createdAt: 95_000, updatedAt: 95_000, meta: { kind: "hook" } }),
+    entry("system", "Code rewound", {
+      createdAt: 187_000,
+      updatedAt: 187_000,
+      meta: { kind: "rewind" },
+    }),
+  ];
+  const turns = groupTurns(list);
+  const worked = turns.map((t) => {
+    const v = analyseTurn(t, false);
+    return v.endedAt - v.startedAt;
+  });
+  assertEquals(worked, [19_000, 10_000], "each turn's Worked line");
+  assertEquals(turns.map((t) => turnSpan(t).endedAt - turnSpan(t).startedAt), worked);
+  assertEquals(sessionStats(list).durationMs, 29_000, "the stats line: the same time, added up");
+  // While a run is live the streaming step ends now, in the turn and in the sum alike.
+  const live = [...list, entry("user", "three", { createdAt: 200_000 }), {
+    ...entry("assistant", "", { createdAt: 200_500, updatedAt: 201_000 }),
+    status: "streaming" as const,
+  }];
+  assertEquals(turnSpan(groupTurns(live)[2], 205_000).endedAt, 205_000);
+  assertEquals(sessionStats(live, { running: true, now: 205_000 }).durationMs, 29_000 + 5_000);
+  // A turn with nothing but its message (just sent) has no time yet.
+  assertEquals(sessionStats([entry("user", "q")]).durationMs, null);
 });
 
 Deno.test("stats: nothing reported → unknown, never invented", () => {

@@ -27,8 +27,9 @@ effect(() => {
   document.title = withBadge(`${what} · ${t("brand")}`);
 });
 // A language other than English is a chunk of its own: wait for it rather than show
-// English first and switch.
-await loadLang(lang.value);
+// English first and switch. The first screen's English is in this script; the rest
+// comes with the first view loaded on demand.
+if (lang.value !== "en-US") await loadLang(lang.value);
 const root = document.getElementById("app");
 if (!root) throw new Error("ReinAgent: the page has no #app element");
 render(html`<${App} />`, root);

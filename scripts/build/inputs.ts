@@ -6,7 +6,14 @@
 /** The UI bundle: its sources, the protocol it imports, the import map and lock, the build. */
 export const UI_INPUTS = {
   dirs: ["ui", "protocol"],
-  files: ["deno.json", "deno.lock", "scripts/build-ui.ts", "scripts/build/merge_eager.ts"],
+  files: [
+    "deno.json",
+    "deno.lock",
+    "scripts/build-ui.ts",
+    "scripts/build/merge_eager.ts",
+    "scripts/build/first_screen.ts",
+    "scripts/build/css_split.ts",
+  ],
   skip: (rel: string) => rel === "ui/dist",
 };
 

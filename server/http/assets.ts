@@ -1,12 +1,15 @@
 /**
- * The UI, embedded: the bundle and stylesheet are imported as text so they are part
- * of the module graph (and of the compiled binary). Built by `deno task build-ui`.
+ * The UI, embedded: the bundle and stylesheets are imported as text so they are part
+ * of the module graph (and of the compiled binary). Built by `deno task build-ui`. The
+ * page links `first.css`, the rules the first screen uses; `app.css`, the whole
+ * stylesheet, is added by the first view loaded on demand (ui/components/lazy.js).
  * ETags are the content's SHA-256 (Web Crypto, native, at load); gzip is a
  * `CompressionStream`, on first use — `node:crypto` and `node:zlib` would cost ~70 ms and
  * ~16 MB of a server start to import.
  */
 import appJs from "../../ui/dist/app.js" with { type: "text" };
 import appCss from "../../ui/dist/app.css" with { type: "text" };
+import firstCss from "../../ui/dist/first.css" with { type: "text" };
 import { BUILD, CHUNKS } from "../../ui/dist/chunks.ts";
 import terminalJs from "../../ui/dist/terminal.js" with { type: "text" };
 import favicon from "../../ui/favicon.svg" with { type: "text" };
@@ -43,9 +46,10 @@ export function gzipped(a: Asset): Promise<Uint8Array<ArrayBuffer>> {
   return a.gz;
 }
 
-const [js, css, terminal] = await Promise.all([
+const [js, css, first, terminal] = await Promise.all([
   asset(appJs, "text/javascript; charset=utf-8", true),
   asset(appCss, "text/css; charset=utf-8", true),
+  asset(firstCss, "text/css; charset=utf-8", true),
   /** xterm.js, imported by the UI when a terminal is first shown (URL in the page's meta). */
   asset(terminalJs, "text/javascript; charset=utf-8", true),
 ]);
@@ -73,7 +77,8 @@ const INDEX_HTML = `<!doctype html>
 <link rel="apple-touch-icon" href="/icons/icon-192.png">
 <meta name="theme-color" content="#4f46e5">
 <meta name="apple-mobile-web-app-capable" content="yes">
-<link rel="stylesheet" href="/assets/app.css?v=${v(css)}">
+<link rel="stylesheet" href="/assets/first.css?v=${v(first)}">
+<meta name="reinagent-styles" content="/assets/app.css?v=${v(css)}">
 <meta name="reinagent-terminal-js" content="/assets/terminal.js?v=${v(terminal)}">
 </head><body><div id="app"></div>
 <script type="module" src="/assets/app.js?v=${v(js)}"></script>
@@ -103,6 +108,7 @@ const MANIFEST = {
 /** What the service worker keeps for a fast start: the versioned shell, never data. */
 export const SHELL_URLS = [
   `/assets/app.js?v=${v(js)}`,
+  `/assets/first.css?v=${v(first)}`,
   `/assets/app.css?v=${v(css)}`,
   "/favicon.svg",
   "/manifest.webmanifest",
@@ -111,7 +117,8 @@ export const SHELL_URLS = [
 ];
 
 const SERVICE_WORKER = `const SHELL = ${JSON.stringify(SHELL_URLS)};\n` +
-  `const CACHE = ${JSON.stringify(`reinagent-shell-${v(js)}${v(css)}`)};\n` + swSource;
+  `const CACHE = ${JSON.stringify(`reinagent-shell-${v(js)}${v(first)}${v(css)}`)};\n` +
+  swSource;
 
 const [index, icon, manifest, serviceWorker, png192, png512, push] = await Promise.all([
   asset(INDEX_HTML, "text/html; charset=utf-8", false),
@@ -128,6 +135,7 @@ export const ASSETS: Record<string, Asset> = {
   "/": index,
   "/assets/app.js": js,
   "/assets/app.css": css,
+  "/assets/first.css": first,
   "/assets/terminal.js": terminal,
   "/favicon.svg": icon,
   "/manifest.webmanifest": manifest,

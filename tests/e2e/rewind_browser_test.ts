@@ -5,7 +5,8 @@
  * desktop's hover button restores them; the later turn has nothing left to rewind; a
  * file changed between preview and Confirm makes the server refuse, and the dialog —
  * also on the phone, from the ⋯ menu, as a bottom sheet — shows the conflict with
- * Confirm disabled. Screenshots: desktop-interact-rewind*.png, phone-interact-*.png.
+ * Confirm disabled. The stats line's time stays the turns' worked time added up after the
+ * rewind. Screenshots: desktop-interact-rewind*.png, phone-interact-*.png.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { noHorizontalScroll, openApp, screenshot, watchErrors } from "./browser.ts";
@@ -57,6 +58,18 @@ Deno.test(
       await dialog.locator("[data-testid=rewind-close]").click();
       await dialog.waitFor({ state: "detached" });
 
+      // The stats line's time is what the turns' "Worked …" lines say, added up: the
+      // rewind, recorded after them, is no work of theirs.
+      await d.locator("[data-testid=rewind-band]").waitFor();
+      const worked = await d.locator("[data-testid=turn-status]").evaluateAll((els) =>
+        els.map((el) => Number(el.getAttribute("data-ms")))
+      );
+      assertEquals(worked.length, 3, "three turns with their time");
+      const total = d.locator("[data-testid=stats-line] [data-stat=duration]");
+      assertEquals(Number(await total.getAttribute("data-ms")), worked.reduce((a, b) => a + b));
+      assertMatch(await total.innerText(), /^worked (<1s|\d+s|\d+m \d+s)$/);
+      await screenshot(d, "desktop-rewind-worked");
+
       // The later turns' checkpoints are used up: nothing to rewind there.
       dialog = await openRewind(d, 2, false);
       await dialog.locator("[data-testid=rewind-empty]").waitFor();
@@ -91,6 +104,8 @@ Deno.test(
       const p = phone.page;
       await openApp(p, d.url().replace(/^.*#/, `${server.url}#`));
       await userMsg(p, 0).waitFor();
+      await p.locator("[data-testid=stats-line] [data-stat=duration]").waitFor();
+      await screenshot(p, "phone-rewind-worked");
       await bigTargets(userMsg(p, 0).locator("[data-testid=msg-menu]"));
       await userMsg(p, 0).locator("[data-testid=msg-menu]").click();
       await p.locator("[data-testid=msg-menu-menu]").waitFor();

@@ -23,13 +23,14 @@ import { termDockOpen } from "../state/terminal.js";
 import { accessRevoked } from "../state/connection.js";
 import { RemoteAccessRevoked } from "./settings/RemoteAccessRevoked.js";
 import { lazy } from "./lazy.js";
+import { mcpQuestions } from "../state/mcp.js";
 
 const SettingsView = lazy(() => import("./settings/SettingsView.js"), "SettingsView");
 const Timeline = lazy(() => import("./Timeline.js"), "Timeline");
 const RewindDialog = lazy(() => import("./interact/RewindDialog.js"), "RewindDialog");
 const RightPanel = lazy(() => import("./panel/RightPanel.js"), "RightPanel");
 const TerminalDock = lazy(() => import("./terminal/TerminalDock.js"), "TerminalDock");
-import { McpQuestionLayer } from "./mcp/McpQuestionDialog.js";
+const McpQuestionLayer = lazy(() => import("./mcp/McpQuestionDialog.js"), "McpQuestionLayer");
 
 export function App() {
   const open = drawerOpen.value;
@@ -70,7 +71,7 @@ export function App() {
       ${!settingsOpen.value && rightPanel.value && html`<${RightPanel} />`}
       <${SearchLayer} />
       <${PaletteLayer} />
-      <${McpQuestionLayer} />
+      ${mcpQuestions.value.length > 0 && html`<${McpQuestionLayer} />`}
     </div>
   `;
 }

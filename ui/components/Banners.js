@@ -8,13 +8,22 @@ import { html } from "../html.js";
 import { t } from "../i18n/index.js";
 import { attempt, connState, protocolMismatch, storeHealth } from "../state/connection.js";
 import { dismissNotice, notices } from "../state/ui.js";
-import { ApprovalBanner } from "./ApprovalBanner.js";
 import { IconClose } from "./Icons.js";
-import { RecoveryBanner } from "./RecoveryBanner.js";
-import { SafetyBanner } from "./SafetyBanner.js";
-import { McpWorkspaceBanner } from "./mcp/McpWorkspaceBanner.js";
-import { HooksBanner } from "./hooks/HooksBanner.js";
 import { NotifyBanner } from "./notify/NotifyBanner.js";
+import { recoverable, waitingTasks } from "../state/approvals.js";
+import { safetyNotices } from "../state/safety.js";
+import { currentId } from "../state/tasks.js";
+import { workspaceOffer } from "../state/mcp.js";
+import { hookOffer } from "../state/hooks.js";
+import { lazy } from "./lazy.js";
+
+// Notices other than the connection's are chunks of their own, fetched when one is
+// first shown.
+const SafetyBanner = lazy(() => import("./SafetyBanner.js"), "SafetyBanner");
+const ApprovalBanner = lazy(() => import("./ApprovalBanner.js"), "ApprovalBanner");
+const RecoveryBanner = lazy(() => import("./RecoveryBanner.js"), "RecoveryBanner");
+const McpWorkspaceBanner = lazy(() => import("./mcp/McpWorkspaceBanner.js"), "McpWorkspaceBanner");
+const HooksBanner = lazy(() => import("./hooks/HooksBanner.js"), "HooksBanner");
 
 export function Banners() {
   const store = storeHealth.value;
@@ -40,12 +49,13 @@ export function Banners() {
             ${t("conn.reconnecting", { n: attempt.value })}
           </div>
         `}
-      <${SafetyBanner} />
-      <${RecoveryBanner} />
-      <${ApprovalBanner} />
+      ${safetyNotices.value.length > 0 && html`<${SafetyBanner} />`}
+      ${recoverable.value.length > 0 && html`<${RecoveryBanner} />`}
+      ${[...waitingTasks.value.keys()].some((id) => id !== currentId.value) &&
+        html`<${ApprovalBanner} />`}
       <${NotifyBanner} />
-      <${McpWorkspaceBanner} />
-      <${HooksBanner} />
+      ${workspaceOffer.value && html`<${McpWorkspaceBanner} />`}
+      ${hookOffer.value && html`<${HooksBanner} />`}
       ${notices.value.map((n) =>
         html`
           <div class="banner banner-error" role="alert" data-testid="error-notice" key=${n.id}>

@@ -23,23 +23,30 @@ import { isBrowsing, navigate, refreshPrompts, stopBrowsing } from "../state/pro
 import { historyKey } from "./composer/keys.js";
 import { initQueue } from "../state/queue.js";
 import { isRunning, stopping, stopRun } from "../state/run_actions.js";
-import { currentId } from "../state/tasks.js";
+import { currentId, currentTask } from "../state/tasks.js";
 import { composerFocus, composerText, markDraftDirty, startDrafts } from "../state/ui.js";
 import { ComposerTools } from "./ComposerTools.js";
 import { AttachButton } from "./composer/AttachButton.js";
 import { AttachmentChips } from "./composer/AttachmentChips.js";
-import { QueueChips } from "./composer/QueueChips.js";
-import { TodoCapsule } from "./interact/TodoCapsule.js";
 import { IconClose, IconSend } from "./Icons.js";
 import { IconStop } from "./RunIcons.js";
 import { activeIndex, caret, menuKey, openMenu } from "../state/suggest.js";
-import { commandNotice } from "../state/commands.js";
+import { clearAsk, commandNotice, helpOpen } from "../state/commands.js";
 import { SuggestMenu } from "./composer/SuggestMenu.js";
-import { GoalChip } from "./composer/GoalChip.js";
 import { MentionChips } from "./composer/MentionChips.js";
-import { CommandDialogs } from "./composer/CommandDialogs.js";
 import { EnhanceButton } from "./composer/EnhanceButton.js";
 import { enhanceError } from "../state/enhance.js";
+import { lazy } from "./lazy.js";
+import { queue } from "../state/queue.js";
+import { currentTodos } from "../state/todos.js";
+import { capsuleShown } from "../state/interact_model.js";
+
+// What shows above the text box only at times (the plan's progress, queued messages, the
+// goal) and the dialogs of `/help` and `/clear`: chunks of their own, fetched when shown.
+const TodoCapsule = lazy(() => import("./interact/TodoCapsule.js"), "TodoCapsule");
+const QueueChips = lazy(() => import("./composer/QueueChips.js"), "QueueChips");
+const GoalChip = lazy(() => import("./composer/GoalChip.js"), "GoalChip");
+const CommandDialogs = lazy(() => import("./composer/CommandDialogs.js"), "CommandDialogs");
 
 const MAX_HEIGHT_VH = 0.4;
 
@@ -197,9 +204,11 @@ export function Composer() {
         markDraftDirty();
       }}
     >
-      ${currentId.value !== null && html`<${TodoCapsule} />`}
-      ${currentId.value !== null && html`<${QueueChips} />`}
-      ${currentId.value !== null && html`<${GoalChip} />`}
+      ${currentId.value !== null && currentTodos.value &&
+        capsuleShown(currentTodos.value, running) &&
+        html`<${TodoCapsule} />`}
+      ${currentId.value !== null && queue.value.length > 0 && html`<${QueueChips} />`}
+      ${currentId.value !== null && currentTask.value?.settings.goal && html`<${GoalChip} />`}
       <div class="composer-card">
         <${SuggestMenu} onPicked=${placeCaret} />
         <${AttachmentChips} />
@@ -296,7 +305,7 @@ export function Composer() {
             </button>
           </p>
         `}
-      <${CommandDialogs} />
+      ${(helpOpen.value || clearAsk.value) && html`<${CommandDialogs} />`}
       ${enhanceError.value &&
         html`
           <p class="composer-note composer-note-error" role="alert" data-testid="enhance-error">

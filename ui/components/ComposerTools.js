@@ -11,7 +11,13 @@ import { EffortMenu } from "./EffortMenu.js";
 import { ModelMenu } from "./ModelMenu.js";
 import { AssistantChip } from "./assistants/AssistantChip.js";
 import { ContextRing } from "./search/ContextRing.js";
-import { BackgroundBadge } from "./subagents/BackgroundBadge.js";
+import { backgroundRunning } from "../state/subagents.js";
+import { runningJobs } from "../state/jobs.js";
+import { currentId } from "../state/tasks.js";
+import { lazy } from "./lazy.js";
+
+/** Shown only while background work runs: a chunk of its own. */
+const BackgroundBadge = lazy(() => import("./subagents/BackgroundBadge.js"), "BackgroundBadge");
 
 export function ComposerTools() {
   return html`
@@ -23,7 +29,8 @@ export function ComposerTools() {
       <${ApprovalMenu} />
       <${SandboxBadge} />
       <${AssistantChip} place="composer" />
-      <${BackgroundBadge} />
+      ${currentId.value && backgroundRunning.value.length + runningJobs.value.length > 0 &&
+        html`<${BackgroundBadge} />`}
       <${ContextRing} />
     </div>
   `;

@@ -5,7 +5,8 @@
  */
 import { html } from "../html.js";
 import { t } from "../i18n/index.js";
-import { changeText, dismissSafety, safetyNotices } from "../state/safety.js";
+import { dismissSafety, safetyNotices } from "../state/safety.js";
+import { changeText } from "../state/safety_model.js";
 import { IconClose } from "./Icons.js";
 import { clientText, shortTime } from "./format.js";
 

@@ -78,7 +78,8 @@ export function StatusStrip(props) {
     ? t("turn.error", { time })
     : t("turn.worked", { time });
   return html`
-    <div class=${`strip strip-${status}`} data-testid="turn-status" data-state=${status}>
+    <div class=${`strip strip-${status}`} data-testid="turn-status" data-state=${status}
+      data-ms=${Math.max(0, props.endedAt - props.startedAt)}>
       <button
         type="button"
         class="strip-btn"

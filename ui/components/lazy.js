@@ -3,15 +3,47 @@
  * each `import()` into a chunk of its own, so the first screen does not wait for views
  * it does not show (settings, the palette, the panel's panes, the terminal).
  *
+ * The first screen's script and stylesheet hold only the strings and rules the first
+ * screen uses; a view shown on demand waits for the rest of both beside its own code.
+ *
  * A chunk that cannot be fetched (offline, or the server was updated and the old
  * build's chunks are gone) shows that, with a reload button, instead of an empty space.
  *
  * @example
- * const SettingsView = lazy(() => import("./settings/SettingsView.js"), "SettingsView");
+ * // App.js: Settings is fetched the first time it is shown.
+ * const SettingsView = lazy(() => import(`./settings/SettingsView.js`), "SettingsView");
  */
 import { signal } from "@preact/signals";
 import { html } from "../html.js";
-import { t } from "../i18n/index.js";
+import { stringsReady, t } from "../i18n/index.js";
+
+/** @type {Promise<void>|null} */
+let styles = null;
+
+/**
+ * Adds the whole stylesheet (named by the page, `<meta name="reinagent-styles">`) once;
+ * resolves when it applies. It repeats the first screen's rules in their order, so the
+ * cascade is that of one stylesheet. A page without the meta has it all already.
+ * @returns {Promise<void>}
+ */
+export function fullStyles() {
+  if (typeof document === "undefined") return Promise.resolve();
+  const href = document.querySelector("meta[name=reinagent-styles]")?.getAttribute("content");
+  if (!href) return Promise.resolve();
+  styles ??= new Promise((resolve, reject) => {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = href;
+    link.onload = () => resolve();
+    link.onerror = () => {
+      link.remove();
+      styles = null; // the next view shown tries again
+      reject(new Error(`could not load ${href}`));
+    };
+    document.head.append(link);
+  });
+  return styles;
+}
 
 /**
  * @param {() => Promise<Record<string, any>>} load
@@ -25,8 +57,8 @@ export function lazy(load, name) {
   /** @type {Promise<void>|null} */
   let pending = null;
   const preload = () => {
-    pending ??= load().then(
-      (mod) => {
+    pending ??= Promise.all([load(), stringsReady(), fullStyles()]).then(
+      ([mod]) => {
         loaded.value = mod[name];
       },
       (e) => {

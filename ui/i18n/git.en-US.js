@@ -1,6 +1,6 @@
 /**
  * English strings of the git panel, the file tree and the right panel's tabs.
- * Merged into en-US by index.js; every key must exist in git.zh-CN.js.
+ * Merged into en-US by en.js; every key must exist in git.zh-CN.js.
  */
 export default {
   "panel.tabs": "Panel views",

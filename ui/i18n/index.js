@@ -7,75 +7,14 @@
  */
 import { signal } from "@preact/signals";
 import { lang } from "../state/prefs.js";
-import baseEn from "./en-US.js";
-import runEn from "./run.en-US.js";
-import toolsEn from "./tools.en-US.js";
-import interactEn from "./interact.en-US.js";
-import projectsEn from "./projects.en-US.js";
-import composerEn from "./composer.en-US.js";
-import historyEn from "./history.en-US.js";
-import searchEn from "./search.en-US.js";
-import panelEn from "./panel.en-US.js";
-import homeEn from "./home.en-US.js";
-import safetyEn from "./safety.en-US.js";
-import commandsEn from "./commands.en-US.js";
-import subagentsEn from "./subagents.en-US.js";
-import mcpEn from "./mcp.en-US.js";
-import terminalEn from "./terminal.en-US.js";
-import remoteEn from "./remote.en-US.js";
-import gitEn from "./git.en-US.js";
-import notifyEn from "./notify.en-US.js";
-import skillsEn from "./skills.en-US.js";
-import assistantsEn from "./assistants.en-US.js";
-import memoryEn from "./memory.en-US.js";
-import carryEn from "./carry.en-US.js";
-import automationsEn from "./automations.en-US.js";
-import usageEn from "./usage.en-US.js";
-import paletteEn from "./palette.en-US.js";
-import hooksEn from "./hooks.en-US.js";
-import notesEn from "./notes.en-US.js";
-import pluginsEn from "./plugins.en-US.js";
-import netEn from "./net.en-US.js";
-import updateEn from "./update.en-US.js";
-
-const en = {
-  ...baseEn,
-  ...runEn,
-  ...toolsEn,
-  ...interactEn,
-  ...projectsEn,
-  ...composerEn,
-  ...historyEn,
-  ...searchEn,
-  ...panelEn,
-  ...homeEn,
-  ...safetyEn,
-  ...commandsEn,
-  ...subagentsEn,
-  ...mcpEn,
-  ...terminalEn,
-  ...remoteEn,
-  ...gitEn,
-  ...notifyEn,
-  ...skillsEn,
-  ...assistantsEn,
-  ...memoryEn,
-  ...carryEn,
-  ...automationsEn,
-  ...usageEn,
-  ...hooksEn,
-  ...notesEn,
-  ...paletteEn,
-  ...pluginsEn,
-  ...netEn,
-  ...updateEn,
-};
+import en from "./en.js";
 
 /** @typedef {keyof typeof en} MsgKey a message key (every key has an English text) */
 
 /**
- * The dictionaries by language. English is part of the first screen's code; Chinese is
- * a chunk of its own, loaded by {@link loadLang} (until then, English shows).
+ * The dictionaries by language. English is part of the first screen's code (in a build,
+ * only the keys that code uses: see {@link LOADERS}); Chinese is a chunk of its own,
+ * loaded by {@link loadLang} (until then, English shows).
  * @type {Record<string, Record<string, string>>}
  */
 export const DICTS = { "en-US": en, "zh-CN": {} };
@@ -83,17 +22,26 @@ export const DICTS = { "en-US": en, "zh-CN": {} };
 /** Bumped when a dictionary arrives, so components that called t() render again. */
 const loadedDicts = signal(0);
 
-/** @type {Record<string, () => Promise<{default: Record<string, string>}>>} */
-const LOADERS = { "zh-CN": () => import("./zh.js") };
+/**
+ * What completes each language's dictionary. Chinese is all in its chunk. English is in
+ * the first screen's script, but the build moves the keys that script does not use into
+ * `en_more.js` (empty in the source tree, where en.js holds every key): a view loaded on
+ * demand waits for it ({@link stringsReady}).
+ * @type {Record<string, () => Promise<{default: Record<string, string>}>>}
+ */
+const LOADERS = {
+  "en-US": () => import("./en_more.js"),
+  "zh-CN": () => import("./zh.js"),
+};
 /** @type {Map<string, Promise<void>>} */
 const loading = new Map();
 
 /**
- * Fetches the dictionary of `l` unless it is here already; resolves when it is (or
- * failed: then English stays, and the error is logged).
+ * Fetches the rest of `l`'s dictionary unless it is here already.
  * @param {string} l
+ * @returns {Promise<void>} rejects when it could not be fetched (a later call tries again)
  */
-export function loadLang(l) {
+function fetchDict(l) {
   const load = LOADERS[l];
   if (!load) return Promise.resolve();
   let p = loading.get(l);
@@ -105,13 +53,35 @@ export function loadLang(l) {
       },
       (e) => {
         loading.delete(l);
-        console.error(`reinagent: could not load the ${l} strings`, e);
+        throw e;
       },
     );
     loading.set(l, p);
   }
   return p;
 }
+
+/**
+ * Fetches the dictionary of `l` unless it is here already; resolves when it is (or
+ * failed: then English stays, and the error is logged).
+ * @param {string} l
+ */
+export function loadLang(l) {
+  return fetchDict(l).catch((e) => console.error(`reinagent: could not load the ${l} strings`, e));
+}
+
+/**
+ * Resolves when every string of the current language is here, and rejects when they
+ * could not be fetched: what a view loaded on demand waits for beside its own code.
+ * Languages without a dictionary of their own read English.
+ */
+export function stringsReady() {
+  const l = lang.value;
+  return fetchDict(l in LOADERS ? l : "en-US");
+}
+
+/** Whether a key missing from the first screen's English has asked for the rest once. */
+let askedForMore = false;
 
 /** The current language's dictionary, fetching it on first use. */
 function langDict() {
@@ -141,8 +111,14 @@ export function format(template, params) {
  * @param {Record<string, unknown>} [params]
  */
 export function t(key, params) {
-  const dict = langDict();
-  return format(dict[key] ?? en[key] ?? key, params);
+  const text = langDict()[key] ?? en[key];
+  if (text === undefined && !askedForMore) {
+    // A key the build did not see the first screen use (made up at run time, say): fetch
+    // the rest of English once; t() callers render again when it is here.
+    askedForMore = true;
+    loadLang("en-US");
+  }
+  return format(text ?? key, params);
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * English strings of the interactive parts: questions (ask_user_question), the plan
  * review (exit_plan_mode), the todo capsule and card, dialogs, and Rewind.
- * Merged into en-US by index.js; every key must exist in interact.zh-CN.js.
+ * Merged into en-US by en.js; every key must exist in interact.zh-CN.js.
  */
 export default {
   "ask.title": "The agent has questions",

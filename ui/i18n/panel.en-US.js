@@ -1,6 +1,6 @@
 /**
  * English strings of the right panel (file preview, diffs) and of Settings → About and
- * the appearance choices. Merged into en-US by index.js; every key must exist in
+ * the appearance choices. Merged into en-US by en.js; every key must exist in
  * panel.zh-CN.js.
  */
 export default {

@@ -1,6 +1,6 @@
 /**
  * English strings of the live run UI (turns, process, tool cards, errors, composer
- * selectors). Merged into en-US by index.js; every key must exist in run.zh-CN.js.
+ * selectors). Merged into en-US by en.js; every key must exist in run.zh-CN.js.
  */
 export default {
   "turn.working": "Working {time}",

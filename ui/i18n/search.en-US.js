@@ -32,7 +32,9 @@ export default {
   "stats.steps": "{n} steps",
   "stats.steps.one": "1 step",
   "stats.context": "context {p}",
-  "stats.duration": "{d}",
+  "stats.duration": "worked {d}",
+  "stats.durationTitle":
+    "What the turns worked, added up: each from its message to its last step. Waiting between turns and later rewinds do not count.",
   "stats.tokens": "{n} tokens",
   "stats.cache": "cache hit {p}",
   "stats.compactions": "{n} compactions ({d})",

@@ -25,7 +25,9 @@ export default {
   "stats.turns": "{n} 轮",
   "stats.steps": "{n} 步",
   "stats.context": "上下文 {p}",
-  "stats.duration": "{d}",
+  "stats.duration": "已工作 {d}",
+  "stats.durationTitle":
+    "各轮工作时长之和：每轮从消息到最后一步。轮与轮之间的等待和之后的回退不计入。",
   "stats.tokens": "{n} tokens",
   "stats.cache": "缓存命中 {p}",
   "stats.compactions": "压缩 {n} 次（{d}）",

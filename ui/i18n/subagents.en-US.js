@@ -1,6 +1,6 @@
 /**
  * English strings of the sub-agent views (tool card, transcript panel, background
- * badge). Merged into en-US by index.js; every key must exist in subagents.zh-CN.js.
+ * badge). Merged into en-US by en.js; every key must exist in subagents.zh-CN.js.
  */
 export default {
   "subagent.state.running": "Running",

@@ -1,5 +1,5 @@
 /**
- * English strings of the terminal dock. Merged into en-US by index.js; every key must
+ * English strings of the terminal dock. Merged into en-US by en.js; every key must
  * exist in terminal.zh-CN.js.
  */
 export default {

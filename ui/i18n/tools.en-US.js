@@ -1,7 +1,7 @@
 /**
  * English strings of the tool cards and approvals (cards by kind, diffs, commands,
  * searches, web; the Approval card, the waiting banner, recovery after a restart).
- * Merged into en-US by index.js; every key must exist in tools.zh-CN.js.
+ * Merged into en-US by en.js; every key must exist in tools.zh-CN.js.
  */
 export default {
   "tool.state.running": "Running",

@@ -18,6 +18,7 @@
  *   estimated?: boolean}} ContextUse `estimated`: after a compaction, until a request reports usage
  */
 import { compactMetaOf } from "../../protocol/index.ts";
+import { groupTurns, turnSpan } from "./timeline_model.js";
 
 /**
  * @param {unknown} u
@@ -92,8 +93,9 @@ export function contextUse(list, providers) {
 }
 
 /**
- * Turns (user messages), steps (model calls), working time (each turn from the user's
- * message to its last finished entry), tokens and cache hit rate.
+ * Turns (user messages), steps (model calls), working time (what each turn says it
+ * worked, added up: {@link turnSpan}; time between turns and later bands such as a
+ * rewind do not count), tokens and cache hit rate.
  * @param {Entry[]} list entries in `pos` order
  * @param {{total?: number, providers?: PublicProvider[], now?: number, running?: boolean}} [opts]
  * @returns {SessionStats}
@@ -103,16 +105,13 @@ export function sessionStats(list, opts = {}) {
   let turns = 0, steps = 0, stepsWithoutUsage = 0;
   let input = 0, output = 0, cacheRead = 0, cacheWrite = 0, withUsage = 0;
   let durationMs = 0, timed = 0, compactions = 0, compactMs = 0;
-  /** @type {number|null} */
-  let turnStart = null;
-  /** @type {number|null} */
-  let turnEnd = null;
-  const closeTurn = () => {
-    if (turnStart !== null && turnEnd !== null && turnEnd >= turnStart) {
-      durationMs += turnEnd - turnStart;
-      timed++;
-    }
-  };
+  const now = opts.running ? opts.now : undefined;
+  for (const turn of groupTurns(list)) {
+    const span = turnSpan(turn, now);
+    if (!span.worked) continue;
+    durationMs += span.endedAt - span.startedAt;
+    timed++;
+  }
   for (const e of list) {
     const c = compactMetaOf(e);
     if (c) {
@@ -120,10 +119,7 @@ export function sessionStats(list, opts = {}) {
       compactMs += c.durationMs;
     }
     if (e.role === "user") {
-      closeTurn();
       turns++;
-      turnStart = e.createdAt;
-      turnEnd = null;
       continue;
     }
     if (e.role === "assistant") {
@@ -137,16 +133,7 @@ export function sessionStats(list, opts = {}) {
         cacheWrite += u.cacheWrite;
       } else if (e.status !== "streaming") stepsWithoutUsage++;
     }
-    const end = typeof e.meta?.endedAt === "number"
-      ? e.meta.endedAt
-      : e.status === "streaming" && opts.running && opts.now
-      ? opts.now
-      : e.updatedAt;
-    if (turnStart !== null && typeof end === "number") {
-      turnEnd = Math.max(turnEnd ?? end, end);
-    }
   }
-  closeTurn();
   const prompt = input + cacheRead + cacheWrite;
   return {
     turns,
@@ -175,6 +162,12 @@ export function compactTokens(n) {
 }
 /** @param {number} x */
 const trim1 = (x) => (Math.round(x * 10) / 10).toString();
+
+/**
+ * A percentage to one decimal: 9.67 → "9.7%".
+ * @param {number} x
+ */
+export const percentText = (x) => `${trim1(x)}%`;
 
 /**
  * 65_000 → "1m 5s", 3_725_000 → "1h 2m", 400 → "<1s".

@@ -187,6 +187,31 @@ const resultId = (e) => String(e.parts[0]?.data?.toolCallId ?? "");
 const endOf = (e) => Math.max(Number(e.meta?.endedAt) || 0, e.updatedAt || 0, e.createdAt || 0);
 
 /**
+ * Whether an entry is part of its turn's work: rewind records, `/clear` markers and hook
+ * notes are bands written beside the turn, often long after it (a rewind minutes later).
+ * @param {Entry} e
+ */
+export const isWork = (e) => !isRewindEntry(e) && !isClearMarker(e) && !isHookNote(e);
+
+/**
+ * How long a turn worked: from its message to the end of the last entry of its work
+ * ("Worked 19s" under the turn; the stats line adds these up).
+ * @param {Turn} turn
+ * @param {number} [now] while a run is live: the end of an entry still streaming
+ * @returns {{startedAt: number, endedAt: number, worked: boolean}} `worked`: the turn has
+ *   work to time (not only its message, or only bands)
+ */
+export function turnSpan(turn, now) {
+  const items = turn.items.filter(isWork);
+  const startedAt = turn.user?.createdAt ?? items[0]?.createdAt ?? 0;
+  let endedAt = startedAt;
+  for (const e of items) {
+    endedAt = Math.max(endedAt, now !== undefined && e.status === "streaming" ? now : endOf(e));
+  }
+  return { startedAt, endedAt, worked: items.length > 0 };
+}
+
+/**
  * Works out what a turn shows: the process (thinking, tool calls with their results,
  * intermediate text, in production order), the final answer (the trailing text of
  * the last assistant entry, only once the turn is finished), trailing error lines,
@@ -293,9 +318,7 @@ export function analyseTurn(turn, live) {
   // restart while one waited for approval), and no step cap: the run was cut short.
   else if ((last?.role === "tool" || open.size > 0) && !maxSteps) status = "stopped";
 
-  const startedAt = turn.user?.createdAt ?? items[0]?.createdAt ?? 0;
-  let endedAt = startedAt;
-  for (const e of items) endedAt = Math.max(endedAt, endOf(e));
+  const { startedAt, endedAt } = turnSpan(turn);
   return {
     status,
     process,

@@ -1,6 +1,7 @@
 /**
- * The session stats line: turns · steps · context % · duration · tokens ·
- * cache hit, from the usage the providers reported. Unknown values say so.
+ * The session stats line: turns · steps · context % · time worked · tokens ·
+ * cache hit, from the usage the providers reported. Unknown values say so. The time is
+ * what the turns' "Worked …" lines say, added up.
  */
 import { html } from "../../html.js";
 import { t, tn } from "../../i18n/index.js";
@@ -8,6 +9,7 @@ import { currentId } from "../../state/tasks.js";
 import { compactTokens, currentCost, currentStats, shortDuration } from "../../state/stats.js";
 import { moneyLabel } from "../../state/cost_model.js";
 import { lang } from "../../state/prefs.js";
+import { fmtDuration } from "../format.js";
 
 /** @param {number} x 0…1 or 0…100 (see `scale`) */
 const pct = (x, scale = 100) => `${(Math.round(x * scale * 10) / 10).toString()}%`;
@@ -41,7 +43,7 @@ export function StatsLine() {
     }),
     s.stepsWithoutUsage ? t("stats.noUsage", { n: s.stepsWithoutUsage }) : "",
   ].filter(Boolean).join(" ");
-  /** @type {{key: string, text: string, title?: string}[]} */
+  /** @type {{key: string, text: string, title?: string, ms?: number}[]} */
   const items = [
     { key: "turns", text: ge + tn("stats.turns", s.turns) },
     { key: "steps", text: ge + tn("stats.steps", s.steps) },
@@ -58,9 +60,12 @@ export function StatsLine() {
           p: pct(c.percent ?? 0, 1),
         }),
     },
-    {
+    s.durationMs === null ? { key: "duration", text: t("stats.durationUnknown") } : {
       key: "duration",
-      text: s.durationMs === null ? t("stats.durationUnknown") : ge + shortDuration(s.durationMs),
+      // In the words of the turns' own "Worked …" lines.
+      text: t("stats.duration", { d: ge + fmtDuration(s.durationMs) }),
+      title: t("stats.durationTitle"),
+      ms: s.durationMs,
     },
     {
       key: "tokens",
@@ -92,7 +97,8 @@ export function StatsLine() {
       ${items.map((it, i) =>
         html`
           ${i > 0 && html`<span class="stats-sep" aria-hidden="true">·</span>`}
-          <span class="stats-item" data-stat=${it.key} title=${it.title}>${it.text}</span>
+          <span class="stats-item" data-stat=${it.key} data-ms=${it.ms}
+            title=${it.title}>${it.text}</span>
         `
       )}
     </div>

@@ -8,7 +8,8 @@ import { ENV_NAME_RE, HIDDEN_PATH_RE } from "../../../protocol/index.ts";
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
 import { commandEnvAllow, hiddenPaths, setGeneral, shellSandbox } from "../../state/settings.js";
-import { changeText, loadSafetyInfo, safetyInfo } from "../../state/safety.js";
+import { loadSafetyInfo, safetyInfo } from "../../state/safety.js";
+import { changeText } from "../../state/safety_model.js";
 import { clientText } from "../format.js";
 
 /** @param {string} text */
