@@ -8,6 +8,7 @@
  */
 import { fail, ok } from "./types.ts";
 import { defineTool } from "./define.ts";
+import type { ToolDetails } from "../protocol/tool_details.ts";
 import { bool, doc, obj } from "../protocol/schema.ts";
 import { filePath, text } from "./args.ts";
 import { notRegular, toolPath } from "./paths.ts";
@@ -90,7 +91,7 @@ export const editFile = defineTool<{
   old_string: string;
   new_string: string;
   replace_all?: boolean;
-}>({
+}, ToolDetails<"edit_file">>({
   name: "edit_file",
   description: "Replace text in a file. old_string should match the file exactly and be unique " +
     "unless replace_all is true; if it differs only in whitespace or indentation, the one place " +

@@ -6,6 +6,7 @@
  */
 import { fail, ok } from "./types.ts";
 import { defineTool } from "./define.ts";
+import type { ToolDetails } from "../protocol/tool_details.ts";
 import { doc, int, obj } from "../protocol/schema.ts";
 import { filePath } from "./args.ts";
 import { notRegular, toolPath } from "./paths.ts";
@@ -52,7 +53,10 @@ async function pdfText(
   }
 }
 
-export const readFile = defineTool<{ path: string; offset?: number; limit?: number }>({
+export const readFile = defineTool<
+  { path: string; offset?: number; limit?: number },
+  ToolDetails<"read_file">
+>({
   name: "read_file",
   description:
     "Read a text file. Returns numbered lines; use offset (1-based line) and limit to page " +
