@@ -50,7 +50,8 @@ export interface ToolDefinition<T, D> {
   kind: PermissionKind;
   /** Default: "worker-read" for read tools, "worker-write" for write tools, else "main". */
   placement?: Placement;
-  traits?: ToolTraits;
+  /** A tool marked `changesFiles` declares the mark in its details (`D`). */
+  traits?: ToolTraits & ("changesFiles" extends keyof D ? unknown : { changesFiles?: false });
   /** A policy from the tool's configuration (MCP servers); a task's own rule wins. */
   policy?: ToolPolicy;
   /**
@@ -107,7 +108,7 @@ export function defineTool<T = Record<string, unknown>, D = AnyToolDetails>(
   };
   const traits = def.traits ?? {};
   // The UI's change card learns from the result itself which calls changed files (the
-  // details of every tool with this trait declare `changesFiles`, which a test checks).
+  // details of every tool with this trait declare `changesFiles`: see `traits`).
   const run = traits.changesFiles
     ? async (args: T, ctx: ToolContext): Promise<ToolResult<D>> => {
       const r = await def.execute(args, ctx);
