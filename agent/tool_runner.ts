@@ -6,12 +6,12 @@
  * bookkeeping of what it read/wrote. What a tool does is read from its traits.
  */
 import type { ToolRegistry } from "../tools/registry.ts";
-import type { FileStamp, Tool, ToolCapabilities, ToolContext, ToolResult } from "../tools/types.ts";
+import type { Tool, ToolCapabilities, ToolContext, ToolResult } from "../tools/types.ts";
 import { displayPath, pathRefusal, resolvePath } from "../tools/paths.ts";
 import type { SandboxPool } from "../tools/sandbox/pool.ts";
 import type { FileTracker } from "./file_tracker.ts";
 import { checkCall, type CheckedCall, isChecked, type ToolCall } from "./tool_call.ts";
-import type { RewindReason } from "../protocol/index.ts";
+import type { RefusalCode, RewindReason } from "../protocol/index.ts";
 import type { Diagnostic } from "../protocol/tool_details.ts";
 import { diagnosticsText } from "../tools/diagnostics.ts";
 
@@ -33,7 +33,7 @@ export interface RunnerContext extends ToolContext {
   capabilities?: ToolCapabilities;
 }
 
-const refused = (content: string, code: string, path: string): ToolResult => ({
+const refused = (content: string, code: RefusalCode, path: string): ToolResult => ({
   content,
   isError: true,
   meta: { refusal: { code, params: { path } } },
@@ -103,8 +103,8 @@ export class ToolRunner {
           ")";
       }
     }
-    const stamp = result.meta?.file as FileStamp | undefined;
-    const stamps = result.meta?.stamps as FileStamp[] | undefined;
+    const stamp = result.meta?.file;
+    const stamps = result.meta?.stamps;
     if (!result.isError) {
       if (stamp) ctx.tracker.record(stamp);
       for (const s of stamps ?? []) ctx.tracker.record(s);

@@ -36,6 +36,9 @@ export type MemoryScope = typeof MEMORY_SCOPES[number];
 export const MEMORY_TYPES = ["user", "feedback", "project", "reference"] as const;
 export type MemoryType = typeof MEMORY_TYPES[number];
 
+/** What the agent's `memory` tool does in one call. */
+export const MEMORY_ACTIONS = ["list", "read", "search", "write", "update", "delete"] as const;
+
 /** Who wrote a memory last: the user (page), the model's tool, or post-turn extraction. */
 export const MEMORY_SOURCES = ["user", "tool", "tool-user-asked", "extraction"] as const;
 export type MemorySource = typeof MEMORY_SOURCES[number];

@@ -156,6 +156,40 @@ export function json(maxBytes: number): Schema<unknown> {
   };
 }
 
+/** A value one of `options` accepts (JSON Schema `anyOf`), typed as the union of theirs. */
+export function union<const S extends readonly Schema[]>(...options: S): Schema<Infer<S[number]>> {
+  return {
+    check(v, path) {
+      const each = options.map((o) => o.check(v, path));
+      if (each.some((p) => p.length === 0)) return [];
+      // The closest option's problems say the most: one whose kind the value has (its
+      // problems are all inside it, e.g. an object with one wrong field), the fewest.
+      const inside = each.filter((p) => p.every((x) => /^[.[]/.test(x.slice(path.length))));
+      return (inside.length ? inside : each).reduce((a, b) => b.length < a.length ? b : a);
+    },
+    toJsonSchema: () => ({ anyOf: options.map((o) => o.toJsonSchema()) }),
+  };
+}
+
+/** An object of any keys (at most `maxKeys`) whose values all fit `value`. */
+export function record<T>(value: Schema<T>, maxKeys: number): Schema<Record<string, T>> {
+  return {
+    check(v, path) {
+      if (typeof v !== "object" || v === null || Array.isArray(v)) {
+        return [`${path} must be an object, got ${describe(v)}`];
+      }
+      const entries = Object.entries(v);
+      if (entries.length > maxKeys) return [`${path} must have at most ${maxKeys} keys`];
+      return entries.flatMap(([k, x]) => value.check(x, `${path}.${k}`));
+    },
+    toJsonSchema: () => ({
+      type: "object",
+      additionalProperties: value.toJsonSchema(),
+      ...bounds({ maxProperties: maxKeys }),
+    }),
+  };
+}
+
 /** An array of `item`, at most `max` long (and at least `opts.min`). */
 export function arr<T>(item: Schema<T>, max: number, opts: { min?: number } = {}): Schema<T[]> {
   const min = opts.min ?? 0;

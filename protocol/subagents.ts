@@ -30,7 +30,15 @@ export const SUBAGENT_LIMITS = {
   fileBytes: 32 * 1024,
 } as const;
 
-export type SubagentStatus = "running" | "done" | "maxSteps" | "stopped" | "failed" | "interrupted";
+export const SUBAGENT_STATUSES = [
+  "running",
+  "done",
+  "maxSteps",
+  "stopped",
+  "failed",
+  "interrupted",
+] as const;
+export type SubagentStatus = typeof SUBAGENT_STATUSES[number];
 
 /** One run of a sub-agent (the `agent` tool), as stored and shown. */
 export interface SubagentRun {

@@ -62,7 +62,7 @@ function tools() {
       running.push(args.what);
       await new Promise((r) => setTimeout(r, 5));
       open--;
-      return ok(`saw ${args.what}`, { what: args.what });
+      return ok(`saw ${args.what}`);
     },
   });
   const change = defineTool<{ n: number }>({

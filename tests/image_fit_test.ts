@@ -4,14 +4,7 @@
  * cannot be decoded, or claim more pixels than are decoded, get a clear reason.
  */
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
-import {
-  downscale,
-  fitImage,
-  type FitOutcome,
-  fitPlan,
-  IMAGE_LIMIT,
-  IMAGE_TO_FIT,
-} from "../tools/image_fit.ts";
+import { downscale, fitImage, type FitOutcome, fitPlan, IMAGE_LIMIT } from "../tools/image_fit.ts";
 import { imageInfo } from "../tools/image_info.ts";
 import { fitResultImage, ImageFitter } from "../tools/sandbox/image_fitter.ts";
 import { readFile } from "../tools/read_file.ts";
@@ -164,10 +157,10 @@ Deno.test("read_file + fitResultImage: a too-large image is sent resized with a 
   const fitter = new ImageFitter();
   try {
     const raw = await readFile.execute({ path: "wide.png" }, { workspace: dir, signal });
-    assert(raw.meta?.[IMAGE_TO_FIT] instanceof Uint8Array, "left to fit");
+    assert(raw.imageToFit instanceof Uint8Array, "left to fit");
     assertEquals(raw.meta?.images, undefined);
     const r = await fitResultImage(raw, fitter);
-    assertEquals(r.meta?.[IMAGE_TO_FIT], undefined);
+    assertEquals(r.imageToFit, undefined);
     assertMatch(r.content, /^wide\.png is an image \(PNG, 4000×1000 px, .*\)\. Sent resized/);
     assertMatch(r.content, /from 4000×1000 to 2000×500 px \(PNG, [\d.]+ KB\)/);
     const sent = (r.meta?.images as { mimeType: string; data: string }[])[0];
@@ -189,7 +182,7 @@ Deno.test("read_file + fitResultImage: a too-large image is sent resized with a 
     bomb.set(pngHeader(60000, 60000));
     await Deno.writeFile(`${dir}/bomb.png`, bomb);
     const c = await readFile.execute({ path: "bomb.png" }, { workspace: dir, signal });
-    assertEquals(c.meta?.[IMAGE_TO_FIT], undefined);
+    assertEquals(c.imageToFit, undefined);
     assertMatch(c.content, /could not be resized: at 3600 megapixels .*Not attached/);
   } finally {
     fitter.close();
@@ -234,7 +227,7 @@ Deno.test("a 5000×4000 PNG read_file reads reaches a vision model resized to fi
     const stored = deps.store.repos!.entries.latest(task.id, 100).flatMap((e) => e.parts)
       .find((p) => p.type === "tool_result")!;
     const meta = stored.data!.meta as Record<string, unknown>;
-    assertEquals(meta[IMAGE_TO_FIT], undefined);
+    assertEquals("imageToFit" in stored.data!, false);
     assertEquals((meta.image as { sent: { width: number } }).sent.width, 2000);
   } finally {
     await deps.runs!.stopAll();

@@ -2,7 +2,7 @@
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { imageInfo } from "../tools/image_info.ts";
 import { readFile } from "../tools/read_file.ts";
-import { IMAGE_LIMIT, IMAGE_TO_FIT } from "../tools/image_fit.ts";
+import { IMAGE_LIMIT } from "../tools/image_fit.ts";
 import { mockProvider } from "./helpers/seed.ts";
 import { startMockLlm } from "../scripts/mock-llm.ts";
 import { createServices } from "../server/services.ts";
@@ -95,7 +95,7 @@ Deno.test("read_file: an image comes back as an image part; one too large is lef
   assertEquals(big.content, "big.jpg is an image (JPEG, 9000×100 px, 3.6 MB).");
   // The bytes go to the image worker (tests/image_fit_test.ts), not to the model as they are.
   assertEquals(big.meta?.images, undefined);
-  assertEquals((big.meta?.[IMAGE_TO_FIT] as Uint8Array).length, huge.length);
+  assertEquals((big.imageToFit as Uint8Array).length, huge.length);
   await Deno.writeFile(`${dir}/wide.webp`, webpVp8x(9000, 100));
   const webp = await readFile.execute({ path: "wide.webp" }, ctx);
   assertMatch(
@@ -103,7 +103,7 @@ Deno.test("read_file: an image comes back as an image part; one too large is lef
     /WEBP, 9000×100 px.*could not be resized: WebP images cannot be resized/,
   );
   assertEquals(webp.meta?.images, undefined);
-  assertEquals(webp.meta?.[IMAGE_TO_FIT], undefined);
+  assertEquals(webp.imageToFit, undefined);
 });
 
 Deno.test("a PNG read_file reads reaches a vision model's request as an image part; a blind model gets a note", async () => {

@@ -15,7 +15,9 @@ import {
   obj,
   oneOf,
   parse,
+  record,
   str,
+  union,
 } from "../protocol/schema.ts";
 import type { Effort, OpArgs } from "../protocol/index.ts";
 import type { Handler } from "../server/ops/types.ts";
@@ -185,4 +187,38 @@ Deno.test("parse: the typed value, or the problems", () => {
   assertEquals(p.value, { a: "x" });
   const bad = parse(obj({ a: str({ max: 3 }) }), { a: "long" });
   assertEquals(bad, { ok: false, problems: ["args.a must have at most 3 characters"] });
+});
+
+Deno.test("union: the first option that fits; otherwise the closest option's problems", () => {
+  const u = union(str({ max: 3 }), obj({ n: int({ min: 0, max: 9 }), "m?": bool }));
+  same<Equal<Infer<typeof u>, string | { n: number; m?: boolean }>>();
+  assertEquals(u.check("abc", "v"), []);
+  assertEquals(u.check({ n: 1 }, "v"), []);
+  assertEquals(u.check({ n: 1, m: 2 }, "v"), ["v.m must be a boolean, got number"]);
+  assertEquals(u.check(5, "v"), ["v must be a string, got number"]);
+  assertEquals(u.toJsonSchema(), {
+    anyOf: [
+      { type: "string", maxLength: 3 },
+      {
+        type: "object",
+        properties: { n: { type: "integer", minimum: 0, maximum: 9 }, m: { type: "boolean" } },
+        required: ["n"],
+        additionalProperties: false,
+      },
+    ],
+  });
+});
+
+Deno.test("record: any keys, each value checked, a bound on the number of keys", () => {
+  const r = record(union(str({ max: 9 }), int({ min: 0, max: 9 })), 2);
+  same<Equal<Infer<typeof r>, Record<string, string | number>>>();
+  assertEquals(r.check({}, "v"), []);
+  assertEquals(r.check({ a: "x", b: 3 }, "v"), []);
+  assertEquals(r.check({ a: true }, "v"), ["v.a must be a string, got boolean"]);
+  assertEquals(r.check({ a: 1, b: 2, c: 3 }, "v"), ["v must have at most 2 keys"]);
+  assertEquals(r.check([], "v"), ["v must be an object, got array"]);
+  assertEquals(record(bool, Infinity).toJsonSchema(), {
+    type: "object",
+    additionalProperties: { type: "boolean" },
+  });
 });

@@ -28,7 +28,7 @@ import { lang } from "../ui/state/prefs.js";
 // Chinese is loaded on demand in the app; these checks read it.
 await loadLang("zh-CN");
 
-const toolEntry = (isError: boolean, meta: Record<string, unknown> = {}): Entry => ({
+const toolEntry = (isError: boolean, meta: Record<string, unknown> = {}, name?: string): Entry => ({
   id: "r1",
   taskId: "t",
   pos: 2,
@@ -36,9 +36,16 @@ const toolEntry = (isError: boolean, meta: Record<string, unknown> = {}): Entry 
   status: isError ? "error" : "done",
   createdAt: 0,
   updatedAt: 0,
-  parts: [{ type: "tool_result", text: "x", data: { toolCallId: "c", isError, meta } }],
+  parts: [{
+    type: "tool_result",
+    text: "x",
+    data: { toolCallId: "c", isError, meta, ...(name ? { name } : {}) },
+  }],
   meta: {},
 });
+
+/** Details as a stored result may hold them (older versions, damage): any shape. */
+const stored = <T>(v: unknown) => v as T;
 
 Deno.test("toolKind and callStatus", () => {
   assertEquals(
@@ -62,11 +69,28 @@ Deno.test("toolKind and callStatus", () => {
   assertEquals(resultMeta(undefined), {});
 });
 
+Deno.test("resultMeta: the details of the tools asked for, typed by theirs", () => {
+  const read = toolEntry(false, { path: "a", totalLines: 3 }, "read_file");
+  assertEquals(resultMeta(read, ["read_file", "list_dir"]).totalLines, 3);
+  assertEquals(resultMeta(read, ["exec_command"]), {}, "another tool's result has none of these");
+  const mcp = toolEntry(false, { mcp: { server: "s" } }, "mcp__s__t");
+  assertEquals(resultMeta(mcp, ["mcp"]).mcp?.server, "s", "mcp stands for every MCP tool");
+  // Stored results without a name (older versions) are read as the caller's tools.
+  assertEquals(resultMeta(toolEntry(false, { count: 2 }), ["list_dir"]).count, 2);
+  // Reading a key the tools never write does not compile.
+  // @ts-expect-error: read_file writes no `exitCode`
+  assertEquals(resultMeta(read, ["read_file"]).exitCode, undefined);
+  // @ts-expect-error: neither glob nor grep writes `path`
+  assertEquals(resultMeta(read, ["glob", "grep"]).path, undefined);
+  // @ts-expect-error: not a tool
+  resultMeta(read, ["read_files"]);
+});
+
 Deno.test("diffRows numbers the server's diff lines and separates hunks", () => {
   const base = Array.from({ length: 20 }, (_, i) => `l${i + 1}`).join("\n") + "\n";
   const d = lineDiff(base, base.replace("l2\n", "").replace("l15\n", "l15\nnew\n"));
   assert(diffOf({ diff: d }) !== null);
-  assertEquals(diffOf({ diff: { hunks: "no" } }), null);
+  assertEquals(diffOf(stored({ diff: { hunks: "no" } })), null);
   const rows = diffRows(d.hunks);
   const show = rows.map((r) => r.t === "gap" ? "…" : `${r.old ?? "-"}:${r.new ?? "-"}${r.t}`);
   assertEquals(show, [
@@ -207,7 +231,9 @@ Deno.test("tools strings: same keys in both languages, used placeholders, plural
 Deno.test("execRewindNotes: the English note gives way to the coded list", () => {
   const notes = ["(background processes kept …)", "(Note: 1 file change(s) by this command …)"];
   assertEquals(execRewindNotes(notes, {}), { notes, unrewindable: [] });
-  const u = [{ path: "big.bin", reason: "larger than 2 MB", code: "too_large", params: { mb: 2 } }];
+  const u = [
+    { path: "big.bin", reason: "larger than 2 MB", code: "too_large" as const, params: { mb: 2 } },
+  ];
   assertEquals(execRewindNotes(notes, { unrewindable: u }), {
     notes: ["(background processes kept …)"],
     unrewindable: u,
@@ -243,9 +269,9 @@ Deno.test("exec card model: what failed, how it ended, stderr segments, live pie
   // meta.segments: only well-formed pieces survive; none means "all stdout"
   assertEquals(resultSegments({}), null);
   assertEquals(
-    resultSegments({
+    resultSegments(stored({
       segments: [{ stream: "err", text: "e" }, { omitted: 9 }, { stream: "x", text: "?" }, null],
-    }),
+    })),
     [{ stream: "err", text: "e" }, { omitted: 9 }],
   );
   // live pieces join per stream and keep only the newest `cap` characters
@@ -268,7 +294,7 @@ Deno.test("apply_patch card: the files a patch names and the diffs its result li
   assertEquals(patchTargets(undefined), []);
   const diff = lineDiff("a\n", "b\n");
   assertEquals(
-    patchFilesOf({ files: [{ path: "a", op: "update", diff }, { path: "bad" }, null] }),
+    patchFilesOf(stored({ files: [{ path: "a", op: "update", diff }, { path: "bad" }, null] })),
     [{ path: "a", op: "update", diff }],
   );
   assertEquals(patchFilesOf({}), []);

@@ -7,6 +7,7 @@
  * another one.
  */
 import { defineTool } from "./define.ts";
+import type { ToolDetails } from "../protocol/tool_details.ts";
 import { bool, doc, obj, str } from "../protocol/schema.ts";
 import { SUBAGENT_LIMITS } from "../protocol/subagents.ts";
 import {
@@ -35,7 +36,7 @@ export const AGENT_DESCRIPTION =
   "Several agent calls in one message run in parallel; with run_in_background: true it " +
   "returns an id at once and you read the report later with subagent_output.";
 
-export const agentTool = defineTool<AgentArgs>({
+export const agentTool = defineTool<AgentArgs, ToolDetails<"agent">>({
   name: AGENT_TOOL_NAME,
   description: AGENT_DESCRIPTION,
   args: obj({
@@ -65,7 +66,7 @@ export const agentTool = defineTool<AgentArgs>({
   },
 });
 
-export const subagentOutput = defineTool<OutputArgs>({
+export const subagentOutput = defineTool<OutputArgs, ToolDetails<"subagent_output">>({
   name: "subagent_output",
   description: "Read the state and, once it finished, the report of a background sub-agent " +
     "started with agent {run_in_background: true}. With wait: true it waits until the " +

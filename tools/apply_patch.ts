@@ -8,16 +8,19 @@
 import { dirname } from "../lib/path.ts";
 import { fail, type FileStamp, ok } from "./types.ts";
 import { defineTool } from "./define.ts";
+import type { PatchedFile, ToolDetails } from "../protocol/tool_details.ts";
 import { obj } from "../protocol/schema.ts";
 import { text } from "./args.ts";
 import { hiddenPath, notRegular, toolPath } from "./paths.ts";
 import { stampOf } from "./file_stamp.ts";
-import { type LineDiff, lineDiff } from "../protocol/diff.ts";
+import { lineDiff } from "../protocol/diff.ts";
 import { ensureTempIgnore } from "./temp_dir.ts";
 import { parsePatch, patchPaths } from "./patch/parse.ts";
 import { applyChunks } from "./patch/apply.ts";
 
 const MAX_BYTES = 10 * 1024 * 1024;
+
+type Details = ToolDetails<"apply_patch">;
 
 /** What one file looks like before and after the patch (null: absent). */
 interface Planned {
@@ -27,12 +30,8 @@ interface Planned {
   after: string | null;
 }
 
-export interface PatchedFile {
-  path: string;
-  op: "add" | "update" | "delete" | "move";
-  movedFrom?: string;
-  diff: LineDiff;
-}
+/** One file the patch changed, as the result's details list it. */
+export type { PatchedFile };
 
 const DESCRIPTION =
   `Edit files with a patch: add, update, delete or move several files in one call, \
@@ -103,7 +102,7 @@ async function commit(files: Planned[], workspace: string): Promise<string | nul
   return null;
 }
 
-export const applyPatch = defineTool<{ input: string }>({
+export const applyPatch = defineTool<{ input: string }, ToolDetails<"apply_patch">>({
   name: "apply_patch",
   description: DESCRIPTION,
   args: obj({ input: text("The whole patch, from '*** Begin Patch' to '*** End Patch'") }),
@@ -120,7 +119,7 @@ export const applyPatch = defineTool<{ input: string }>({
       const hidden = hiddenPath(t.abs, ctx.hidden ?? [], ctx.roots ?? [ctx.workspace]);
       return hidden ? { error: hidden } : t;
     };
-    const stop = (why: string) => fail(`${why} No file was changed.`);
+    const stop = (why: string) => fail<Details>(`${why} No file was changed.`);
     for (const op of parsed.ops) {
       const t = resolve(op.path);
       if ("error" in t) return stop(t.error);

@@ -25,6 +25,7 @@
  */
 import type { JsonSchema, Schema } from "../protocol/schema.ts";
 import type { ToolPolicy } from "../protocol/domain.ts";
+import type { AnyToolDetails } from "../protocol/tool_details.ts";
 import { describeShape } from "./json_schema.ts";
 import {
   fail,
@@ -40,7 +41,7 @@ import {
 /** At most this many problems are listed; the rest are counted. */
 const MAX_PROBLEMS = 4;
 
-export interface ToolDefinition<T> {
+export interface ToolDefinition<T, D> {
   name: string;
   /** What the model reads to decide when and how to call the tool. */
   description: string;
@@ -49,7 +50,8 @@ export interface ToolDefinition<T> {
   kind: PermissionKind;
   /** Default: "worker-read" for read tools, "worker-write" for write tools, else "main". */
   placement?: Placement;
-  traits?: ToolTraits;
+  /** A tool marked `changesFiles` declares the mark in its details (`D`). */
+  traits?: ToolTraits & ("changesFiles" extends keyof D ? unknown : { changesFiles?: false });
   /** A policy from the tool's configuration (MCP servers); a task's own rule wins. */
   policy?: ToolPolicy;
   /**
@@ -57,7 +59,7 @@ export interface ToolDefinition<T> {
    * in its own sandbox worker, where a blocking file call costs microseconds and an async
    * one a round trip through the runtime's thread pool.
    */
-  execute(args: T, ctx: ToolContext): ToolResult | Promise<ToolResult>;
+  execute(args: T, ctx: ToolContext): ToolResult<D> | Promise<ToolResult<D>>;
 }
 
 /** The error the model reads for arguments that do not fit the schema. */
@@ -90,7 +92,9 @@ const allowsNull = (s: JsonSchema): boolean =>
   s.type === "null" || (Array.isArray(s.type) && s.type.includes("null")) ||
   (Array.isArray(s.anyOf) && s.anyOf.some((a) => allowsNull(a as JsonSchema)));
 
-export function defineTool<T = Record<string, unknown>>(def: ToolDefinition<T>): Tool<T> {
+export function defineTool<T = Record<string, unknown>, D = AnyToolDetails>(
+  def: ToolDefinition<T, D>,
+): Tool<T, D> {
   // Built when first needed: every start defines all the tools, and a sandbox worker
   // parses the arguments of the few it runs (the shape is only for error texts).
   let schema: JsonSchema | undefined;
@@ -103,11 +107,12 @@ export function defineTool<T = Record<string, unknown>>(def: ToolDefinition<T>):
       : { ok: true, args: args as T };
   };
   const traits = def.traits ?? {};
-  // The UI's change card learns from the result itself which calls changed files.
+  // The UI's change card learns from the result itself which calls changed files (the
+  // details of every tool with this trait declare `changesFiles`: see `traits`).
   const run = traits.changesFiles
-    ? async (args: T, ctx: ToolContext) => {
+    ? async (args: T, ctx: ToolContext): Promise<ToolResult<D>> => {
       const r = await def.execute(args, ctx);
-      return r.isError ? r : { ...r, meta: { ...r.meta, changesFiles: true } };
+      return r.isError ? r : { ...r, meta: { ...r.meta, changesFiles: true } as D };
     }
     : async (args: T, ctx: ToolContext) => await def.execute(args, ctx);
   return {

@@ -1,11 +1,12 @@
 /** `delete_file`: regular files only; the runner requires a prior read and checkpoints it. */
 import { fail, ok } from "./types.ts";
 import { defineTool } from "./define.ts";
+import type { ToolDetails } from "../protocol/tool_details.ts";
 import { obj } from "../protocol/schema.ts";
 import { filePath } from "./args.ts";
 import { toolPath } from "./paths.ts";
 
-export const deleteFile = defineTool<{ path: string }>({
+export const deleteFile = defineTool<{ path: string }, ToolDetails<"delete_file">>({
   name: "delete_file",
   description: "Delete one regular file (not a folder). Read the file first.",
   args: obj({ path: filePath }),

@@ -7,11 +7,12 @@
 import { fail, ok } from "./types.ts";
 import type { Diagnostic } from "../protocol/tool_details.ts";
 import { defineTool } from "./define.ts";
+import type { ToolDetails } from "../protocol/tool_details.ts";
 import { arr, doc, obj } from "../protocol/schema.ts";
 import { text } from "./args.ts";
 import { hiddenPath, toolPath } from "./paths.ts";
 
-export const diagnosticsTool = defineTool<{ paths: string[] }>({
+export const diagnosticsTool = defineTool<{ paths: string[] }, ToolDetails<"diagnostics">>({
   name: "diagnostics",
   description: "Errors and warnings the language server reports for files (TypeScript/" +
     "JavaScript and Python), e.g. to check a change before finishing. At most 20 files.",

@@ -8,6 +8,7 @@
  */
 import { fail, ok } from "./types.ts";
 import { defineTool } from "./define.ts";
+import type { ToolDetails } from "../protocol/tool_details.ts";
 import { bool, doc, obj } from "../protocol/schema.ts";
 import { filePath, text } from "./args.ts";
 import { notRegular, toolPath } from "./paths.ts";
@@ -85,12 +86,12 @@ function fuzzyReplace(
   return { ok: true, text: next, count: places.length, pass };
 }
 
-export interface EditArgs {
+export type EditArgs = {
   path: string;
   old_string: string;
   new_string: string;
   replace_all?: boolean;
-}
+};
 
 export const editFileArgs = obj({
   path: filePath,
@@ -148,7 +149,7 @@ export const EDIT_FILE_DESCRIPTION =
   "unless replace_all is true; if it differs only in whitespace or indentation, the one place " +
   "it matches is used and new_string is re-indented to fit. Read the file first.";
 
-export const editFile = defineTool<EditArgs>({
+export const editFile = defineTool<EditArgs, ToolDetails<"edit_file">>({
   name: "edit_file",
   description: EDIT_FILE_DESCRIPTION,
   args: editFileArgs,

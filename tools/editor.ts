@@ -17,6 +17,7 @@
  */
 import { dirname } from "../lib/path.ts";
 import type { EditorCaps } from "../protocol/editor.ts";
+import type { RefusalCode } from "../protocol/domain.ts";
 import { EDITOR_LIMITS } from "../protocol/editor.ts";
 import { lineDiff } from "../protocol/diff.ts";
 import {
@@ -46,7 +47,7 @@ const FILE_TIMEOUT_MS = 60_000;
 /** Kill and release after a timeout or stop: bounded, so a stop always ends the call. */
 const CLEANUP_TIMEOUT_MS = 10_000;
 
-const refused = (code: string, text: string, shown: string): ToolResult =>
+const refused = (code: RefusalCode, text: string, shown: string): ToolResult =>
   fail(text, { refusal: { code, params: { path: shown } } });
 
 /** `path` of a call, confined to the task's folders (links resolved) and out of hidden ones. */

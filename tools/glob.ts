@@ -11,6 +11,7 @@
 import { isAbsolute } from "../lib/path.ts";
 import { fail, ok } from "./types.ts";
 import { defineTool } from "./define.ts";
+import type { ToolDetails } from "../protocol/tool_details.ts";
 import { bool, doc, int, obj } from "../protocol/schema.ts";
 import { text } from "./args.ts";
 import { hiddenBelow, hiddenPath, outsideRoots } from "./paths.ts";
@@ -192,7 +193,7 @@ export const glob = defineTool<{
   path?: string;
   limit?: number;
   include_ignored?: boolean;
-}>({
+}, ToolDetails<"glob">>({
   name: "glob",
   description: "Find files whose path matches a glob pattern, newest first (by modification " +
     "time). `*` matches within one directory level, `**` any number of levels, `?` one " +

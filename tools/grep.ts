@@ -8,6 +8,7 @@
  */
 import { fail, ok } from "./types.ts";
 import { defineTool } from "./define.ts";
+import type { ToolDetails } from "../protocol/tool_details.ts";
 import { bool, doc, int, obj } from "../protocol/schema.ts";
 import { text } from "./args.ts";
 import { displayPath, hiddenBelow } from "./paths.ts";
@@ -68,7 +69,7 @@ export const grep = defineTool<{
   limit?: number;
   context?: number;
   include_ignored?: boolean;
-}>({
+}, ToolDetails<"grep">>({
   name: "grep",
   description: "Search file contents with a JavaScript regular expression (per line). " +
     "Returns `path:line: text` grouped by file. Use `include` to filter files by glob " +

@@ -50,12 +50,6 @@ export const MAX_DECODE_BYTES = 48 * 1024 * 1024;
 /** Re-encoded JPEGs: small enough, and text in a screenshot stays readable. */
 const JPEG_QUALITY = 85;
 
-/**
- * The meta key under which a tool leaves an image's bytes to be fitted before its result
- * is kept (`fitResultImage` in `sandbox/image_fitter.ts` takes them out).
- */
-export const IMAGE_TO_FIT = "imageToFit";
-
 export const sizeText = (n: number) =>
   n < 1024
     ? `${n} B`

@@ -6,12 +6,13 @@
  */
 import { fail, ok } from "./types.ts";
 import { defineTool } from "./define.ts";
+import type { QuestionAnswer, ToolDetails } from "../protocol/tool_details.ts";
 import { arr, bool, obj } from "../protocol/schema.ts";
 import { text } from "./args.ts";
 
 export const PLAN_MAX = 20_000;
 
-export const exitPlanMode = defineTool<{ plan: string }>({
+export const exitPlanMode = defineTool<{ plan: string }, ToolDetails<"exit_plan_mode">>({
   name: "exit_plan_mode",
   description:
     "In plan mode, present your finished plan to the user for approval. If approved, plan " +
@@ -30,11 +31,8 @@ export const exitPlanMode = defineTool<{ plan: string }>({
   },
 });
 
-export interface QuestionAnswer {
-  question: string;
-  /** Chosen option labels, or a free-text "Other" answer. */
-  answers: string[];
-}
+/** One question and what the user answered: chosen option labels, or free text. */
+export type { QuestionAnswer };
 
 interface Question {
   question: string;
@@ -51,7 +49,10 @@ const question = obj({
   options: arr(option, 4, { min: 2 }),
 });
 
-export const askUserQuestion = defineTool<{ questions: Question[] }>({
+export const askUserQuestion = defineTool<
+  { questions: Question[] },
+  ToolDetails<"ask_user_question">
+>({
   name: "ask_user_question",
   description:
     "Ask the user 1-4 multiple-choice questions when a decision truly needs them. Each " +

@@ -1,6 +1,7 @@
 /** `list_dir`: entries with type and size, directories first, 8 KB cap. */
 import { fail, ok } from "./types.ts";
 import { defineTool } from "./define.ts";
+import type { ToolDetails } from "../protocol/tool_details.ts";
 import { bool, doc, obj } from "../protocol/schema.ts";
 import { text } from "./args.ts";
 import { join } from "../lib/path.ts";
@@ -10,7 +11,10 @@ import { IGNORED_NOTE, searchScope } from "./walk.ts";
 
 const CAP_BYTES = 8 * 1024;
 
-export const listDir = defineTool<{ path?: string; include_ignored?: boolean }>({
+export const listDir = defineTool<
+  { path?: string; include_ignored?: boolean },
+  ToolDetails<"list_dir">
+>({
   name: "list_dir",
   description:
     "List the entries of a directory (directories first) with their type and size in bytes. " +

@@ -11,8 +11,10 @@
  * The run lends each call a {@link MemoryAccess} in its context; sub-agents get none.
  */
 import { defineTool } from "./define.ts";
+import type { ToolDetails } from "../protocol/tool_details.ts";
 import { doc, obj, oneOf, str } from "../protocol/schema.ts";
 import {
+  MEMORY_ACTIONS,
   MEMORY_LIMITS,
   MEMORY_SCOPES,
   MEMORY_TYPES,
@@ -27,10 +29,8 @@ export const WRITES_PER_TURN = 10;
 
 export type { MemoryAccess } from "./types.ts";
 
-const ACTIONS = ["list", "read", "search", "write", "update", "delete"] as const;
-
 type MemoryArgs = {
-  action: typeof ACTIONS[number];
+  action: typeof MEMORY_ACTIONS[number];
   scope?: MemoryScope;
   id?: string;
   query?: string;
@@ -48,7 +48,7 @@ const line = (i: MemoryItem) =>
   `- ${i.id} [${i.scope}, ${i.type}${i.unreviewed ? ", unreviewed" : ""}] ${i.title}` +
   (i.description ? ` — ${i.description}` : "");
 
-export const memoryTool = defineTool<MemoryArgs>({
+export const memoryTool = defineTool<MemoryArgs, ToolDetails<"memory">>({
   name: "memory",
   description: "Long-term memory across tasks: facts and preferences worth keeping (how the " +
     "user likes to work, decisions about this project, where things are). Actions: list, read " +
@@ -58,7 +58,7 @@ export const memoryTool = defineTool<MemoryArgs>({
     "user asked you to remember it. Keep each memory short and self-contained; never store " +
     "secrets. Accepted memories are listed in the reminder; read one for its full text.",
   args: obj({
-    action: oneOf(ACTIONS),
+    action: oneOf(MEMORY_ACTIONS),
     "scope?": doc(oneOf(MEMORY_SCOPES), "project (default for write) or global"),
     "id?": doc(str({ min: 1, max: 200 }), "The memory's id (read, update, delete)"),
     "query?": doc(str({ max: L.queryChars }), "Words to find (search)"),
@@ -90,7 +90,7 @@ export const memoryTool = defineTool<MemoryArgs>({
   },
 });
 
-async function run(a: MemoryArgs, m: MemoryAccess): Promise<ToolResult> {
+async function run(a: MemoryArgs, m: MemoryAccess): Promise<ToolResult<ToolDetails<"memory">>> {
   const buckets = (scope?: MemoryScope): Bucket[] =>
     (scope ? [scope] : (["project", "global"] as const)).map((s) =>
       m.files.bucket(s, s === "project" ? m.projectPath : null)
@@ -136,11 +136,10 @@ async function run(a: MemoryArgs, m: MemoryAccess): Promise<ToolResult> {
       );
     }
   };
-  const meta = (item: MemoryItem | null, extra: Record<string, unknown> = {}) => ({
+  const meta = (item: MemoryItem | null): ToolDetails<"memory"> => ({
     memory: item
       ? { action: a.action, id: item.id, scope: item.scope, unreviewed: item.unreviewed }
       : { action: a.action },
-    ...extra,
   });
 
   switch (a.action) {

@@ -2,16 +2,17 @@
  * `read_file`: a window of lines (≤ 2000 lines / 256 KB per call), binary detection.
  * A PNG, JPEG, GIF or WebP image comes back as an image (`meta.images`) that the loop
  * shows to models taking images; others read a note instead. One larger than the models'
- * limit is left to be resized (`meta[IMAGE_TO_FIT]`, see `image_fit.ts`). A PDF is read as its text,
+ * limit is left to be resized (`ToolResult.imageToFit`, see `image_fit.ts`). A PDF is read as its text,
  * page by page (PDF.js through `unpdf`, loaded only when a PDF is read).
  */
 import { fail, ok, type ToolResult } from "./types.ts";
 import { defineTool } from "./define.ts";
+import type { ToolDetails } from "../protocol/tool_details.ts";
 import { doc, int, obj } from "../protocol/schema.ts";
 import { filePath } from "./args.ts";
 import { notRegular, toolPath } from "./paths.ts";
 import { imageInfo } from "./image_info.ts";
-import { fitPlan, IMAGE_TO_FIT, sizeText, unsentNote } from "./image_fit.ts";
+import { fitPlan, sizeText, unsentNote } from "./image_fit.ts";
 
 const MAX_LINES = 2000;
 const MAX_BYTES = 256 * 1024;
@@ -48,7 +49,10 @@ async function pdfText(
 
 export const READ_FILE_MAX_LINES = MAX_LINES;
 
-export const readFile = defineTool<{ path: string; offset?: number; limit?: number }>({
+export const readFile = defineTool<
+  { path: string; offset?: number; limit?: number },
+  ToolDetails<"read_file">
+>({
   name: "read_file",
   description:
     "Read a text file. Returns numbered lines; use offset (1-based line) and limit to page " +
@@ -97,7 +101,10 @@ export const readFile = defineTool<{ path: string; offset?: number; limit?: numb
       }
       if (plan.kind === "resize") {
         // Shrunk outside this worker, by the image worker, before the result is kept.
-        return ok(`${what}.`, { ...meta, [IMAGE_TO_FIT]: bytes });
+        return {
+          ...ok(`${what}.`, { ...meta, image: { ...meta.image, attached: false } }),
+          imageToFit: bytes,
+        };
       }
       return ok(`${what}.`, {
         ...meta,

@@ -1,13 +1,14 @@
 /** `todo_write`: the agent's plan as a checklist (full overwrite); drives the progress capsule. */
 import { fail, ok } from "./types.ts";
 import { defineTool } from "./define.ts";
+import type { ToolDetails } from "../protocol/tool_details.ts";
 import { arr, obj, oneOf } from "../protocol/schema.ts";
 import { text } from "./args.ts";
 
 const STATUSES = ["pending", "in_progress", "completed"] as const;
 type Todo = { content: string; status: typeof STATUSES[number] };
 
-export const todoWrite = defineTool<{ todos: Todo[] }>({
+export const todoWrite = defineTool<{ todos: Todo[] }, ToolDetails<"todo_write">>({
   name: "todo_write",
   description:
     "Write the complete todo list for this task (it replaces the previous list). Use it for " +

@@ -6,7 +6,12 @@ import type { JsonSchema } from "../protocol/schema.ts";
 import type { ToolPolicy } from "../protocol/domain.ts";
 import type { SandboxLevelName } from "../protocol/constants.ts";
 import type { MemoryScope } from "../protocol/memory.ts";
-import type { Diagnostic } from "../protocol/tool_details.ts";
+import type {
+  AnyToolDetails,
+  Diagnostic,
+  FileStamp,
+  ToolDetails,
+} from "../protocol/tool_details.ts";
 import type { EnvPolicy } from "./exec/env_policy.ts";
 import type { MemoryFiles } from "../store/memory/files.ts";
 import type { EditorCaps, EditorMethod } from "../protocol/editor.ts";
@@ -43,8 +48,11 @@ export type OutputArgs = {
 
 /** What a run lends the `agent` tools of one call (absent inside a sub-agent). */
 export interface SubagentControl {
-  start(args: AgentArgs, signal: AbortSignal): Promise<ToolResult>;
-  output(args: OutputArgs, signal: AbortSignal): Promise<ToolResult>;
+  start(args: AgentArgs, signal: AbortSignal): Promise<ToolResult<ToolDetails<"agent">>>;
+  output(
+    args: OutputArgs,
+    signal: AbortSignal,
+  ): Promise<ToolResult<ToolDetails<"subagent_output">>>;
 }
 
 /** What a run lends the memory tool for one turn. */
@@ -152,24 +160,30 @@ export interface ToolTraits {
 }
 
 /** What a file tool saw or left, so the main process can track stale reads. */
-export interface FileStamp {
-  abs: string;
-  mtimeMs: number | null;
-  size: number;
-}
+export type { FileStamp };
 
-export interface ToolResult {
+/**
+ * A tool's answer. `D` is the type of its details: a tool's own
+ * (`ToolDetails<"read_file">`, see protocol/tool_details.ts), or, where any tool's
+ * result is handled, every key some tool writes.
+ */
+export interface ToolResult<D = AnyToolDetails> {
   /** Text returned to the model. */
   content: string;
   isError: boolean;
   /** Structured details for the UI card (never sent to the model). */
-  meta?: Record<string, unknown>;
+  meta?: D;
+  /**
+   * An image too large for the models that the main process fits before the result is
+   * kept (read_file runs in a worker that cannot); never stored or sent as it is.
+   */
+  imageToFit?: Uint8Array;
 }
 
 /** Arguments checked against a tool's schema: the typed value, or an error for the model. */
 export type ParsedArgs<T> = { ok: true; args: T } | { ok: false; error: string };
 
-export interface Tool<T = Record<string, unknown>> {
+export interface Tool<T = Record<string, unknown>, D = AnyToolDetails> {
   name: string;
   description: string;
   /** JSON Schema of the arguments object (what the model is told). */
@@ -182,18 +196,23 @@ export interface Tool<T = Record<string, unknown>> {
   /** Checks arguments against the schema. */
   parse(args: unknown): ParsedArgs<T>;
   /** Checks, then runs: safe for any caller (tests, the sandbox worker). */
-  execute(args: unknown, ctx: ToolContext): Promise<ToolResult>;
+  execute(args: unknown, ctx: ToolContext): Promise<ToolResult<D>>;
   /** Runs with arguments `parse` accepted (the runner checked them before dispatch). */
-  run(args: T, ctx: ToolContext): Promise<ToolResult>;
+  run(args: T, ctx: ToolContext): Promise<ToolResult<D>>;
 }
 
-/** An error result with a message written for the model to recover from. */
-export const fail = (content: string, meta?: Record<string, unknown>): ToolResult => ({
+/**
+ * An error result with a message written for the model to recover from. The details'
+ * type comes from where the result goes (a tool's `execute` returns its own), never
+ * from `meta` itself, so a key the tool's details lack is an error here.
+ */
+export const fail = <D = AnyToolDetails>(content: string, meta?: NoInfer<D>): ToolResult<D> => ({
   content,
   isError: true,
   meta,
 });
-export const ok = (content: string, meta?: Record<string, unknown>): ToolResult => ({
+/** A successful result; its details are typed like {@link fail}'s. */
+export const ok = <D = AnyToolDetails>(content: string, meta?: NoInfer<D>): ToolResult<D> => ({
   content,
   isError: false,
   meta,

@@ -2,6 +2,7 @@
 import { dirname } from "../lib/path.ts";
 import { fail, ok } from "./types.ts";
 import { defineTool } from "./define.ts";
+import type { ToolDetails } from "../protocol/tool_details.ts";
 import { obj } from "../protocol/schema.ts";
 import { filePath, text } from "./args.ts";
 import { notRegular, toolPath } from "./paths.ts";
@@ -11,7 +12,7 @@ import { ensureTempIgnore } from "./temp_dir.ts";
 
 const MAX_BYTES = 10 * 1024 * 1024;
 
-export const writeFile = defineTool<{ path: string; content: string }>({
+export const writeFile = defineTool<{ path: string; content: string }, ToolDetails<"write_file">>({
   name: "write_file",
   description:
     "Create a file or overwrite it with the given content. Parent folders are created. " +

@@ -7,6 +7,7 @@
  */
 import { doc, obj, str } from "../../protocol/schema.ts";
 import type { McpServerConfig } from "../../protocol/mcp_servers.ts";
+import type { ToolDetails } from "../../protocol/tool_details.ts";
 import { defineTool } from "../../tools/define.ts";
 import type { Tool, ToolResult } from "../../tools/types.ts";
 import { agentNames, bound } from "./tools.ts";
@@ -32,7 +33,7 @@ export interface McpResourceSource {
   }>;
 }
 
-const failed = (id: string, what: string, e: unknown): ToolResult => ({
+const failed = (id: string, what: string, e: unknown): ToolResult<ToolDetails<"mcp">> => ({
   content: `MCP ${id} ${what} failed: ${(e as Error).message}`,
   isError: true,
 });
@@ -40,7 +41,7 @@ const failed = (id: string, what: string, e: unknown): ToolResult => ({
 export function resourceTools(src: McpResourceSource, taken: Set<string>): Tool[] {
   const id = src.config.id;
   const [listName, readName] = agentNames(id, ["list_resources", "read_resource"], taken);
-  const list = defineTool<{ cursor?: string }>({
+  const list = defineTool<{ cursor?: string }, ToolDetails<"mcp">>({
     name: listName,
     description: `[MCP ${id}] Lists the resources (files, records, documents) the MCP server ` +
       `${id} offers: URI, name, type. Read one with ${readName}.`,
@@ -65,7 +66,7 @@ export function resourceTools(src: McpResourceSource, taken: Set<string>): Tool[
       }
     },
   });
-  const read = defineTool<{ uri: string }>({
+  const read = defineTool<{ uri: string }, ToolDetails<"mcp">>({
     name: readName,
     description: `[MCP ${id}] Reads one resource of the MCP server ${id} by its URI ` +
       `(from ${listName}, or a resource link in a result).`,

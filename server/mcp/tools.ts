@@ -9,6 +9,7 @@ import type { CallToolResult, Tool as SdkTool } from "@modelcontextprotocol/sdk/
 import type { JsonSchema, Schema } from "../../protocol/schema.ts";
 import type { ToolPolicy } from "../../protocol/domain.ts";
 import type { McpServerConfig, McpToolInfo } from "../../protocol/mcp_servers.ts";
+import type { McpResultDetails, ToolDetails } from "../../protocol/tool_details.ts";
 import { defineTool } from "../../tools/define.ts";
 import { jsonSchemaArgs } from "../../tools/json_schema.ts";
 import type { Tool, ToolResult } from "../../tools/types.ts";
@@ -68,23 +69,15 @@ export function usableSchema(tool: SdkTool): JsonSchema | string {
   return schema;
 }
 
-/** What the card shows of a result besides the text (images, links, structured content). */
-export interface McpResultMeta {
-  mcp: {
-    server: string;
-    tool: string;
-    images: { mimeType: string; data: string }[];
-    /** Images left out (too large or too many). */
-    imagesOmitted: number;
-    links: { uri: string; name: string; mimeType?: string }[];
-    structured: string | null;
-  };
-}
-
 /** A `tools/call` result as the model's text and the card's details. */
-export function convertResult(server: string, tool: string, r: CallToolResult): ToolResult {
+export function convertResult(
+  server: string,
+  tool: string,
+  r: CallToolResult,
+): ToolResult<ToolDetails<"mcp">> {
   const texts: string[] = [];
-  const meta: McpResultMeta["mcp"] = {
+  // What the card shows besides the text: images, links, structured content.
+  const meta: McpResultDetails = {
     server,
     tool,
     images: [],
@@ -163,7 +156,7 @@ export function buildTools(
     const description = oneLine(t.description ?? t.title ?? "", DESCRIPTION_MAX) ||
       `Tool ${oneLine(serverName, 80)} of the MCP server ${src.config.id}.`;
     infos.push({ name: oneLine(serverName, 200), agentName: names[i], description });
-    tools.push(defineTool<Record<string, unknown>>({
+    tools.push(defineTool<Record<string, unknown>, ToolDetails<"mcp">>({
       name: names[i],
       description: `[MCP ${src.config.id}] ${description}`,
       args: jsonSchemaArgs(schema) as Schema<Record<string, unknown>>,

@@ -15,6 +15,7 @@
  */
 import { fail, type JobOwner, ok } from "../types.ts";
 import { defineTool } from "../define.ts";
+import type { ToolDetails } from "../../protocol/tool_details.ts";
 import { int, obj } from "../../protocol/schema.ts";
 import { text } from "../args.ts";
 import { displayPath, resolvePath } from "../paths.ts";
@@ -176,7 +177,10 @@ export async function stopAllJobs(): Promise<void> {
   await Promise.all([...jobs.values()].map((j) => j.done));
 }
 
-export const backgroundBash = defineTool<{ command: string; cwd?: string }>({
+export const backgroundBash = defineTool<
+  { command: string; cwd?: string },
+  ToolDetails<"background_bash">
+>({
   name: "background_bash",
   description: "Start a long-running shell command in the background (dev server, watcher, long " +
     "build) and return its id at once. Read its output with task_output and stop it with task_stop.",
@@ -249,7 +253,7 @@ export const backgroundBash = defineTool<{ command: string; cwd?: string }>({
   },
 });
 
-export const taskOutput = defineTool<{ id: string; offset?: number }>({
+export const taskOutput = defineTool<{ id: string; offset?: number }, ToolDetails<"task_output">>({
   name: "task_output",
   description:
     "Read new output of a background command since `offset` (0 = from the start), with its " +
@@ -275,7 +279,7 @@ export const taskOutput = defineTool<{ id: string; offset?: number }>({
   },
 });
 
-export const taskStop = defineTool<{ id: string }>({
+export const taskStop = defineTool<{ id: string }, ToolDetails<"task_stop">>({
   name: "task_stop",
   description: "Stop a background command (and everything it started).",
   args: obj({ id: text() }),

@@ -11,6 +11,7 @@
  */
 import { fail, ok, type OutputListener, type ToolContext } from "../types.ts";
 import { defineTool } from "../define.ts";
+import type { ToolDetails } from "../../protocol/tool_details.ts";
 import { doc, num, obj } from "../../protocol/schema.ts";
 import { text } from "../args.ts";
 import { displayPath, resolvePath } from "../paths.ts";
@@ -246,7 +247,10 @@ function statusLine(r: RunResult, timeoutS: number): string {
   return `Exit code: ${r.exitCode}`;
 }
 
-export const execCommand = defineTool<{ command: string; cwd?: string; timeout?: number }>({
+export const execCommand = defineTool<
+  { command: string; cwd?: string; timeout?: number },
+  ToolDetails<"exec_command">
+>({
   name: "exec_command",
   description: "Run a shell command and return its combined stdout/stderr and exit code. " +
     `Runs in the workspace unless \`cwd\` is given; times out after \`timeout\` seconds ` +

@@ -16,8 +16,9 @@ export const CHUNK_BYTES = 64 * 1024;
 
 export type { StreamName } from "../types.ts";
 import type { StreamName } from "../types.ts";
+import type { ExecSegment } from "../../protocol/tool_details.ts";
 /** A kept run of one stream's text, or the place where bytes were left out. */
-export type Segment = { stream: StreamName; text: string } | { omitted: number };
+export type Segment = ExecSegment;
 
 /** How far a cut may move to land on a line boundary. */
 const LINE_SLACK = 1024;

@@ -5,7 +5,7 @@
  * ended and its images are reported as not resized, never hung on.
  */
 import type { ToolResult } from "../types.ts";
-import { type FitOutcome, IMAGE_TO_FIT, resizedNote, unsentNote } from "../image_fit.ts";
+import { type FitOutcome, resizedNote, unsentNote } from "../image_fit.ts";
 import { IdleTimer, lightTimer } from "../../lib/light_timer.ts";
 
 /** Beside this module in the source tree, or the bundle's `image_worker.js` (flat folder). */
@@ -80,15 +80,17 @@ export class ImageFitter {
 }
 
 /**
- * A tool result that left an image to fit (`meta[IMAGE_TO_FIT]`, read_file's too-large
+ * A tool result that left an image to fit (`imageToFit`, read_file's too-large
  * image) made final: the fitted image attached with a note of its new size, or a note of
  * why it is not attached. Other results pass unchanged.
  */
 export async function fitResultImage(result: ToolResult, fitter: ImageFitter): Promise<ToolResult> {
-  const bytes = result.meta?.[IMAGE_TO_FIT];
+  const { imageToFit: bytes, ...kept } = result;
   if (!(bytes instanceof Uint8Array)) return result;
-  const { [IMAGE_TO_FIT]: _, ...meta } = result.meta!;
-  const image = (meta.image ?? {}) as { width: number; height: number };
+  result = kept;
+  const meta = result.meta ?? {};
+  const image = meta.image;
+  if (!image) return result;
   const out = await fitter.fit(bytes);
   if (!out.ok) {
     return {

@@ -6,6 +6,7 @@
 import { netFetch } from "../net/proxy.ts";
 import { fail, ok, type Tool, type ToolResult } from "../types.ts";
 import { defineTool } from "../define.ts";
+import type { ToolDetails } from "../../protocol/tool_details.ts";
 import { obj } from "../../protocol/schema.ts";
 import { text } from "../args.ts";
 import { checkUrl, DEFAULT_POLICY, type FetchPolicy, prepareUrl } from "./ssrf.ts";
@@ -77,11 +78,12 @@ const kb = (n: number) => `${Math.round(n / 102.4) / 10} KB`;
 const mb = (n: number) => `${Math.round(n / (1024 * 102.4)) / 10} MB`;
 
 type WebfetchArgs = { url: string; prompt?: string };
+type Result = ToolResult<ToolDetails<"webfetch">>;
 
 export function makeWebfetch(
   policy: FetchPolicy = DEFAULT_POLICY,
   opts: WebfetchOptions = {},
-): Tool<WebfetchArgs> {
+): Tool<WebfetchArgs, ToolDetails<"webfetch">> {
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const maxBody = opts.maxBodyBytes ?? 2 * 1024 * 1024;
   const maxResult = opts.maxResultBytes ?? 30 * 1024;
@@ -92,7 +94,12 @@ export function makeWebfetch(
     opts.now ?? Date.now,
   );
 
-  async function readPage(start: URL, url: URL, res: Response, redirects: string[]) {
+  async function readPage(
+    start: URL,
+    url: URL,
+    res: Response,
+    redirects: string[],
+  ): Promise<Page | Result> {
     const ct = res.headers.get("content-type");
     const mt = mediaType(ct);
     if (!res.ok) {
@@ -140,7 +147,7 @@ export function makeWebfetch(
     return page;
   }
 
-  async function load(start: URL, signal: AbortSignal): Promise<Page | ToolResult> {
+  async function load(start: URL, signal: AbortSignal): Promise<Page | Result> {
     let url = start;
     const redirects: string[] = [];
     for (;;) {
@@ -173,7 +180,8 @@ export function makeWebfetch(
         return fail(
           `Too many redirects: more than ${MAX_REDIRECTS} starting at ${start.href} ` +
             `(hop ${MAX_REDIRECTS + 1} would go from ${url.href} to ${loc}).`,
-          { url: start.href, redirects: [...redirects, url.href] },
+          // The hops followed, a count like a fetched page's (the text names them).
+          { url: start.href, redirects: redirects.length },
         );
       }
       let next: URL | string;
@@ -188,7 +196,7 @@ export function makeWebfetch(
     }
   }
 
-  function render(page: Page, cached: boolean, prompt: string | undefined): ToolResult {
+  function render(page: Page, cached: boolean, prompt: string | undefined): Result {
     const head = [
       `URL: ${page.finalUrl}${cached ? " (cached)" : ""}`,
       page.redirects.length ? `Redirected from: ${page.url} (${page.redirects.length} hops)` : "",
@@ -225,7 +233,7 @@ export function makeWebfetch(
     });
   }
 
-  return defineTool<WebfetchArgs>({
+  return defineTool<WebfetchArgs, ToolDetails<"webfetch">>({
     name: "webfetch",
     description: "Fetch a web page and return it as readable text (HTML converted, links kept " +
       "as 'text (url)'). https only; http:// is upgraded. Private, loopback, link-local and " +

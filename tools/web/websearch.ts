@@ -6,6 +6,7 @@
 import { netFetch } from "../net/proxy.ts";
 import { fail, ok, type Tool } from "../types.ts";
 import { defineTool } from "../define.ts";
+import type { ToolDetails } from "../../protocol/tool_details.ts";
 import { arr, doc, int, obj } from "../../protocol/schema.ts";
 import { text } from "../args.ts";
 import { hasClass, inlineText, parseAttrs, START_TAG } from "./html.ts";
@@ -132,11 +133,13 @@ type WebsearchArgs = {
   limit?: number;
 };
 
-export function makeWebsearch(opts: WebsearchOptions = {}): Tool<WebsearchArgs> {
+export function makeWebsearch(
+  opts: WebsearchOptions = {},
+): Tool<WebsearchArgs, ToolDetails<"websearch">> {
   const base = opts.baseUrl ?? DUCKDUCKGO_HTML;
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const doFetch = opts.fetch ?? netFetch;
-  return defineTool<WebsearchArgs>({
+  return defineTool<WebsearchArgs, ToolDetails<"websearch">>({
     name: "websearch",
     description: "Search the web (DuckDuckGo, no API key). Returns up to `limit` results " +
       "(default 10, max 25) as title, URL and snippet, ads removed. `allowed_domains` keeps " +

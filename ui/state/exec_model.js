@@ -3,7 +3,8 @@
  * the line that says how it ended (timeout, stop, signal, SIGKILL), and its output by
  * stream (stderr is marked), live or from the result's `meta.segments`. Pure.
  *
- * @typedef {{stream: "out"|"err", text: string} | {omitted: number}} Segment
+ * @typedef {import("../../protocol/tool_details.ts").ExecSegment} Segment
+ * @typedef {import("../../protocol/tool_details.ts").ToolDetails<"exec_command">} ExecDetails
  */
 
 /**
@@ -40,13 +41,14 @@ export function appendLive(list, stream, text, cap) {
 /**
  * The result's output by stream, when stderr had something (else null: the output
  * text is all stdout).
- * @param {Record<string, any>} meta
+ * @param {ExecDetails} meta
  * @returns {Segment[]|null}
  */
 export function resultSegments(meta) {
   const list = Array.isArray(meta.segments) ? meta.segments : null;
   if (!list) return null;
-  return list.filter((s) =>
+  // Stored results may come from older versions: each piece is checked.
+  return list.filter((/** @type {Record<string, unknown>|null} */ s) =>
     s && (typeof s.text === "string" && (s.stream === "out" || s.stream === "err") ||
       typeof s.omitted === "number")
   );
@@ -54,7 +56,7 @@ export function resultSegments(meta) {
 
 /**
  * A finished command that did not succeed: non-zero exit, a signal, timeout, stop.
- * @param {Record<string, any>} meta
+ * @param {ExecDetails} meta
  */
 export function execFailed(meta) {
   return meta.timedOut === true || meta.stopped === true ||
@@ -64,7 +66,7 @@ export function execFailed(meta) {
 
 /**
  * How the command was ended, for a line under its output (null for a normal exit).
- * @param {Record<string, any>} meta
+ * @param {ExecDetails} meta
  * A signal is a crash (bad); a timeout or a stop was decided from outside (warn).
  * @returns {{key: string, params?: Record<string, unknown>, sigkill: boolean, tone: "bad"|"warn"}|null}
  */

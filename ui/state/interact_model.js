@@ -18,7 +18,9 @@
  * @typedef {{code: string, feedback: string, params: Record<string, string|number>}} Refusal
  * @typedef {import("../../protocol/index.ts").RewindReason} RewindReason
  * @typedef {{todos: Todo[], done: number, total: number, current: string|null}} TodoProgress
+ * @typedef {import("../../protocol/tool_details.ts").ToolDetails<"ask_user_question">} QuestionDetails
  */
+import { resultMeta } from "./tool_details.js";
 
 /** Limits of `approval.decide` answers (protocol/index.ts). */
 export const ANSWER_LIMITS = { questions: 4, answers: 8, chars: 4000, question: 2000 };
@@ -127,7 +129,7 @@ export function buildAnswers(questions, states) {
 
 /**
  * The answers a finished ask_user_question result recorded (its `meta.answers`).
- * @param {Record<string, any>} meta
+ * @param {QuestionDetails} meta
  * @returns {QAnswer[]}
  */
 export function recordedAnswers(meta) {
@@ -168,7 +170,7 @@ export const REFUSAL_CODES = new Set([
  * @returns {Refusal|null}
  */
 export function refusalOf(result) {
-  const r = /** @type {any} */ (result?.parts[0]?.data?.meta)?.refusal;
+  const r = resultMeta(result).refusal;
   if (!r || typeof r !== "object" || !REFUSAL_CODES.has(r.code)) return null;
   /** @type {Record<string, string|number>} */
   const params = {};
@@ -231,7 +233,7 @@ export function latestTodos(entries) {
     if (e.role !== "tool") continue;
     const data = e.parts[0]?.data;
     if (data?.name !== "todo_write" || data.isError === true || e.status === "error") continue;
-    const todos = todosOf(/** @type {any} */ (data.meta)?.todos);
+    const todos = todosOf(resultMeta(e, ["todo_write"]).todos);
     if (todos) return progressOf(todos);
   }
   return null;

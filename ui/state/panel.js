@@ -10,6 +10,7 @@
  */
 import { signal } from "@preact/signals";
 import { rightPanel } from "./overlays.js";
+import { resultMeta } from "./tool_details.js";
 
 export const PANEL_MIN = 300;
 export const PANEL_DEFAULT = 520;
@@ -166,12 +167,10 @@ export function findCallDiff(list, callId, path) {
     const e = list[i];
     const data = e.parts[0]?.data;
     if (e.role !== "tool" || String(data?.toolCallId ?? "") !== callId) continue;
-    const meta = /** @type {Record<string, unknown>} */ (
-      data?.meta && typeof data.meta === "object" ? data.meta : {}
-    );
+    const meta = resultMeta(e);
     const p = typeof meta.path === "string" ? meta.path : "";
     if (path && p && norm(p) !== norm(path)) continue;
-    const d = /** @type {LineDiff|null|undefined} */ (meta.diff);
+    const d = meta.diff;
     if (!d || typeof d !== "object" || !Array.isArray(d.hunks)) return null;
     return { diff: d, path: p || path, tool: String(data?.name ?? "") };
   }

@@ -6,6 +6,8 @@
  *
  * @typedef {import("../../protocol/index.ts").SubagentRun} SubagentRun
  * @typedef {import("../../protocol/index.ts").Entry} Entry
+ * @typedef {import("../../protocol/tool_details.ts").DetailsOf<"agent"|"subagent_output">}
+ *   SubagentDetails
  */
 import { computed } from "@preact/signals";
 import { request } from "./connection.js";
@@ -44,7 +46,7 @@ export function fetchTranscript(taskId, runId) {
  * The run a tool result describes: the live one when known, else its stored facts.
  * Before the result exists (a foreground run of the live turn), the newest run started
  * by call `callId`, when `live` (call ids repeat across turns).
- * @param {Record<string, any>} meta
+ * @param {SubagentDetails} meta
  * @param {string} [callId]
  * @param {boolean} [live]
  * @returns {SubagentRun|null}
@@ -52,7 +54,7 @@ export function fetchTranscript(taskId, runId) {
 export function runOfMeta(meta, callId, live = false) {
   const r = meta?.subagent;
   if (r && typeof r === "object" && typeof r.id === "string") {
-    return subagentRuns.value.get(r.id) ?? /** @type {SubagentRun} */ (r);
+    return subagentRuns.value.get(r.id) ?? r;
   }
   if (!live || !callId) return null;
   let found = /** @type {SubagentRun|null} */ (null);

@@ -9,6 +9,7 @@
  * @typedef {{entryId: string, index: number, type: "text"|"thinking", text: string}} Delta
  */
 import { isClearMarker } from "../../protocol/commands.ts";
+import { resultMeta } from "./tool_details.js";
 
 /**
  * Adds a delta to a pending list, merging it into the last one when it continues the
@@ -338,7 +339,7 @@ export function analyseTurn(turn, live) {
 /**
  * Whether a tool result is a file change: the tool's `changesFiles` trait marks it;
  * results recorded before that mark are known by the diff or deletion they carry.
- * @param {Record<string, any>} meta
+ * @param {import("../../protocol/tool_details.ts").AnyToolDetails} meta
  */
 const isFileChange = (meta) =>
   meta.changesFiles === true || meta.diff !== undefined || meta.deleted === true;
@@ -402,13 +403,13 @@ export function fileChanges(view) {
       const id = callId(p);
       const r = item.results[id];
       if (!r || r.status === "error" || r.parts[0]?.data?.isError === true) continue;
-      const meta = /** @type {Record<string, any>} */ (r.parts[0]?.data?.meta ?? {});
+      const meta = resultMeta(r);
       if (!isFileChange(meta)) continue;
       const path = String(meta.path ?? /** @type {any} */ (p.data?.args)?.path ?? "");
       if (!path) continue;
       const d = meta.diff;
-      const added = Number.isFinite(d?.added) ? d.added : 0;
-      const removed = Number.isFinite(d?.removed) ? d.removed : 0;
+      const added = d && Number.isFinite(d.added) ? d.added : 0;
+      const removed = d && Number.isFinite(d.removed) ? d.removed : 0;
       const prev = byPath.get(path);
       byPath.set(path, {
         path,

@@ -9,8 +9,18 @@
  * @typedef {import("../../protocol/diff.ts").LineDiff} LineDiff
  * @typedef {{t: " "|"+"|"-", text: string, old: number|null, new: number|null}
  *   | {t: "gap"}} DiffRow
+ * @typedef {import("../../protocol/tool_details.ts").ToolName} ToolName
+ * @typedef {import("../../protocol/domain.ts").RewindReason} RewindReason
+ */
+/**
+ * What a result of one of the tools `N` may carry (protocol/tool_details.ts).
+ * @template {ToolName} N
+ * @typedef {import("../../protocol/tool_details.ts").DetailsOf<N>} DetailsOf
  */
 import { commonEnds } from "../../protocol/diff.ts";
+import { resultMeta } from "./tool_details.js";
+
+export { resultMeta };
 
 /** @type {Record<string, "read"|"list"|"change"|"exec"|"search"|"web">} */
 const KINDS = {
@@ -52,22 +62,13 @@ export function callStatus(result, live, waiting = false) {
   return live ? "running" : "none";
 }
 
-/**
- * The structured details of a result (`meta`), or an empty object.
- * @param {Entry|undefined} result
- * @returns {Record<string, any>}
- */
-export function resultMeta(result) {
-  const m = result?.parts[0]?.data?.meta;
-  return m && typeof m === "object" ? /** @type {Record<string, any>} */ (m) : {};
-}
-
 /** @param {Entry|undefined} result */
 export const resultText = (result) => String(result?.parts[0]?.text ?? "");
 
 /**
- * A well-formed `meta.diff`, or null.
- * @param {Record<string, any>} meta
+ * A well-formed `meta.diff` (of write_file, edit_file, or one file of apply_patch), or
+ * null: stored results may come from older versions.
+ * @param {{diff?: LineDiff}} meta
  * @returns {LineDiff|null}
  */
 export function diffOf(meta) {
@@ -79,14 +80,12 @@ export function diffOf(meta) {
 
 /**
  * The files an apply_patch result lists, each with a usable diff.
- * @param {Record<string, any>} meta
- * @returns {{path: string, op: string, movedFrom?: string, diff: LineDiff}[]}
+ * @param {DetailsOf<"apply_patch">} meta
+ * @returns {import("../../protocol/tool_details.ts").PatchedFile[]}
  */
 export function patchFilesOf(meta) {
   if (!Array.isArray(meta.files)) return [];
-  return meta.files.filter((/** @type {any} */ f) =>
-    f && typeof f.path === "string" && diffOf(f) !== null
-  );
+  return meta.files.filter((f) => f && typeof f.path === "string" && diffOf(f) !== null);
 }
 
 const PATCH_HEADER = /^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm;
@@ -143,8 +142,8 @@ export function splitExecOutput(text) {
  * A command's file changes that cannot be rewound (from the result's meta), and its
  * notes without the server's English line about them (the card translates them).
  * @param {string[]} notes
- * @param {Record<string, any>} meta
- * @returns {{notes: string[], unrewindable: {path: string, reason?: string, code?: string, params?: Record<string, number>}[]}}
+ * @param {DetailsOf<"exec_command">} meta
+ * @returns {{notes: string[], unrewindable: RewindReason[]}}
  */
 export function execRewindNotes(notes, meta) {
   const list = Array.isArray(meta.unrewindable) ? meta.unrewindable : [];
@@ -154,7 +153,7 @@ export function execRewindNotes(notes, meta) {
 
 /**
  * The exec card's state badge: exit code, timed out, stopped or killed by a signal.
- * @param {Record<string, any>} meta
+ * @param {DetailsOf<"exec_command">} meta
  * @returns {{key: string, params?: Record<string, unknown>, tone: "ok"|"bad"|"warn"}|null}
  */
 export function exitBadge(meta) {
@@ -258,16 +257,20 @@ export function shortUrl(url, max = 80) {
 }
 
 /**
- * The "skipped" notes of a grep result as [i18n key, count] pairs.
- * @param {Record<string, any>} meta
+ * The "skipped" notes of a grep or glob result as [i18n key, count] pairs.
+ * @param {DetailsOf<"grep"|"glob">} meta
  * @returns {[string, number][]}
  */
 export function skippedNotes(meta) {
   /** @type {[string, number][]} */
   const out = [];
-  if (meta.skippedBinary > 0) out.push(["tool.skippedBinary", meta.skippedBinary]);
-  if (meta.skippedLarge > 0) out.push(["tool.skippedLarge", meta.skippedLarge]);
-  if (meta.unreadable > 0) out.push(["tool.skippedUnreadable", meta.unreadable]);
-  if (meta.unreadableDirs > 0) out.push(["tool.skippedUnreadable", meta.unreadableDirs]);
+  /** @param {string} key @param {number|undefined} n */
+  const add = (key, n) => {
+    if (n !== undefined && n > 0) out.push([key, n]);
+  };
+  add("tool.skippedBinary", meta.skippedBinary);
+  add("tool.skippedLarge", meta.skippedLarge);
+  add("tool.skippedUnreadable", meta.unreadable);
+  add("tool.skippedUnreadable", meta.unreadableDirs);
   return out;
 }

@@ -21,7 +21,7 @@
  *   tokensOut: number, unknownUsage: number, toolMs: number, modelMs: number}} Totals
  */
 import { argSummary, groupTurns } from "./timeline_model.js";
-import { toolKind } from "./tool_model.js";
+import { resultMeta, toolKind } from "./tool_model.js";
 import { firstLine } from "./navigator_model.js";
 
 /** Longest text of a compaction / error / note step. */
@@ -54,8 +54,7 @@ export function toolFamily(name) {
 function outcomeOf(result, live) {
   if (!result) return { outcome: live ? "running" : "none", refusal: "" };
   const data = result.parts[0]?.data ?? {};
-  const meta = /** @type {Record<string, any>} */ (data.meta ?? {});
-  const code = meta?.refusal?.code;
+  const code = resultMeta(result).refusal?.code;
   if (typeof code === "string") return { outcome: "refused", refusal: code };
   const failed = result.status === "error" || data.isError === true;
   return { outcome: failed ? "failed" : "ok", refusal: "" };

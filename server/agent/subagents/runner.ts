@@ -15,6 +15,7 @@ import {
   taskTopic,
 } from "../../../protocol/index.ts";
 import type { Effort, ModelRef, ToolPolicy } from "../../../protocol/index.ts";
+import type { ToolDetails } from "../../../protocol/tool_details.ts";
 import type { Repos } from "../../../store/store.ts";
 import type { IdFn } from "../../../store/ids.ts";
 import type { ToolRegistry } from "../../../tools/registry.ts";
@@ -148,7 +149,7 @@ export class SubagentRunner {
     callId: string,
     args: AgentArgs,
     parentSignal: AbortSignal,
-  ): Promise<ToolResult> {
+  ): Promise<ToolResult<ToolDetails<"agent">>> {
     const { taskId, catalog } = parent;
     const def = catalog.get(args.subagent_type);
     if (!def) {
@@ -328,7 +329,11 @@ export class SubagentRunner {
     });
   }
 
-  private async output(taskId: string, args: OutputArgs, signal: AbortSignal): Promise<ToolResult> {
+  private async output(
+    taskId: string,
+    args: OutputArgs,
+    signal: AbortSignal,
+  ): Promise<ToolResult<ToolDetails<"subagent_output">>> {
     const a = this.active.get(args.id);
     const stored = a ? null : this.d.repos.subagents.getRun(args.id);
     const found = a?.run ?? stored;

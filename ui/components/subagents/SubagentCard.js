@@ -21,7 +21,7 @@ import { IconAgent } from "./SubagentIcons.js";
 /** @param {CardProps} props */
 export function SubagentCard({ name, args, result, status, ms, approval, receiving, callId }) {
   const live = !result && (status === "running" || status === "waiting");
-  const run = runOfMeta(resultMeta(result), callId, live);
+  const run = runOfMeta(resultMeta(result, ["agent", "subagent_output"]), callId, live);
   useNow(1000, run?.status === "running");
   const now = serverNow();
   const type = String(run?.type ?? args.subagent_type ?? "");

@@ -5,6 +5,8 @@
  * Before the result exists the new content's line count is shown.
  *
  * @typedef {import("./card_props.js").CardProps} CardProps
+ * @typedef {import("../../../protocol/tool_details.ts").DetailsOf<"write_file"|"edit_file"|"delete_file">}
+ *   ChangeDetails
  */
 import { html } from "../../html.js";
 import { t, tn } from "../../i18n/index.js";
@@ -20,7 +22,7 @@ import { RewoundContext } from "../timeline/rewound.js";
 
 /**
  * @param {string} name
- * @param {Record<string, any>} meta
+ * @param {ChangeDetails} meta
  * @param {boolean} ok
  * @returns {[string, "" | "ok" | "bad"]}
  */
@@ -28,7 +30,7 @@ function chipLabel(name, meta, ok) {
   if (!ok) return ["", ""];
   if (name === "delete_file") return [t("tool.deleted"), "bad"];
   if (meta.created === true) return [t("tool.created"), "ok"];
-  if (name === "edit_file" && meta.replacements > 1) {
+  if (name === "edit_file" && (meta.replacements ?? 0) > 1) {
     return [t("tool.replacements", { n: meta.replacements }), ""];
   }
   return ["", ""];
@@ -36,7 +38,7 @@ function chipLabel(name, meta, ok) {
 
 /** @param {CardProps} props */
 export function ChangeCard({ name, args, result, status, ms, approval, receiving, callId }) {
-  const meta = resultMeta(result);
+  const meta = resultMeta(result, ["write_file", "edit_file", "delete_file"]);
   const diff = status === "done" ? diffOf(meta) : null;
   const path = String(meta.path ?? args.path ?? "");
   const [label, tone] = chipLabel(name, meta, status === "done");

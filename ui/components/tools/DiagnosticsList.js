@@ -3,16 +3,17 @@
  * badge with their count for the card's head, and the list (file:line:column, message)
  * for its body.
  */
+/** @typedef {import("../../../protocol/tool_details.ts").Diagnostic} Diagnostic */
 import { html } from "../../html.js";
 import { tn } from "../../i18n/index.js";
 
 /**
- * @param {Record<string, any>} meta
- * @returns {{path: string, line: number, column: number, severity: string, message: string}[]}
+ * @param {{diagnostics?: Diagnostic[]}} meta the details of a file-changing tool
+ * @returns {Diagnostic[]}
  */
 export function diagnosticsOf(meta) {
   return Array.isArray(meta.diagnostics)
-    ? meta.diagnostics.filter((/** @type {any} */ d) => d && typeof d.message === "string")
+    ? meta.diagnostics.filter((d) => d && typeof d.message === "string")
     : [];
 }
 

@@ -24,7 +24,7 @@ import { execEnding, execFailed, resultSegments } from "../../state/exec_model.j
 
 /** @param {CardProps} props */
 export function ExecCard({ name, args, result, status, ms, approval, receiving, callId }) {
-  const meta = resultMeta(result);
+  const meta = resultMeta(result, ["exec_command"]);
   const command = String(args.command ?? "");
   const badge = result ? exitBadge(meta) : null;
   // A non-zero exit is a result for the model (not a tool error) but a failure to see.

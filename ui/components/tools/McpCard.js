@@ -5,6 +5,7 @@
  * server) start expanded with the error.
  *
  * @typedef {import("./card_props.js").CardProps} CardProps
+ * @typedef {import("../../../protocol/tool_details.ts").McpResultDetails} McpResultDetails
  */
 import { html } from "../../html.js";
 import { t } from "../../i18n/index.js";
@@ -14,7 +15,8 @@ import { CardShell } from "./CardShell.js";
 
 /** @param {CardProps} props */
 export function McpCard({ name, args, result, status, ms, approval, receiving }) {
-  const meta = resultMeta(result).mcp ?? {};
+  /** @type {Partial<McpResultDetails>} */
+  const meta = resultMeta(result, ["mcp"]).mcp ?? {};
   const parts = splitToolName(name);
   const server = String(meta.server ?? parts?.server ?? "?");
   const tool = String(meta.tool ?? parts?.tool ?? name);
@@ -37,7 +39,7 @@ export function McpCard({ name, args, result, status, ms, approval, receiving })
         ${images.length > 0 &&
           html`<div class="mcp-card-images">
             ${
-            images.map((/** @type {{mimeType: string, data: string}} */ im) =>
+            images.map((im) =>
               html`
                 <img class="mcp-card-image" data-testid="mcp-card-image" alt=${t("mcp.card.image")}
                   src=${`data:${im.mimeType};base64,${im.data}`} />
@@ -45,12 +47,12 @@ export function McpCard({ name, args, result, status, ms, approval, receiving })
             )
           }
           </div>`}
-        ${meta.imagesOmitted > 0 &&
+        ${(meta.imagesOmitted ?? 0) > 0 &&
           html`<p class="field-help">${t("mcp.card.imagesOmitted", { n: meta.imagesOmitted })}</p>`}
         ${links.length > 0 &&
           html`<ul class="mcp-card-links" data-testid="mcp-card-links">
             ${
-            links.map((/** @type {{uri: string, name: string}} */ l) =>
+            links.map((l) =>
               html`<li><span class="mcp-id">${l.name}</span> <span class="mcp-target">${l.uri}</span></li>`
             )
           }

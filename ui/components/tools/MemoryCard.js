@@ -16,9 +16,7 @@ import { CardShell } from "./CardShell.js";
 /** @param {CardProps} props */
 export function MemoryCard({ name, args, result, status, ms, approval, receiving }) {
   const a = /** @type {Record<string, unknown>} */ (args);
-  const m = /** @type {{scope?: "global"|"project", unreviewed?: boolean}|undefined} */ (
-    resultMeta(result).memory
-  );
+  const m = resultMeta(result, ["memory"]).memory;
   const about = String(a.title ?? a.id ?? a.query ?? "");
   const summary = `${String(a.action ?? "")}${about ? ` · ${about}` : ""}`;
   const open = () => {

@@ -23,7 +23,8 @@ function chipOf(f) {
 
 /** @param {CardProps} props */
 export function PatchCard({ name, args, result, status, ms, approval, receiving }) {
-  const files = status === "done" ? patchFilesOf(resultMeta(result)) : [];
+  const meta = resultMeta(result, ["apply_patch"]);
+  const files = status === "done" ? patchFilesOf(meta) : [];
   const named = patchTargets(args.input);
   const added = files.reduce((n, f) => n + f.diff.added, 0);
   const removed = files.reduce((n, f) => n + f.diff.removed, 0);
@@ -32,7 +33,7 @@ export function PatchCard({ name, args, result, status, ms, approval, receiving 
     : named.length
     ? html`<span class="tool-badge">${tn("tool.fileCount", named.length)}</span>`
     : null;
-  const problems = status === "done" ? diagnosticsOf(resultMeta(result)) : [];
+  const problems = status === "done" ? diagnosticsOf(meta) : [];
   const shownBadges = problems.length
     ? html`${badges}<${DiagnosticsBadge} count=${problems.length} />`
     : badges;

@@ -64,7 +64,7 @@ function PlanReview({ approval, plan }) {
 export function PlanCard({ name, args, result, status, ms, approval, receiving }) {
   const plan = typeof args.plan === "string" ? args.plan : "";
   const text = resultText(result);
-  const approved = status === "done" && resultMeta(result).approved === true;
+  const approved = status === "done" && resultMeta(result, ["exit_plan_mode"]).approved === true;
   const why = status === "failed" || status === "refused" ? refusalOf(result) : null;
   const rejected = why?.code === "plan_rejected";
   const feedback = rejected ? why?.feedback ?? "" : "";

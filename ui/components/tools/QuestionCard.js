@@ -55,7 +55,9 @@ function QuestionList({ questions }) {
 /** @param {CardProps} props */
 export function QuestionCard({ name, args, result, status, ms, approval, receiving }) {
   const questions = questionsOf(args);
-  const answers = status === "done" ? recordedAnswers(resultMeta(result)) : [];
+  const answers = status === "done"
+    ? recordedAnswers(resultMeta(result, ["ask_user_question"]))
+    : [];
   const text = resultText(result);
   const why = status === "failed" || status === "refused" ? refusalOf(result) : null;
   const skipped = why?.code === "questions_skipped";

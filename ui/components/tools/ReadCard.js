@@ -4,6 +4,7 @@
  * image file read for the model is shown as the image).
  *
  * @typedef {import("./card_props.js").CardProps} CardProps
+ * @typedef {import("../../../protocol/tool_details.ts").DetailsOf<"read_file">} ReadDetails
  */
 import { html } from "../../html.js";
 import { t, tn } from "../../i18n/index.js";
@@ -12,7 +13,7 @@ import { CardShell, resultBody } from "./CardShell.js";
 import { FileChip } from "./FileChip.js";
 
 /**
- * @param {Record<string, any>} meta
+ * @param {ReadDetails} meta
  * @param {Record<string, any>} args
  */
 function rangeLabel(meta, args) {
@@ -24,12 +25,13 @@ function rangeLabel(meta, args) {
     }
     return t("tool.imageSize", { w, h });
   }
-  if (Number.isFinite(meta.totalLines) && Number.isFinite(meta.from)) {
-    if (meta.totalLines === 0) return t("tool.emptyFile");
-    if (meta.from === 1 && meta.to >= meta.totalLines) {
-      return tn("tool.linesAll", meta.totalLines);
+  const { totalLines, from, to } = meta;
+  if (typeof totalLines === "number" && typeof from === "number") {
+    if (totalLines === 0) return t("tool.emptyFile");
+    if (from === 1 && to !== undefined && to >= totalLines) {
+      return tn("tool.linesAll", totalLines);
     }
-    return t("tool.lines", { from: meta.from, to: meta.to, total: meta.totalLines });
+    return t("tool.lines", { from, to, total: totalLines });
   }
   if (Number.isInteger(args.offset) || Number.isInteger(args.limit)) {
     const from = Number.isInteger(args.offset) ? args.offset : 1;
@@ -42,13 +44,13 @@ function rangeLabel(meta, args) {
 
 /** @param {CardProps} props */
 export function ReadCard({ name, args, result, status, ms, approval, receiving }) {
-  const meta = resultMeta(result);
+  const meta = resultMeta(result, ["read_file", "list_dir"]);
   const dir = name === "list_dir";
   const path = String(meta.path ?? args.path ?? (dir ? "." : ""));
   const images = Array.isArray(meta.images) ? meta.images : [];
   const label = dir || status === "failed" || status === "refused" ? "" : rangeLabel(meta, args);
   const resized = !!meta.image?.sent;
-  const badges = dir && Number.isFinite(meta.count) && html`
+  const badges = dir && typeof meta.count === "number" && html`
     <span class="tool-badge" data-testid="tool-count">${tn("tool.entries", meta.count)}</span>
   `;
   return html`

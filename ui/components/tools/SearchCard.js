@@ -4,6 +4,7 @@
  * large or unreadable files); expanded, the list the tool returned.
  *
  * @typedef {import("./card_props.js").CardProps} CardProps
+ * @typedef {import("../../../protocol/tool_details.ts").DetailsOf<"glob"|"grep">} SearchDetails
  */
 import { html } from "../../html.js";
 import { t, tn } from "../../i18n/index.js";
@@ -13,11 +14,11 @@ import { IconSearch } from "./ToolIcons.js";
 
 /**
  * @param {string} name
- * @param {Record<string, any>} meta
+ * @param {SearchDetails} meta
  */
 function hits(name, meta) {
-  if (name === "glob" && Number.isFinite(meta.count)) return tn("tool.files", meta.count);
-  if (name === "grep" && Number.isFinite(meta.matches)) {
+  if (name === "glob" && typeof meta.count === "number") return tn("tool.files", meta.count);
+  if (name === "grep" && typeof meta.matches === "number") {
     return tn("tool.matches", meta.matches, { files: tn("tool.files", meta.files ?? 0) });
   }
   return "";
@@ -25,7 +26,8 @@ function hits(name, meta) {
 
 /** @param {CardProps} props */
 export function SearchCard({ name, args, result, status, ms, approval, receiving }) {
-  const meta = status === "done" ? resultMeta(result) : {};
+  /** @type {SearchDetails} */
+  const meta = status === "done" ? resultMeta(result, ["glob", "grep"]) : {};
   const where = [
     typeof args.include === "string" && args.include ? args.include : "",
     typeof args.path === "string" && args.path && args.path !== "." ? args.path : "",

@@ -13,7 +13,7 @@ import { CardShell } from "./CardShell.js";
 
 /** @param {CardProps} props */
 export function TodoCard({ name, args, result, status, ms, approval, receiving }) {
-  const todos = todosOf(resultMeta(result).todos) ?? todosOf(args.todos);
+  const todos = todosOf(resultMeta(result, ["todo_write"]).todos) ?? todosOf(args.todos);
   const p = todos ? progressOf(todos) : null;
   const body = p && status !== "failed"
     ? () => html`<${TodoList} todos=${p.todos} />`

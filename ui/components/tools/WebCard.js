@@ -4,6 +4,8 @@
  * the error text.
  *
  * @typedef {import("./card_props.js").CardProps} CardProps
+ * @typedef {import("../../../protocol/tool_details.ts").DetailsOf<"webfetch"|"websearch">}
+ *   WebDetails
  */
 import { html } from "../../html.js";
 import { t, tn } from "../../i18n/index.js";
@@ -13,12 +15,12 @@ import { IconWeb } from "./ToolIcons.js";
 
 /**
  * @param {string} name
- * @param {Record<string, any>} meta
+ * @param {WebDetails} meta
  * @param {string} status
  */
 function badges(name, meta, status) {
   const out = [];
-  if (name === "webfetch" && Number.isFinite(meta.status)) {
+  if (name === "webfetch" && typeof meta.status === "number") {
     const tone = meta.status >= 400 ? "bad" : "ok";
     out.push(
       html`<span class=${`tool-badge tone-${tone}`} data-testid="web-status">${
@@ -30,7 +32,7 @@ function badges(name, meta, status) {
   if (name === "webfetch" && meta.blocked && status === "failed") {
     out.push(html`<span class="tool-badge tone-bad">${t("tool.blocked")}</span>`);
   }
-  if (name === "websearch" && Number.isFinite(meta.count)) {
+  if (name === "websearch" && typeof meta.count === "number") {
     out.push(
       html`<span class="tool-badge" data-testid="tool-count">${
         tn("tool.results", meta.count)
@@ -42,7 +44,7 @@ function badges(name, meta, status) {
 
 /** @param {CardProps} props */
 export function WebCard({ name, args, result, status, ms, approval, receiving }) {
-  const meta = resultMeta(result);
+  const meta = resultMeta(result, ["webfetch", "websearch"]);
   const target = name === "websearch"
     ? `“${String(args.query ?? meta.query ?? "")}”`
     : shortUrl(String(meta.finalUrl ?? args.url ?? ""));
