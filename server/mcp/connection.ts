@@ -193,21 +193,33 @@ export class McpConnection {
     return out.slice(0, MAX_TOOLS);
   }
 
-  /** Calls a tool; a dead connection or a timeout throws with a reason for the model. */
-  async call(name: string, args: Record<string, unknown>, signal: AbortSignal) {
+  /**
+   * Runs one request on the live connection; a dead connection, a timeout or the
+   * server's error throws with a reason for the model.
+   */
+  private async request<T>(
+    send: (client: Client) => Promise<T>,
+  ): Promise<T> {
     if (this.dead || !this.client) {
       throw new Error(
         `the MCP server "${this.config.id}" is not connected (${this.dead ?? "closed"})`,
       );
     }
     try {
-      return await this.client.callTool({ name, arguments: args }, undefined, {
-        timeout: this.timeoutMs,
-        signal,
-      }) as CallToolResult;
+      return await send(this.client);
     } catch (e) {
       throw new Error(this.failureText(e));
     }
+  }
+
+  /** Calls a tool. */
+  call(name: string, args: Record<string, unknown>, signal: AbortSignal) {
+    return this.request((c) =>
+      c.callTool({ name, arguments: args }, undefined, {
+        timeout: this.timeoutMs,
+        signal,
+      }) as Promise<CallToolResult>
+    );
   }
 
   private async listPrompts(): Promise<McpPromptInfo[]> {
@@ -234,15 +246,9 @@ export class McpConnection {
 
   /** A prompt's messages as one text (`prompts/get`): what the model is sent. */
   async getPrompt(name: string, args: Record<string, string>): Promise<string> {
-    if (this.dead || !this.client) {
-      throw new Error(`the MCP server "${this.config.id}" is not connected`);
-    }
-    let r;
-    try {
-      r = await this.client.getPrompt({ name, arguments: args }, { timeout: this.timeoutMs });
-    } catch (e) {
-      throw new Error(this.failureText(e));
-    }
+    const r: Awaited<ReturnType<Client["getPrompt"]>> = await this.request((c) =>
+      c.getPrompt({ name, arguments: args }, { timeout: this.timeoutMs })
+    );
     return (r.messages ?? []).map((
       m: { content: { type: string; text?: string; resource?: { text?: string } } },
     ) =>
@@ -265,14 +271,9 @@ export class McpConnection {
     }[];
     nextCursor?: string;
   }> {
-    if (this.dead || !this.client) {
-      throw new Error(`the MCP server "${this.config.id}" is not connected`);
-    }
-    try {
-      return await this.client.listResources(cursor ? { cursor } : {}, { timeout: this.timeoutMs });
-    } catch (e) {
-      throw new Error(this.failureText(e));
-    }
+    return await this.request((c) =>
+      c.listResources(cursor ? { cursor } : {}, { timeout: this.timeoutMs })
+    );
   }
 
   /** One page of the server's resource templates (`resources/templates/list`). */
@@ -286,30 +287,16 @@ export class McpConnection {
     }[];
     nextCursor?: string;
   }> {
-    if (this.dead || !this.client) {
-      throw new Error(`the MCP server "${this.config.id}" is not connected`);
-    }
-    try {
-      return await this.client.listResourceTemplates(cursor ? { cursor } : {}, {
-        timeout: this.timeoutMs,
-      });
-    } catch (e) {
-      throw new Error(this.failureText(e));
-    }
+    return await this.request((c) =>
+      c.listResourceTemplates(cursor ? { cursor } : {}, { timeout: this.timeoutMs })
+    );
   }
 
   /** Reads one resource (`resources/read`). */
   async readResource(uri: string, signal: AbortSignal): Promise<{
     contents: { uri: string; mimeType?: string; text?: string; blob?: string }[];
   }> {
-    if (this.dead || !this.client) {
-      throw new Error(`the MCP server "${this.config.id}" is not connected`);
-    }
-    try {
-      return await this.client.readResource({ uri }, { timeout: this.timeoutMs, signal });
-    } catch (e) {
-      throw new Error(this.failureText(e));
-    }
+    return await this.request((c) => c.readResource({ uri }, { timeout: this.timeoutMs, signal }));
   }
 
   /** An SDK error in words, with why the connection is gone and the stderr tail. */
