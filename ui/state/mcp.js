@@ -75,10 +75,11 @@ async function loadQuestions(taskId) {
 onSync((replayed) => {
   if (!replayed) void loadQuestions(currentId.value);
 }, () => [MCP_TOPIC]);
-// … and a task's when it is opened (they were shown only to its viewers).
+// … and a task's when it is opened (they were shown only to its viewers). Only the task
+// is followed: a reconnection that replayed what was missed fetches nothing again.
 effect(() => {
   const id = currentId.value;
-  if (id && connState.value === "open") void loadQuestions(id);
+  if (id && connState.peek() === "open") void loadQuestions(id);
 });
 // The open task's questions (a client follows the topic of the task it shows).
 onTopic(() => currentId.value ? taskTopic(currentId.value) : null, (ev) => {
