@@ -3,6 +3,7 @@
  * by the kernel and read when needed (a busy server thread loses nothing), a burst larger
  * than the kernel's queue and a renamed watched folder make the comparison look at
  * everything, and the last write a command makes before it exits is in the comparison.
+ * A turn's snapshot stays as it was taken while later turns update the index in place.
  */
 import { join } from "node:path";
 import { assert, assertEquals } from "./helpers/assert.ts";
@@ -137,6 +138,32 @@ Deno.test({
     const r = await s.cp.afterShell("t1", s.turn, s.ws);
     assertEquals(s.cp.compares, { full: 1, watched: 0 }, "the lost events were noticed");
     assertEquals(r.changed.length, n);
+  } finally {
+    await s.done();
+  }
+});
+
+Deno.test({
+  name: "an earlier turn's snapshot stays as taken while a later turn's update changes the index",
+  ignore: !linux,
+}, async () => {
+  const s = await setup(5, "inotify");
+  try {
+    const src = join(s.ws, "src");
+    // Turn u3's command changes files; before its comparison (a background job, say), the
+    // next turn's snapshot brings the index up to date in place.
+    await runBusy(s, "echo changed > src/f1.txt && rm src/f2.txt && echo new > src/f9.txt");
+    await s.cp.beforeShell("t1", { id: "u4" }, s.ws);
+    assertEquals(s.cp.scans.counts.watched, 2, "the later snapshot was a watched update");
+    const r = await s.cp.afterShell("t1", s.turn, s.ws);
+    assertEquals(s.cp.compares, { full: 0, watched: 1 });
+    const rel = (p: string) => p.slice(s.ws.length + 1);
+    assertEquals(r.changed.map(rel).sort(), ["src/f1.txt", "src/f2.txt", "src/f9.txt"]);
+    const plan = await s.cp.apply("t1", 3);
+    assertEquals(plan.conflicts, []);
+    assertEquals(Deno.readTextFileSync(join(src, "f1.txt")), "v1");
+    assertEquals(Deno.readTextFileSync(join(src, "f2.txt")), "v2");
+    assert(!(await Deno.stat(join(src, "f9.txt")).then(() => true, () => false)));
   } finally {
     await s.done();
   }

@@ -182,6 +182,7 @@ export class Checkpointer {
   private dropSnapshot(key: string): void {
     const s = this.snapshots.get(key);
     if (s?.sub) s.watcher?.unsubscribe(s.sub);
+    s?.files.release();
     this.snapshots.delete(key);
   }
 
@@ -388,6 +389,7 @@ export class Checkpointer {
       if (!git || git.entries.size < this.caps.watchFiles) return;
       const snap = await this.scans.snapshot(workspace, this.scanOptions(git, this.caps.task));
       if (snap.sub) snap.watcher?.unsubscribe(snap.sub);
+      snap.files.release();
     }).catch((e) => console.error(`checkpoints: could not prepare ${workspace}: ${e}`));
   }
 

@@ -11,6 +11,7 @@
 import { dirname, join } from "../../lib/path.ts";
 import type { BlobStore } from "./checkpoint_blobs.ts";
 import { indexFileOf, type ScanEntry, type ScanOptions, WorkspaceIndex } from "./stat_index.ts";
+import type { SnapshotFiles } from "./snapshot_files.ts";
 import { WorkspaceWatcher } from "./workspace_watch.ts";
 import type { WatchBackend } from "../../lib/watch.ts";
 import { SKIP_DIRS } from "../../tools/walk.ts";
@@ -27,7 +28,7 @@ interface Watch {
 
 /** A turn's snapshot: the files and, when watched, what changed since it was taken. */
 export interface TakenSnapshot {
-  files: Map<string, ScanEntry>;
+  files: SnapshotFiles<ScanEntry>;
   watcher: WorkspaceWatcher | null;
   sub: Set<string> | null;
 }
