@@ -26,9 +26,9 @@ const IN_ONLYDIR = 0x1000000;
 const IN_DONT_FOLLOW = 0x2000000;
 const FIONREAD = 0x541b;
 
-/** Everything that changes a file's content, mode, name or existence. */
+/** Everything that changes a file's content, mode, name or existence (folders only). */
 const MASK = IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE |
-  IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW;
+  IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR;
 
 const SYMBOLS = {
   inotify_init1: { parameters: ["i32"], result: "i32" },
@@ -72,8 +72,11 @@ export class Inotify {
   private buf = new Uint8Array(64 * 1024);
   private avail = new Int32Array(1);
 
-  /** Throws when inotify is unavailable or a folder cannot be watched (watch limit …). */
-  constructor(dirs: Iterable<string>) {
+  /**
+   * Throws when inotify is unavailable or a folder cannot be watched (watch limit, a
+   * symbolic link not in `follow` …).
+   */
+  constructor(dirs: Iterable<string>, follow: ReadonlySet<string> = new Set()) {
     const why = inotifyUnavailable();
     if (why) throw new Error(`inotify is unavailable: ${why}`);
     this.lib = libc!;
@@ -81,7 +84,8 @@ export class Inotify {
     if (this.fd < 0) throw new Error("inotify_init1 failed (too many instances?)");
     try {
       for (const d of dirs) {
-        const wd = this.lib.inotify_add_watch(this.fd, enc.encode(d + "\0"), MASK);
+        const mask = follow.has(d) ? MASK : MASK | IN_DONT_FOLLOW;
+        const wd = this.lib.inotify_add_watch(this.fd, enc.encode(d + "\0"), mask);
         if (wd >= 0) this.dirs.set(wd, d);
         else if (exists(d)) throw new Error(`cannot watch ${d} (inotify watch limit?)`);
         // A folder gone before it was watched: whoever reads it next finds it gone.

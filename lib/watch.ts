@@ -70,6 +70,12 @@ export interface WatchOptions {
   barrierDir: string;
   /** Default: inotify where it can be used, else Deno's watcher. */
   backend?: WatchBackend;
+  /**
+   * Watched folders that may be symbolic links to a folder (a workspace as its user named
+   * it). inotify refuses any other link: a folder swapped for a link after it was walked
+   * must not bring files from elsewhere into the watch.
+   */
+  follow?: string[];
 }
 
 /**
@@ -83,7 +89,7 @@ export function watchFolders(dirs: string[], o: WatchOptions): FolderWatch {
   }
   const backend = o.backend ?? (inotifyUnavailable() === null ? "inotify" : "fs-events");
   return backend === "inotify"
-    ? new InotifyWatch(dirs, o.seen)
+    ? new InotifyWatch(dirs, o.seen, new Set(o.follow))
     : new FsEventsWatch(dirs, o.seen, o.barrierDir);
 }
 
@@ -95,8 +101,8 @@ class InotifyWatch implements FolderWatch {
   private ino: Inotify;
   private lost = false;
 
-  constructor(dirs: string[], private seen: (path: string) => void) {
-    this.ino = new Inotify(dirs);
+  constructor(dirs: string[], private seen: (path: string) => void, follow: Set<string>) {
+    this.ino = new Inotify(dirs, follow);
   }
 
   take(): boolean {

@@ -168,3 +168,50 @@ Deno.test({
     await s.done();
   }
 });
+
+Deno.test({
+  name: "a workspace opened through a link is watched; a folder swapped for a link is not followed",
+  ignore: !linux,
+}, async () => {
+  const home = await Deno.makeTempDir({ prefix: "ra-cpwatch-" });
+  const real = join(home, "real");
+  const ws = join(home, "ws");
+  Deno.mkdirSync(join(real, "src"), { recursive: true });
+  Deno.mkdirSync(join(real, "sub"));
+  Deno.mkdirSync(join(home, "outside"));
+  Deno.writeTextFileSync(join(home, "outside", "o.txt"), "o");
+  for (let i = 0; i < 5; i++) Deno.writeTextFileSync(join(real, "src", `f${i}.txt`), `v${i}`);
+  Deno.symlinkSync(real, ws);
+  const store = new Store(join(home, "db.sqlite"));
+  store.repos!.tasks.create({ id: "t1", title: "t", projectPath: ws });
+  const cp = new Checkpointer(store.repos!.checkpoints, join(home, "checkpoints"), {
+    watchFiles: 1,
+    watchBackend: "inotify",
+  });
+  const s = { home: join(home, "runs"), ws };
+  Deno.mkdirSync(s.home);
+  const sh = (script: string) =>
+    runBusy(s, script).then(() => Deno.removeSync(join(s.home, "exited")));
+  try {
+    await cp.beforeShell("t1", { id: "u1" }, ws);
+    await cp.beforeShell("t1", { id: "u2" }, ws);
+    await cp.beforeShell("t1", { id: "u3" }, ws);
+    assertEquals(cp.scans.counts, { full: 2, watched: 1 }, "watched through the link");
+    await sh("echo changed > src/f1.txt");
+    const r = await cp.afterShell("t1", { id: "u3", pos: 3 }, ws);
+    assertEquals(r.changed, [join(ws, "src", "f1.txt")]);
+    assertEquals(cp.compares, { full: 0, watched: 1 });
+    // The folder `sub` (watched) is swapped for a link to a folder outside the workspace.
+    await sh(`mv sub moved && ln -s "${join(home, "outside")}" sub`);
+    await cp.afterShell("t1", { id: "u3", pos: 3 }, ws); // the watcher gives up (renamed)
+    const turn = { id: "u4", pos: 4 };
+    await cp.beforeShell("t1", turn, ws); // a new watcher over the folders walked before
+    await sh(`echo changed > "${join(home, "outside", "o.txt")}"`);
+    const r4 = await cp.afterShell("t1", turn, ws);
+    assertEquals(r4.changed, [], "nothing outside the workspace is recorded");
+  } finally {
+    cp.close();
+    store.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});

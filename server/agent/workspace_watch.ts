@@ -66,6 +66,7 @@ export class WorkspaceWatcher {
         seen: this.seen,
         barrierDir: this.barrierDir,
         backend: this.backend,
+        follow: [this.workspace],
       });
     } catch {
       this.broken = true;
