@@ -2,8 +2,10 @@
  * Linux inotify through Deno FFI on libc, read only when asked ({@link Inotify.drain}).
  *
  * The kernel queues an event inside the system call that made the change, so once a
- * process has exited a drain sees everything it did: no barrier file, no round trip, one
- * system call when nothing changed. Events wait in the kernel's queue (up to
+ * process has exited a drain sees every change it made that inotify reports: no barrier
+ * file, no round trip, one system call when nothing changed. (inotify, like every watcher
+ * built on it, misses writes through a shared memory mapping after the file was closed,
+ * and changes made through a hard link in a folder it does not watch.) Events wait in the kernel's queue (up to
  * `fs.inotify.max_queued_events`), which says so when it had to drop any
  * (`IN_Q_OVERFLOW`). Nothing is opened per event (Deno's watcher opens the files behind
  * its events; see watch.ts).
