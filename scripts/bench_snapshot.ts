@@ -15,12 +15,14 @@
  *
  * A git repository instead: a generated, committed 20 000-file / ~1 GB workspace (real
  * bytes, as git must hash them) against a tiny repository, the same one-command turn in
- * both (snapshot, a command that changes one tracked file, the comparison). Reports the
- * first turn in each, the median of later turns, and how much the data folder grew with
- * the first turn. Each turn's command comes `--model-ms` (1000) after the turn began, as
- * after a model's answer (the checkpoints prepare meanwhile); a cold first turn, its
- * command at once, is reported too. Budgets: growth ≤ 5% of the workspace, later turns ≤ 1.3× the tiny
- * workspace's, the first turn ≤ 1 s above the tiny one's. Both are deleted afterwards.
+ * both (snapshot, a command that changes one tracked file, the comparison), the two
+ * workspaces' turns alternating so that both see the same load. Reports the first turn in
+ * each, the median of later turns (and of their parts), and how much the data folder grew
+ * with the first turn. Each turn's command comes `--model-ms` (1000) after the turn began,
+ * as after a model's answer (the checkpoints prepare meanwhile); a cold first turn, its
+ * command at once, is reported too. Budgets: growth ≤ 5% of the workspace, later turns ≤
+ * 1.3× the tiny workspace's, the first turn ≤ 1 s above the tiny one's. Both are deleted
+ * afterwards.
  */
 import { join } from "node:path";
 import { Store } from "../store/store.ts";
@@ -230,8 +232,17 @@ export interface GitTurnBench {
   /** CPU time of the server's thread in later turns (medians). */
   tinyLaterCpuMs: number;
   bigLaterCpuMs: number;
+  /** Later turns, medians of each part: snapshot, command, comparison after it. */
+  tinyParts: TurnParts;
+  bigParts: TurnParts;
   /** Growth of the data folder (database and checkpoint store) with the first turn. */
   growthBytes: number;
+}
+
+export interface TurnParts {
+  snapshotMs: number;
+  commandMs: number;
+  compareMs: number;
 }
 
 /**
@@ -247,62 +258,98 @@ function cpuMs(): number {
 }
 
 /**
- * One workspace: a fresh data folder, then `turns` one-command turns. `modelMs` > 0: each
- * turn starts as the server starts one (the checkpoints prepare while the model answers)
- * and its command comes after that long; the time is counted from the command's arrival.
+ * One workspace: a fresh data folder, then one-command turns, one per {@link turn}. With
+ * `modelMs` > 0 each turn starts as the server starts one (the checkpoints prepare while
+ * the model answers) and its command comes after that long; the time is counted from the
+ * command's arrival.
  */
-async function gitTurns(ws: string, turns: number, file: string, modelMs: number) {
+async function gitSession(ws: string, file: string, modelMs: number) {
   const bwrap = (await probeBwrap()).available ? findInPath("bwrap") : null;
   const home = await Deno.makeTempDir({ prefix: "ra-bench-cp-" });
-  try {
-    const store = new Store(join(home, "db.sqlite"));
-    store.repos!.tasks.create({ id: "t1", title: "bench", projectPath: ws });
-    const sizeBefore = await duSize(home);
-    const cp = new Checkpointer(store.repos!.checkpoints, join(home, "checkpoints"));
-    const times: number[] = [];
-    const cpu: number[] = [];
-    let growth = 0;
-    for (let t = 0; t < turns; t++) {
-      const turn = { id: `u${t}`, pos: t };
-      if (modelMs > 0) {
-        cp.warm(ws);
-        await new Promise((r) => setTimeout(r, modelMs));
-      }
-      const t0 = performance.now();
-      const c0 = cpuMs();
-      await cp.beforeShell("t1", turn, ws);
-      // As exec_command runs it: under bubblewrap, the workspace bound read-write.
-      const sh = ["sh", "-c", `echo "turn ${t}" >> ${file}`];
-      const args = bwrap
-        ? [
-          ...bwrapArgs({ level: "workspace-write", network: false, workspace: ws, cwd: ws }),
-          "--",
-          ...sh,
-        ]
-        : sh.slice(1);
-      const out = await new Deno.Command(bwrap ?? "sh", { args, cwd: ws }).output();
-      if (!out.success) throw new Error("the command failed");
-      const r = await cp.afterShell("t1", turn, ws);
-      times.push(performance.now() - t0);
-      cpu.push(cpuMs() - c0);
-      if (r.changed.length !== 1) throw new Error(`expected one change: ${r.changed}`);
-      if (t === 0) {
-        cp.scans.indexOf(ws).save(); // the index as a restart would find it
-        growth = (await duSize(home)) - sizeBefore;
-      }
+  const store = new Store(join(home, "db.sqlite"));
+  store.repos!.tasks.create({ id: "t1", title: "bench", projectPath: ws });
+  const sizeBefore = await duSize(home);
+  const cp = new Checkpointer(store.repos!.checkpoints, join(home, "checkpoints"));
+  const times: number[] = [];
+  const cpu: number[] = [];
+  const parts: TurnParts[] = [];
+  let growth = 0;
+  const turn = async () => {
+    const t = times.length;
+    const turn = { id: `u${t}`, pos: t };
+    if (modelMs > 0) {
+      cp.warm(ws);
+      await new Promise((r) => setTimeout(r, modelMs));
     }
+    const t0 = performance.now();
+    const c0 = cpuMs();
+    await cp.beforeShell("t1", turn, ws);
+    const t1 = performance.now();
+    // As exec_command runs it: under bubblewrap, the workspace bound read-write.
+    const sh = ["sh", "-c", `echo "turn ${t}" >> ${file}`];
+    const args = bwrap
+      ? [
+        ...bwrapArgs({ level: "workspace-write", network: false, workspace: ws, cwd: ws }),
+        "--",
+        ...sh,
+      ]
+      : sh.slice(1);
+    const out = await new Deno.Command(bwrap ?? "sh", { args, cwd: ws }).output();
+    if (!out.success) throw new Error("the command failed");
+    const t2 = performance.now();
+    const r = await cp.afterShell("t1", turn, ws);
+    const t3 = performance.now();
+    times.push(t3 - t0);
+    parts.push({ snapshotMs: t1 - t0, commandMs: t2 - t1, compareMs: t3 - t2 });
+    cpu.push(cpuMs() - c0);
+    if (r.changed.length !== 1) throw new Error(`expected one change: ${r.changed}`);
+    if (t === 0) {
+      cp.scans.indexOf(ws).save(); // the index as a restart would find it
+      growth = (await duSize(home)) - sizeBefore;
+    }
+  };
+  const finish = async () => {
     cp.close();
     store.close();
+    await Deno.remove(home, { recursive: true });
     const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const later = parts.slice(1);
     return {
       firstMs: times[0],
       laterMs: median(times.slice(1)),
       laterCpuMs: median(cpu.slice(1)),
+      parts: {
+        snapshotMs: median(later.map((p) => p.snapshotMs)),
+        commandMs: median(later.map((p) => p.commandMs)),
+        compareMs: median(later.map((p) => p.compareMs)),
+      },
       growth,
     };
-  } finally {
-    await Deno.remove(home, { recursive: true });
+  };
+  return { turn, finish };
+}
+
+/**
+ * `turns` turns in each workspace, alternately: on a shared machine whose load changes
+ * from second to second, each pair of turns is measured under the same load.
+ */
+async function gitTurns(
+  workspaces: [string, string],
+  turns: number,
+  file: string,
+  modelMs: number,
+) {
+  const sessions = [
+    await gitSession(workspaces[0], file, modelMs),
+    await gitSession(workspaces[1], file, modelMs),
+  ];
+  try {
+    for (let t = 0; t < turns; t++) for (const s of sessions) await s.turn();
+  } catch (e) {
+    await Promise.allSettled(sessions.map((s) => s.finish()));
+    throw e;
   }
+  return await Promise.all(sessions.map((s) => s.finish()));
 }
 
 export async function benchGitTurns(
@@ -319,10 +366,8 @@ export async function benchGitTurns(
     // The generated gigabyte written back first: its writeback stalls every small file
     // operation (the watcher's barrier, the stat stamp) of the turns measured after it.
     await new Deno.Command("sync").output().catch(() => {});
-    const t = await gitTurns(tiny, turns, "src/m0/d0/f0.ts", modelMs);
-    const b = await gitTurns(big, turns, "src/m0/d0/f0.ts", modelMs);
-    const tc = await gitTurns(tiny, 1, "src/m0/d0/f1.ts", 0);
-    const bc = await gitTurns(big, 1, "src/m0/d0/f1.ts", 0);
+    const [t, b] = await gitTurns([tiny, big], turns, "src/m0/d0/f0.ts", modelMs);
+    const [tc, bc] = await gitTurns([tiny, big], 1, "src/m0/d0/f1.ts", 0);
     return {
       files,
       workspaceBytes,
@@ -335,6 +380,8 @@ export async function benchGitTurns(
       bigLaterMs: b.laterMs,
       tinyLaterCpuMs: t.laterCpuMs,
       bigLaterCpuMs: b.laterCpuMs,
+      tinyParts: t.parts,
+      bigParts: b.parts,
       growthBytes: b.growth,
     };
   } finally {
@@ -351,6 +398,8 @@ export function reportGitTurns(r: GitTurnBench): string[] {
   const pct = (100 * r.growthBytes) / r.workspaceBytes;
   const ratio = r.bigLaterMs / r.tinyLaterMs;
   const extra = r.bigFirstMs - r.tinyFirstMs;
+  const part = (p: TurnParts) =>
+    [p.snapshotMs, p.commandMs, p.compareMs].map((n) => n.toFixed(1)).join(" / ") + " ms";
   return [
     `git workspace, ${r.files} files / ${(r.workspaceBytes / 1e9).toFixed(2)} GB vs a tiny one`,
     `first turn (command ${r.modelMs} ms after the turn began): ${ms(r.bigFirstMs)} vs ${
@@ -364,6 +413,9 @@ export function reportGitTurns(r: GitTurnBench): string[] {
     }× (budget 1.3×) ${ratio <= 1.3 ? "OK" : "OVER"}; CPU of the server's thread ${
       r.bigLaterCpuMs.toFixed(1)
     } ms vs ${r.tinyLaterCpuMs.toFixed(1)} ms`,
+    `later turns' parts (medians; snapshot / command / comparison): ${part(r.bigParts)} vs ${
+      part(r.tinyParts)
+    }`,
     `data folder growth after the first turn: ${(r.growthBytes / 1048576).toFixed(1)} MB, ${
       pct.toFixed(1)
     }% of the workspace (budget 5%) ${pct <= 5 ? "OK" : "OVER"}`,

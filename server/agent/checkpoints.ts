@@ -35,6 +35,7 @@ import {
   readGitIndex,
 } from "./git_objects.ts";
 import type { RewindReason } from "../../protocol/index.ts";
+import type { WatchBackend } from "../../lib/watch.ts";
 
 export const BLOB_CAP = 32 * 1024 * 1024;
 export const TASK_CAP = 512 * 1024 * 1024;
@@ -100,6 +101,8 @@ export interface CheckpointCaps {
   store: number;
   /** Workspaces of at least this many files are watched (see workspace_watch.ts). */
   watchFiles: number;
+  /** The watcher's kind (default: the best here; tests run each). */
+  watchBackend?: WatchBackend;
 }
 
 export class Checkpointer {
@@ -132,7 +135,12 @@ export class Checkpointer {
     };
     this.blobs = new BlobStore(join(dir, "blobs"));
     this.indexDir = join(dir, "index");
-    this.scans = new WorkspaceScans(this.blobs, this.indexDir, this.caps.watchFiles);
+    this.scans = new WorkspaceScans(
+      this.blobs,
+      this.indexDir,
+      this.caps.watchFiles,
+      this.caps.watchBackend,
+    );
     this.gc = new CheckpointGc({
       blobs: this.blobs,
       indexDir: this.indexDir,
@@ -174,6 +182,7 @@ export class Checkpointer {
   private dropSnapshot(key: string): void {
     const s = this.snapshots.get(key);
     if (s?.sub) s.watcher?.unsubscribe(s.sub);
+    s?.files.release();
     this.snapshots.delete(key);
   }
 
@@ -380,6 +389,7 @@ export class Checkpointer {
       if (!git || git.entries.size < this.caps.watchFiles) return;
       const snap = await this.scans.snapshot(workspace, this.scanOptions(git, this.caps.task));
       if (snap.sub) snap.watcher?.unsubscribe(snap.sub);
+      snap.files.release();
     }).catch((e) => console.error(`checkpoints: could not prepare ${workspace}: ${e}`));
   }
 

@@ -15,6 +15,7 @@ import { Pacer, walkBatches } from "../../tools/walk.ts";
 import { contentHashHex } from "../../lib/content_hash.ts";
 import { sha256Hex } from "../../lib/sha256.ts";
 import type { BlobStore } from "./checkpoint_blobs.ts";
+import { type SnapshotFiles, SnapshotViews } from "./snapshot_files.ts";
 import {
   GIT_PREFIX,
   gitBlobOid,
@@ -182,7 +183,7 @@ export class WorkspaceIndex {
    * unchanged files keep their hash without being read; new, changed and racy files
    * are read and stored in `blobs`.
    */
-  async scan(blobs: BlobStore, o: ScanOptions): Promise<Map<string, ScanEntry>> {
+  async scan(blobs: BlobStore, o: ScanOptions): Promise<SnapshotFiles<ScanEntry>> {
     const v = this.visitor(blobs, o);
     const base = this.workspace.endsWith("/") ? this.workspace : this.workspace + "/";
     const pacer = new Pacer(o.signal, this.workspace);
@@ -207,7 +208,8 @@ export class WorkspaceIndex {
    * The last scan's or update's result and what it was made under. An update under the
    * same conditions starts from it and looks only at changed and special entries
    * instead of going through every entry (20 000 of them cost more than the rest of a
-   * watched turn). Private: callers get copies, which their comparisons change.
+   * watched turn). Private: callers get views of it (snapshot_files.ts), which their
+   * comparisons change; an update keeps in them what it changes.
    */
   private last: {
     out: Map<string, ScanEntry>;
@@ -218,14 +220,16 @@ export class WorkspaceIndex {
     special: Set<string>;
     /** Bytes of kept content the result names (counted against a scan's budget). */
     kept: number;
+    /** The views callers were given of `out`. */
+    views: SnapshotViews<ScanEntry>;
   } | null = null;
 
   /** `special`: carried over, with only `looked` (the paths an update visited) re-checked. */
   private remember(
     v: ReturnType<WorkspaceIndex["visitor"]>,
     o: ScanOptions,
-    carried?: { special: Set<string>; looked: Iterable<string> },
-  ) {
+    carried?: { special: Set<string>; looked: Iterable<string>; views: SnapshotViews<ScanEntry> },
+  ): SnapshotFiles<ScanEntry> {
     const special = carried?.special ?? new Set<string>();
     if (carried) {
       for (const abs of carried.looked) {
@@ -234,6 +238,7 @@ export class WorkspaceIndex {
         else special.delete(abs);
       }
     } else for (const [abs, e] of v.out) if (isSpecial(e, o.fileCap)) special.add(abs);
+    const views = carried?.views ?? new SnapshotViews<ScanEntry>();
     this.last = {
       out: v.out,
       git: o.git ?? null,
@@ -241,8 +246,9 @@ export class WorkspaceIndex {
       skip: JSON.stringify(o.skip),
       special,
       kept: v.used(),
+      views,
     };
-    return new Map(v.out);
+    return views.take(v.out);
   }
 
   /**
@@ -255,7 +261,7 @@ export class WorkspaceIndex {
     o: ScanOptions,
     changed: Iterable<string>,
     onDir: (dir: string) => void,
-  ): Promise<Map<string, ScanEntry>> {
+  ): Promise<SnapshotFiles<ScanEntry>> {
     const last = this.last;
     const incremental = last !== null && last.git === (o.git ?? null) &&
       last.fileCap === o.fileCap && last.skip === JSON.stringify(o.skip);
@@ -300,7 +306,7 @@ export class WorkspaceIndex {
       const looked = [...recheck, ...last.special];
       for (const abs of looked) v.visit(abs, true);
       this.saveSoon();
-      return this.remember(v, o, { special: last.special, looked });
+      return this.remember(v, o, { special: last.special, looked, views: last.views });
     }
     // In memory only (no yield per entry: an async yield costs more than the whole loop).
     for (const [abs, e] of this.entries) {
@@ -323,7 +329,7 @@ export class WorkspaceIndex {
   private visitor(
     blobs: BlobStore,
     o: ScanOptions,
-    from?: { out: Map<string, ScanEntry>; kept: number },
+    from?: { out: Map<string, ScanEntry>; kept: number; views: SnapshotViews<ScanEntry> },
   ) {
     this.lastUsed = Date.now();
     const stamp = this.stamp();
@@ -331,10 +337,16 @@ export class WorkspaceIndex {
     const t0 = performance.now();
     const after = o.progressAfterMs ?? 1000;
     let lastReport = -Infinity, bytes = 0, budget = o.budget - (from?.kept ?? 0), room = o.room;
+    /** Changes the result (which the views of an earlier one share: they keep theirs). */
+    const put = (abs: string, e: ScanEntry) => {
+      from?.views.keep(abs);
+      out.set(abs, e);
+    };
     /** A result entry goes (its kept bytes no longer count). */
     const drop = (abs: string) => {
       const e = out.get(abs);
       if (e?.hash && !isGitHash(e.hash) && e.size <= o.fileCap) budget += e.size;
+      from?.views.keep(abs);
       out.delete(abs);
     };
     const progress = () => {
@@ -346,15 +358,15 @@ export class WorkspaceIndex {
     };
     /** An entry the watcher says is unchanged: only the per-scan caps are applied. */
     const reuse = (abs: string, e: ScanEntry) => {
-      if (isGitHash(e.hash)) out.set(abs, e.skipped === null ? e : { ...e, skipped: null });
+      if (isGitHash(e.hash)) put(abs, e.skipped === null ? e : { ...e, skipped: null });
       else if (e.size > o.fileCap) {
-        out.set(abs, e.skipped === o.skip.tooLarge ? e : { ...e, skipped: o.skip.tooLarge });
+        put(abs, e.skipped === o.skip.tooLarge ? e : { ...e, skipped: o.skip.tooLarge });
       } else if (e.hash) {
         // Shared with the index and other snapshots (its stat and hash are facts).
         blobs.touch(e.hash);
         budget -= e.size;
-        out.set(abs, e.skipped === null ? e : { ...e, skipped: null });
-      } else out.set(abs, { ...e, skipped: o.skip.full });
+        put(abs, e.skipped === null ? e : { ...e, skipped: null });
+      } else put(abs, { ...e, skipped: o.skip.full });
     };
     /** `again`: the result may already hold the file (an incremental update). */
     const visit = (abs: string, again = false) => {
@@ -398,7 +410,7 @@ export class WorkspaceIndex {
         racy: hash !== null && isRacy(st, stamp),
         skipped,
       };
-      out.set(abs, entry);
+      put(abs, entry);
       if (
         !old || old.hash !== hash || old.racy !== entry.racy || !sameStat(old, st) ||
         old.mode !== entry.mode

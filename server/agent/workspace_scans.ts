@@ -11,7 +11,9 @@
 import { dirname, join } from "../../lib/path.ts";
 import type { BlobStore } from "./checkpoint_blobs.ts";
 import { indexFileOf, type ScanEntry, type ScanOptions, WorkspaceIndex } from "./stat_index.ts";
+import type { SnapshotFiles } from "./snapshot_files.ts";
 import { WorkspaceWatcher } from "./workspace_watch.ts";
+import type { WatchBackend } from "../../lib/watch.ts";
 import { SKIP_DIRS } from "../../tools/walk.ts";
 
 /** Workspace indexes kept in memory (each ~300 bytes per file). */
@@ -26,7 +28,7 @@ interface Watch {
 
 /** A turn's snapshot: the files and, when watched, what changed since it was taken. */
 export interface TakenSnapshot {
-  files: Map<string, ScanEntry>;
+  files: SnapshotFiles<ScanEntry>;
   watcher: WorkspaceWatcher | null;
   sub: Set<string> | null;
 }
@@ -42,6 +44,7 @@ export class WorkspaceScans {
     private blobs: BlobStore,
     readonly indexDir: string,
     private watchFiles: number,
+    private watchBackend?: WatchBackend,
   ) {}
 
   /** The workspace's stat index (loaded from disk on first use, a few kept in memory). */
@@ -152,7 +155,12 @@ export class WorkspaceScans {
   }
 
   private watch(workspace: string, dirs: Set<string>): Watch | null {
-    const w = new WorkspaceWatcher(workspace, dirs, join(this.indexDir, "barrier"));
+    const w = new WorkspaceWatcher(
+      workspace,
+      dirs,
+      join(this.indexDir, "barrier"),
+      this.watchBackend,
+    );
     if (!w.start()) return null;
     const watch = { w, armed: false, sub: w.subscribe() };
     this.watches.set(workspace, watch);

@@ -4,41 +4,49 @@
  * (20 000 lstat's cost ~250 ms here; the budget is 150 ms).
  *
  * - It watches exactly the directories the last full scan walked (not recursively:
- *   skipped folders such as node_modules cost no inotify watch), plus a private folder
- *   of the checkpoint store for the barrier.
+ *   skipped folders such as node_modules cost no inotify watch).
  * - A directory that appears later is not watched: it is walked on every update until
  *   there are too many of them, then the watcher is retired (next snapshot: full scan).
- * - {@link sync} is the barrier: it creates a uniquely named file in the private folder
- *   and waits for its event. Events of one watcher come in order, so every change made
- *   before the barrier (by a command that has exited) has been seen when it returns.
- * - On overflow ("rescan"), an error or a barrier timeout the watcher is broken and the
- *   caller falls back to a full scan.
+ * - {@link sync} returns once every change made before it (by a command that has exited)
+ *   has been seen (lib/watch.ts: with inotify it reads the kernel's queue, one system call
+ *   when nothing changed; with Deno's watcher it waits for a barrier file's event). Events
+ *   that have arrived are also taken every {@link TAKE_MS}, so the kernel's queue does not
+ *   fill up while nobody asks.
+ * - When events were lost (overflow), a watched folder moved, a barrier timed out or
+ *   anything failed, the watcher is broken and the caller falls back to a full scan.
  */
-import { join } from "../../lib/path.ts";
 import { SKIP_DIRS } from "../../tools/walk.ts";
-import { holdsDatabase, watchFolders } from "../../lib/watch.ts";
+import {
+  type FolderWatch,
+  holdsDatabase,
+  type WatchBackend,
+  watchFolders,
+} from "../../lib/watch.ts";
 
 /** New directories walked on every update before the watcher is retired. */
 const MAX_UNWATCHED = 64;
 /** Paths one subscription collects; beyond, it is "over" and its owner does a full scan. */
 const MAX_SUB_PATHS = 5000;
+/** How often events that have arrived are taken when nobody asks. */
+const TAKE_MS = 250;
 
 export class WorkspaceWatcher {
-  private w: Deno.FsWatcher | null = null;
+  private w: FolderWatch | null = null;
+  private timer: ReturnType<typeof setInterval> | undefined;
   private subs = new Set<Set<string>>();
   private over = new Set<Set<string>>();
-  private waiters = new Map<string, () => void>();
-  private barrier = 0;
   private base: string;
   private dirs: Set<string>;
   /** Directories created since the watch began: walked by every update. */
   readonly unwatched = new Set<string>();
   broken = false;
 
+  /** `barrierDir`: a private folder (Deno's watcher's barriers); `backend`: for tests. */
   constructor(
     readonly workspace: string,
     dirs: Set<string>,
-    private privDir: string,
+    private barrierDir: string,
+    private backend?: WatchBackend,
   ) {
     this.dirs = new Set(dirs);
     this.base = workspace.endsWith("/") ? workspace : workspace + "/";
@@ -47,7 +55,6 @@ export class WorkspaceWatcher {
   /** Starts watching; false (and broken) when the system refuses (watch limits …). */
   start(): boolean {
     try {
-      Deno.mkdirSync(this.privDir, { recursive: true });
       // A folder holding the data folder's database (a workspace that contains it) is
       // walked at every update instead: watching it would unlock the database.
       const held = [...this.dirs].filter(holdsDatabase);
@@ -55,28 +62,22 @@ export class WorkspaceWatcher {
         this.dirs.delete(d);
         this.unwatched.add(d);
       }
-      this.w = watchFolders([...this.dirs, this.privDir]);
+      this.w = watchFolders([...this.dirs], {
+        seen: this.seen,
+        barrierDir: this.barrierDir,
+        backend: this.backend,
+        follow: [this.workspace],
+      });
     } catch {
       this.broken = true;
       return false;
     }
-    this.pump(this.w).catch(() => this.break());
+    this.timer = setInterval(() => this.take(), TAKE_MS);
+    Deno.unrefTimer(this.timer);
     return true;
   }
 
-  private async pump(w: Deno.FsWatcher): Promise<void> {
-    for await (const e of w) {
-      if (e.flag === "rescan") this.break();
-      for (const p of e.paths) this.seen(p);
-    }
-    if (!this.broken) this.break(); // closed under us
-  }
-
-  private seen(p: string): void {
-    if (p.startsWith(this.privDir)) {
-      this.waiters.get(p)?.();
-      return;
-    }
+  private seen = (p: string): void => {
     if (!p.startsWith(this.base) && p !== this.workspace) return;
     const rel = p.slice(this.base.length);
     if (rel.split("/").some((s) => SKIP_DIRS.has(s))) return;
@@ -87,7 +88,7 @@ export class WorkspaceWatcher {
         s.clear(); // bounded memory: its owner looks at everything instead
       }
     }
-  }
+  };
 
   /** Whether `s` overflowed (its paths are incomplete: scan everything). */
   isOver(s: Set<string>): boolean {
@@ -96,6 +97,7 @@ export class WorkspaceWatcher {
 
   /** A set that collects every changed path from now on (until {@link unsubscribe}). */
   subscribe(): Set<string> {
+    this.take(); // what arrived before belongs to the sets there were
     const s = new Set<string>();
     this.subs.add(s);
     return s;
@@ -113,30 +115,18 @@ export class WorkspaceWatcher {
     if (this.unwatched.size > MAX_UNWATCHED) this.break();
   }
 
-  /** Waits until every change made before now has been seen; false when it cannot. */
-  async sync(timeoutMs = 500): Promise<boolean> {
+  /** Takes the changes that have arrived; false when broken. */
+  private take(): boolean {
     if (this.broken || !this.w) return false;
-    const p = join(this.privDir, `b${++this.barrier}-${crypto.randomUUID().slice(0, 8)}`);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const seen = new Promise<boolean>((resolve) => {
-      this.waiters.set(p, () => resolve(true));
-      timer = setTimeout(() => resolve(false), timeoutMs);
-    });
-    try {
-      Deno.writeTextFileSync(p, "");
-      const ok = await seen;
-      if (!ok) this.break();
-      return ok && !this.broken;
-    } catch {
-      this.break();
-      return false;
-    } finally {
-      clearTimeout(timer);
-      this.waiters.delete(p);
-      try {
-        Deno.removeSync(p);
-      } catch { /* already gone */ }
-    }
+    if (!this.w.take()) this.break();
+    return !this.broken;
+  }
+
+  /** Waits until every change made before now has been seen; false when it cannot. */
+  async sync(): Promise<boolean> {
+    if (this.broken || !this.w) return false;
+    if (!(await this.w.sync())) this.break();
+    return !this.broken;
   }
 
   break(): void {
@@ -145,11 +135,11 @@ export class WorkspaceWatcher {
   }
 
   close(): void {
+    clearInterval(this.timer);
     const w = this.w;
     this.w = null;
     try {
       w?.close();
     } catch { /* already closed */ }
-    for (const f of this.waiters.values()) f();
   }
 }
