@@ -55,13 +55,13 @@ let shared: { browser: Browser; pid: number } | null = null;
 
 /**
  * The Chromium of this test file: launched by the first test that needs it and kept for
- * the others, as launching and closing one costs about a second of the machine's cores
- * for each of a hundred-odd tests. Tests stay apart by using browser contexts of their
- * own (cookies, storage, permissions, service workers), which {@link closeContexts}
- * closes when the test ends. Deno runs a test file's `unload` event before it starts the
- * next file; nothing asynchronous can run there, so the browser is killed then by its
- * process group. Where that process cannot be found (no /proc), every test gets a browser
- * of its own as before.
+ * the others, as launching and closing one took half a second or more of the machine's
+ * two cores for each of a hundred-odd tests. Tests stay apart by using browser contexts
+ * of their own (cookies, storage, permissions, service workers), which
+ * {@link closeContexts} closes when the test ends. Deno runs a test file's `unload` event
+ * before it starts the next file; nothing asynchronous can run there, so the browser is
+ * killed then by its process group. Where that process cannot be found (no /proc), every
+ * test gets a browser of its own as before.
  */
 async function testFileBrowser(): Promise<{ browser: Browser; own: boolean } | null> {
   if (shared?.browser.isConnected()) return { browser: shared.browser, own: false };
@@ -142,7 +142,7 @@ function groupAlive(pgid: number): boolean {
   return false;
 }
 
-/** Closes every context a test opened in the browser (the browser itself when it is the test's own). */
+/** Closes the contexts a test opened in the browser (the browser, when it is the test's own). */
 async function closeContexts(b: { browser: Browser; own: boolean }): Promise<void> {
   if (b.own || !b.browser.isConnected()) return await b.browser.close();
   await Promise.all(b.browser.contexts().map((c) => c.close()));
