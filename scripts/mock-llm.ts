@@ -11,7 +11,7 @@
  * `fail.times` and `cut.times`, counted per scenario turn.
  *
  * Control: POST /_mock/scenarios {name, scenario}; GET /_mock/requests?model=NAME;
- * POST /_mock/reset.
+ * POST /_mock/reset; POST /_mock/release {gate} (see `MockTurn.hold`).
  *
  * Usage: deno task mock-llm [--port 8765]
  */
@@ -42,6 +42,8 @@ const now = () => performance.timeOrigin + performance.now();
 export interface MockLlm {
   base: string;
   register(name: string, scenario: Scenario): void;
+  /** Opens the gate `gate`: answers held at it (`MockTurn.hold`) go on, later ones pass. */
+  release(gate: string): void;
   requests(model?: string): RecordedRequest[];
   close(): Promise<void>;
 }
@@ -136,6 +138,17 @@ export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): Moc
   /** Requests answered per model (`sequential` scenarios). */
   const sequence = new Map<string, number>();
   const recorded: RecordedRequest[] = [];
+  /** Gates of held answers (`MockTurn.hold`), by name. */
+  const gates = new Map<string, { opened: Promise<void>; open: () => void }>();
+  const gate = (name: string) => {
+    let g = gates.get(name);
+    if (!g) {
+      const { promise, resolve } = Promise.withResolvers<void>();
+      g = { opened: promise, open: resolve };
+      gates.set(name, g);
+    }
+    return g;
+  };
 
   const json = (status: number, body: unknown) =>
     new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
@@ -227,6 +240,9 @@ export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): Moc
               } else controller.close();
               return;
             }
+            if (turn.hold && i === (turn.hold.afterChunks ?? 1)) {
+              await gate(turn.hold.gate).opened;
+            }
             if (turn.noise) {
               controller.enqueue(enc.encode(": keep-alive\n\nevent: mock_unknown\ndata: {}\n\n"));
             }
@@ -276,6 +292,11 @@ export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): Moc
       if (req.method === "GET" && p === "/_mock/requests") {
         const m = url.searchParams.get("model");
         return json(200, recorded.filter((r) => !m || r.model === m));
+      }
+      if (req.method === "POST" && p === "/_mock/release") {
+        const { gate: name } = await req.json();
+        gate(String(name)).open();
+        return json(200, { ok: true });
       }
       if (req.method === "POST" && p === "/_mock/reset") {
         attempts.clear();
@@ -329,8 +350,13 @@ export function startMockLlm(opts: { port?: number; quiet?: boolean } = {}): Moc
   return {
     base,
     register: (name, s) => void scenarios.set(name, s),
+    release: (name) => gate(name).open(),
     requests: (model) => recorded.filter((r) => !model || r.model === model),
-    close: () => server.shutdown(),
+    close: () => {
+      // A held answer would keep its connection, and the shutdown, waiting.
+      for (const g of gates.values()) g.open();
+      return server.shutdown();
+    },
   };
 }
 

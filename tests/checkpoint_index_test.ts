@@ -32,14 +32,30 @@ async function setup(caps = {}) {
   return { home, ws, store, repos, cp, done };
 }
 
-/** Timestamps settle: files written before this are not racy for the next scan. */
-const settle = () => new Promise((r) => setTimeout(r, 1100));
+/**
+ * Timestamps settle: waits until the file system's clock (as the index reads it, in ms)
+ * has moved past a file written now, so the files written before are older than the
+ * stamp of any later scan: not racy for it. `dir` is on the same file system, not scanned.
+ */
+async function settle(dir: string): Promise<void> {
+  const probe = join(dir, "settle-probe");
+  const mtime = async (text: string) => {
+    await Deno.writeTextFile(probe, text);
+    return (await Deno.stat(probe)).mtime!.getTime();
+  };
+  const written = await mtime("a");
+  const deadline = Date.now() + 5000;
+  while (await mtime("b") <= written) {
+    if (Date.now() > deadline) throw new Error("the file system's clock did not move");
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
 
 Deno.test("stat index: a later snapshot reads only changed files, also after a restart", async () => {
   const s = await setup();
   try {
     for (let i = 0; i < 30; i++) await Deno.writeTextFile(join(s.ws, "src", `f${i}.ts`), `v${i}`);
-    await settle();
+    await settle(s.home);
     await s.cp.beforeShell("t1", { id: "u1" }, s.ws);
     assertEquals(s.cp.blobs.hashed, 30, "the first snapshot reads every file once");
     await s.cp.beforeShell("t1", { id: "u2" }, s.ws);
@@ -54,7 +70,7 @@ Deno.test("stat index: a later snapshot reads only changed files, also after a r
     await s.cp.beforeShell("t1", { id: "u4" }, s.ws);
     assertEquals(s.cp.blobs.count, count, "a copy of stored content adds no blob");
     // A new process (same store): the persisted index is used.
-    await settle();
+    await settle(s.home);
     await s.cp.beforeShell("t1", { id: "u5" }, s.ws); // clears the racy marks of u3/u4
     const again = new Checkpointer(s.repos.checkpoints, join(s.home, "checkpoints"));
     await again.beforeShell("t1", { id: "u6" }, s.ws);
@@ -102,7 +118,7 @@ Deno.test("racy timestamps: a file changed in the same tick as the scan is re-ha
     const abs = join(ws, "a.txt");
     const old = join(ws, "old.txt");
     await Deno.writeTextFile(old, "settled");
-    await settle();
+    await settle(home);
     await Deno.writeTextFile(abs, "aaaa");
     const idx = new WorkspaceIndex(ws, join(home, "idx.json"));
     // The file's mtime is not older than the scan's stamp: racy.
@@ -144,7 +160,7 @@ Deno.test("inode change: a file replaced by another with the same size and times
     const blobs = new BlobStore(join(home, "blobs"));
     const abs = join(ws, "a.txt");
     await Deno.writeTextFile(abs, "one1");
-    await settle();
+    await settle(home);
     const idx = new WorkspaceIndex(ws, join(home, "idx.json"));
     await idx.scan(blobs, scanOpts);
     const was = idx.entries.get(abs)!;
@@ -299,7 +315,7 @@ Deno.test("watched workspace: later snapshots and comparisons look only at what 
     const src = join(s.ws, "src");
     for (let i = 0; i < 20; i++) await Deno.writeTextFile(join(src, `f${i}.ts`), `v${i}`);
     await Deno.mkdir(join(s.ws, "node_modules", "x"), { recursive: true });
-    await settle();
+    await settle(s.home);
     await s.cp.beforeShell("t1", { id: "u1" }, s.ws); // full; starts the watcher
     await s.cp.beforeShell("t1", { id: "u2" }, s.ws); // full; arms it
     assertEquals(s.cp.scans.counts, { full: 2, watched: 0 });

@@ -151,14 +151,17 @@ Deno.test("steering queue: queued while running, removable, sent after the natur
 Deno.test("steering queue: kept after Stop and after an error; queue.send sends it", async () => {
   const e = await env();
   try {
+    // The first answer is held part-way (surely still running at the Stop); the gate
+    // opens before the queued message's run, which then answers at once.
     const model = e.model({
-      turns: [{ text: "word ".repeat(300), chunk: 5, delayMs: 15 }, { text: "ok" }],
+      turns: [{ text: "word ".repeat(300), chunk: 5, hold: { gate: "first" } }, { text: "ok" }],
       repeatLast: true,
     });
     const { task } = await e.op("tasks.create", { title: "s", message: "go", options: { model } });
     await until(() => e.deps.runs!.isRunning(task.id), "run start");
     const q = await e.op("task.send", { id: task.id, text: "later" });
     await e.op("task.stop", { id: task.id });
+    e.mock.release("first");
     await new Promise((r) => setTimeout(r, 100));
     assertEquals(userTexts(e, task.id), ["go"], "not sent after a stop");
     assertEquals(

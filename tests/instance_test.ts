@@ -15,6 +15,9 @@ import { tryLockHome } from "../server/instance/lock.ts";
 import { parseWindowCommand } from "../server/window/backend.ts";
 import { CHROMIUM_ARGS, findChromium } from "./e2e/browser.ts";
 
+/** The gate of the slow model's answer: it ends once the test has seen the task running. */
+const HOLD = { gate: "slow" };
+
 const FAKE_WINDOW = `${ROOT}tests/fixtures/fake_window.ts`;
 
 interface Proc {
@@ -62,6 +65,7 @@ async function startMain(
     stderr: "piped",
   }).spawn();
   let out = "";
+
   let ended = false;
   const dec = new TextDecoder();
   const pump = async (s: ReadableStream<Uint8Array>) => {
@@ -260,7 +264,8 @@ Deno.test("instance: the lock of a killed server is taken over (its window, stil
 Deno.test("instance: killing the window leaves the server and a running task alive; the server stops when the task ends", async () => {
   const mock = startMockLlm({ quiet: true });
   mock.register("slow", {
-    turns: [{ text: "one two three four five six seven eight nine ten", chunk: 5, delayMs: 250 }],
+    // Held part-way until the test lets it end: surely still running when the window dies.
+    turns: [{ text: "one two three four five six seven eight nine ten", chunk: 5, hold: HOLD }],
   });
   const home = await homeWithProvider(mock.base, ["slow"]);
   const first = await startMain(["--home", home]);
@@ -291,6 +296,7 @@ Deno.test("instance: killing the window leaves the server and a running task ali
       x.id === task.id
     );
     assertEquals(t?.status, "running", "the task goes on");
+    mock.release(HOLD.gate);
 
     const status = await Promise.race([
       first.ended(),
@@ -466,7 +472,7 @@ Deno.test("instance: a real (headless) Chromium as the window: it connects; kill
   }
   const mock = startMockLlm({ quiet: true });
   mock.register("slow", {
-    turns: [{ text: "one two three four five six seven eight", chunk: 5, delayMs: 250 }],
+    turns: [{ text: "one two three four five six seven eight", chunk: 5, hold: HOLD }],
   });
   const home = await homeWithProvider(mock.base, ["slow"]);
   const profile = await Deno.makeTempDir({ prefix: "ra-chromium-" });
@@ -500,6 +506,7 @@ Deno.test("instance: a real (headless) Chromium as the window: it connects; kill
     const t = ((await client.request("tasks.list")).tasks as TaskSummary[])
       .find((x) => x.id === task.id);
     assertEquals(t?.status, "running");
+    mock.release(HOLD.gate);
     assertEquals((await first.ended()).code, 0, "stopped by itself once the task ended");
     assertMatch(first.output(), /the last running task ended: stopping/);
   } finally {
@@ -527,7 +534,7 @@ async function browserPid(profile: string, parent: number): Promise<number | nul
 Deno.test("instance: a window opened by a second start while the server waits for a task keeps it running past the task's end", async () => {
   const mock = startMockLlm({ quiet: true });
   mock.register("slow", {
-    turns: [{ text: "one two three four five six", chunk: 5, delayMs: 250 }],
+    turns: [{ text: "one two three four five six", chunk: 5, hold: HOLD }],
   });
   const home = await homeWithProvider(mock.base, ["slow"]);
   const windowDir = await Deno.makeTempDir();
@@ -554,6 +561,7 @@ Deno.test("instance: a window opened by a second start while the server waits fo
       async () => (await first.windows()).find((w) => w.pid !== w1.pid),
       "the second window",
     );
+    mock.release(HOLD.gate);
     await until(
       async () =>
         ((await client!.request("tasks.list")).tasks as TaskSummary[])

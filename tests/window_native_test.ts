@@ -187,11 +187,11 @@ desktopTest(
   async (d) => {
     const mock = startMockLlm({ quiet: true });
     mock.register("slow", {
-      // ~8 s: still running when the window is killed, on a busy machine too.
+      // Held part-way until the test lets it end: still running when the window is killed.
       turns: [{
         text: "one two three four five six seven eight nine ten eleven twelve thirteen fourteen",
         chunk: 4,
-        delayMs: 400,
+        hold: { gate: "slow" },
       }],
     });
     const home = await homeWithProvider(mock.base, ["slow"]);
@@ -287,6 +287,8 @@ desktopTest(
       );
       assertEquals(t?.status, "running", "the task goes on");
       await until(async () => !(await appWindow(d.name)), "the window to be gone");
+      assert(alive(first.child.pid), "the server lives on while the task runs");
+      mock.release("slow");
       const status = await Promise.race([
         first.ended(),
         sleep(30_000).then(() => {

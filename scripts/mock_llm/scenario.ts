@@ -20,6 +20,12 @@ export interface MockTurn {
   delayMs?: number;
   /** Wait before the first frame in ms, once per answer (a real model's time to first token). */
   firstDelayMs?: number;
+  /**
+   * Stop after `afterChunks` frames (default 1) until the gate named `gate` opens
+   * (`MockLlm.release(gate)` or POST /_mock/release {gate}): a run that is surely still going
+   * for as long as a test needs, then ends at once. A gate once open stays open.
+   */
+  hold?: { gate: string; afterChunks?: number };
   /** Answer with this HTTP error `times` times before succeeding (forever when absent). */
   fail?: { status: number; message?: string; times?: number };
   /** End the stream early: after `afterChunks` frames, or with `beforeEnd` just before

@@ -14,6 +14,8 @@ import { startMockLlm } from "../../scripts/mock-llm.ts";
 import { noHorizontalScroll, openApp, screenshot, withPage } from "./browser.ts";
 import { pickModel } from "./run_helpers.ts";
 import { holdReplies } from "./hold_replies.ts";
+import { TestClient } from "../helpers/ws_client.ts";
+import type { Draft } from "../../protocol/index.ts";
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -66,7 +68,25 @@ async function allUploaded(page: Page, n: number): Promise<void> {
   }, n);
 }
 
-const slow = { text: "tick ".repeat(300), chunk: 5, delayMs: 30 };
+/** Runs until the test opens its gate: the queue is filled while it surely still runs. */
+/** Waits until the server holds task `task`'s draft (saved once the composer is still). */
+async function savedDraft(url: string, task: string, text: string, files: number) {
+  const u = new URL(url);
+  const client = await TestClient.connect(u.origin, u.searchParams.get("token")!);
+  try {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const { draft } = await client.request<{ draft: Draft | null }>("draft.get", { task });
+      if (draft?.text === text && draft.attachments.length === files) return;
+      if (Date.now() > deadline) throw new Error(`draft not saved: ${JSON.stringify(draft)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    await client.close();
+  }
+}
+
+const slow = { text: "tick ".repeat(300), chunk: 5, hold: { gate: "slow" } };
 
 function startMock() {
   const mock = startMockLlm({ quiet: true });
@@ -157,6 +177,13 @@ async function flow(page: Page, url: string, mock: ReturnType<typeof startMock>,
   await page.waitForFunction(() =>
     document.querySelectorAll("[data-testid=queue-chip]").length === 1
   );
+  // The run ends only after the page got both (late) replies, as on a real link, where
+  // a reply never arrives after the events that follow it.
+  await page.waitForFunction(() =>
+    (globalThis as unknown as { __held: string[] }).__held
+      .filter((s) => s.startsWith("reply")).length === 2
+  );
+  mock.release("slow");
   await page.locator("[data-testid=entry][data-role=user]", { hasText: "queued two" }).waitFor({
     timeout: 40_000,
   });
@@ -198,7 +225,7 @@ async function flow(page: Page, url: string, mock: ReturnType<typeof startMock>,
     buffer: Buffer.from("draft file"),
   });
   await allUploaded(page, 1);
-  await page.waitForTimeout(900); // > the 500 ms debounce
+  await savedDraft(url, page.url().split("#/t/")[1], "an unsent draft", 1);
   await page.reload();
   await page.waitForFunction(() =>
     (document.querySelector("[data-testid=composer-input]") as HTMLTextAreaElement)?.value ===

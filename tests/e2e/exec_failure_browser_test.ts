@@ -18,17 +18,20 @@ import { lastTurn, pickModel, send, strip } from "./run_helpers.ts";
 import { DESKTOP, PHONE } from "./approval_helpers.ts";
 import type { Page } from "playwright-core";
 
-function startFailMock() {
-  const mock = startMockLlm({ quiet: true });
+/** The failing commands; the first goes on once the file `go` exists. */
+function registerFails(mock: ReturnType<typeof startMockLlm>, go: string) {
   mock.register("fails", {
     turns: [
       {
         toolCalls: [
-          // sleep: long enough to see the live output with its stderr part
+          // It waits for the test to have seen its live output with the stderr part.
           {
             id: "f1",
             name: "exec_command",
-            args: { command: "echo out; echo err >&2; sleep 2; echo err2 >&2; exit 3" },
+            args: {
+              command: `echo out; echo err >&2; until [ -e '${go}' ]; do sleep 0.05; done; ` +
+                "echo err2 >&2; exit 3",
+            },
           },
           { id: "f2", name: "exec_command", args: { command: "sleep 30", timeout: 1 } },
           {
@@ -43,13 +46,12 @@ function startFailMock() {
     ],
     repeatLast: true,
   });
-  return mock;
 }
 
 const execCard = (page: Page, i: number) =>
   lastTurn(page).locator("[data-testid=tool-card][data-tool=exec_command]").nth(i);
 
-async function runFailures(page: Page, url: string, shot: string): Promise<void> {
+async function runFailures(page: Page, url: string, shot: string, go: string): Promise<void> {
   await openApp(page, url);
   await pickModel(page, "mock/fails", "fails");
   await send(page, "Run the failing commands");
@@ -63,6 +65,7 @@ async function runFailures(page: Page, url: string, shot: string): Promise<void>
   await liveErr.waitFor({ timeout: 10_000 });
   assertMatch(await liveErr.innerText(), /^err\n?$/);
   if (shot === "desktop") await screenshot(page, "desktop-exec-failure-live");
+  await Deno.writeTextFile(go, "");
   await strip(lastTurn(page)).and(page.locator("[data-state=done]")).waitFor({ timeout: 30_000 });
   await lastTurn(page).locator("[data-testid=turn-status] button").click();
 
@@ -117,15 +120,17 @@ for (const [name, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const
   Deno.test(
     `exec card (${name} ${viewport.width}×${viewport.height}): non-zero exit, stderr, timeout, kill`,
     async () => {
-      const mock = startFailMock();
+      const mock = startMockLlm({ quiet: true });
       const home = await homeWithProvider(mock.base, ["fails"]);
+      const go = `${home}/go`;
+      registerFails(mock, go);
       const store = new Store(`${home}/reinagent.db`);
       store.repos!.kv.set("settings.sandboxLevel", "off");
       store.repos!.kv.set("settings.defaultApproval", "full"); // cards, not the approval gate
       store.close();
       try {
         await withPage(viewport, async (page, server) => {
-          await runFailures(page, server.url, name);
+          await runFailures(page, server.url, name, go);
           if (name === "phone") await noHorizontalScroll(page, viewport.width);
         }, { home });
       } finally {

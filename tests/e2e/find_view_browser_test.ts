@@ -6,10 +6,10 @@
  * after a jump that already lands at the end. Desktop 1280×800 and phone 390×844.
  * Screenshots: test-output/screenshots/{desktop,phone}-find-*.png.
  */
-import type { Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { Store } from "../../store/store.ts";
-import { openApp, screenshot, withPage } from "./browser.ts";
+import { openApp, screenshot, watchErrors, withPage } from "./browser.ts";
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -114,11 +114,16 @@ const geometry = (page: Page) =>
     };
   });
 
-/** Steps through every match and checks that none is covered by the bar or cut off. */
-async function everyMatchVisible(page: Page, n: number): Promise<void> {
-  for (let k = 1; k <= n; k++) {
+/**
+ * Steps through the matches `from`…`to` of `n` and checks that none is covered by the bar
+ * or cut off (the ones before `from` are only passed: each step starts from its match's
+ * entry brought into view, whatever was shown before).
+ */
+async function everyMatchVisible(page: Page, n: number, from = 1, to = n): Promise<void> {
+  for (let k = 1; k <= to; k++) {
     if (k > 1) await page.locator(tid("find-input")).press("Enter");
     await page.locator(`${tid("find-count")} >> text=${k}/${n}`).waitFor();
+    if (k < from) continue;
     // The jump settles (render, scroll, repaint at 0/120/400 ms).
     await page.waitForTimeout(550);
     const g = await geometry(page);
@@ -132,7 +137,8 @@ async function everyMatchVisible(page: Page, n: number): Promise<void> {
   }
 }
 
-async function checkFind(page: Page, url: string, phone: boolean): Promise<void> {
+/** A task that fits on screen, then the long one: every match is shown below the bar. */
+async function checkShortAndLong(page: Page, url: string, phone: boolean): Promise<void> {
   const name = phone ? "phone" : "desktop";
   // A task that fits on screen: a find moves nothing, so no "Back to bottom".
   await openApp(page, `${url}#/t/tshort`);
@@ -157,13 +163,24 @@ async function checkFind(page: Page, url: string, phone: boolean): Promise<void>
   await everyMatchVisible(page, 8);
   await screenshot(page, `${name}-find-current`);
   await page.locator(tid("find-input")).press("Escape");
+}
 
-  await page.goto(`${url}#/t/tlist`);
+/** The tall list answer, matches `from`…`to` of its 30; after the last, Back to bottom. */
+async function checkList(
+  page: Page,
+  url: string,
+  phone: boolean,
+  from: number,
+  to: number,
+): Promise<void> {
+  const name = phone ? "phone" : "desktop";
+  await openApp(page, `${url}#/t/tlist`);
   await page.locator("[data-entry-id=la1]").first().waitFor();
   await openFind(page, phone);
   await page.locator(tid("find-input")).fill("kumquat");
   await page.locator(`${tid("find-count")} >> text=1/30`).waitFor();
-  await everyMatchVisible(page, 30);
+  await everyMatchVisible(page, 30, from, to);
+  if (to < 30) return;
   await screenshot(page, `${name}-find-list`);
   // The last match is in the last answer: after it, is the view at the bottom?
   const atBottom = await page.locator(tid("timeline")).evaluate((el) =>
@@ -182,12 +199,39 @@ async function checkFind(page: Page, url: string, phone: boolean): Promise<void>
   await page.locator(tid("back-to-bottom")).waitFor({ state: "detached" });
 }
 
+/**
+ * All the checks, in four pages at once: after each step the bar's repaints (up to
+ * 400 ms later) are waited out, and 38 such waits in a row would take most of a minute.
+ */
+async function checkFind(
+  page: Page,
+  browser: Browser,
+  url: string,
+  viewport: { width: number; height: number },
+): Promise<void> {
+  const phone = viewport === PHONE;
+  const inNewPage = async (fn: (p: Page) => Promise<void>) => {
+    const p = await (await browser.newContext({ viewport, locale: "en-US" })).newPage();
+    const errors = watchErrors(p);
+    await fn(p);
+    assertEquals(errors, [], "the page logged errors");
+  };
+  await Promise.all([
+    checkShortAndLong(page, url, phone),
+    inNewPage((p) => checkList(p, url, phone, 1, 10)),
+    inNewPage((p) => checkList(p, url, phone, 11, 20)),
+    inNewPage((p) => checkList(p, url, phone, 21, 30)),
+  ]);
+}
+
 Deno.test(
   "find bar (desktop): the current match is never under the bar; Back to bottom only away from it",
   async () => {
     const home = await seedHome();
     try {
-      await withPage(DESKTOP, (page, server) => checkFind(page, server.url, false), { home });
+      await withPage(DESKTOP, (page, server, b) => checkFind(page, b, server.url, DESKTOP), {
+        home,
+      });
     } finally {
       await Deno.remove(home, { recursive: true });
     }
@@ -199,7 +243,9 @@ Deno.test(
   async () => {
     const home = await seedHome();
     try {
-      await withPage(PHONE, (page, server) => checkFind(page, server.url, true), { home });
+      await withPage(PHONE, (page, server, b) => checkFind(page, b, server.url, PHONE), {
+        home,
+      });
     } finally {
       await Deno.remove(home, { recursive: true });
     }

@@ -161,7 +161,7 @@ Deno.test(
 Deno.test(
   "todo capsule: 1/3 then 3/3 while running, hidden once all done and ended",
   async () => {
-    await withServer(async ({ browser, server }) => {
+    await withServer(async ({ browser, server, mock }) => {
       const desk = await newPage(browser, DESKTOP);
       const d = desk.page;
       await openApp(d, server.url);
@@ -198,9 +198,11 @@ Deno.test(
       await bigTargets(phone.page.locator("[data-testid=todo-capsule-toggle]"));
       await screenshot(phone.page, "phone-interact-todo");
 
+      mock.release("todos-1");
       await capsule.locator("[data-testid=todo-count] >> text=3/3").waitFor({ timeout: 15_000 });
       assertEquals(await strip(lastTurn(d)).getAttribute("data-state"), "working");
       await screenshot(d, "desktop-interact-todo-done");
+      mock.release("todos-2");
       await strip(lastTurn(d)).and(d.locator("[data-state=done]")).waitFor({ timeout: 20_000 });
       await capsule.waitFor({ state: "detached" });
       await phone.page.locator("[data-testid=todo-capsule]").waitFor({ state: "detached" });

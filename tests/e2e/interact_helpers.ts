@@ -77,16 +77,22 @@ export function startInteractMock() {
     ],
     repeatLast: true,
   });
-  const slow = { chunk: 4, delayMs: 40 };
+  // Each of the last two answers waits, part-way, until the test opens its gate: the run
+  // is surely going on while the test looks at the list.
   mock.register("todos", {
     turns: [
       { text: "Planning the work.", toolCalls: [{ name: "todo_write", args: { todos: TODOS_1 } }] },
       {
         text: "Working through the list step by step. ".repeat(8),
-        ...slow,
+        chunk: 4,
+        hold: { gate: "todos-1" },
         toolCalls: [{ name: "todo_write", args: { todos: TODOS_2 } }],
       },
-      { text: "All three steps are done and checked. ".repeat(6), ...slow },
+      {
+        text: "All three steps are done and checked. ".repeat(6),
+        chunk: 4,
+        hold: { gate: "todos-2" },
+      },
     ],
     repeatLast: true,
   });

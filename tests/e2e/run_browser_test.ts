@@ -15,6 +15,7 @@ import {
   lastTurn,
   newDraft,
   pickModel,
+  RICH_GATE,
   send,
   startMock,
   streamed,
@@ -48,6 +49,7 @@ Deno.test("run (desktop): stream, tools, Markdown, stop, errors, Demo, options",
       assertEquals(await page.locator("[data-testid=send]").count(), 0);
       await turn.locator("[data-testid=tool-card][data-tool=list_dir]").waitFor();
       await screenshot(page, "desktop-run-live");
+      mock.release(RICH_GATE);
       await strip(turn).and(page.locator("[data-state=done]")).waitFor({ timeout: 15_000 });
       assertMatch(
         await strip(turn).locator(".strip-label").innerText(),
@@ -254,6 +256,7 @@ Deno.test("run (phone 390×844): sheets, send, final answer, stop", async () => 
       await send(page, "What is in this folder?");
       const turn = lastTurn(page);
       await page.locator("[data-testid=stop]").waitFor();
+      mock.release(RICH_GATE);
       await strip(turn).and(page.locator("[data-state=done]")).waitFor({ timeout: 15_000 });
       const final = turn.locator("[data-testid=final-answer]");
       await final.locator("table").scrollIntoViewIfNeeded();

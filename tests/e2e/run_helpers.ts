@@ -29,6 +29,9 @@ export const FINAL_MD = [
   "[that](JaVaScRiPt:alert(3)) and <script>alert(2)</script>.",
 ].join("\n");
 
+/** The gate of the rich model's final answer (see `MockTurn.hold`). */
+export const RICH_GATE = "rich-final";
+
 export function startMock() {
   const mock = startMockLlm({ quiet: true });
   mock.register("rich", {
@@ -41,9 +44,15 @@ export function startMock() {
           { name: "read_file", args: { path: "missing.md" } },
         ],
         chunk: 6,
-        delayMs: 30,
       },
-      { thinking: "Now I can write the answer.", text: FINAL_MD, chunk: 8, delayMs: 35 },
+      // Held after its first frame until the test opens RICH_GATE: the run is surely
+      // still going while the test looks at it live.
+      {
+        thinking: "Now I can write the answer.",
+        text: FINAL_MD,
+        chunk: 8,
+        hold: { gate: RICH_GATE },
+      },
     ],
     repeatLast: true,
   });
