@@ -4,6 +4,7 @@
  * through the gate and the runner and lands in the timeline with the MCP details;
  * a server's `deny` policy refuses, and a broken server is reported while the turn runs.
  */
+import { until } from "./helpers/until.ts";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { entries, env, runTask } from "./helpers/agent_env.ts";
 import { everythingStdio, mcpPackagesAvailable } from "./helpers/mcp_servers.ts";
@@ -77,9 +78,11 @@ Deno.test(
       assertEquals(outcome?.kind, "done");
       const [result] = toolResults(entries(e, task.id));
       assertMatch(result.text ?? "", /denied the mcp__everything__echo tool in its MCP server/);
-      await new Promise((r) => setTimeout(r, 100));
-      const failures = e.events.filter((ev) => ev.topic === MCP_TOPIC)
-        .map((ev) => ev.data as McpEvent).filter((d) => d.kind === "failure");
+      const failuresNow = () =>
+        e.events.filter((ev) => ev.topic === MCP_TOPIC)
+          .map((ev) => ev.data as McpEvent).filter((d) => d.kind === "failure");
+      await until(() => failuresNow().length > 0, "the failure event");
+      const failures = failuresNow();
       assert(
         failures.some((f) => f.kind === "failure" && f.id === "broken" && f.phase === "spawn"),
       );
