@@ -4,6 +4,7 @@
  * client (scrollback replay + live frames), stays bounded under `yes`, and leaves no
  * process behind when a terminal closes or the server stops.
  */
+import { until } from "./helpers/until.ts";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { RUN_FLAGS, startTestServer, type TestServer } from "./helpers/server.ts";
 import { TestClient } from "./helpers/ws_client.ts";
@@ -258,8 +259,7 @@ Deno.test({
       const bg2 = Number((await a.waitFor(t2.id, /BG=(\d+)/, "background pid"))[1]);
       await a.c.close();
       await s.stop();
-      await new Promise((r) => setTimeout(r, 200));
-      assert(!alive(bg2) && !alive(t2.pid), "server stop killed the shell and its job");
+      await until(() => !alive(bg2) && !alive(t2.pid), "server stop killed the shell and its job");
     } finally {
       await s.stop();
     }
