@@ -30,6 +30,26 @@ Deno.test("the bundled program: --version, a headless turn with a file tool, ser
     assertEquals(text.match(/\bimport\("\.\/[\w.-]+\.js"\)/g), null, e.name);
   }
 
+  // What every start loads (main.js and the chunks it imports statically) loads no Node
+  // module: a bundled CommonJS package puts a `node:module` helper in a shared chunk, and
+  // Node's layer costs every command ~15 ms.
+  const nodeImports: string[] = [];
+  const seen = new Set<string>();
+  const walk = async (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = await Deno.readTextFile(`${dir}/${file}`);
+    for (
+      const m of text.matchAll(/^(?:import|export)[^;]*?from\s*"([^"]+)"|^import\s*"([^"]+)"/gm)
+    ) {
+      const spec = m[1] ?? m[2];
+      if (spec.startsWith("node:") && spec !== "node:sqlite") nodeImports.push(`${file}: ${spec}`);
+      else if (spec.startsWith("./")) await walk(spec.slice(2));
+    }
+  };
+  await walk("main.js");
+  assertEquals(nodeImports, []);
+
   const v = await program(entry, ["--version"]);
   assertEquals(v.code, 0, v.stderr);
   assertMatch(v.stdout, /^reinagent \d+\.\d+\.\d+/);

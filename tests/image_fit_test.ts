@@ -4,7 +4,8 @@
  * cannot be decoded, or claim more pixels than are decoded, get a clear reason.
  */
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
-import { downscale, fitImage, type FitOutcome, fitPlan, IMAGE_LIMIT } from "../tools/image_fit.ts";
+import { type FitOutcome, fitPlan, IMAGE_LIMIT } from "../tools/image_fit.ts";
+import { downscale, fitImage } from "../tools/image_resize.ts";
 import { imageInfo } from "../tools/image_info.ts";
 import { fitResultImage, ImageFitter } from "../tools/sandbox/image_fitter.ts";
 import { readFile } from "../tools/read_file.ts";

@@ -11,7 +11,7 @@
  *
  * Every command accepts `--home DIR`. Pure: no I/O.
  */
-import { API_FORMATS, type ApiFormat } from "../../agent/index.ts";
+import { API_FORMATS, type ApiFormat } from "../../protocol/provider_types.ts";
 import { MODEL_ID_RE, PROVIDER_ID_RE } from "../../protocol/providers.ts";
 import { parseFlags } from "./flags.ts";
 

@@ -4,7 +4,7 @@
  * uploads a hostile model may have made.
  */
 /// <reference lib="deno.worker" />
-import { fitImage } from "../image_fit.ts";
+import { fitImage } from "../image_resize.ts";
 
 self.onmessage = async (e: MessageEvent<{ id: number; bytes: Uint8Array }>) => {
   const { id, bytes } = e.data;
