@@ -29,6 +29,14 @@ const MAX_TOOLS = 500;
 const MAX_PAGES = 20;
 
 /** A failure in a phase, with the server's last stderr lines. */
+/** How a server names a resource or a resource template in its lists. */
+interface ResourceNames {
+  name?: string;
+  title?: string;
+  mimeType?: string;
+  description?: string;
+}
+
 export class McpPhaseError extends Error {
   constructor(readonly phase: McpPhase, message: string, readonly stderrTail: string[] = []) {
     super(message);
@@ -262,13 +270,7 @@ export class McpConnection {
 
   /** One page of the server's resources (`resources/list`). */
   async listResources(cursor?: string): Promise<{
-    resources: {
-      uri: string;
-      name?: string;
-      title?: string;
-      mimeType?: string;
-      description?: string;
-    }[];
+    resources: (ResourceNames & { uri: string })[];
     nextCursor?: string;
   }> {
     return await this.request((c) =>
@@ -278,13 +280,7 @@ export class McpConnection {
 
   /** One page of the server's resource templates (`resources/templates/list`). */
   async listResourceTemplates(cursor?: string): Promise<{
-    resourceTemplates: {
-      uriTemplate: string;
-      name?: string;
-      title?: string;
-      mimeType?: string;
-      description?: string;
-    }[];
+    resourceTemplates: (ResourceNames & { uriTemplate: string })[];
     nextCursor?: string;
   }> {
     return await this.request((c) =>
